@@ -1,0 +1,131 @@
+"""The band rule (rule AA30): a difference between two setups counts as measured only when, on
+every run, it exceeds the larger of the two setups' own run-to-run differences.
+
+Counts are compared exactly (tasks solved, not rounded shares). Introduced in lesson 2.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sim.measure import Measurement, run_label
+
+MEASURED, UNMEASURED = "measured", "unmeasured"
+# the counted units: (unit name, Measurement field compared exactly)
+UNITS = (
+    ("success", "solved"),
+    ("steps", "steps"),
+    ("tool calls", "calls"),
+    ("tokens", "tokens"),
+    ("tool errors", "errors"),
+)
+
+
+@dataclass(frozen=True)
+class BandVerdict:
+    """The band rule applied to one unit.
+
+    Fields: unit; first and second (the two setups' values per run, exact counts);
+    differences (second minus first, per run); band_first and band_second (each setup's
+    run-to-run difference, max minus min over its runs); band (the larger of the two);
+    verdict ("measured" or "unmeasured"); note (a plain sentence of why).
+    """
+
+    unit: str
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    differences: tuple[int, ...]
+    band_first: int
+    band_second: int
+    band: int
+    verdict: str
+    note: str
+
+
+def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> BandVerdict:
+    """Apply the band rule to one unit measured on the same runs in two setups.
+
+    Parameters
+    ----------
+    unit : str
+        Name of the unit, for the record.
+    first, second : Sequence[int]
+        The unit's exact count in each setup, one value per run (same runs, same order, >= 2).
+
+    Returns
+    -------
+    BandVerdict
+        "measured" only when |second - first| > max(band_first, band_second) on every run.
+
+    Raises
+    ------
+    ValueError
+        When the two setups do not have the same number of runs, or fewer than two.
+    """
+    first, second = tuple(first), tuple(second)
+    if len(first) != len(second) or len(first) < 2:
+        raise ValueError(
+            f"first and second must hold one value per run for the same >= 2 runs, "
+            f"got {len(first)} and {len(second)} values"
+        )
+    differences = tuple(b - a for a, b in zip(first, second, strict=True))
+    band_first, band_second = max(first) - min(first), max(second) - min(second)
+    band = max(band_first, band_second)
+    measured = all(abs(d) > band for d in differences)
+    if band == 0 and all(d == 0 for d in differences):
+        note = "no difference and no band: both setups give the same figure on every run"
+    elif measured:
+        note = f"the difference exceeds the band of {band} on every run"
+    else:
+        note = f"on some run the difference does not exceed the band of {band}"
+    return BandVerdict(
+        unit, first, second, differences, band_first, band_second, band,
+        MEASURED if measured else UNMEASURED, note,
+    )  # fmt: skip
+
+
+def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) -> list[BandVerdict]:
+    """Apply the band rule to the five counted units of two setups measured on the same seeds.
+
+    Parameters
+    ----------
+    first, second : Sequence[Measurement]
+        One measurement per run for each setup; run i of both must share seed and budget.
+
+    Returns
+    -------
+    list[BandVerdict]
+        One verdict per unit: success (tasks solved), steps, tool calls, tokens, tool errors.
+
+    Raises
+    ------
+    ValueError
+        When the runs do not pair by seed and budget.
+    """
+    pairs = [(a.seed, a.budget) for a in first]
+    if pairs != [(b.seed, b.budget) for b in second]:
+        raise ValueError("first and second must be measured on the same seeds and budgets, in order")
+    return [
+        band_verdict(unit, [getattr(m, field) for m in first], [getattr(m, field) for m in second])
+        for unit, field in UNITS
+    ]
+
+
+def verdict_table(verdicts: Sequence[BandVerdict], seeds: Sequence[int]) -> pd.DataFrame:
+    """A table of verdicts: unit, each setup's values, the difference per run, the bands, the verdict.
+
+    `seeds` label the runs (A, B for the lessons' seeds).
+    """
+    labels = [run_label(seed) for seed in seeds]
+    rows = []
+    for v in verdicts:
+        row = {"unit": v.unit}
+        row.update({f"first {label}": value for label, value in zip(labels, v.first, strict=True)})
+        row.update({f"second {label}": value for label, value in zip(labels, v.second, strict=True)})
+        row.update({f"difference {label}": d for label, d in zip(labels, v.differences, strict=True)})
+        row.update(
+            {"band first": v.band_first, "band second": v.band_second, "band": v.band, "verdict": v.verdict}
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,98 @@
+"""Checks of what a student, an instructor or a script passes in: seeds, step budgets, tasks, setups.
+
+Each check returns the clean value or raises TypeError (wrong kind of value) or ValueError
+(right kind, not allowed), with a message naming the parameter, the value and what is allowed.
+"""
+
+import numbers
+
+from sim.tasks import TASK_NAMES, TASKS, Task
+
+SEED_LIMIT = 2**32
+SETUP_NAMES = ("single-loop", "plan-execute")
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """Return `seed` as an int if it is an integer with 0 <= seed < 2**32 (bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When `seed` is not an integer (floats, strings and bools included).
+    ValueError
+        When `seed` is outside 0 .. 2**32 - 1.
+    """
+    if not _is_integer(seed):
+        raise TypeError(
+            f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r} ({type(seed).__name__})"
+        )
+    if not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r}")
+    return int(seed)
+
+
+def check_budget(max_steps: object, name: str = "max_steps") -> int:
+    """Return the step budget as an int if it is an integer >= 1 (bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When the budget is not an integer.
+    ValueError
+        When the budget is below 1.
+    """
+    if not _is_integer(max_steps):
+        raise TypeError(
+            f"{name} (the step budget) must be an integer >= 1, got {max_steps!r} "
+            f"({type(max_steps).__name__})"
+        )
+    if max_steps < 1:
+        raise ValueError(f"{name} (the step budget) must be an integer >= 1, got {max_steps!r}")
+    return int(max_steps)
+
+
+def check_task(task: object, name: str = "task") -> Task:
+    """Return the Task for a task name G01..G24 (or a Task of the course's task set).
+
+    Raises
+    ------
+    TypeError
+        When `task` is neither a string nor a Task.
+    ValueError
+        When no task has that name.
+    """
+    if isinstance(task, Task) and task in TASKS:
+        return task
+    if not isinstance(task, str):
+        raise TypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
+    if task not in TASK_NAMES:
+        raise ValueError(f"{name} must be one of G01..G24, got {task!r}")
+    return TASKS[TASK_NAMES.index(task)]
+
+
+def check_setup(setup: object, name: str = "setup", allowed: tuple[str, ...] = SETUP_NAMES) -> str:
+    """Return `setup` if it is one of the known setup names.
+
+    Raises
+    ------
+    TypeError
+        When `setup` is not a string.
+    ValueError
+        When `setup` is not one of `allowed`.
+    """
+    if not isinstance(setup, str):
+        raise TypeError(f"{name} must be one of {', '.join(allowed)}, got {setup!r} ({type(setup).__name__})")
+    if setup not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {setup!r}")
+    return setup
+
+
+def check_switch(value: object, name: str) -> bool:
+    """Return a True/False switch; anything but a bool raises TypeError naming the switch."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return value
