@@ -1,0 +1,65 @@
+"""The CLI's good paths: the seed's table, the G05 walk-through, JSON and CSV."""
+
+import json
+import subprocess
+import sys
+
+from sim import measure
+
+
+def _cli(*args):
+    done = subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_default_table_is_the_seeds_table_and_plan_lines():
+    lines = _cli("table").splitlines()
+    assert len(lines) == 7
+    assert lines[1] == "single loop                A   0.9583     97     74     11978     8"
+    assert lines[4] == "planner + executor         B   0.9583    116     70     10135    12"
+    assert lines[5] == "plan A : right positions 47/53 = 0.8868 ; fully right plans 18/24"
+
+
+def test_trace_g05_gives_the_walk_through():
+    out = _cli("trace", "G05")
+    assert "  plan     : tariff -> consumption -> tariff" in out
+    assert "  steps 8  tokens 805  tool errors 3  answer 550  correct 550" in out
+
+
+def test_single_loop_trace_has_no_plan_line():
+    out = _cli("trace", "G05", "--setup", "single-loop", "--seed", "7", "--budget", "3")
+    assert "plan     :" not in out and "budget 3" in out
+
+
+def test_json_rows_match_the_api():
+    rows = json.loads(
+        _cli("table", "--format", "json", "--seeds", "5,6", "--budgets", "2,12", "--self-critique")
+    )
+    assert len(rows) == 8
+    assert set(rows[0]) == {
+        "setup",
+        "seed",
+        "budget",
+        "success",
+        "steps",
+        "calls",
+        "tokens",
+        "errors",
+        "approvals",
+    }
+    for row in rows:
+        on = row["setup"] == "single-loop"
+        m = measure(row["setup"], row["seed"], row["budget"], self_critique=on)
+        assert row == {"setup": m.setup, "seed": m.seed, "budget": m.budget, "success": m.success, "steps": m.steps,
+                       "calls": m.calls, "tokens": m.tokens, "errors": m.errors, "approvals": m.approvals}  # fmt: skip
+
+
+def test_csv_has_the_same_columns():
+    lines = _cli("table", "--format", "csv", "--approval").splitlines()
+    assert lines[0] == "setup,seed,budget,success,steps,calls,tokens,errors,approvals"
+    assert len(lines) == 5
+
+
+def test_text_table_with_many_budgets_has_a_budget_column():
+    header = _cli("table", "--budgets", "2,4", "--seeds", "3000000000").splitlines()[0]
+    assert header.split() == ["setup", "run", "budget", "success", "step", "calls", "tokens", "error"]
