@@ -1,0 +1,203 @@
+"""The control panel every lesson uses: seed, new seed, step budget, task, reset; a table and a figure redrawn in place.
+
+The panel is built from ipywidgets. What it shows lives in kernel-side widgets (`HTML` for
+the table and the trace, `Image` for the figure), so plain Python can set a control and read
+what the panel now shows. A value that is not allowed is refused with a message in the
+panel; the previous table and figure stay and the panel keeps working. Introduced in
+lesson 2, planner and executor.
+"""
+
+import html
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import ipywidgets as widgets
+
+from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, run_plan_execute
+from sim.bands import compare_setups, verdict_table
+from sim.checks import SEED_LIMIT, check_budget, check_seed, check_task
+from sim.figures import draw_band_chart, figure_png
+from sim.measure import format_plan_accuracy, format_table, format_trace, measure, plan_accuracy, seed_table
+from sim.tasks import TASK_NAMES
+
+BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the controls say: seed (run A; run B is seed + 1), budget (steps), task name."""
+
+    seed: int
+    budget: int
+    task: str = "G05"
+
+
+@dataclass
+class View:
+    """What a lesson's render function returns: the table as HTML, a matplotlib Figure, and text."""
+
+    table_html: str
+    figure: object
+    text: str = ""
+    data: dict = field(default_factory=dict)
+
+
+class ControlPanel:
+    """A panel of controls and outputs around one lesson's `render(settings) -> View`.
+
+    Parameters
+    ----------
+    render : Callable[[Settings], View]
+        Draws the lesson's table and figure for the settings.
+    defaults : Settings
+        The lesson's defaults, restored by the reset button.
+    controls : tuple[str, ...]
+        Which controls to show, from "seed", "new_seed", "budget", "task", "reset".
+    two_runs : bool
+        When True the panel compares seed and seed + 1, so the largest seed allowed is 2**32 - 2.
+
+    Attributes read by tests and instructors: `settings` (what is shown), `table` (HTML
+    widget), `figure` (Image widget, PNG bytes), `text` (HTML widget), `message` (HTML widget,
+    empty or the last refusal), `view` (the last View), `widget` (the whole panel).
+    """
+
+    def __init__(
+        self,
+        render: Callable[[Settings], View],
+        defaults: Settings,
+        controls: tuple[str, ...] = ("seed", "new_seed", "budget", "task", "reset"),
+        two_runs: bool = True,
+    ):
+        self._render = render
+        self.defaults = defaults
+        self.seed_max = SEED_LIMIT - (2 if two_runs else 1)
+        self._random = random.Random()  # this panel's own source of new seeds
+        self._quiet = False
+        self.seed = widgets.Text(
+            value=str(defaults.seed), description="seed", continuous_update=False,
+            layout=widgets.Layout(width="220px"),
+        )  # fmt: skip
+        self.new_seed = widgets.Button(description="new seed", layout=widgets.Layout(width="100px"))
+        self.budget = widgets.IntSlider(
+            value=defaults.budget, min=BUDGET_RANGE[0], max=BUDGET_RANGE[1], description="budget",
+            continuous_update=False,
+        )  # fmt: skip
+        self.task = widgets.Dropdown(options=TASK_NAMES, value=defaults.task, description="task")
+        self.reset = widgets.Button(description="reset", layout=widgets.Layout(width="80px"))
+        self.message = widgets.HTML()
+        self.table = widgets.HTML()
+        self.figure = widgets.Image(format="png")
+        self.text = widgets.HTML()
+        chosen = {"seed": self.seed, "new_seed": self.new_seed, "budget": self.budget, "task": self.task,
+                  "reset": self.reset}  # fmt: skip
+        row = widgets.HBox([chosen[name] for name in controls])
+        self.widget = widgets.VBox([row, self.message, self.table, self.figure, self.text])
+        for control in (self.seed, self.budget, self.task):
+            control.observe(self._on_change, names="value")
+        self.new_seed.on_click(self._on_new_seed)
+        self.reset.on_click(self._on_reset)
+        self.settings: Settings | None = None
+        self.view: View | None = None
+        self._redraw(defaults)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+    def _read_controls(self) -> Settings:
+        text = self.seed.value.strip().replace("_", "")
+        try:
+            seed = int(text)
+        except ValueError:
+            raise TypeError(f"seed must be a whole number 0 <= seed <= {self.seed_max}, got {text!r}") from None
+        seed = check_seed(seed)
+        if seed > self.seed_max:
+            raise ValueError(
+                f"seed must be a whole number 0 <= seed <= {self.seed_max} (run B uses seed + 1), got {seed}"
+            )
+        return Settings(seed, check_budget(self.budget.value, "budget"), check_task(self.task.value).name)
+
+    def _redraw(self, settings: Settings) -> None:
+        view = self._render(settings)
+        png = figure_png(view.figure)
+        self.table.value, self.figure.value, self.text.value = view.table_html, png, view.text
+        self.settings, self.view = settings, view
+        self.message.value = ""
+
+    def _refuse(self, error: Exception) -> None:
+        shown = self.settings
+        kept = f" Still showing seed {shown.seed}, budget {shown.budget}, task {shown.task}." if shown else ""
+        self.message.value = f"<span style='color:#C62828'>Refused: {html.escape(str(error))}.{kept}</span>"
+
+    def _on_change(self, _change=None) -> None:
+        if self._quiet:
+            return
+        try:
+            settings = self._read_controls()
+        except (TypeError, ValueError) as error:
+            self._refuse(error)
+            return
+        self._redraw(settings)
+
+    def _on_new_seed(self, _button=None) -> None:
+        self.seed.value = str(self._random.randrange(self.seed_max + 1))
+
+    def _on_reset(self, _button=None) -> None:
+        self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task)
+
+    def set(self, seed=None, budget=None, task=None) -> None:
+        """Set several controls at once and redraw once (what the reset button does).
+
+        A value the controls cannot hold (a budget outside 1..20, an unknown task) is refused
+        with a message in the panel, and nothing changes.
+        """
+        try:
+            if budget is not None:
+                budget = check_budget(budget, "budget")
+                if not BUDGET_RANGE[0] <= budget <= BUDGET_RANGE[1]:
+                    raise ValueError(f"budget must be an integer {BUDGET_RANGE[0]}..{BUDGET_RANGE[1]}, got {budget}")
+            if task is not None:
+                task = check_task(task).name
+        except (TypeError, ValueError) as error:
+            self._refuse(error)
+            return
+        self._quiet = True
+        try:
+            if seed is not None:
+                self.seed.value = str(seed)
+            if budget is not None:
+                self.budget.value = budget
+            if task is not None:
+                self.task.value = task
+        finally:
+            self._quiet = False
+        self._on_change()
+
+
+def _pre(text: str) -> str:
+    return f"<pre style='font-size:12px;line-height:1.3'>{html.escape(text)}</pre>"
+
+
+def planner_executor_view(settings: Settings) -> View:
+    """Lesson 2's view: the four-row table and band verdicts for seeds (seed, seed + 1) at the
+    budget, the band chart, and the chosen task's walk-through under the split."""
+    seeds = (settings.seed, settings.seed + 1)
+    single = [measure("single-loop", seed, settings.budget) for seed in seeds]
+    split = [measure("plan-execute", seed, settings.budget) for seed in seeds]
+    verdicts = compare_setups(single, split)
+    table_text = format_table(seed_table(single + split))
+    accuracy = "\n".join(format_plan_accuracy(plan_accuracy(seed)) for seed in seeds)
+    walk = format_trace(run_plan_execute(settings.task, settings.seed, settings.budget))
+    return View(
+        table_html=_pre(table_text) + verdict_table(verdicts, seeds).to_html(index=False),
+        figure=draw_band_chart(verdicts),
+        text=_pre(accuracy + "\n\n" + walk),
+        data={"measurements": single + split, "verdicts": verdicts},
+    )
+
+
+def planner_executor_panel() -> ControlPanel:
+    """The control panel of lesson 2 (planner and executor): defaults seed 20260218, budget 8, task G05."""
+    return ControlPanel(planner_executor_view, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"))
