@@ -31,6 +31,7 @@ from sim.measure import (
     measure,
     measurement_frame,
     plan_accuracy,
+    run_label,
     run_task,
     seed_table,
 )
@@ -43,6 +44,6 @@ __all__ = [
     "Task", "ToolCall", "band_verdict", "call_tool", "charge", "check_budget", "check_seed",
     "check_setup", "check_task", "compare_setups", "correct_answer", "format_plan_accuracy",
     "format_table", "format_trace", "is_correct", "measure", "measurement_frame",
-    "plan_accuracy", "run_plan_execute", "run_single_loop", "run_task", "seed_table",
+    "plan_accuracy", "run_label", "run_plan_execute", "run_single_loop", "run_task", "seed_table",
     "selection", "verdict_table",
 ]  # fmt: skip

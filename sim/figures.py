@@ -85,7 +85,9 @@ def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=max(len(seeds), 1), fontsize=8)
     budget = measurements[0].budget if measurements else "?"
-    fig.suptitle(f"Counted units over the 24 tasks, budget {budget}: each setup's two runs side by side", fontsize=11)
+    fig.suptitle(
+        f"Counted units over the 24 tasks, budget {budget}: each setup's two runs side by side", fontsize=11
+    )
     return fig
 
 
@@ -145,7 +147,9 @@ def draw_plan_and_trace(run) -> Figure:
     return fig
 
 
-def draw_band_chart(verdicts, first_label: str = "single loop", second_label: str = "planner + executor") -> Figure:
+def draw_band_chart(
+    verdicts, first_label: str = "single loop", second_label: str = "planner + executor"
+) -> Figure:
     """The band rule made visible: per unit, the difference between setups on each run and the band.
 
     Parameters
@@ -176,5 +180,8 @@ def draw_band_chart(verdicts, first_label: str = "single loop", second_label: st
     ax.set_xticks(range(len(verdicts)), [f"{v.unit}\n{v.verdict}" for v in verdicts], fontsize=8)
     ax.set_ylabel(f"{second_label} minus {first_label}\n% of {first_label} mean", fontsize=8)
     ax.legend(fontsize=8, loc="upper left")
-    ax.set_title("Difference per run against the band: measured only when every dot is outside the grey bar", fontsize=9)
+    ax.set_title(
+        "Difference per run against the band: measured only when every dot is outside the grey bar",
+        fontsize=9,
+    )
     return fig

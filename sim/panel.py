@@ -111,7 +111,9 @@ class ControlPanel:
         try:
             seed = int(text)
         except ValueError:
-            raise TypeError(f"seed must be a whole number 0 <= seed <= {self.seed_max}, got {text!r}") from None
+            raise TypeError(
+                f"seed must be a whole number 0 <= seed <= {self.seed_max}, got {text!r}"
+            ) from None
         seed = check_seed(seed)
         if seed > self.seed_max:
             raise ValueError(
@@ -157,7 +159,9 @@ class ControlPanel:
             if budget is not None:
                 budget = check_budget(budget, "budget")
                 if not BUDGET_RANGE[0] <= budget <= BUDGET_RANGE[1]:
-                    raise ValueError(f"budget must be an integer {BUDGET_RANGE[0]}..{BUDGET_RANGE[1]}, got {budget}")
+                    raise ValueError(
+                        f"budget must be an integer {BUDGET_RANGE[0]}..{BUDGET_RANGE[1]}, got {budget}"
+                    )
             if task is not None:
                 task = check_task(task).name
         except (TypeError, ValueError) as error:

@@ -1,0 +1,133 @@
+"""Checks every lesson keeps, as plain functions (used by tests/test_lessons.py and by maintainers).
+
+THE PROSE-FIGURE RULE. Every number written in a markdown cell must be printed by a code
+cell of the same lesson (its stored outputs: printed text, text/plain and text/html).
+Numbers match as whole tokens after normalising their format: thousands commas are dropped
+(11,978 = 11978), trailing decimal zeros are dropped (0.80 = 0.8), a sign is ignored, and a
+percent sign or the word "percent" after a number is not part of it (13.6 % = 13.6 percent
+= 13.6). A number glued to letters (G05, AA26, A001) is a name, not a figure. Exempt, by the
+rule and never by a per-lesson list:
+- lesson numbers ("lesson 3", "lessons 1 and 3");
+- task names (G01..G24) and rule names (AA22), as names glued to letters;
+- seeds (the number or numbers right after the word "seed" or "seeds");
+- anything inside inline code or a fenced code block;
+- the markers of an ordered list ("1. " at the start of a line).
+Measured figures are written in digits: the number words from "three" up ("three",
+"eighteen", "twenty-four", "hundred", ...) may not appear in markdown outside code.
+"""
+
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSONS = ROOT / "lessons"
+NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
+NUMBER_WORDS = re.compile(
+    r"\b(three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)\b",
+    re.IGNORECASE,
+)
+EXEMPT = [
+    re.compile(r"```.*?```", re.S),  # fenced code
+    re.compile(r"`[^`]*`"),  # inline code
+    re.compile(r"\]\([^)]*\)"),  # link and image targets
+    re.compile(r"\b[Ll]essons? \d+(?:(?:,| and| or| to) \d+)*"),  # lesson numbers
+    re.compile(r"\b[Ss]eeds? \d+(?:(?:,| and| or) \d+)*"),  # seeds
+    re.compile(r"^\s*\d+\.\s", re.M),  # ordered-list markers
+]
+
+
+def lesson_notebooks() -> list[Path]:
+    """Every lessons/*.ipynb, found by glob."""
+    return sorted(LESSONS.glob("*.ipynb"))
+
+
+def lesson_sources() -> list[Path]:
+    """Every lessons/*.py, found by glob."""
+    return sorted(LESSONS.glob("*.py"))
+
+
+def normalise(token: str) -> str:
+    """A number token in canonical form: no thousands commas, no trailing decimal zeros."""
+    return format(Decimal(token.replace(",", "")).normalize(), "f")
+
+
+def numbers_in(text: str) -> list[str]:
+    """The normalised numbers in a text, in order."""
+    return [normalise(whole + (fraction or "")) for whole, fraction in NUMBER.findall(text)]
+
+
+def prose_text(markdown: str) -> str:
+    """Markdown with the exempt parts removed."""
+    for pattern in EXEMPT:
+        markdown = pattern.sub(" ", markdown)
+    return markdown
+
+
+def printed_text(notebook) -> str:
+    """Everything the code cells printed: streams, text/plain and text/html (tags removed)."""
+    parts = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                parts.append(output.get("text", ""))
+            data = output.get("data", {})
+            parts.append(data.get("text/plain", ""))
+            parts.append(re.sub(r"<[^>]+>", " ", data.get("text/html", "")))
+    return "\n".join(parts)
+
+
+def prose_figure_problems(path: Path) -> list[str]:
+    """Every figure in the lesson's prose that no code cell prints, and every number word; [] when clean."""
+    notebook = nbformat.read(path, as_version=4)
+    printed = set(numbers_in(printed_text(notebook)))
+    problems = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "markdown":
+            continue
+        first_line = cell.source.strip().splitlines()[0][:60] if cell.source.strip() else ""
+        prose = prose_text(cell.source)
+        for figure in dict.fromkeys(numbers_in(prose)):
+            if figure not in printed:
+                problems.append(
+                    f"{path.stem}: figure {figure} in markdown cell {index} ({first_line!r}) is printed by no code cell"
+                )
+        for word in dict.fromkeys(w.lower() for w in NUMBER_WORDS.findall(prose)):
+            problems.append(
+                f"{path.stem}: number word {word!r} in markdown cell {index} ({first_line!r}): write figures in digits"
+            )
+    return problems
+
+
+def pairing_problems(source: Path) -> list[str]:
+    """Whether lessons/X.py and lessons/X.ipynb hold the same cells; [] when they do."""
+    notebook_path = source.with_suffix(".ipynb")
+    if not notebook_path.exists():
+        return [f"{source.name} has no paired {notebook_path.name}"]
+    from_py = jupytext.read(source)
+    from_ipynb = jupytext.read(notebook_path)
+    cells_py = [(c.cell_type, c.source.strip()) for c in from_py.cells]
+    cells_nb = [(c.cell_type, c.source.strip()) for c in from_ipynb.cells]
+    if cells_py == cells_nb:
+        return []
+    for index, (a, b) in enumerate(zip(cells_py, cells_nb, strict=False)):
+        if a != b:
+            return [
+                f"{source.stem}: cell {index} differs between .py and .ipynb ({a[1][:50]!r} vs {b[1][:50]!r})"
+            ]
+    return [f"{source.stem}: .py has {len(cells_py)} cells, .ipynb has {len(cells_nb)}"]
+
+
+def execution_problems(path: Path) -> list[str]:
+    """Whether every code cell was executed, in order: execution counts 1..N; [] when so."""
+    notebook = nbformat.read(path, as_version=4)
+    counts = [cell.get("execution_count") for cell in notebook.cells if cell.cell_type == "code"]
+    if counts != list(range(1, len(counts) + 1)):
+        return [f"{path.stem}: code cells carry execution counts {counts}, not 1..{len(counts)} in order"]
+    return []

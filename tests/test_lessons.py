@@ -1,0 +1,139 @@
+"""Every lesson, found by glob: prose figures printed, pair in sync, executed in order, figures reproducible.
+
+nbval (in the README's test command) re-executes each lessons/*.ipynb and compares outputs;
+these tests check what nbval cannot. Each check is also shown to fail on a broken copy.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from course_checks import (
+    LESSONS,
+    ROOT,
+    execution_problems,
+    lesson_notebooks,
+    lesson_sources,
+    pairing_problems,
+    prose_figure_problems,
+)
+from matplotlib.testing.compare import compare_images
+
+NOTEBOOKS = lesson_notebooks()
+SOURCES = lesson_sources()
+IDS = [p.stem for p in NOTEBOOKS]
+
+
+def test_there_are_lessons():
+    assert NOTEBOOKS and [p.stem for p in SOURCES] == IDS
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_every_prose_figure_is_printed(notebook):
+    assert prose_figure_problems(notebook) == []
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+def test_pair_holds_the_same_cells(source):
+    assert pairing_problems(source) == []
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_lesson_was_executed_top_to_bottom(notebook):
+    assert execution_problems(notebook) == []
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_stored_outputs_hold_no_paths_or_addresses(notebook):
+    text = notebook.read_text(encoding="utf-8")
+    for marker in (str(ROOT), "/tmp/", os.path.expanduser("~") + "/", "site-packages"):
+        assert marker not in text, f"{notebook.name} stores {marker!r}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+def test_committed_figures_are_what_the_lesson_draws(source, tmp_path):
+    """Run the lesson as a script with figures sent to tmp_path; compare pixels with figures/."""
+    env = {**os.environ, "COURSE_FIGURES_DIR": str(tmp_path), "MPLBACKEND": "Agg"}
+    subprocess.run([sys.executable, source.name], cwd=LESSONS, env=env, check=True, capture_output=True)
+    drawn = sorted(p.name for p in tmp_path.glob("*.png"))
+    committed = sorted(p.name for p in (ROOT / "figures").glob(f"{source.stem}-*.png"))
+    assert drawn and drawn == committed
+    for name in drawn:
+        assert compare_images(str(ROOT / "figures" / name), str(tmp_path / name), tol=1) is None, name
+
+
+# ---- each check fails on a deliberately broken copy
+
+
+def _broken_copy(tmp_path: Path, change) -> Path:
+    notebook = nbformat.read(NOTEBOOKS[0], as_version=4)
+    change(notebook)
+    path = tmp_path / NOTEBOOKS[0].name
+    nbformat.write(notebook, path)
+    return path
+
+
+def _first(notebook, kind):
+    return next(cell for cell in notebook.cells if cell.cell_type == kind)
+
+
+def test_prose_check_catches_an_unprinted_figure(tmp_path):
+    def add_figure(notebook):
+        _first(
+            notebook, "markdown"
+        ).source += "\n\nThe split wins 31415 times, 1,234 percent more, in eleven runs."
+
+    problems = prose_figure_problems(_broken_copy(tmp_path, add_figure))
+    assert any("figure 31415 in markdown cell" in p for p in problems)
+    assert any("figure 1234 in markdown cell" in p for p in problems)
+    assert any("number word 'eleven'" in p for p in problems)
+
+
+def test_prose_check_catches_a_figure_whose_output_changed(tmp_path):
+    def drop_outputs(notebook):
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.outputs = []
+
+    problems = prose_figure_problems(_broken_copy(tmp_path, drop_outputs))
+    assert any("figure 805" in p or "figure 11978" in p for p in problems)
+
+
+def test_prose_check_rule_exemptions():
+    from course_checks import numbers_in, prose_text
+
+    text = "Lesson 3 and seeds 20260218 and 20260219; task G05, rule AA26, `x = 99`.\n1. first item"
+    assert numbers_in(prose_text(text)) == []
+    assert numbers_in("11,978 and 0.80 and 13.6 % and -5") == ["11978", "0.8", "13.6", "5"]
+
+
+def test_execution_check_catches_an_unexecuted_notebook(tmp_path):
+    def unexecute(notebook):
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.execution_count, cell.outputs = None, []
+
+    assert execution_problems(_broken_copy(tmp_path, unexecute))
+
+
+def test_execution_check_catches_cells_run_out_of_order(tmp_path):
+    def shuffle(notebook):
+        code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+        code[0].execution_count, code[1].execution_count = code[1].execution_count, code[0].execution_count
+
+    assert execution_problems(_broken_copy(tmp_path, shuffle))
+
+
+def test_pairing_check_catches_a_drifted_pair(tmp_path):
+    source = tmp_path / SOURCES[0].name
+    source.write_text(
+        SOURCES[0].read_text(encoding="utf-8").replace("# ## The measurement", "# ## A measurement")
+    )
+    notebook = tmp_path / NOTEBOOKS[0].name
+    notebook.write_bytes(NOTEBOOKS[0].read_bytes())
+    assert pairing_problems(source)
+    notebook.unlink()
+    assert pairing_problems(source) == [f"{source.name} has no paired {notebook.name}"]
