@@ -108,18 +108,18 @@ class ControlPanel:
 
     def _read_controls(self) -> Settings:
         text = self.seed.value.strip().replace("_", "")
+        allowed = f"seed must be a whole number 0 <= seed <= {self.seed_max}"
+        if self.seed_max < SEED_LIMIT - 1:
+            allowed += " (run B uses seed + 1)"
         try:
             seed = int(text)
         except ValueError:
-            raise TypeError(
-                f"seed must be a whole number 0 <= seed <= {self.seed_max}, got {text!r}"
-            ) from None
-        seed = check_seed(seed)
-        if seed > self.seed_max:
-            raise ValueError(
-                f"seed must be a whole number 0 <= seed <= {self.seed_max} (run B uses seed + 1), got {seed}"
-            )
-        return Settings(seed, check_budget(self.budget.value, "budget"), check_task(self.task.value).name)
+            raise TypeError(f"{allowed}, got {text!r}") from None
+        if not 0 <= seed <= self.seed_max:
+            raise ValueError(f"{allowed}, got {seed}")
+        return Settings(
+            check_seed(seed), check_budget(self.budget.value, "budget"), check_task(self.task.value).name
+        )
 
     def _redraw(self, settings: Settings) -> None:
         view = self._render(settings)
@@ -137,11 +137,9 @@ class ControlPanel:
         if self._quiet:
             return
         try:
-            settings = self._read_controls()
-        except (TypeError, ValueError) as error:
+            self._redraw(self._read_controls())
+        except (TypeError, ValueError) as error:  # bad input, or a view that cannot be drawn
             self._refuse(error)
-            return
-        self._redraw(settings)
 
     def _on_new_seed(self, _button=None) -> None:
         self.seed.value = str(self._random.randrange(self.seed_max + 1))

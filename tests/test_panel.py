@@ -1,0 +1,112 @@
+"""The control panel in plain pytest: set a control, read what the panel shows, compare with sim."""
+
+import html
+
+import pytest
+
+from sim import compare_setups, format_table, measure, run_plan_execute, seed_table
+from sim.figures import figure_png
+from sim.panel import ControlPanel, Settings, View, planner_executor_panel
+
+
+def _expected_table(seed, budget):
+    seeds = (seed, seed + 1)
+    return format_table(
+        seed_table([measure(s, x, budget) for s in ("single-loop", "plan-execute") for x in seeds])
+    )
+
+
+def _shown_table(panel):
+    return html.unescape(panel.table.value)
+
+
+@pytest.fixture
+def panel():
+    return planner_executor_panel()
+
+
+def test_panel_starts_at_the_lessons_defaults(panel):
+    assert panel.settings == Settings(20260218, 8, "G05")
+    assert _expected_table(20260218, 8) in _shown_table(panel)
+    assert bytes(panel.figure.value).startswith(b"\x89PNG")
+    assert "steps 8  tokens 805  tool errors 3  answer 550" in html.unescape(panel.text.value)
+
+
+def test_changing_seed_and_budget_redraws_table_figure_and_trace(panel):
+    before_png = panel.figure.value
+    panel.seed.value = "777"
+    panel.budget.value = 4
+    assert panel.settings == Settings(777, 4, "G05")
+    assert _expected_table(777, 4) in _shown_table(panel)
+    assert panel.figure.value != before_png
+    single = [measure("single-loop", s, 4) for s in (777, 778)]
+    split = [measure("plan-execute", s, 4) for s in (777, 778)]
+    shown_verdicts = panel.view.data["verdicts"]
+    assert [v.verdict for v in shown_verdicts] == [v.verdict for v in compare_setups(single, split)]
+    panel.task.value = "G24"
+    run = run_plan_execute("G24", 777, 4)
+    assert f"steps {run.steps}  tokens {run.tokens}" in html.unescape(panel.text.value)
+    assert panel.message.value == ""
+
+
+@pytest.mark.parametrize("typed", ["abc", "-1", "4294967295", "1.5", ""])
+def test_a_refused_seed_keeps_the_table_and_says_why(panel, typed):
+    table = panel.table.value
+    panel.seed.value = typed
+    assert "Refused: seed must be a whole number" in panel.message.value
+    assert panel.table.value == table and panel.settings.seed == 20260218
+    panel.seed.value = "5"  # and the panel keeps working
+    assert panel.settings.seed == 5 and panel.message.value == ""
+    assert _expected_table(5, 8) in _shown_table(panel)
+
+
+def test_set_refuses_out_of_range_budget_and_unknown_task(panel):
+    panel.set(budget=0)
+    assert "Refused: budget (the step budget) must be an integer >= 1" in html.unescape(panel.message.value)
+    panel.set(budget=21)
+    assert "budget must be an integer 1..20, got 21" in panel.message.value
+    panel.set(task="G99")
+    assert "task must be one of G01..G24" in panel.message.value
+    panel.set(seed="x")
+    assert "seed must be a whole number" in panel.message.value
+    assert panel.settings == Settings(20260218, 8, "G05")
+
+
+def test_slider_cannot_leave_its_range(panel):
+    panel.budget.value = 50
+    assert panel.budget.value == 20 and panel.settings.budget == 20
+
+
+def test_reset_and_new_seed(panel):
+    panel.set(seed=99, budget=3, task="G01")
+    assert panel.settings == Settings(99, 3, "G01")
+    panel.reset.click()
+    assert panel.settings == Settings(20260218, 8, "G05")
+    assert _expected_table(20260218, 8) in _shown_table(panel)
+    panel.new_seed.click()
+    seed = panel.settings.seed
+    assert 0 <= seed <= 2**32 - 2 and _expected_table(seed, 8) in _shown_table(panel)
+
+
+def test_a_render_error_is_shown_not_raised():
+    def render(settings):
+        if settings.budget > 5:
+            raise ValueError("budget above 5 is not drawn here")
+        from matplotlib.figure import Figure
+
+        return View(f"<p>{settings.budget}</p>", Figure(figsize=(1, 1)))
+
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False)
+    panel.budget.value = 9
+    assert "budget above 5" in panel.message.value and panel.table.value == "<p>2</p>"
+    panel.budget.value = 3
+    assert panel.table.value == "<p>3</p>" and panel.message.value == ""
+
+
+def test_figure_png_is_deterministic():
+    from sim.figures import draw_band_chart
+
+    single = [measure("single-loop", s) for s in (1, 2)]
+    split = [measure("plan-execute", s) for s in (1, 2)]
+    verdicts = compare_setups(single, split)
+    assert figure_png(draw_band_chart(verdicts)) == figure_png(draw_band_chart(verdicts))
