@@ -10,7 +10,7 @@ lesson 2, planner and executor.
 import html
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import ipywidgets as widgets
 
@@ -26,11 +26,13 @@ BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
 
 @dataclass(frozen=True)
 class Settings:
-    """What the controls say: seed (run A; run B is seed + 1), budget (steps), task name."""
+    """What the controls say: seed (run A; run B is seed + 1), budget (steps), task name, and
+    the values of a lesson's extra controls by name (e.g. {"self_critique": True})."""
 
     seed: int
     budget: int
     task: str = "G05"
+    extra: dict = field(default_factory=dict, compare=True, hash=False)
 
 
 @dataclass
@@ -56,6 +58,10 @@ class ControlPanel:
         Which controls to show, from "seed", "new_seed", "budget", "task", "reset".
     two_runs : bool
         When True the panel compares seed and seed + 1, so the largest seed allowed is 2**32 - 2.
+    extra_controls : dict[str, ipywidgets.ValueWidget] | None
+        A lesson's own controls (a Checkbox, a bounded IntSlider, a Dropdown...), shown after
+        the standard ones. Their values reach `render` as `settings.extra[name]`; their
+        starting values are what reset restores. Build them with continuous_update=False.
 
     Attributes read by tests and instructors: `settings` (what is shown), `table` (HTML
     widget), `figure` (Image widget, PNG bytes), `text` (HTML widget), `message` (HTML widget,
@@ -68,6 +74,7 @@ class ControlPanel:
         defaults: Settings,
         controls: tuple[str, ...] = ("seed", "new_seed", "budget", "task", "reset"),
         two_runs: bool = True,
+        extra_controls: dict | None = None,
     ):
         self._render = render
         self.defaults = defaults
@@ -91,15 +98,18 @@ class ControlPanel:
         self.text = widgets.HTML()
         chosen = {"seed": self.seed, "new_seed": self.new_seed, "budget": self.budget, "task": self.task,
                   "reset": self.reset}  # fmt: skip
-        row = widgets.HBox([chosen[name] for name in controls])
+        self.extra = dict(extra_controls or {})
+        self._extra_defaults = {name: control.value for name, control in self.extra.items()}
+        row = widgets.HBox([chosen[name] for name in controls] + list(self.extra.values()))
+        row.layout.flex_flow = "row wrap"
         self.widget = widgets.VBox([row, self.message, self.table, self.figure, self.text])
-        for control in (self.seed, self.budget, self.task):
+        for control in (self.seed, self.budget, self.task, *self.extra.values()):
             control.observe(self._on_change, names="value")
         self.new_seed.on_click(self._on_new_seed)
         self.reset.on_click(self._on_reset)
         self.settings: Settings | None = None
         self.view: View | None = None
-        self._redraw(defaults)
+        self._redraw(replace(defaults, extra=dict(self._extra_defaults)))
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -118,7 +128,10 @@ class ControlPanel:
         if not 0 <= seed <= self.seed_max:
             raise ValueError(f"{allowed}, got {seed}")
         return Settings(
-            check_seed(seed), check_budget(self.budget.value, "budget"), check_task(self.task.value).name
+            check_seed(seed),
+            check_budget(self.budget.value, "budget"),
+            check_task(self.task.value).name,
+            {name: control.value for name, control in self.extra.items()},
         )
 
     def _redraw(self, settings: Settings) -> None:
@@ -145,15 +158,22 @@ class ControlPanel:
         self.seed.value = str(self._random.randrange(self.seed_max + 1))
 
     def _on_reset(self, _button=None) -> None:
-        self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task)
+        self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task,
+                 **self._extra_defaults)  # fmt: skip
 
-    def set(self, seed=None, budget=None, task=None) -> None:
+    def set(self, seed=None, budget=None, task=None, **extra) -> None:
         """Set several controls at once and redraw once (what the reset button does).
 
-        A value the controls cannot hold (a budget outside 1..20, an unknown task) is refused
-        with a message in the panel, and nothing changes.
+        A value the controls cannot hold (a budget outside 1..20, an unknown task, an unknown
+        extra control) is refused with a message in the panel, and nothing changes. Extra
+        controls are set by name: `panel.set(self_critique=True)`.
         """
         try:
+            unknown = sorted(set(extra) - set(self.extra))
+            if unknown:
+                raise ValueError(
+                    f"unknown control {unknown[0]!r}; this panel has {', '.join(self.extra) or 'none'}"
+                )
             if budget is not None:
                 budget = check_budget(budget, "budget")
                 if not BUDGET_RANGE[0] <= budget <= BUDGET_RANGE[1]:
@@ -173,6 +193,8 @@ class ControlPanel:
                 self.budget.value = budget
             if task is not None:
                 self.task.value = task
+            for name, value in extra.items():
+                self.extra[name].value = value
         finally:
             self._quiet = False
         self._on_change()

@@ -110,3 +110,24 @@ def test_figure_png_is_deterministic():
     split = [measure("plan-execute", s) for s in (1, 2)]
     verdicts = compare_setups(single, split)
     assert figure_png(draw_band_chart(verdicts)) == figure_png(draw_band_chart(verdicts))
+
+
+def test_extra_controls_reach_render_and_reset():
+    import ipywidgets as widgets
+    from matplotlib.figure import Figure
+
+    seen = []
+
+    def render(settings):
+        seen.append(settings)
+        return View(f"<p>{settings.extra['switch']}</p>", Figure(figsize=(1, 1)))
+
+    switch = widgets.Checkbox(value=False, description="switch")
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False, extra_controls={"switch": switch})
+    assert panel.settings.extra == {"switch": False}
+    switch.value = True
+    assert panel.table.value == "<p>True</p>" and seen[-1].extra == {"switch": True}
+    panel.set(nope=1)
+    assert "unknown control 'nope'" in panel.message.value
+    panel.reset.click()
+    assert panel.settings == Settings(1, 2, "G01", {"switch": False})
