@@ -23,6 +23,7 @@ from sim.agents import (
 from sim.bands import BandVerdict, band_verdict, compare_setups, verdict_table
 from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
 from sim.measure import (
+    SETUP_LABELS,
     Measurement,
     PlanAccuracy,
     format_plan_accuracy,
@@ -31,6 +32,7 @@ from sim.measure import (
     measure,
     measurement_frame,
     plan_accuracy,
+    plan_length_budget,
     run_label,
     run_task,
     seed_table,
@@ -40,10 +42,10 @@ from sim.world import SUBSCRIBERS, TOOL_NAMES, TOOLS, WORLD_SEED, call_tool, cha
 
 __all__ = [
     "DEFAULT_BUDGET", "DEFAULT_SEED", "SETUP_NAMES", "SUBSCRIBERS", "TASKS", "TASK_NAMES",
-    "TOOLS", "TOOL_NAMES", "WORLD_SEED", "BandVerdict", "Measurement", "PlanAccuracy", "Run",
+    "TOOLS", "TOOL_NAMES", "WORLD_SEED", "BandVerdict", "Measurement", "PlanAccuracy", "Run", "SETUP_LABELS",
     "Task", "ToolCall", "band_verdict", "call_tool", "charge", "check_budget", "check_seed",
     "check_setup", "check_task", "compare_setups", "correct_answer", "format_plan_accuracy",
     "format_table", "format_trace", "is_correct", "measure", "measurement_frame",
-    "plan_accuracy", "run_label", "run_plan_execute", "run_single_loop", "run_task", "seed_table",
+    "plan_accuracy", "plan_length_budget", "run_label", "run_plan_execute", "run_single_loop", "run_task", "seed_table",
     "selection", "verdict_table",
 ]  # fmt: skip

@@ -104,6 +104,7 @@ def run_single_loop(
     max_steps: int = DEFAULT_BUDGET,
     self_critique: bool = False,
     approval: bool = False,
+    stop_when_done: bool = False,
 ) -> Run:
     """Run the single loop on one task: every step picks the next tool (or stops), calls it and observes.
 
@@ -119,6 +120,11 @@ def run_single_loop(
         When True every tool error costs SELF_CRITIQUE_TOKENS more tokens.
     approval : bool
         When True every side-effecting call asks for approval (counted in `approvals`).
+    stop_when_done : bool
+        The stopping criterion of lesson 3 (rule SB1): when True the run ends right after the
+        call that completes the task's sequence (for a record task: the record is written),
+        with no further step. False (the default) is the seed's rule: a finished agent stops
+        at its next step with share STOP_SHARE.
 
     Returns
     -------
@@ -136,6 +142,7 @@ def run_single_loop(
     max_steps = check_budget(max_steps)
     check_switch(self_critique, "self_critique")
     check_switch(approval, "approval")
+    check_switch(stop_when_done, "stop_when_done")
     draw = draw_stream(seed ^ trace_id(task.name))
     state = _initial_state(task)
     trace, steps, tokens, errors, approvals, done = [], 0, 0, 0, 0, 0
@@ -161,6 +168,9 @@ def run_single_loop(
         elif choice == target:
             done += 1
         trace.append(ToolCall(choice, error, state.get("result")))
+        if stop_when_done and done == len(task.sequence):
+            stopped = True
+            break
     return Run(
         "single-loop", task.name, seed, max_steps, steps, tokens, errors, approvals,
         state.get("result"), tuple(trace), None, stopped,
@@ -173,7 +183,9 @@ def write_plan(task: Task, draw: Callable[[], float]) -> tuple[str, ...]:
     return tuple(wanted if draw() < selection(1) else _random_tool(draw) for wanted in task.sequence)
 
 
-def run_plan_execute(task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET) -> Run:
+def run_plan_execute(
+    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, stop_when_done: bool = False
+) -> Run:
     """Run the planner/executor split on one task.
 
     The planner writes the whole plan in one call, which counts as a step (AA23, AA25). The
@@ -188,6 +200,10 @@ def run_plan_execute(task: Task | str, seed: int = DEFAULT_SEED, max_steps: int 
         Run seed, 0 <= seed < 2**32; it drives only the planner's and executor's draws.
     max_steps : int
         Step budget (steps), >= 1; the planning step is one of them.
+    stop_when_done : bool
+        The stopping criterion of lesson 3 (rule SB1): when True the run ends right after the
+        call that completes the task's sequence, with no further step. False (the default) is
+        the seed's rule.
 
     Returns
     -------
@@ -203,6 +219,7 @@ def run_plan_execute(task: Task | str, seed: int = DEFAULT_SEED, max_steps: int 
     task = check_task(task)
     seed = check_seed(seed)
     max_steps = check_budget(max_steps)
+    check_switch(stop_when_done, "stop_when_done")
     draw = draw_stream(seed ^ trace_id("plan" + task.name))
     plan = write_plan(task, draw)
     state = _initial_state(task)
@@ -229,6 +246,9 @@ def run_plan_execute(task: Task | str, seed: int = DEFAULT_SEED, max_steps: int 
         elif choice == target:
             done += 1
         trace.append(ToolCall(choice, error, state.get("result")))
+        if stop_when_done and done == len(task.sequence):
+            stopped = True
+            break
     return Run(
         "plan-execute", task.name, seed, max_steps, steps, tokens, errors, 0,
         state.get("result"), tuple(trace), plan, stopped,

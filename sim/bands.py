@@ -91,7 +91,8 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     Parameters
     ----------
     first, second : Sequence[Measurement]
-        One measurement per run for each setup; run i of both must share seed and budget.
+        One measurement per run for each setup (or stopping rule); run i of both must share
+        its seed. Budgets may differ, to compare budgets or stopping rules (lesson 3).
 
     Returns
     -------
@@ -101,11 +102,10 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     Raises
     ------
     ValueError
-        When the runs do not pair by seed and budget.
+        When the runs do not pair by seed.
     """
-    pairs = [(a.seed, a.budget) for a in first]
-    if pairs != [(b.seed, b.budget) for b in second]:
-        raise ValueError("first and second must be measured on the same seeds and budgets, in order")
+    if [a.seed for a in first] != [b.seed for b in second]:
+        raise ValueError("first and second must be measured on the same seeds, in order")
     return [
         band_verdict(unit, [getattr(m, field) for m in first], [getattr(m, field) for m in second])
         for unit, field in UNITS

@@ -96,3 +96,20 @@ def check_switch(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
     return value
+
+
+def check_margin(margin: object, name: str = "budget_margin") -> int:
+    """Return a budget margin (steps) if it is an integer >= 0 (bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When the margin is not an integer.
+    ValueError
+        When the margin is negative.
+    """
+    if not _is_integer(margin):
+        raise TypeError(f"{name} must be an integer >= 0 (steps), got {margin!r} ({type(margin).__name__})")
+    if margin < 0:
+        raise ValueError(f"{name} must be an integer >= 0 (steps), got {margin!r}")
+    return int(margin)

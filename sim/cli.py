@@ -21,7 +21,8 @@ from sim.measure import (
     seed_table,
 )
 
-JSON_KEYS = ("setup", "seed", "budget", "success", "steps", "calls", "tokens", "errors", "approvals")
+JSON_KEYS = ("setup", "seed", "budget", "success", "steps", "calls", "tokens", "errors", "approvals", "rule",
+             "stop_when_done", "budget_margin")  # fmt: skip
 
 
 def _integer(text: str, name: str) -> int:
@@ -86,12 +87,25 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="single loop: count side-effecting calls that ask for approval",
     )
+    table.add_argument(
+        "--stop-when-done",
+        action="store_true",
+        help="lesson 3's stopping criterion: end a run right after the call that completes the job",
+    )
+    table.add_argument(
+        "--budget-margin",
+        type=lambda t: _integer(t, "budget-margin"),
+        default=None,
+        help="lesson 3's budget rule: each task gets planning + sequence length + this margin "
+        "(steps), capped at the budget",
+    )
     table.add_argument("--format", choices=("text", "json", "csv"), default="text")
     trace = commands.add_parser("trace", help="one task's plan and executed trace")
     trace.add_argument("task", help="task name, G01..G24")
     trace.add_argument("--setup", default="plan-execute", help=f"one of {', '.join(SETUP_NAMES)}")
     trace.add_argument("--seed", type=lambda t: _integer(t, "seed"), default=DEFAULT_SEED)
     trace.add_argument("--budget", type=lambda t: _integer(t, "budget"), default=DEFAULT_BUDGET)
+    trace.add_argument("--stop-when-done", action="store_true", help="lesson 3's stopping criterion")
     return parser  # fmt: skip
 
 
@@ -105,9 +119,11 @@ def _table(args) -> str:
         for seed in args.seeds:
             for budget in args.budgets:
                 measurements.append(
-                    measure(setup, seed, budget, on and args.self_critique, on and args.approval)
-                )
-    frame = measurement_frame(measurements)
+                    measure(setup, seed, budget, on and args.self_critique, on and args.approval,
+                            args.stop_when_done, args.budget_margin)
+                )  # fmt: skip
+    frame = measurement_frame(measurements).astype({"budget_margin": "object"})
+    frame["budget_margin"] = frame["budget_margin"].where(frame["budget_margin"].notna(), None)
     if args.format == "json":
         return json.dumps(frame[list(JSON_KEYS)].to_dict(orient="records"), indent=2)
     if args.format == "csv":
@@ -121,7 +137,8 @@ def _table(args) -> str:
 def _trace(args) -> str:
     task = check_task(args.task)
     setup = check_setup(args.setup)
-    run = run_task(setup, task, check_seed(args.seed), check_budget(args.budget, "budget"))
+    run = run_task(setup, task, check_seed(args.seed), check_budget(args.budget, "budget"),
+                   stop_when_done=args.stop_when_done)  # fmt: skip
     return f"setup {setup}  seed {run.seed}  budget {run.budget}\n" + format_trace(run)
 
 

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, is_correct, run_plan_execute, run_single_loop
-from sim.checks import check_budget, check_seed, check_setup, check_switch, check_task
+from sim.checks import check_budget, check_margin, check_seed, check_setup, check_switch, check_task
 from sim.tasks import TASKS, correct_answer
 
 SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor"}
@@ -38,14 +38,26 @@ class Measurement:
     approvals: int
     self_critique: bool = False
     approval: bool = False
+    stop_when_done: bool = False
+    budget_margin: int | None = None
 
     @property
     def success(self) -> float:
         """Share of tasks solved, a fraction in [0, 1]."""
         return self.solved / self.n_tasks
 
+    @property
+    def rule(self) -> str:
+        """The stopping rule that ran: "fixed budget" (the seed's), "stop when done", or
+        "stop when done, budget plan length + m" (lesson 3)."""
+        if self.budget_margin is not None:
+            return f"stop when done, budget plan length + {self.budget_margin}"
+        return "stop when done" if self.stop_when_done else "fixed budget"
 
-def run_task(setup: str, task, seed: int, max_steps: int, self_critique=False, approval=False):
+
+def run_task(
+    setup: str, task, seed: int, max_steps: int, self_critique=False, approval=False, stop_when_done=False
+):
     """Run one task in the named setup and return its Run.
 
     Raises
@@ -57,12 +69,20 @@ def run_task(setup: str, task, seed: int, max_steps: int, self_critique=False, a
     check_switch(self_critique, "self_critique")
     check_switch(approval, "approval")
     if setup == "single-loop":
-        return run_single_loop(task, seed, max_steps, self_critique, approval)
+        return run_single_loop(task, seed, max_steps, self_critique, approval, stop_when_done)
     if self_critique or approval:
         raise ValueError(
             f"self_critique and approval are switches of setup 'single-loop' only, not of {setup!r}"
         )
-    return run_plan_execute(task, seed, max_steps)
+    return run_plan_execute(task, seed, max_steps, stop_when_done)
+
+
+def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
+    """A task's own step budget under lesson 3's rule (SB2): planning step (split only) + the
+    task's sequence length + `margin`, never above the hard bound `max_steps` (steps)."""
+    setup, task, margin = check_setup(setup), check_task(task), check_margin(margin)
+    planning = 1 if setup == "plan-execute" else 0
+    return min(check_budget(max_steps), planning + len(task.sequence) + margin)
 
 
 def measure(
@@ -71,6 +91,8 @@ def measure(
     max_steps: int = DEFAULT_BUDGET,
     self_critique: bool = False,
     approval: bool = False,
+    stop_when_done: bool = False,
+    budget_margin: int | None = None,
 ) -> Measurement:
     """Run all 24 tasks in one setup and count the units.
 
@@ -84,6 +106,12 @@ def measure(
         Step budget per task (steps), >= 1.
     self_critique, approval : bool
         Single-loop switches; asking them of another setup raises ValueError.
+    stop_when_done : bool
+        Lesson 3's stopping criterion (SB1): end a run right after the call that completes
+        the job. False is the seed's rule.
+    budget_margin : int | None
+        Lesson 3's budget rule (SB2): when given, each task's budget is planning step + its
+        sequence length + budget_margin, capped at max_steps. None: every task gets max_steps.
 
     Returns
     -------
@@ -97,7 +125,15 @@ def measure(
     setup = check_setup(setup)
     seed = check_seed(seed)
     max_steps = check_budget(max_steps)
-    runs = [run_task(setup, task, seed, max_steps, self_critique, approval) for task in TASKS]
+    check_switch(stop_when_done, "stop_when_done")
+    budgets = [
+        max_steps if budget_margin is None else plan_length_budget(setup, task, budget_margin, max_steps)
+        for task in TASKS
+    ]
+    runs = [
+        run_task(setup, task, seed, budget, self_critique, approval, stop_when_done)
+        for task, budget in zip(TASKS, budgets, strict=True)
+    ]
     return Measurement(
         setup=setup,
         seed=seed,
@@ -111,6 +147,8 @@ def measure(
         approvals=sum(run.approvals for run in runs),
         self_critique=self_critique,
         approval=approval,
+        stop_when_done=stop_when_done,
+        budget_margin=budget_margin,
     )
 
 
@@ -150,14 +188,17 @@ def run_label(seed: int) -> str:
 
 def measurement_frame(measurements: Sequence[Measurement]) -> pd.DataFrame:
     """All fields of the measurements, one row each, plus `success` (a fraction) and the `run` label."""
-    rows = [{**asdict(m), "success": m.success, "run": run_label(m.seed)} for m in measurements]
+    rows = [
+        {**asdict(m), "success": m.success, "run": run_label(m.seed), "rule": m.rule} for m in measurements
+    ]
     return pd.DataFrame(rows)
 
 
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     """The seed lesson's table: columns setup, run, success, step, calls, tokens, error.
 
-    A `budget` column is added after `run` when the measurements span more than one budget.
+    A `budget` column is added after `run` when the measurements span more than one budget,
+    and a `rule` column when any measurement used lesson 3's stopping rule.
     Print it with `format_table` to get the seed's layout (success with 4 decimals).
     """
     frame = measurement_frame(measurements)
@@ -166,6 +207,7 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
             "setup": frame["setup"].map(SETUP_LABELS).fillna(frame["setup"]),
             "run": frame["run"],
             "budget": frame["budget"],
+            "rule": frame["rule"],
             "success": frame["success"],
             "step": frame["steps"],
             "calls": frame["calls"],
@@ -175,6 +217,8 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     )
     if table["budget"].nunique() <= 1:
         table = table.drop(columns="budget")
+    if (table["rule"] == "fixed budget").all():
+        table = table.drop(columns="rule")
     return table
 
 
@@ -237,3 +281,59 @@ def format_trace(run) -> str:
         f"  answer {run.answer}  correct {correct_answer(task)}"
     )
     return "\n".join(lines)
+
+
+OUTCOMES = ("solved", "solved, no record written", "spoiled", "out of budget", "wrong")
+
+
+def outcome(run) -> str:
+    """Classify one run (lesson 3).
+
+    Returns one of OUTCOMES:
+    - "solved": the final answer is right and, for a record task, a record was written with
+      the right value;
+    - "solved, no record written": the answer is right but a record task never wrote the
+      right record (the seed's success measure counts it; the side effect did not happen);
+    - "spoiled": the run held the right answer at some step and lost it by the end;
+    - "out of budget": the budget ran out before the right answer was ever held;
+    - "wrong": the run stopped without ever holding the right answer.
+    """
+    task = check_task(run.task)
+    right = correct_answer(task)
+    if run.answer == right:
+        wrote = any(
+            call.tool == "write_record" and not call.error and call.held == right for call in run.trace
+        )
+        return "solved" if task.kind != "record" or wrote else "solved, no record written"
+    if any(call.held == right for call in run.trace):
+        return "spoiled"
+    return "wrong" if run.stopped else "out of budget"
+
+
+def outcome_grid(setup: str, seed: int, budgets, stop_when_done: bool = False) -> pd.DataFrame:
+    """The outcome of every task at every budget (lesson 3).
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop" or "plan-execute".
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+    budgets : Iterable[int]
+        Step budgets (steps), each >= 1.
+    stop_when_done : bool
+        Lesson 3's stopping criterion (SB1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Shape (24 tasks, len(budgets)): index task names, columns budgets, values from OUTCOMES.
+    """
+    budgets = [check_budget(b, "budgets") for b in budgets]
+    data = {
+        budget: [
+            outcome(run_task(setup, task, seed, budget, stop_when_done=stop_when_done)) for task in TASKS
+        ]
+        for budget in budgets
+    }
+    return pd.DataFrame(data, index=[task.name for task in TASKS])

@@ -17,8 +17,18 @@ import ipywidgets as widgets
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, run_plan_execute
 from sim.bands import compare_setups, verdict_table
 from sim.checks import SEED_LIMIT, check_budget, check_seed, check_task
-from sim.figures import draw_band_chart, figure_png
-from sim.measure import format_plan_accuracy, format_table, format_trace, measure, plan_accuracy, seed_table
+from sim.figures import draw_band_chart, draw_outcome_grid, figure_png
+from sim.measure import (
+    OUTCOMES,
+    SETUP_LABELS,
+    format_plan_accuracy,
+    format_table,
+    format_trace,
+    measure,
+    outcome_grid,
+    plan_accuracy,
+    seed_table,
+)
 from sim.tasks import TASK_NAMES
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
@@ -225,3 +235,36 @@ def planner_executor_view(settings: Settings) -> View:
 def planner_executor_panel() -> ControlPanel:
     """The control panel of lesson 2 (planner and executor): defaults seed 20260218, budget 8, task G05."""
     return ControlPanel(planner_executor_view, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"))
+
+
+def step_budget_view(settings: Settings) -> View:
+    """Lesson 3's view: both setups at (seed, seed + 1) and the budget under the chosen stopping
+    rule, and the outcome grid (task x budgets 1..budget) of the chosen setup at the seed."""
+    setup, stop = settings.extra.get("setup", "plan-execute"), settings.extra.get("stop_when_done", False)
+    seeds = (settings.seed, settings.seed + 1)
+    measurements = [
+        measure(name, seed, settings.budget, stop_when_done=stop) for name in SETUP_LABELS for seed in seeds
+    ]
+    grid = outcome_grid(setup, settings.seed, range(1, settings.budget + 1), stop_when_done=stop)
+    counts = grid[settings.budget].value_counts().reindex(OUTCOMES, fill_value=0).rename_axis(None)
+    rule = "stop when done" if stop else "fixed budget"
+    title = f"{SETUP_LABELS[setup]}, seed {settings.seed}, {rule}"
+    return View(
+        table_html=_pre(format_table(seed_table(measurements))),
+        figure=draw_outcome_grid(grid, title),
+        text=_pre(f"outcomes at budget {settings.budget} ({title}):\n{counts.to_string()}"),
+        data={"measurements": measurements, "grid": grid},
+    )
+
+
+def step_budget_panel() -> ControlPanel:
+    """The control panel of lesson 3 (the step budget): seed, budget, setup and stopping rule."""
+    setup = widgets.Dropdown(options=[(label, name) for name, label in SETUP_LABELS.items()], value="plan-execute",
+                             description="setup")  # fmt: skip
+    stop = widgets.Checkbox(value=False, description="stop when done")
+    return ControlPanel(
+        step_budget_view,
+        Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
+        controls=("seed", "new_seed", "budget", "reset"),
+        extra_controls={"setup": setup, "stop_when_done": stop},
+    )

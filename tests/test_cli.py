@@ -36,27 +36,22 @@ def test_json_rows_match_the_api():
         _cli("table", "--format", "json", "--seeds", "5,6", "--budgets", "2,12", "--self-critique")
     )
     assert len(rows) == 8
-    assert set(rows[0]) == {
-        "setup",
-        "seed",
-        "budget",
-        "success",
-        "steps",
-        "calls",
-        "tokens",
-        "errors",
-        "approvals",
-    }
+    keys = "setup seed budget success steps calls tokens errors approvals rule stop_when_done budget_margin"
+    assert list(rows[0]) == keys.split()
     for row in rows:
         on = row["setup"] == "single-loop"
         m = measure(row["setup"], row["seed"], row["budget"], self_critique=on)
         assert row == {"setup": m.setup, "seed": m.seed, "budget": m.budget, "success": m.success, "steps": m.steps,
-                       "calls": m.calls, "tokens": m.tokens, "errors": m.errors, "approvals": m.approvals}  # fmt: skip
+                       "calls": m.calls, "tokens": m.tokens, "errors": m.errors, "approvals": m.approvals,
+                       "rule": "fixed budget", "stop_when_done": False, "budget_margin": None}  # fmt: skip
 
 
 def test_csv_has_the_same_columns():
     lines = _cli("table", "--format", "csv", "--approval").splitlines()
-    assert lines[0] == "setup,seed,budget,success,steps,calls,tokens,errors,approvals"
+    assert (
+        lines[0]
+        == "setup,seed,budget,success,steps,calls,tokens,errors,approvals,rule,stop_when_done,budget_margin"
+    )
     assert len(lines) == 5
 
 

@@ -1,0 +1,354 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 3 · The step budget
+#
+# Lesson 2 ran both setups with a budget of 8 steps and never said why. The budget is a
+# decision, and this lesson measures what it decides. Too small, and a loop cannot finish:
+# the split's G05 needed 3 more steps after its plan ran out. Too large, and a loop that has
+# finished but does not stop keeps calling tools, and can spoil the right answer it held.
+#
+# We sweep the budget over 2, 4, 6, 8 and 12 steps for both setups on both runs, look at the
+# cases where a smaller budget scores higher than a larger one, and end with a stopping
+# criterion that the rest of the course uses. As before, everything is fictional and every
+# figure in the text is printed by a cell.
+
+# %%
+import ipywidgets
+import matplotlib
+import pandas as pd
+from IPython.display import Image, display
+
+import sim
+from sim import figures
+from sim.measure import OUTCOMES, outcome, outcome_grid
+
+print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
+SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
+SEEDS = (SEED_A, SEED_B)
+SETUPS = ("single-loop", "plan-execute")
+BUDGETS = (2, 4, 6, 8, 12)
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(map(str, BUDGETS))} steps")
+
+# %% [markdown]
+# ## What a budget does
+#
+# The budget counts steps. A single-loop step picks a tool (or stops) and calls it; the
+# split spends its first step on planning. When the job is done, the seed's agent stops at
+# its next step only with a fixed chance; otherwise it calls a random tool and may replace
+# the answer it holds. The rules that decide how a budget is spent, printed from `sim`:
+
+# %%
+rules = pd.DataFrame(
+    [
+        ("chance that a finished agent stops, each step", f"{sim.agents.STOP_SHARE}"),
+        ("steps the split spends on planning, per task", "1"),
+        ("share of right picks, position d", "max(0.34, 0.8 - 0.09 x (d - 1))"),
+        ("success", "final answer = correct answer (the seed's measure)"),
+    ],
+    columns=["rule", "value"],
+)
+print(rules.to_string(index=False))
+
+# %% [markdown]
+# ## The sweep
+#
+# Both setups, both runs, every budget: the counted units. The rows at budget 8 are
+# lesson 2's table.
+
+# %%
+sweep = [sim.measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
+print(sim.format_table(sim.seed_table(sweep)))
+
+# %% [markdown]
+# The same sweep as lines. Each setup has one colour; run A is solid, run B dashed, and the
+# shaded area between them is the setup's run-to-run band at each budget.
+
+# %%
+path = figures.save_figure(figures.draw_budget_sweep(sweep), "03_step_budget-sweep")
+display(Image(filename=path))
+
+# %% [markdown]
+# ## Too small: the loop cannot finish
+#
+# A task needs at least as many steps as its sequence has tools, and the split needs one
+# more for planning. The 24 tasks have sequences of length 1 to 4:
+
+# %%
+lengths = pd.Series([len(task.sequence) for task in sim.TASKS]).value_counts().sort_index()
+print("tasks by sequence length:", ", ".join(f"length {n}: {count}" for n, count in lengths.items()))
+rows = []
+for budget in BUDGETS:
+    row = {"budget": budget}
+    for setup in SETUPS:
+        planning = 1 if setup == "plan-execute" else 0
+        row[f"{sim.SETUP_LABELS[setup]}: could finish"] = sum(
+            len(task.sequence) + planning <= budget for task in sim.TASKS
+        )
+    rows.append(row)
+print(pd.DataFrame(rows).to_string(index=False))
+
+# %% [markdown]
+# At budget 2 the split has one step left after planning, so only the 7 tasks of length 1
+# can be finished at all, and it solves 6 on both runs. The single loop can reach the 15
+# tasks of length 1 and 2, and solves 9 and 10. At budget 4 every sequence fits into the
+# single loop's budget, but the split still cannot finish the 3 record tasks: planning
+# takes the step they would need.
+#
+# G05 from lesson 2 shows the same edge for one task. Its plan wasted 3 steps, so it needs
+# every step up to the budget of 7:
+
+# %%
+for budget in (6, 7, 8):
+    run = sim.run_plan_execute("G05", SEED_A, budget)
+    print(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
+          f"outcome: {outcome(run)}")  # fmt: skip
+
+# %% [markdown]
+# ## Too large: fewer steps that score higher
+#
+# More budget should never hurt a loop that knows when to stop. The cell searches the sweep
+# for every setup, run and pair of budgets where the smaller budget solved more tasks.
+
+# %%
+by_key = {(m.setup, m.seed, m.budget): m for m in sweep}
+cases = []
+for setup in SETUPS:
+    for seed in SEEDS:
+        for small in BUDGETS:
+            for large in BUDGETS:
+                if small < large and by_key[setup, seed, small].solved > by_key[setup, seed, large].solved:
+                    cases.append((setup, seed, small, large))
+                    print(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
+                          f"{by_key[setup, seed, small].solved}, budget {large} solves {by_key[setup, seed, large].solved}")  # fmt: skip
+print(f"cases found: {len(cases)}")
+
+# %% [markdown]
+# Which tasks flip, and why? The cell prints, for each case, the tasks solved at the smaller
+# budget and not at the larger, with their traces at both budgets.
+
+# %%
+for setup, seed, small, large in cases:
+    for task in sim.TASKS:
+        short, long_ = (sim.run_task(setup, task, seed, b) for b in (small, large))
+        if sim.is_correct(short) and not sim.is_correct(long_):
+            for run in (short, long_):
+                print(f"budget {run.budget}: outcome {outcome(run)}")
+                print(sim.format_trace(run))
+
+# %% [markdown]
+# Both cases are the same task, G23, a record task. At budget 6 the loop ran out of steps
+# while it held the right charge (1132) and before it could write the record: the answer
+# is right, the record was never written, and the seed's measure counts a success. At
+# budget 8 the loop went on: at the fourth position it picked `search_docs` instead of
+# `write_record`, which replaced the charge with a document code, and `write_record` then
+# wrote that code into the record. The smaller budget did not do better; it stopped the run
+# before its mistake and was credited for a job it never finished.
+#
+# ## Answers against effects
+#
+# The seed's success measure compares the final answer only. The cell sorts every run of
+# the sweep into outcomes: **solved** (right answer, and for a record task the right record
+# written), **solved, no record written** (right answer, the record never written: the
+# measure counts it, the world never saw it), **spoiled** (the right answer was held at some
+# step and lost by the end), **out of budget** and **wrong**.
+
+# %%
+rows = []
+for setup in SETUPS:
+    for seed in SEEDS:
+        for budget in BUDGETS:
+            counts = pd.Series(
+                [outcome(sim.run_task(setup, t, seed, budget)) for t in sim.TASKS]
+            ).value_counts()
+            row = {"setup": sim.SETUP_LABELS[setup], "run": sim.run_label(seed), "budget": budget}
+            row.update({name: int(counts.get(name, 0)) for name in OUTCOMES})
+            row["success (answers)"] = by_key[setup, seed, budget].solved
+            rows.append(row)
+outcomes = pd.DataFrame(rows)
+print(outcomes.to_string(index=False))
+
+# %% [markdown]
+# Two things stand out. First, the small budgets flatter the record tasks: at budget 6 the
+# single loop's 24 successes on run A include 2 record tasks that never wrote their record,
+# and at budget 4 the split counts 2 such tasks on run A. Second, spoiled answers appear
+# from budget 4 on and do not go away with a larger budget: the split spoils 3 tasks on run
+# A at budgets 8 and 12.
+#
+# The grids show every task at every budget from 1 to 12 on run A, one per setup.
+
+# %%
+for setup in SETUPS:
+    grid = outcome_grid(setup, SEED_A, range(1, 13))
+    fig = figures.draw_outcome_grid(grid, f"{sim.SETUP_LABELS[setup]}, run A (seed {SEED_A})")
+    path = figures.save_figure(fig, f"03_step_budget-outcomes-{setup}")
+    display(Image(filename=path))
+
+# %% [markdown]
+# ## Spoiled before or after the job was done?
+#
+# An answer can be lost in two ways. Before the job is done, a wrong pick can replace a
+# held result, as in G23. After the job is done, the agent may fail to stop (the chance is
+# 1 - 0.88 at each step) and call a tool it did not need. Only the second is the budget's
+# fault. The cell reruns every task at budget 12 with one change: the run ends right after
+# the call that completes the job. A spoiled task that becomes solved was spoiled after the
+# job was done.
+
+# %%
+for setup in SETUPS:
+    for seed in SEEDS:
+        before, after = [], []
+        for task in sim.TASKS:
+            plain = outcome(sim.run_task(setup, task, seed, 12))
+            stopped = outcome(sim.run_task(setup, task, seed, 12, stop_when_done=True))
+            if plain == "spoiled":
+                (after if stopped == "solved" else before).append(task.name)
+        print(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: spoiled after the job was done "
+              f"{len(after)} {after}, before {len(before)} {before}")  # fmt: skip
+
+# %% [markdown]
+# In the single loop every spoiled answer on these runs was lost before the job was done.
+# In the split, 2 tasks on run A and 1 on run B were lost after it: the executor finished
+# the plan, did not stop, and called one tool too many. Here is G04 on run A:
+
+# %%
+print(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
+
+# %% [markdown]
+# ## A stopping criterion
+#
+# The sweep suggests two rules, and `sim` now implements both as explicit options that
+# leave the seed's defaults and figures untouched:
+#
+# - **SB1, stop when done.** The run ends right after the call that completes the job: for
+#   a record task, when the record is written; for the others, when the requested result is
+#   held. No extra step is spent deciding to stop (`stop_when_done=True`).
+# - **SB2, a budget from the plan.** Each task gets its plan length, plus 1 step of planning
+#   in the split, plus a margin for wrong picks (`budget_margin=m`).
+#
+# The margin is measured: with SB1 and a budget too large to bind (20 steps), how many steps
+# beyond the plan length did each task need?
+
+# %%
+extra = []
+for setup in SETUPS:
+    planning = 1 if setup == "plan-execute" else 0
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
+            extra.append({"setup": sim.SETUP_LABELS[setup], "run": sim.run_label(seed), "stopped": run.stopped,
+                          "extra steps": run.steps - planning - len(task.sequence)})  # fmt: skip
+extra = pd.DataFrame(extra)
+print(
+    extra.pivot_table(
+        index="extra steps", columns=["setup", "run"], values="stopped", aggfunc="size", fill_value=0
+    )
+)
+MARGIN = int(extra["extra steps"].max())
+print(
+    f"every task stopped: {bool(extra['stopped'].all())} | largest extra steps: {MARGIN} -> margin = {MARGIN}"
+)
+by_length = {
+    length: {
+        sim.SETUP_LABELS[setup]: sim.plan_length_budget(setup, task, MARGIN, 20)
+        for setup in SETUPS
+        for task in [next(t for t in sim.TASKS if len(t.sequence) == length)]
+    }
+    for length in sorted(lengths.index)
+}
+print("budget under SB2, by sequence length:")
+print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
+
+# %% [markdown]
+# Every task finished, and none needed more than 4 steps beyond its plan, so the margin is
+# 4. The rule then gives a record task 8 steps in the single loop and 9 in the split; a
+# document task gets 5 and 6.
+#
+# Now the rule against the fixed budgets, on the same tasks and runs. The last rows of each
+# setup are SB1 alone at budget 12 and SB1 with SB2.
+
+# %%
+ruled = []
+for setup in SETUPS:
+    for seed in SEEDS:
+        ruled += [sim.measure(setup, seed, budget) for budget in BUDGETS]
+        ruled.append(sim.measure(setup, seed, 12, stop_when_done=True))
+        ruled.append(sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGIN))
+print(sim.format_table(sim.seed_table(ruled)))
+
+# %% [markdown]
+# The band rule compares the course's rule with the seed's fixed budget of 8 steps, per
+# setup:
+
+# %%
+for setup in SETUPS:
+    fixed = [sim.measure(setup, seed, 8) for seed in SEEDS]
+    rule = [sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGIN) for seed in SEEDS]
+    print(f"{sim.SETUP_LABELS[setup]}: first = fixed budget 8, second = stop when done + margin {MARGIN}")
+    print(sim.verdict_table(sim.compare_setups(fixed, rule), SEEDS).to_string(index=False))
+
+# %% [markdown]
+# Against the fixed budget of 8 steps, the rule cuts steps and tokens in both setups, and
+# the band rule prints measured for both. Success does not move in the single loop, whose
+# spoiled answers were all lost before the job was done. In the split it rises by 2 tasks
+# on run A and 1 on run B, which is no more than the band of 2 tasks: unmeasured. The split
+# also makes 3 and 2 fewer tool calls, against a band of 1: measured. Tool errors stay where
+# they were in the single loop and move by 1 in the split, unmeasured too.
+#
+# On these runs the margin never binds: every task stops before its budget. The margin is
+# there for the runs that wander, and it was measured on the same two runs it is applied
+# to, so exercise 3 asks you to test it on others.
+#
+# **The course's stopping rule, from here on:** stop as soon as the job is done (for a
+# record task, as soon as the record is written), and give each task its plan length, plus
+# 1 step for planning where there is a planner, plus a margin of 4 steps.
+
+# %% [markdown]
+# ## Summary
+#
+# - At budget 2 the split can only finish the 7 tasks of length 1, and solves 6; planning
+#   is a step, and small budgets make it expensive.
+# - Success levels off from budget 8 in both setups; more steps only add tokens.
+# - The single loop's 24 of 24 at budget 6 on run A is not a better result than 23 at 8:
+#   2 of those successes never wrote their record. The success measure compares answers,
+#   not effects.
+# - Spoiled answers come from wrong picks before the job is done and from agents that do
+#   not stop after it. Only the second is fixed by a stopping criterion.
+# - The course's rule: stop when done, budget = plan length (+1 planning) + 4. It saves
+#   steps and tokens, measured; its gain in success is unmeasured at this scale.
+#
+# ## Exercises
+#
+# 1. In the panel, set the setup to the split and tick **stop when done**. Which tasks
+#    change colour in the grid at budget 12, and why those?
+# 2. Find a seed where the single loop spoils a task after the job was done (the grid shows
+#    it turning from spoiled to solved when you tick the box).
+# 3. The margin of 4 was measured on runs A and B. Press **new seed** a few times with the
+#    box ticked and a budget of 20: does any task need more than its plan length plus 4?
+# 4. At which budget does the split first solve all 3 record tasks with their record
+#    written, on run A? Read it off the grid.
+#
+# ## Explore
+#
+# The panel shows both setups at the seed and the next seed under the chosen stopping rule,
+# and the outcome grid of one setup for every budget up to the chosen one.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from sim.panel import step_budget_panel
+
+panel = step_budget_panel()
+panel
