@@ -308,9 +308,9 @@ for setup in SETUPS:
 # also makes 3 and 2 fewer tool calls, against a band of 1: measured. Tool errors stay where
 # they were in the single loop and move by 1 in the split, unmeasured too.
 #
-# On these runs the margin never binds: every task stops before its budget. The margin is
-# there for the runs that wander, and it was measured on the same two runs it is applied
-# to, so exercise 3 asks you to test it on others.
+# On these runs the margin never cuts a run short: SB1 alone and SB1 with SB2 give the same
+# rows above. The margin is there for the runs that wander, and it was measured on the same
+# two runs it is applied to, so exercise 3 asks you to test it on others.
 #
 # **The course's stopping rule, from here on:** stop as soon as the job is done (for a
 # record task, as soon as the record is written), and give each task its plan length, plus
