@@ -1,0 +1,154 @@
+"""Write INSTRUCTORS.md, the answer key to every lesson's exercises, from sim itself.
+
+    .venv/bin/python scripts/make_answer_key.py          # rewrites INSTRUCTORS.md
+    .venv/bin/python scripts/make_answer_key.py --check  # exits 1 if INSTRUCTORS.md is stale
+
+Every figure in the key is computed here, so the key cannot drift from the simulator;
+tests/test_answer_key.py runs the check.
+"""
+
+import sys
+from pathlib import Path
+
+import sim
+from sim.measure import outcome, outcome_grid
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = ROOT / "INSTRUCTORS.md"
+A, B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
+SETUPS = ("single-loop", "plan-execute")
+
+
+def _pair(setup, seed, budget=8, **options):
+    return [sim.measure(setup, s, budget, **options) for s in (seed, seed + 1)]
+
+
+def lesson_02() -> list[str]:
+    lines = ["## Lesson 2 · Planner and executor", ""]
+    seed = A
+    while True:
+        single, split = _pair("single-loop", seed), _pair("plan-execute", seed)
+        if all(b.solved > a.solved for a, b in zip(single, split, strict=True)):
+            break
+        seed += 1
+    verdict = sim.compare_setups(single, split)[0]
+    lines += [
+        f"1. Counting up from {A}, the first seed where the split solves more tasks on both runs is "
+        f"{seed} (runs {seed} and {seed + 1}): {split[0].solved} and {split[1].solved} against "
+        f"{single[0].solved} and {single[1].solved}. Differences {verdict.differences}, band {verdict.band}: "
+        f"**{verdict.verdict}**. To be measured, the difference must exceed the larger run-to-run "
+        "difference on both runs; with 24 tasks and two runs that takes a gap of several tasks on each run.",
+    ]
+    at4 = {
+        v.unit: v.verdict for v in sim.compare_setups(_pair("single-loop", A, 4), _pair("plan-execute", A, 4))
+    }
+    at8 = {v.unit: v.verdict for v in sim.compare_setups(_pair("single-loop", A), _pair("plan-execute", A))}
+    changed = [f"{unit} ({at8[unit]} at 8, {at4[unit]} at 4)" for unit in at8 if at8[unit] != at4[unit]]
+    lines.append(
+        "2. At budget 4, verdicts that change from budget 8: "
+        + (", ".join(changed) if changed else "none")
+        + ". Planning takes 1 of only 4 steps, so the split has 3 steps left for sequences of up to 4 tools: "
+        "the record tasks cannot finish at all."
+    )
+    records = [t for t in sim.TASKS if t.kind == "record"]
+    found = None
+    for seed in range(A, A + 1000):
+        for task in records:
+            run = sim.run_plan_execute(task, seed, 8)
+            if run.plan[0] != task.sequence[0]:
+                found = (task, seed, run)
+                break
+        if found:
+            break
+    task, seed, run = found
+    lines.append(
+        f"3. For example {task.name} at seed {seed}: plan {' -> '.join(run.plan)}; the blind executor pays "
+        f"{sum(c.error for c in run.trace[: len(run.plan)])} tool errors on the plan's positions "
+        f"({run.errors} in the whole run). Any record task with a wrong first position will do."
+    )
+    fewer = [
+        budget
+        for budget in range(1, 21)
+        if all(b.tokens < a.tokens for a, b in zip(_pair("single-loop", A, budget), _pair("plan-execute", A, budget),
+                                                  strict=True))
+    ]  # fmt: skip
+    lines.append(
+        f"4. At the lesson's seeds the split uses fewer tokens than the single loop on both runs at "
+        f"{len(fewer)} of the budgets 1 to 20; the smallest is {fewer[0]}"
+        + ("." if fewer == list(range(fewer[0], 21)) else f" (all: {', '.join(map(str, fewer))}).")
+    )
+    return lines + [""]
+
+
+def lesson_03() -> list[str]:
+    lines = ["## Lesson 3 · The step budget", ""]
+    plain = outcome_grid("plan-execute", A, [12])[12]
+    ruled = outcome_grid("plan-execute", A, [12], stop_when_done=True)[12]
+    changed = [name for name in plain.index if plain[name] != ruled[name]]
+    lines.append(
+        f"1. At seed {A}, budget 12, the split's tasks that change colour with stop when done: "
+        f"{', '.join(changed)} (spoiled -> solved). They finished their job, did not stop (the 12 % chance) "
+        "and called a tool that replaced the right answer; the rule ends the run before that call."
+    )
+    found = None
+    for seed in range(A, A + 2000):
+        for task in sim.TASKS:
+            a = outcome(sim.run_single_loop(task, seed, 12))
+            b = outcome(sim.run_single_loop(task, seed, 12, stop_when_done=True))
+            if a == "spoiled" and b == "solved":
+                found = (seed, task.name)
+                break
+        if found:
+            break
+    lines.append(
+        f"2. Counting up from {A}: seed {found[0]}, task {found[1]} (single loop, budget 12) is spoiled after "
+        "its job was done and solved with stop when done."
+    )
+    worst = (0, None, None, None)
+    for seed in range(A, A + 200):
+        for setup in SETUPS:
+            planning = 1 if setup == "plan-execute" else 0
+            for task in sim.TASKS:
+                run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
+                extra = run.steps - planning - len(task.sequence)
+                if run.stopped and extra > worst[0]:
+                    worst = (extra, seed, setup, task.name)
+    lines.append(
+        f"3. Over seeds {A} to {A + 199}, budget 20, stop when done: the most steps any task needed beyond "
+        f"its plan was {worst[0]} ({sim.SETUP_LABELS[worst[2]]}, {worst[3]}, seed {worst[1]}). "
+        + ("So a margin of 4 is not enough everywhere: the margin was measured on two runs only." if worst[0] > 4
+           else "A margin of 4 held on all of them.")
+    )  # fmt: skip
+    grid = outcome_grid("plan-execute", A, range(1, 13))
+    records = [t.name for t in sim.TASKS if t.kind == "record"]
+    complete = [b for b in grid.columns if (grid.loc[records, b] == "solved").all()]
+    at_12 = ", ".join(f"{name} {grid.loc[name, 12]}" for name in records)
+    lines.append(
+        f"4. The split, run A, record tasks {', '.join(records)}: all 3 solved with their record written "
+        + (f"first at budget {complete[0]}." if complete else "at no budget from 1 to 12")
+        + f"; at budget 12 their outcomes are: {at_12}."
+    )
+    return lines + [""]
+
+
+def answer_key() -> str:
+    lines = [
+        "# Answer key to the exercises (for instructors)",
+        "",
+        "Made by `scripts/make_answer_key.py` from `sim` itself; do not edit by hand. Figures are at the",
+        "lessons' default seeds unless an answer names another seed. Students can reach every answer",
+        "with the lesson's panel; the CLI (`python -m sim table|trace`) reproduces them for slides.",
+        "",
+    ]
+    for part in (lesson_02, lesson_03):
+        lines += part()
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    text = answer_key()
+    if "--check" in sys.argv[1:]:
+        current = KEY.read_text(encoding="utf-8") if KEY.exists() else ""
+        sys.exit(0 if current == text else "INSTRUCTORS.md is stale: run scripts/make_answer_key.py")
+    KEY.write_text(text, encoding="utf-8")
+    print(f"wrote {KEY.name}")
