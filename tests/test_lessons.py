@@ -5,6 +5,7 @@ these tests check what nbval cannot. Each check is also shown to fail on a broke
 """
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,8 @@ def test_stored_outputs_hold_no_paths_or_addresses(notebook):
     text = notebook.read_text(encoding="utf-8")
     for marker in (str(ROOT), "/tmp/", os.path.expanduser("~") + "/", "site-packages"):
         assert marker not in text, f"{notebook.name} stores {marker!r}"
+    assert not re.search(r"0x[0-9a-fA-F]{8,}", text), f"{notebook.name} stores a memory address"
+    assert not re.search(r"20\d\d-\d\d-\d\dT\d\d:\d\d", text), f"{notebook.name} stores a timestamp"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
