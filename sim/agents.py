@@ -34,7 +34,20 @@ RESULT_FIELDS = {"consumption": "m3", "tariff": "amount", "search_docs": "code"}
 
 
 def selection(depth: int) -> float:
-    """Share of right tool picks at position `depth` (1-based) of the sequence: 0.80, falling 0.09 a position, floor 0.34."""
+    """The share of right tool picks at a position of a task's sequence.
+
+    Parameters
+    ----------
+    depth : int
+        Position in the sequence, 1 for the first tool.
+
+    Returns
+    -------
+    float
+        max(0.34, 0.80 - 0.09 x (depth - 1)): 0.8 at the first position, falling 0.09 a position.
+
+    Source: the seed's single loop (lesson 1); the planner uses selection(1) everywhere (AA24).
+    """
     return max(SELECTION_FLOOR, SELECTION_START - SELECTION_DROP * (depth - 1))
 
 
@@ -178,8 +191,20 @@ def run_single_loop(
 
 
 def write_plan(task: Task, draw: Callable[[], float]) -> tuple[str, ...]:
-    """The planner's one call: a plan as long as the task's sequence (rule AA29), every position
-    right with the flat share selection(1), else a random tool (rule AA24)."""
+    """The planner's one call: a whole plan, written before any observation.
+
+    Parameters
+    ----------
+    task : Task
+        The task; the planner knows its sequence length, not its sequence (AA29).
+    draw : Callable[[], float]
+        The run's draw stream (keyed by seed ^ trace_id("plan" + task name)).
+
+    Returns
+    -------
+    tuple[str, ...]
+        One tool name per position: the right tool with share selection(1), else a random tool (AA24).
+    """
     return tuple(wanted if draw() < selection(1) else _random_tool(draw) for wanted in task.sequence)
 
 
@@ -256,5 +281,17 @@ def run_plan_execute(
 
 
 def is_correct(run: Run) -> bool:
-    """True when the run's final answer equals the task's correct answer (the seed's success measure)."""
+    """Whether a run counts as a success by the seed's measure (AA30).
+
+    Parameters
+    ----------
+    run : Run
+        A finished run.
+
+    Returns
+    -------
+    bool
+        True when the run's final answer equals the task's correct answer. Answers only: a record
+        task's missing record write is not checked (lesson 3 shows what that hides).
+    """
     return run.answer == correct_answer(check_task(run.task))

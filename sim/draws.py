@@ -41,7 +41,22 @@ def draw_stream(key: int) -> Callable[[], float]:
 
 
 def weighted_pick(u: float, weights: Sequence[float]) -> int:
-    """Return the index whose cumulative weight first exceeds the draw `u` (the last if none does)."""
+    """Pick an index by its weight: the first index whose cumulative weight exceeds `u`.
+
+    Parameters
+    ----------
+    u : float
+        A uniform draw in [0, 1).
+    weights : Sequence[float]
+        Weights summing to 1 (the task kinds' shares, for example).
+
+    Returns
+    -------
+    int
+        The picked index; the last index when rounding leaves `u` above every cumulative sum.
+
+    Source: the seed listing's weighted pick, used to draw the 24 tasks' kinds (lesson 1).
+    """
     total = 0.0
     for index, weight in enumerate(weights):
         total += weight
@@ -51,7 +66,20 @@ def weighted_pick(u: float, weights: Sequence[float]) -> int:
 
 
 def tokenize(text: object) -> list[str]:
-    """Split text into lower-case word pieces of at most 5 characters; commas are pieces too."""
+    """Split text into lower-case word pieces of at most 5 characters.
+
+    Parameters
+    ----------
+    text : object
+        Any value; it is turned into a string. Commas become pieces of their own.
+
+    Returns
+    -------
+    list[str]
+        The pieces, in order: every word longer than 5 characters is cut into 5-character pieces.
+
+    Source: the seed listing's tokenizer, used by the search_docs tool (lesson 1).
+    """
     pieces = []
     for word in str(text).lower().replace(",", " , ").split():
         while len(word) > 5:
@@ -62,7 +90,18 @@ def tokenize(text: object) -> list[str]:
 
 
 def trace_id(text: object) -> int:
-    """Return the 32-bit FNV-1a hash of `text`, used to give each task its own draw stream."""
+    """Hash a text to 32 bits (FNV-1a), so each task gets its own draw stream.
+
+    Parameters
+    ----------
+    text : object
+        Any value; it is turned into a string (a task name, or "plan" + a task name).
+
+    Returns
+    -------
+    int
+        A 32-bit unsigned hash, XORed with the run's seed to key the draw stream (AA22).
+    """
     h = 2166136261
     for char in str(text):
         h = ((h ^ ord(char)) * 16777619) & MASK32

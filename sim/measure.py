@@ -58,12 +58,31 @@ class Measurement:
 def run_task(
     setup: str, task, seed: int, max_steps: int, self_critique=False, approval=False, stop_when_done=False
 ):
-    """Run one task in the named setup and return its Run.
+    """Run one task in the named setup.
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop" or "plan-execute".
+    task : Task | str
+        The task or its name, G01..G24.
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+    max_steps : int
+        Step budget (steps), >= 1.
+    self_critique, approval : bool
+        Single-loop switches (lesson 1).
+    stop_when_done : bool
+        Lesson 3's stopping criterion (SB1).
+
+    Returns
+    -------
+    Run
 
     Raises
     ------
-    ValueError
-        When a single-loop switch is asked of a setup that has none.
+    TypeError, ValueError
+        For bad input, and when a single-loop switch is asked of a setup that has none.
     """
     setup = check_setup(setup)
     check_switch(self_critique, "self_critique")
@@ -78,8 +97,29 @@ def run_task(
 
 
 def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
-    """A task's own step budget under lesson 3's rule (SB2): planning step (split only) + the
-    task's sequence length + `margin`, never above the hard bound `max_steps` (steps)."""
+    """A task's own step budget under lesson 3's rule SB2.
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop" or "plan-execute" (the split adds 1 step for planning).
+    task : Task | str
+        The task or its name.
+    margin : int
+        Steps allowed for wrong picks, >= 0.
+    max_steps : int
+        The hard bound (steps), >= 1.
+
+    Returns
+    -------
+    int
+        min(max_steps, planning + sequence length + margin), in steps.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad setup, task, margin or bound.
+    """
     setup, task, margin = check_setup(setup), check_task(task), check_margin(margin)
     planning = 1 if setup == "plan-execute" else 0
     return min(check_budget(max_steps), planning + len(task.sequence) + margin)
@@ -169,7 +209,23 @@ class PlanAccuracy:
 
 
 def plan_accuracy(seed: int = DEFAULT_SEED) -> PlanAccuracy:
-    """Count the right positions (of 53) and the fully right plans (of 24) the planner writes at `seed` (rule AA24)."""
+    """How right the planner's plans are at one seed (AA24, AA29).
+
+    Parameters
+    ----------
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+
+    Returns
+    -------
+    PlanAccuracy
+        Right positions of the 53 plan positions, and fully right plans of the 24.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad seed.
+    """
     seed = check_seed(seed)
     right_positions = positions = right_plans = 0
     for task in TASKS:
@@ -182,12 +238,35 @@ def plan_accuracy(seed: int = DEFAULT_SEED) -> PlanAccuracy:
 
 
 def run_label(seed: int) -> str:
-    """The lessons' label of a run: A for 20260218, B for 20260219, otherwise the seed itself."""
+    """The lessons' label of a run.
+
+    Parameters
+    ----------
+    seed : int
+        A run seed.
+
+    Returns
+    -------
+    str
+        "A" for 20260218, "B" for 20260219, otherwise the seed's digits (lesson 2).
+    """
     return RUN_LABELS.get(seed, str(seed))
 
 
 def measurement_frame(measurements: Sequence[Measurement]) -> pd.DataFrame:
-    """All fields of the measurements, one row each, plus `success` (a fraction) and the `run` label."""
+    """All fields of the measurements as a table.
+
+    Parameters
+    ----------
+    measurements : Sequence[Measurement]
+        Any number of measurements.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Shape (len(measurements), fields): every Measurement field, plus `success` (a fraction
+        in [0, 1]), `run` (A, B or the seed) and `rule` (the stopping rule's name).
+    """
     rows = [
         {**asdict(m), "success": m.success, "run": run_label(m.seed), "rule": m.rule} for m in measurements
     ]

@@ -58,7 +58,20 @@ SUBSCRIBERS = _build_subscribers()
 
 
 def consumption_m3(previous: int, current: int) -> int:
-    """Return the m3 used between two readings; a negative difference means the meter rolled over (+100000)."""
+    """Consumption between two meter readings, with meter rollover.
+
+    Parameters
+    ----------
+    previous, current : int
+        Meter readings in m3; the meter counts up to 99999 and starts again at 0.
+
+    Returns
+    -------
+    int
+        current - previous, plus 100000 when the difference is negative (the meter rolled over).
+
+    Source: the seed's world (document SY01); introduced in lesson 1.
+    """
     used = current - previous
     return used + ROLLOVER if used < 0 else used
 
