@@ -110,7 +110,10 @@ print(rules.to_string(index=False))
 # otherwise a tool picked at random from the whole tool set.
 
 # %%
-print(inspect.getsource(sim.agents.write_plan))
+source = inspect.getsource(sim.agents.write_plan)
+print(
+    source[: source.index('"""')].rstrip() + "\n" + source.split('"""')[-1].strip("\n")
+)  # without the docstring
 
 # %% [markdown]
 # The executor's loop is where the split differs from the single loop. Read its
