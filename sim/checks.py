@@ -35,8 +35,38 @@ def check_seed(seed: object, name: str = "seed") -> int:
     return int(seed)
 
 
+def check_count(value: object, name: str, minimum: int, label: str = "", unit: str = "") -> int:
+    """Return `value` as an int if it is an integer >= `minimum` (bool is refused).
+
+    Parameters
+    ----------
+    value : object
+        What was passed in.
+    name : str
+        The parameter's name, for the message.
+    minimum : int
+        The smallest value allowed.
+    label, unit : str
+        Words for the message, after the name and after the minimum, e.g. " (the step budget)"
+        and " (steps)".
+
+    Raises
+    ------
+    TypeError
+        When `value` is not an integer.
+    ValueError
+        When `value` is below `minimum`.
+    """
+    allowed = f"{name}{label} must be an integer >= {minimum}{unit}"
+    if not _is_integer(value):
+        raise TypeError(f"{allowed}, got {value!r} ({type(value).__name__})")
+    if value < minimum:
+        raise ValueError(f"{allowed}, got {value!r}")
+    return int(value)
+
+
 def check_budget(max_steps: object, name: str = "max_steps") -> int:
-    """Return the step budget as an int if it is an integer >= 1 (bool is refused).
+    """Return the step budget (steps) as an int if it is an integer >= 1 (bool is refused).
 
     Raises
     ------
@@ -45,14 +75,7 @@ def check_budget(max_steps: object, name: str = "max_steps") -> int:
     ValueError
         When the budget is below 1.
     """
-    if not _is_integer(max_steps):
-        raise TypeError(
-            f"{name} (the step budget) must be an integer >= 1, got {max_steps!r} "
-            f"({type(max_steps).__name__})"
-        )
-    if max_steps < 1:
-        raise ValueError(f"{name} (the step budget) must be an integer >= 1, got {max_steps!r}")
-    return int(max_steps)
+    return check_count(max_steps, name, 1, label=" (the step budget)")
 
 
 def check_task(task: object, name: str = "task") -> Task:
@@ -99,7 +122,7 @@ def check_switch(value: object, name: str) -> bool:
 
 
 def check_margin(margin: object, name: str = "budget_margin") -> int:
-    """Return a budget margin (steps) if it is an integer >= 0 (bool is refused).
+    """Return a budget margin (steps) as an int if it is an integer >= 0 (bool is refused; lesson 3, SB2).
 
     Raises
     ------
@@ -108,8 +131,4 @@ def check_margin(margin: object, name: str = "budget_margin") -> int:
     ValueError
         When the margin is negative.
     """
-    if not _is_integer(margin):
-        raise TypeError(f"{name} must be an integer >= 0 (steps), got {margin!r} ({type(margin).__name__})")
-    if margin < 0:
-        raise ValueError(f"{name} must be an integer >= 0 (steps), got {margin!r}")
-    return int(margin)
+    return check_count(margin, name, 0, unit=" (steps)")
