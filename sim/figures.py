@@ -302,6 +302,7 @@ def draw_depth_shares(tables: dict) -> Figure:
                 ax.annotate(f"{right}/{picks}", (x, share), textcoords="offset points", xytext=(7 * side, -3),
                             ha="right" if side < 0 else "left", fontsize=7, color=colour)  # fmt: skip
     ax.set_xticks(list(first["depth"]))
+    ax.set_xlim(0.5, len(first) + 0.5)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("depth d (position of the sequence)")
     ax.set_ylabel("share of right picks")
