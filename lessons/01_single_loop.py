@@ -173,8 +173,9 @@ print(f"{len(documents)} documents")
 # What does `search_docs` find for the requests of the tasks? One request of each kind
 # below, with the overlap (shared word pieces) against each document. The document request
 # finds SY01, the rollover rule, which is its right answer. But every other request finds
-# *something* as well: a `search_docs` call made by mistake never fails, it quietly puts a
-# document code where the agent keeps its answer.
+# *something* as well (the cell counts 0 tasks whose request matches nothing): a
+# `search_docs` call made by mistake never fails, it quietly puts a document code where
+# the agent keeps its answer.
 
 # %%
 rows = []
@@ -192,6 +193,8 @@ for kind in ("charge", "consumption", "document", "record"):
         }
     )
 print(pd.DataFrame(rows).to_string(index=False))
+unmatched = sum("error" in world.search_docs(query=task.request) for task in sim.TASKS)
+print(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TASKS)}")
 
 # %% [markdown]
 # ### The tools
@@ -344,8 +347,8 @@ print(sim.loop_step_table(walk_steps).to_string(index=False))
 # but it picks `tariff`. That is a tool error: there is no m3 in the state yet. The job
 # does not move on, so step 3 aims at the same position again, picks `consumption`, and the
 # answer 52 is in hand. Step 4 finds the job done and stops. The wrong pick cost one step
-# and 112 tokens, and everything after it costs more too, because the failed call stays in
-# the trace that every later step re-sends: the tokens column grows by 22 a step.
+# and 112 tokens, and every step after it costs 22 tokens more than it would have, because
+# the failed call stays in the trace that every later step re-sends.
 #
 # ## The measurement
 #
@@ -616,8 +619,9 @@ for v in (*approval_verdicts, asked, unwanted):
 # 3. Turn **self-critique** on and change the seed a few times. Is the token difference
 #    always measured? Can the success verdict ever be anything but unmeasured, given the
 #    rule?
-# 4. Turn **approval** on. Find a seed where no unwanted write asks for approval, and one
-#    where unwanted writes outnumber the wanted ones.
+# 4. Turn **approval** on and press **new seed** several times. Does any run come without
+#    an unwanted write? Are the unwanted writes usually more or fewer than the wanted ones,
+#    which come from the 3 record tasks?
 # 5. Pick G15 (a record task) in the task picker and find a seed where it fails. Which step
 #    spoiled the answer it wrote?
 #
