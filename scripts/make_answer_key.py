@@ -23,6 +23,77 @@ def _pair(setup, seed, budget=8, **options):
     return [sim.measure(setup, s, budget, **options) for s in (seed, seed + 1)]
 
 
+def lesson_01() -> list[str]:
+    lines = ["## Lesson 1 · The single loop", ""]
+    seeds = range(A, A + 100)
+    shares = {d: [] for d in (1, 4)}
+    picks = {d: [] for d in (1, 4)}
+    for seed in seeds:
+        table = sim.depth_picks(seed).set_index("depth")
+        for d in shares:
+            shares[d].append(table.loc[d, "share"])
+            picks[d].append(int(table.loc[d, "picks"]))
+    spread = {d: (min(v), max(v)) for d, v in shares.items()}
+    lines.append(
+        f"1. Over seeds {A} to {A + 99}: the depth-4 share ranges from {spread[4][0]:.4f} to {spread[4][1]:.4f}, "
+        f"the depth-1 share from {spread[1][0]:.4f} to {spread[1][1]:.4f}. Depth 4 rests on "
+        f"{min(picks[4])} to {max(picks[4])} picks (only the 3 record tasks reach it), depth 1 on "
+        f"{min(picks[1])} to {max(picks[1])}: one pick moves the depth-4 share far more."
+    )
+    at3 = sim.depth_picks(A, 3).set_index("depth")
+    at8 = sim.depth_picks(A, 8).set_index("depth")
+    lost = [int(at8.loc[d, "picks"] - at3.loc[d, "picks"]) for d in at8.index]
+    unsolved = [
+        t.name for t in sim.TASKS if sim.is_correct(sim.run_single_loop(t, A, 8)) and not sim.is_correct(
+            sim.run_single_loop(t, A, 3))
+    ]  # fmt: skip
+    lines.append(
+        f"2. At seed {A}, budget 3 against 8: picks lost at depths 1 to 4: {', '.join(map(str, lost))}; "
+        f"depth 4 keeps {int(at3.loc[4, 'picks'])} picks, so its point disappears. Tasks solved at 8 and not "
+        f"at 3: {', '.join(unsolved)}."
+    )
+    measured, success = 0, set()
+    for seed in seeds:
+        plain = [sim.measure("single-loop", s) for s in (seed, seed + 1)]
+        critique = [sim.measure("single-loop", s, self_critique=True) for s in (seed, seed + 1)]
+        verdicts = {v.unit: v.verdict for v in sim.compare_setups(plain, critique)}
+        measured += verdicts["tokens"] == "measured"
+        success.add(verdicts["success"])
+    lines.append(
+        f"3. Over the {len(seeds)} seed pairs starting at {A}, the token difference is measured in {measured}. "
+        f"The success verdict is always {' / '.join(sorted(success))}: self-critique changes no draw and no "
+        "trace, so the difference and the band are both 0, and 0 never exceeds 0."
+    )
+    clean, unwanted_more = 0, 0
+    for seed in seeds:
+        calls = sim.side_effect_calls(seed)
+        unwanted = int((~calls["asked_for_record"]).sum())
+        wanted = int(calls["asked_for_record"].sum())
+        clean += unwanted == 0
+        unwanted_more += unwanted > wanted
+    lines.append(
+        f"4. Over seeds {A} to {A + 99}: {clean} runs make no unwanted write call; in {unwanted_more} of "
+        f"{len(seeds)} the unwanted calls outnumber the calls from record tasks."
+    )
+    g15 = next(seed for seed in range(A, A + 1000) if not sim.is_correct(sim.run_single_loop("G15", seed, 8)))
+    run = sim.run_single_loop("G15", g15, 8)
+    right = sim.correct_answer(sim.TASKS[14])
+    lost_at = next(
+        (
+            i + 1
+            for i, call in enumerate(run.trace)
+            if i and run.trace[i - 1].held == right and call.held != right
+        ),
+        None,
+    )
+    lines.append(
+        f"5. G15 first fails at seed {g15} (budget 8): executed {' -> '.join(c.tool for c in run.trace)}; "
+        + (f"the call at step {lost_at} ({run.trace[lost_at - 1].tool}) replaced the right charge {right}."
+           if lost_at else f"it never held the right charge {right} (answer {run.answer}).")
+    )  # fmt: skip
+    return lines + [""]
+
+
 def lesson_02() -> list[str]:
     lines = ["## Lesson 2 · Planner and executor", ""]
     seed = A
@@ -140,7 +211,7 @@ def answer_key() -> str:
         "with the lesson's panel; the CLI (`python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
-    for part in (lesson_02, lesson_03):
+    for part in (lesson_01, lesson_02, lesson_03):
         lines += part()
     return "\n".join(lines)
 

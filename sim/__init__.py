@@ -4,8 +4,8 @@ Modules, each readable in one sitting:
 - draws: the seeded draw stream, weighted pick, tokenizer, trace id
 - world: subscribers, tariff, documents, the five tools
 - tasks: the 24 tasks and their correct answers
-- agents: the single loop and the planner/executor split
-- measure: counted units, plan accuracy, the seed's table
+- agents: the single loop (and its step records) and the planner/executor split
+- measure: counted units, plan accuracy, the seed's table, right picks by depth
 - bands: the band rule (AA30)
 - checks: validation of seeds, budgets, tasks, setups
 """
@@ -13,9 +13,12 @@ Modules, each readable in one sitting:
 from sim.agents import (
     DEFAULT_BUDGET,
     DEFAULT_SEED,
+    LoopStep,
     Run,
     ToolCall,
+    expected_right_share,
     is_correct,
+    loop_steps,
     run_plan_execute,
     run_single_loop,
     selection,
@@ -26,16 +29,20 @@ from sim.measure import (
     SETUP_LABELS,
     Measurement,
     PlanAccuracy,
+    depth_picks,
     format_plan_accuracy,
     format_table,
     format_trace,
+    loop_step_table,
     measure,
     measurement_frame,
     plan_accuracy,
     plan_length_budget,
+    recovery_task,
     run_label,
     run_task,
     seed_table,
+    side_effect_calls,
 )
 from sim.tasks import TASK_NAMES, TASKS, Task, correct_answer
 from sim.world import SUBSCRIBERS, TOOL_NAMES, TOOLS, WORLD_SEED, call_tool, charge
@@ -46,6 +53,7 @@ __all__ = [
     "Task", "ToolCall", "band_verdict", "call_tool", "charge", "check_budget", "check_seed",
     "check_setup", "check_task", "compare_setups", "correct_answer", "format_plan_accuracy",
     "format_table", "format_trace", "is_correct", "measure", "measurement_frame",
-    "plan_accuracy", "plan_length_budget", "run_label", "run_plan_execute", "run_single_loop", "run_task", "seed_table",
-    "selection", "verdict_table",
+    "plan_accuracy", "plan_length_budget", "run_label", "run_plan_execute", "run_single_loop", "run_task",
+    "seed_table", "selection", "verdict_table", "LoopStep", "depth_picks", "expected_right_share", "loop_steps",
+    "recovery_task", "side_effect_calls", "loop_step_table",
 ]  # fmt: skip

@@ -51,6 +51,26 @@ def selection(depth: int) -> float:
     return max(SELECTION_FLOOR, SELECTION_START - SELECTION_DROP * (depth - 1))
 
 
+def expected_right_share(depth: int) -> float:
+    """Expected share of right picks at position `depth` once lucky random picks count: a pick that
+    misses the rule's draw takes one of the 5 tools at random, the right one with share 1/5.
+
+    Returns selection(depth) + (1 - selection(depth)) / 5, a fraction in [0, 1]. Source: lesson 1.
+    """
+    share = selection(depth)
+    return share + (1 - share) / len(TOOL_NAMES)
+
+
+def cheapest_loop_tokens(length: int) -> int:
+    """Tokens of the cheapest single-loop run of a sequence of `length` tools: every pick right, then a stop step.
+
+    The sum over calls k = 0 .. length - 1 of (60 + 22 k + 30), plus the stop step 60 + 22 x
+    length (rule AA28), in tokens. Source: lesson 1.
+    """
+    calls = sum(LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * k + OBSERVATION_TOKENS for k in range(length))
+    return calls + LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * length
+
+
 @dataclass(frozen=True)
 class ToolCall:
     """One tool call in a trace: the tool, whether it returned a tool error, and the answer held after it."""
@@ -188,6 +208,84 @@ def run_single_loop(
         "single-loop", task.name, seed, max_steps, steps, tokens, errors, approvals,
         state.get("result"), tuple(trace), None, stopped,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LoopStep:
+    """One step of a single-loop run, as the loop saw it.
+
+    Fields: step (1-based); depth (the position of the sequence the step aimed at, 1-based:
+    positions already done + 1; None once the job was done); target (the tool at that
+    position, None once the job was done); tool (the tool called, None when the agent
+    stopped at this step); right (tool == target, None when there was no target; a random
+    pick that lands on the target counts as right); error (the call returned a tool error);
+    trace_length (tool calls in the trace before this step); tokens (what this step cost:
+    step + observation + self-critique, in tokens); held (the answer held after the step).
+    """
+
+    step: int
+    depth: int | None
+    target: str | None
+    tool: str | None
+    right: bool | None
+    error: bool
+    trace_length: int
+    tokens: int
+    held: int | str | None
+
+
+def loop_steps(run: Run, self_critique: bool = False) -> tuple[LoopStep, ...]:
+    """Replay a single-loop run step by step from its trace: what each step aimed at, picked and cost.
+
+    No draw is repeated: the trace fixes every step. A step aims at the first position of the
+    task's sequence not yet done; a call that is the target and returns no tool error moves
+    the job one position on (the single loop's rule). Tokens follow rule AA28.
+
+    Parameters
+    ----------
+    run : Run
+        A run of setup "single-loop" (from `run_single_loop`).
+    self_critique : bool
+        Whether the run was made with self-critique (it adds SELF_CRITIQUE_TOKENS per tool error).
+
+    Returns
+    -------
+    tuple[LoopStep, ...]
+        One record per step (run.steps of them); the last has tool None when the agent stopped.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a run that is not a single-loop Run, a bad switch, or a `self_critique` that does
+        not give the run's own token total.
+    """
+    if not isinstance(run, Run) or run.setup != "single-loop":
+        raise TypeError(
+            f"run must be a single-loop Run, got {type(run).__name__} {getattr(run, 'setup', '')!r}"
+        )
+    check_switch(self_critique, "self_critique")
+    sequence = check_task(run.task).sequence
+    steps, done, held = [], 0, None
+    for index, call in enumerate(run.trace):
+        target = sequence[done] if done < len(sequence) else None
+        tokens = LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * index + OBSERVATION_TOKENS
+        tokens += SELF_CRITIQUE_TOKENS if call.error and self_critique else 0
+        depth = done + 1 if target is not None else None
+        right = None if target is None else call.tool == target
+        steps.append(
+            LoopStep(index + 1, depth, target, call.tool, right, call.error, index, tokens, call.held)
+        )
+        done += bool(right) and not call.error
+        held = call.held
+    if run.steps > len(run.trace):  # a step spent deciding to stop (not under stop_when_done, SB1)
+        tokens = LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * len(run.trace)
+        steps.append(LoopStep(len(steps) + 1, None, None, None, None, False, len(run.trace), tokens, held))
+    if sum(step.tokens for step in steps) != run.tokens:
+        raise ValueError(
+            f"self_critique={self_critique} does not give the run's {run.tokens} tokens; "
+            "pass the switch the run was made with"
+        )
+    return tuple(steps)
 
 
 def write_plan(task: Task, draw: Callable[[], float]) -> tuple[str, ...]:

@@ -268,3 +268,63 @@ def step_budget_panel() -> ControlPanel:
         controls=("seed", "new_seed", "budget", "reset"),
         extra_controls={"setup": setup, "stop_when_done": stop},
     )
+
+
+def single_loop_view(settings: Settings) -> View:
+    """Lesson 1's view for seeds (seed, seed + 1) at the budget.
+
+    Table: the single loop's counted units; with a switch on (settings.extra "self_critique",
+    "approval"), also the units with the switches and the band-rule verdicts against the plain
+    loop, and the approvals asked (all, and those in tasks that never asked for a record).
+    Figure: right picks by depth, measured per run, beside selection(d) and the expected share.
+    Text: the chosen task's steps.
+    """
+    from sim.agents import loop_steps, run_single_loop
+    from sim.figures import draw_depth_shares
+    from sim.measure import depth_picks, loop_step_table, run_label, side_effect_calls
+
+    critique = bool(settings.extra.get("self_critique", False))
+    approval = bool(settings.extra.get("approval", False))
+    seeds = (settings.seed, settings.seed + 1)
+    plain = [measure("single-loop", seed, settings.budget) for seed in seeds]
+    parts = ["single loop, no switch\n" + format_table(seed_table(plain))]
+    verdicts, switched = None, None
+    if critique or approval:
+        switched = [measure("single-loop", seed, settings.budget, critique, approval) for seed in seeds]
+        names = " and ".join(name for name, on in (("self-critique", critique), ("approval", approval)) if on)
+        parts.append(f"single loop with {names}\n" + format_table(seed_table(switched)))
+        verdicts = compare_setups(plain, switched)
+    if approval:
+        for seed, m in zip(seeds, switched, strict=True):
+            calls = side_effect_calls(seed, settings.budget)
+            stray = calls[~calls["asked_for_record"]]
+            parts.append(f"run {run_label(seed)}: {m.approvals} approvals asked, {len(stray)} of them "
+                         f"write_record calls in tasks that never asked for a record")  # fmt: skip
+    table_html = _pre("\n\n".join(parts))
+    if verdicts is not None:
+        table_html += "<p>first = no switch, second = with the switches</p>"
+        table_html += verdict_table(verdicts, seeds).to_html(index=False)
+    depth = {run_label(seed): depth_picks(seed, settings.budget) for seed in seeds}
+    run = run_single_loop(settings.task, settings.seed, settings.budget, critique, approval)
+    walk = loop_step_table(loop_steps(run, critique)).to_string(index=False)
+    depth_text = "\n\n".join(f"run {label}\n{table.to_string(index=False)}" for label, table in depth.items())
+    return View(
+        table_html=table_html,
+        figure=draw_depth_shares(depth),
+        text=_pre(f"{settings.task}, seed {settings.seed}, budget {settings.budget}\n{walk}\n\n{depth_text}"),
+        data={"plain": plain, "switched": switched, "verdicts": verdicts, "depth": depth},
+    )
+
+
+def single_loop_panel() -> ControlPanel:
+    """The control panel of lesson 1 (the single loop): seed, new seed, budget, task, reset, and the
+    two switches self-critique and approval; defaults seed 20260218, budget 8, both switches off,
+    and the task the lesson walks through (`sim.recovery_task` at the defaults)."""
+    from sim.measure import recovery_task
+
+    switches = {
+        "self_critique": widgets.Checkbox(value=False, description="self-critique", indent=False),
+        "approval": widgets.Checkbox(value=False, description="approval", indent=False),
+    }
+    defaults = Settings(DEFAULT_SEED, DEFAULT_BUDGET, recovery_task(DEFAULT_SEED, DEFAULT_BUDGET))
+    return ControlPanel(single_loop_view, defaults, extra_controls=switches)

@@ -1,0 +1,641 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 1 · The single loop
+#
+# The simplest agent there is: one loop. At every step the agent looks at the job and at
+# everything it has done so far, picks a tool (or decides it is finished), calls the tool,
+# reads the observation, and goes round again. This is the **single loop**, often called a
+# ReAct-style loop. Every other arrangement in this course is measured against it.
+#
+# This lesson does the following:
+#
+# 1. It introduces the small **fictional** world every lesson runs in: water-meter
+#    subscribers, a tiered tariff, a handful of documents, the tools and the tasks.
+# 2. It states the single loop's rules, walks through one task step by step, and measures
+#    the loop on all the tasks.
+# 3. It measures the two things the single loop is known for: it picks worse the deeper it
+#    gets into a job, and it pays for its own history in tokens. Then it measures two
+#    switches, self-critique and approval.
+#
+# Nothing here calls a model, a tool server or a network: the "model" is a rule and a
+# seeded draw. Every figure in this text is printed by a cell of this notebook, and CI
+# fails if the two ever part.
+#
+# We start with the versions of the libraries whose output the stored cells depend on, and
+# with the lesson's two runs and its step budget.
+
+# %%
+import inspect
+
+import ipywidgets
+import matplotlib
+import pandas as pd
+from IPython.display import Image, display
+
+import sim
+from sim import figures, world
+
+print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
+SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
+SEEDS = (SEED_A, SEED_B)
+BUDGET = sim.DEFAULT_BUDGET
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps")
+print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's seed")
+
+# %% [markdown]
+# ## The world, as a student meets it
+#
+# ### Subscribers
+#
+# The world is a water network's subscriber records. Each subscriber has a region, a
+# customer type (residential or commercial) and two meter readings in m3: the previous one
+# and the current one. The world is built once and never changes; the seed of a run moves
+# only the agent's draws, never the world.
+
+# %%
+subscribers = pd.DataFrame(
+    [
+        {
+            "subscriber": code,
+            "region": s.region,
+            "type": s.customer_type,
+            "previous": s.previous,
+            "current": s.current,
+        }
+        for code, s in sim.SUBSCRIBERS.items()
+    ]
+)
+print(f"{len(subscribers)} subscribers in {subscribers['region'].nunique()} regions")
+print(subscribers["type"].value_counts().rename_axis("type").reset_index().to_string(index=False))
+used = subscribers["current"] - subscribers["previous"]
+print(f"m3 used this period: from {used.min()} to {used.max()}")
+
+# %% [markdown]
+# Here is one record: the subscriber of task G05, the task lesson 2 walks through. Its
+# consumption is the current reading minus the previous one.
+
+# %%
+g05 = sim.TASKS[sim.TASK_NAMES.index("G05")]
+record = sim.SUBSCRIBERS[g05.subscriber]
+print(subscribers[subscribers["subscriber"] == g05.subscriber].to_string(index=False))
+m3 = world.consumption_m3(record.previous, record.current)
+print(f"consumption: {record.current} - {record.previous} = {m3} m3")
+
+# %% [markdown]
+# ### The tiered tariff
+#
+# Water is charged in bands: the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3
+# at 7, up to 40 m3 at 11, and every m3 above 40 at 16. A commercial subscriber pays
+# 2 times the residential charge. The table prints the bands from `sim`; the cell after it
+# charges the G05 subscriber's 55 m3 band by band.
+
+# %%
+lower, bands = 0, []
+for upper, price in world.TARIFF_BANDS:
+    bands.append({"band (m3)": f"{lower + 1}..{upper}", "unit price": price})
+    lower = upper
+bands.append({"band (m3)": f"above {lower}", "unit price": world.ABOVE_LAST_BAND})
+print(pd.DataFrame(bands).to_string(index=False))
+print(f"{len(bands)} bands; commercial factor: {world.COMMERCIAL_FACTOR}")
+
+# %%
+remaining, lower, lines = m3, 0, []
+for upper, price in (*world.TARIFF_BANDS, (None, world.ABOVE_LAST_BAND)):
+    in_band = remaining if upper is None else min(remaining, upper - lower)
+    if in_band > 0:
+        lines.append((in_band, price))
+        remaining -= in_band
+    lower = upper
+print(
+    " + ".join(f"{n} x {p}" for n, p in lines), "=", sum(n * p for n, p in lines), f"({record.customer_type})"
+)
+print(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.customer_type)}")
+print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
+
+# %% [markdown]
+# The figure draws the charge against consumption for both customer types; the dashed lines
+# are the band edges, where the line gets steeper.
+
+# %%
+path = figures.save_figure(figures.draw_tariff(), "01_single_loop-tariff")
+display(Image(filename=path))
+
+# %% [markdown]
+# ### A meter rollover
+#
+# A meter counts up to 99999 and then starts again at 0. When the current reading is *below*
+# the previous one, the meter has rolled over, and the consumption is the difference plus
+# 100000. The `consumption` tool applies this rule. Worked through for a meter that read
+# 99990 last period and reads 25 now:
+
+# %%
+previous, current = 99990, 25
+print(f"a meter counts from 0 to {world.ROLLOVER - 1}")
+print(f"difference: {current} - {previous} = {current - previous}")
+print(
+    f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
+)
+print(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
+rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
+print(f"subscribers in the world whose meter rolled over this period: {rolled}")
+
+# %% [markdown]
+# No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
+# and a document describes it, but no task's answer depends on it.
+#
+# ### The documents and `search_docs`
+#
+# There are 5 short documents (in the fictional network's own language). `search_docs`
+# cuts the request and each document into word pieces of at most 5 letters and returns
+# the document sharing the most pieces with the request (the first one on a tie); it
+# fails only when no piece is shared.
+
+# %%
+documents = pd.DataFrame({"code": list(world.DOCUMENTS), "text": list(world.DOCUMENTS.values())})
+print(documents.to_string(index=False))
+print(f"{len(documents)} documents")
+
+# %% [markdown]
+# What does `search_docs` find for the requests of the tasks? One request of each kind
+# below, with the overlap (shared word pieces) against each document. The document request
+# finds SY01, the rollover rule, which is its right answer. But every other request finds
+# *something* as well (the cell counts 0 tasks whose request matches nothing): a
+# `search_docs` call made by mistake never fails, it quietly puts a document code where
+# the agent keeps its answer.
+
+# %%
+rows = []
+for kind in ("charge", "consumption", "document", "record"):
+    request = next(task.request for task in sim.TASKS if task.kind == kind)
+    wanted = set(sim.draws.tokenize(request))
+    overlaps = {code: len(wanted & set(sim.draws.tokenize(text))) for code, text in world.DOCUMENTS.items()}
+    found = world.search_docs(query=request)
+    rows.append(
+        {
+            "kind": kind,
+            "request": request,
+            **overlaps,
+            "search_docs finds": found.get("code", found.get("error")),
+        }
+    )
+print(pd.DataFrame(rows).to_string(index=False))
+unmatched = sum("error" in world.search_docs(query=task.request) for task in sim.TASKS)
+print(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TASKS)}")
+
+# %% [markdown]
+# ### The tools
+#
+# The agent has 5 tools. Each takes only the fields of its schema from the agent's state;
+# a field the state does not hold yet is a **tool error** ("missing field"). Only
+# `write_record` changes the world: it is the one tool with a side effect.
+
+# %%
+returns = {
+    "read_meter": "previous, current, type, region",
+    "consumption": "m3 (with rollover)",
+    "tariff": "amount (the charge)",
+    "search_docs": "code and text of the best document",
+    "write_record": "written: the value into the column",
+}
+tools = pd.DataFrame(
+    [
+        {
+            "tool": t.name,
+            "fields": ", ".join(t.fields),
+            "side effect": "yes" if t.side_effect else "no",
+            "returns": returns[t.name],
+        }
+        for t in sim.TOOLS.values()
+    ]
+)
+print(tools.to_string(index=False))
+print(f"{len(tools)} tools, {sum(t.side_effect for t in sim.TOOLS.values())} with a side effect")
+
+# %% [markdown]
+# ### The tasks
+#
+# There are 24 tasks, G01 to G24, in 4 kinds. Each kind is solved by one known tool
+# sequence, from 1 tool (find the rollover document) to 4 tools (read, compute, charge,
+# and write the charge into the record). Only the record tasks reach the fourth position
+# of a sequence, and there are few of them.
+
+# %%
+kinds = pd.DataFrame(
+    [
+        {"kind": t.kind, "sequence": " -> ".join(t.sequence), "length": len(t.sequence), "task": t.name}
+        for t in sim.TASKS
+    ]
+)
+by_kind = (
+    kinds.groupby(["kind", "sequence", "length"], sort=False)["task"]
+    .agg(tasks="count", names=lambda names: " ".join(names))
+    .reset_index()
+    .sort_values("length")
+)
+print(by_kind.to_string(index=False))
+print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} sequence positions in all")
+
+# %% [markdown]
+# ## The loop
+#
+# ### One step
+#
+# Each step of the single loop does the same things, in this order:
+#
+# 1. **Pick.** If the job is done, the agent should stop, and it does with a fixed chance;
+#    otherwise (or if it fails to stop) it picks a tool. The pick is right with the share
+#    `selection(d)`, where `d` is the position of the sequence it has reached; otherwise
+#    it is one of the 5 tools at random.
+# 2. **Call** the tool with the fields of its schema taken from the state.
+# 3. **Observe.** A tool error leaves the state alone; a good observation is written into
+#    it, and a `consumption`, `tariff` or `search_docs` result becomes the answer the
+#    agent holds.
+# 4. **Move on.** The job advances one position only when the call was the right tool and
+#    did not fail.
+#
+# Here is the loop as `sim` runs it. Its last lines belong to lesson 3: a stopping
+# criterion that is off unless asked for (`stop_when_done`), so the seed's rule applies here.
+
+# %%
+source = inspect.getsource(sim.agents.run_single_loop)
+print(source[source.index("    while steps < max_steps") : source.index("    return Run(")])
+
+# %% [markdown]
+# ### The rules, in figures
+#
+# The loop's constants, printed from `sim` so the text and the simulator cannot drift apart.
+# The share of right picks starts at 0.8 at the first position and falls by 0.09 with every
+# position, down to a floor of 0.34. An agent whose job is done stops with chance 0.88 at
+# each step. Token accounting: a step costs 60 + 22 x trace length, because the step
+# re-sends the whole trace so far; every observation costs 30; with self-critique on, every
+# tool error costs 40 more.
+
+# %%
+agents = sim.agents
+rules = pd.DataFrame(
+    [
+        (
+            "share of right picks at position d, selection(d)",
+            f"max({agents.SELECTION_FLOOR}, {agents.SELECTION_START} - {agents.SELECTION_DROP} x (d - 1))",
+        ),
+        (
+            "a wrong draw picks one of the tools at random",
+            f"{len(sim.TOOL_NAMES)} tools, right by luck with share 1/{len(sim.TOOL_NAMES)}",
+        ),
+        ("chance that a finished agent stops, each step", f"{agents.STOP_SHARE}"),
+        (
+            "single-loop step (tokens)",
+            f"{agents.LOOP_STEP_TOKENS} + {agents.LOOP_TOKENS_PER_CALL} x trace length",
+        ),
+        ("observation (tokens)", f"{agents.OBSERVATION_TOKENS}"),
+        ("self-critique, per tool error (tokens)", f"{agents.SELF_CRITIQUE_TOKENS}"),
+        ("step budget (steps)", f"{BUDGET}"),
+    ],
+    columns=["rule", "value"],
+)
+print(rules.to_string(index=False))
+
+# %% [markdown]
+# `selection(d)` as a line. Because a wrong draw still picks a random tool, 1 time in 5 it
+# lands on the right one by luck; the share of right picks one should *expect* is
+# therefore `selection(d) + (1 - selection(d)) / 5`, the dashed line. The tasks reach
+# positions 1 to 4 only (shaded); further out the rule hits its floor.
+
+# %%
+shares = pd.DataFrame(
+    {
+        "depth": range(1, 9),
+        "selection(d)": [round(sim.selection(d), 4) for d in range(1, 9)],
+        "expected with luck": [round(sim.expected_right_share(d), 4) for d in range(1, 9)],
+    }
+)
+print(shares.to_string(index=False))
+path = figures.save_figure(figures.draw_selection_rule(), "01_single_loop-selection")
+display(Image(filename=path))
+
+# %% [markdown]
+# ### One task, step by step
+#
+# Which task to walk through is chosen by code, not by hand: the first task whose run A
+# shows a wrong pick past the first position that drew a tool error, and that still
+# recovered, stopped on its own and ended with the right answer.
+
+# %%
+chosen = sim.recovery_task(SEED_A, BUDGET)
+walk = sim.run_single_loop(chosen, SEED_A, BUDGET)
+walk_steps = sim.loop_steps(walk)
+print(f"chosen: {chosen}")
+print(sim.format_trace(walk))
+print(sim.loop_step_table(walk_steps).to_string(index=False))
+
+# %% [markdown]
+# G03 asks for a subscriber's consumption: `read_meter`, then `consumption`. Step 1 picks
+# `read_meter`, right. At step 2 the agent is at depth 2 and should pick `consumption`,
+# but it picks `tariff`. That is a tool error: there is no m3 in the state yet. The job
+# does not move on, so step 3 aims at the same position again, picks `consumption`, and the
+# answer 52 is in hand. Step 4 finds the job done and stops. The wrong pick cost one step
+# and 112 tokens, and every step after it costs 22 tokens more than it would have, because
+# the failed call stays in the trace that every later step re-sends.
+#
+# ## The measurement
+#
+# Now all 24 tasks, on both runs, at the budget of 8 steps. Success is the share of tasks
+# whose final answer is right. These are the same two rows lesson 2 compares the planner
+# and executor against.
+
+# %%
+single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
+print(sim.format_table(sim.seed_table(single)))
+for seed, m in zip(SEEDS, single, strict=True):
+    unsolved = [t.name for t in sim.TASKS if not sim.is_correct(sim.run_single_loop(t, seed, BUDGET))]
+    print(f"run {sim.run_label(seed)}: {m.solved}/{m.n_tasks} solved; unsolved: {', '.join(unsolved)}")
+
+# %% [markdown]
+# The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
+# record task, G23 on run A and G15 on run B. It takes 97 and 98 steps, makes 74 tool calls
+# on each run, spends 11978 and 11994 tokens, and makes 8 and 7 tool errors. The next
+# sections take these numbers apart.
+#
+# ## Depth: the deeper the position, the fewer right picks
+#
+# Every step that aims at a position of the sequence is a pick at that depth: a pick at
+# depth d is a step whose target was the d-th tool (d - 1 positions already done). It is
+# right when the tool called is that target, lucky random picks included. `sim.depth_picks`
+# counts these from the traces of the 24 runs; the table sets the measured share beside
+# the model line `selection(d)` and the share expected once luck is counted.
+
+# %%
+depth = {sim.run_label(seed): sim.depth_picks(seed, BUDGET) for seed in SEEDS}
+for label, table in depth.items():
+    print(f"run {label}")
+    print(table.round(4).to_string(index=False))
+record_tasks = sum(task.kind == "record" for task in sim.TASKS)
+print(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
+
+# %%
+path = figures.save_figure(figures.draw_depth_shares(depth), "01_single_loop-depth")
+display(Image(filename=path))
+
+# %% [markdown]
+# How far does the share fall by the fourth position? The cell compares depth 4 with depth 1,
+# per run, for the measurement and for the model.
+
+# %%
+for label, table in depth.items():
+    first, fourth = table.iloc[0], table.iloc[3]
+    ratio = fourth["share"] / first["share"]
+    print(f"run {label}: depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
+          f"{fourth['share']:.4f} ({fourth['right']:.0f}/{fourth['picks']:.0f}); depth 4 / depth 1 = {ratio:.4f}, "
+          f"a fall of {100 * (1 - ratio):.1f} %")  # fmt: skip
+print(f"model: selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = "
+      f"{sim.selection(4) / sim.selection(1):.4f}; with luck {sim.expected_right_share(4):.3f} / "
+      f"{sim.expected_right_share(1):.2f} = {sim.expected_right_share(4) / sim.expected_right_share(1):.4f}")  # fmt: skip
+picks_4 = int(depth["A"].iloc[3]["picks"])
+print(f"one right pick more or less at depth 4 moves its share by 1/{picks_4} = {1 / picks_4:.4f}")
+for label, table in depth.items():
+    gap = (table["share"] - table["expected"]).abs()
+    worst = int(gap.idxmax())
+    print(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} at depth "
+          f"{table['depth'][worst]} ({table['picks'][worst]} picks)")  # fmt: skip
+step = sim.expected_right_share(1) - sim.expected_right_share(2)
+print(f"the expected line falls {step:.3f} from one depth to the next")
+
+# %% [markdown]
+# On run A the share of right picks falls from 0.8 at the first position to 0.5 at the
+# fourth; on run B from 0.7742 to 0.5. So at the fourth position half of the picks were
+# right, on both runs. Measured against the first position, though, the share fell to
+# 0.625 and 0.6458 of its value, a fall of 37.5 % and 35.4 %: not a halving. The seed text
+# behind lesson 2 recalls this finding as the share being "cut in half"; the measurement
+# does not bear that reading, and neither does the model, whose own ratio is 0.6625.
+#
+# And the fourth point rests on very little: 6 picks per run, all from the 3 record
+# tasks. One pick more or less right would move it by 0.1667. The points at depths 1 and
+# 2 rest on 22 to 31 picks. The largest gap between a measured point and the expected line
+# is 0.124, at depth 4 on both runs, more than the 0.072 the expected line falls from one
+# depth to the next: with 2 runs and so few deep picks, the points say that the share
+# falls, not by how much.
+#
+# What the model predicts becomes visible only with many more picks. The same count,
+# pooled over many seeds:
+
+# %%
+POOLED = range(200)
+pooled = sum(sim.depth_picks(seed, BUDGET)[["picks", "right"]] for seed in POOLED)
+pooled["depth"] = depth["A"]["depth"]
+pooled["share"] = (pooled["right"] / pooled["picks"]).round(4)
+pooled["expected"] = depth["A"]["expected"]
+print(f"pooled over {len(POOLED)} seeds (0 .. {POOLED[-1]}), budget {BUDGET}")
+pooled["share - expected"] = (pooled["share"] - pooled["expected"]).round(4)
+print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"]].to_string(index=False))
+
+# %% [markdown]
+# Pooled over 200 seeds, the shares fall at every depth, from 0.8446 at depth 1 to 0.6081
+# at depth 4 (934 picks there), and stay within 0.0179 of the expected line, a little
+# below it at depths 2 to 4. The penalty is in the model; what 2 runs of 24 tasks can
+# show about its size is coarse.
+#
+# ## The growing trace: the single loop pays for its own history
+#
+# Every step re-sends the whole trace, so each step costs 22 tokens more than the one
+# before. The longest run on run A (first among the longest) shows it step by step:
+
+# %%
+runs = {
+    sim.run_label(seed): [sim.run_single_loop(task, seed, BUDGET) for task in sim.TASKS] for seed in SEEDS
+}
+longest = max(runs["A"], key=lambda run: run.steps)  # max keeps the first among equals
+long_steps = sim.loop_steps(longest)
+print(sim.format_trace(longest))
+print(sim.loop_step_table(long_steps).to_string(index=False))
+resent = sum(agents.LOOP_TOKENS_PER_CALL * s.trace_length for s in long_steps)
+print(
+    f"{longest.task}: {longest.tokens} tokens, of which {resent} re-send the trace ({100 * resent / longest.tokens:.1f} %)"
+)
+
+# %% [markdown]
+# The right panel puts every task's total tokens against its sequence length, with the
+# cheapest possible run of each length (every pick right, then a stop step).
+
+# %%
+path = figures.save_figure(figures.draw_growing_trace(long_steps, runs), "01_single_loop-growing-trace")
+display(Image(filename=path))
+rows = []
+for length in sorted({len(task.sequence) for task in sim.TASKS}):
+    row = {"sequence length": length, "cheapest run": agents.cheapest_loop_tokens(length)}
+    for label, task_runs in runs.items():
+        tokens = [
+            r.tokens for r in task_runs if len(sim.TASKS[sim.TASK_NAMES.index(r.task)].sequence) == length
+        ]
+        row[f"mean, run {label}"] = round(sum(tokens) / len(tokens), 1)
+    rows.append(row)
+print(pd.DataFrame(rows).to_string(index=False))
+for label, task_runs in runs.items():
+    total = sum(r.tokens for r in task_runs)
+    resent = sum(agents.LOOP_TOKENS_PER_CALL * s.trace_length for r in task_runs for s in sim.loop_steps(r))
+    print(f"run {label}: {resent} of {total} tokens re-send the trace ({100 * resent / total:.1f} %)")
+
+# %% [markdown]
+# G15 needs 4 tools but took 8 steps, and its 8 steps cost 1306 tokens; 616 of them, 47.2 %,
+# only re-send the trace. A clean run of a 4-tool task costs 640 tokens, one of 1 tool
+# 172. Because the step cost grows with the trace, tokens grow faster than steps: each
+# wasted step makes every later step dearer. Over all tasks, 32.9 % of run A's tokens and
+# 32.5 % of run B's go to re-sending the trace. That is the cost lesson 2's executor
+# avoids by carrying a plan instead of the trace.
+#
+# ## Two switches, measured
+#
+# The single loop has two switches. Each is measured on the same runs as the plain loop,
+# and each difference is judged by the band rule of lesson 2: a difference counts as
+# **measured** only when, on every run, it exceeds the larger of the two setups' own
+# run-to-run differences.
+#
+# ### Self-critique
+#
+# With self-critique on, the agent reflects on every tool error, which costs 40 tokens an
+# error.
+
+# %%
+critique = [sim.measure("single-loop", seed, BUDGET, self_critique=True) for seed in SEEDS]
+print(sim.format_table(sim.seed_table(single + critique)))
+print("rows 1-2: no switch; rows 3-4: self-critique")
+for plain, crit in zip(single, critique, strict=True):
+    print(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
+          f"{agents.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
+same = [
+    sum(
+        sim.run_single_loop(t, seed, BUDGET).trace
+        == sim.run_single_loop(t, seed, BUDGET, self_critique=True).trace
+        for t in sim.TASKS
+    )
+    for seed in SEEDS
+]
+print(
+    f"tasks whose trace is the same with and without self-critique: {same[0]} and {same[1]} of {len(sim.TASKS)}"
+)
+critique_verdicts = sim.compare_setups(single, critique)
+print(sim.verdict_table(critique_verdicts, SEEDS).to_string(index=False))
+print("first = no switch, second = self-critique")
+for v in critique_verdicts:
+    print(f"{v.unit}: {v.verdict} ({v.note})")
+
+# %% [markdown]
+# Self-critique adds 320 tokens on run A and 280 on run B, 40 tokens for each of the 8 and
+# 7 tool errors; the band rule says the token difference is measured (the band is 24). It
+# does nothing to success: 23 of 24 on both runs, with and without it, and the rule prints
+# unmeasured for success, steps, tool calls and tool errors, with no difference at all.
+# That is the model, not a finding about reflection: in this simulator self-critique is a
+# token cost and changes no draw, so all 24 traces are the same on both runs. A self-critique
+# that changed the next pick would need a rule of its own.
+#
+# ### Approval
+#
+# With approval on, every call to a side-effecting tool asks a human for approval before it
+# runs. `write_record` is the only such tool. How many calls would ask, and were they calls
+# the task wanted?
+
+# %%
+approval = [sim.measure("single-loop", seed, BUDGET, approval=True) for seed in SEEDS]
+rows = []
+for seed, m in zip(SEEDS, approval, strict=True):
+    calls = sim.side_effect_calls(seed, BUDGET)
+    stray = calls[~calls["asked_for_record"]]
+    rows.append({
+        "run": sim.run_label(seed), "approvals asked": m.approvals,
+        "in record tasks": int(calls["asked_for_record"].sum()),
+        "write_record where no record was asked": len(stray),
+        "of which wrote a value": int((~stray["error"]).sum()),
+        "of which failed (tool error)": int(stray["error"].sum()),
+    })  # fmt: skip
+approvals = pd.DataFrame(rows)
+print(approvals.T.to_string(header=False))
+print(sim.side_effect_calls(SEED_A, BUDGET).to_string(index=False))
+
+# %% [markdown]
+# On run A, 7 calls ask for approval, and 4 of them are `write_record` calls in tasks that
+# never asked for a record; on run B, 9 and 6. Of those unwanted writes, 2 on run A and 5
+# on run B had a value to write and went through: a document code or a consumption
+# written where a charge belongs. The listing of run A shows them, and one more kind of
+# damage: G23, a record task, writes TR01, a document code, into the record, because a
+# stray `search_docs` overwrote the answer it held; it is run A's unsolved task. Approval
+# is asked there too, but for a wanted write with a wrong value.
+#
+# What does the switch cost and what does it change? The band rule, on the counted units
+# and on the approvals themselves:
+
+# %%
+approval_verdicts = sim.compare_setups(single, approval)
+print(sim.verdict_table(approval_verdicts, SEEDS).to_string(index=False))
+print("first = no switch, second = approval")
+asked = sim.band_verdict("approvals asked", [m.approvals for m in single], [m.approvals for m in approval])
+stray_counts = approvals["write_record where no record was asked"].tolist()
+unwanted = sim.band_verdict("approvals for unwanted writes", [0, 0], stray_counts)
+for v in (*approval_verdicts, asked, unwanted):
+    print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
+
+# %% [markdown]
+# Approval changes none of the counted units: success, steps, tool calls, tokens and tool
+# errors are the same on both runs, and the rule prints unmeasured for each. What it adds is
+# a checkpoint: 7 and 9 approval requests against none, measured against a band of 2; and
+# 4 and 6 of them are for writes nobody asked for, also measured. In this simulator an
+# approval is only counted; nobody refuses, so the stray writes still happen. What refusing
+# them would save is a question for a rule the simulator does not have.
+#
+# ## Summary
+#
+# - The world is fixed and fictional: 60 subscribers, a tariff in 4 bands, 5 documents,
+#   5 tools (one with a side effect), 24 tasks in 4 kinds with sequences of 1 to 4 tools.
+# - The single loop picks each step's tool with share `selection(d)`, falling from 0.8 by
+#   0.09 a position; a wrong draw is a random tool, right by luck 1 time in 5.
+# - At budget 8 it solves 23 of 24 tasks on both runs (0.9583), with 97 and 98 steps, 74
+#   tool calls, 11978 and 11994 tokens and 8 and 7 tool errors: lesson 2's single-loop rows.
+# - Right picks fall with depth: from 0.8 to 0.5 on run A and from 0.7742 to 0.5 on run B,
+#   a fall of 37.5 % and 35.4 %, not a halving; the fourth position rests on 6 picks a run.
+# - Every step re-sends the trace: 32.9 % and 32.5 % of all tokens, 47.2 % in the longest run.
+# - Self-critique adds 40 tokens a tool error (320 and 280, measured) and changes no
+#   outcome in this model. Approval changes no counted unit; it asks 7 and 9 times, 4 and 6
+#   of them for writes in tasks that never asked for a record.
+#
+# ## Exercises
+#
+# Use the panel below; each question can be answered with its controls.
+#
+# 1. Press **new seed** several times and watch the depth-4 points. How far do they move
+#    from seed to seed, and why do the depth-1 points move so much less?
+# 2. Set the budget to 3. Which depths lose picks, which tasks can no longer be solved,
+#    and what happens to the depth-4 point?
+# 3. Turn **self-critique** on and change the seed a few times. Is the token difference
+#    always measured? Can the success verdict ever be anything but unmeasured, given the
+#    rule?
+# 4. Turn **approval** on and press **new seed** several times. Does any run come without
+#    an unwanted write? Are the unwanted writes usually more or fewer than the wanted ones,
+#    which come from the 3 record tasks?
+# 5. Pick G15 (a record task) in the task picker and find a seed where it fails. Which step
+#    spoiled the answer it wrote?
+#
+# ## Explore
+#
+# The panel measures the single loop at a seed (run A) and the next seed (run B): the
+# counted units, the two switches with their band-rule verdicts, the depth figure redrawn
+# live, and the chosen task's steps. **reset** brings back the lesson's defaults. Its
+# output is not part of the checked record.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from sim.panel import single_loop_panel
+
+panel = single_loop_panel()
+panel
