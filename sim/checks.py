@@ -9,7 +9,7 @@ import numbers
 from sim.tasks import TASK_NAMES, TASKS, Task
 
 SEED_LIMIT = 2**32
-SETUP_NAMES = ("single-loop", "plan-execute")
+SETUP_NAMES = ("single-loop", "plan-execute", "contract")
 
 
 def _is_integer(value: object) -> bool:
@@ -96,3 +96,21 @@ def check_switch(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
     return value
+
+
+def check_limit(value: object, name: str, minimum: int) -> int:
+    """Return a whole-number limit (a bound such as max_replans, max_tokens or max_seconds) if it is an
+    integer >= `minimum` (bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When `value` is not an integer.
+    ValueError
+        When `value` is below `minimum`.
+    """
+    if not _is_integer(value):
+        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r} ({type(value).__name__})")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
