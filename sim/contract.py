@@ -242,7 +242,11 @@ def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
     if plan.goal not in produced and plan.goal not in held:
         last = plan.steps[-1]
         problems.append(
-            Rejection("goal", last.id, f"step {last.id!r} ends the plan, and no step produces the goal {plan.goal!r}")
+            Rejection(
+                "goal",
+                last.id,
+                f"step {last.id!r} ends the plan, and no step produces the goal {plan.goal!r}",
+            )
         )
     return problems
 
@@ -533,14 +537,18 @@ def _execute(task, plan: Plan, pad, bounds, events, trace) -> tuple[Rejection | 
             return Rejection(kind, step.id, f"step {step.id!r} ({step.tool}): {observation['error']}"), None
     if plan.goal not in pad.fields:
         last = plan.steps[-1].id
-        return Rejection("goal", last, f"the plan ended at step {last!r} without its goal {plan.goal!r}"), None
+        return Rejection(
+            "goal", last, f"the plan ended at step {last!r} without its goal {plan.goal!r}"
+        ), None
     return None, PLAN_COMPLETE
 
 
 def describe_plan(plan: Plan | Mapping) -> str:
     """One line for a plan: its steps as id:tool joined by arrows (raw data shown as given)."""
     steps = plan.steps if isinstance(plan, Plan) else plan.get("steps", [])
-    parts = [f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}" for s in steps]
+    parts = [
+        f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}" for s in steps
+    ]
     return " -> ".join(parts) or "(no step)"
 
 

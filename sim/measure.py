@@ -11,9 +11,11 @@ import pandas as pd
 
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, is_correct, run_plan_execute, run_single_loop
 from sim.checks import check_budget, check_seed, check_setup, check_switch, check_task
+from sim.contract import EXIT_STATES, run_contract
 from sim.tasks import TASKS, correct_answer
 
-SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor"}
+SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor", "contract": "contract"}
+CONTRACT_OPTIONS = ("max_replans", "max_tokens", "max_seconds")  # options of setup "contract" only
 RUN_LABELS = {DEFAULT_SEED: "A", DEFAULT_SEED + 1: "B"}
 
 
@@ -24,6 +26,9 @@ class Measurement:
     Fields: setup; seed; budget (steps); solved (tasks whose final answer is correct, of
     n_tasks); steps, calls (tool calls), tokens and errors (tool errors), each summed over
     the tasks; approvals (side-effecting calls that asked for approval); the switches used.
+    Setup "contract" also fills replans, seconds (simulated, summed), one count of tasks per
+    exit state (exit_success, exit_partial_success, exit_replan_exhausted, exit_timeout) and
+    the contract's bounds (max_replans, max_tokens, max_seconds); other setups leave them 0/None.
     """
 
     setup: str
@@ -38,30 +43,67 @@ class Measurement:
     approvals: int
     self_critique: bool = False
     approval: bool = False
+    replans: int = 0
+    seconds: int = 0
+    exit_success: int = 0
+    exit_partial_success: int = 0
+    exit_replan_exhausted: int = 0
+    exit_timeout: int = 0
+    max_replans: int | None = None
+    max_tokens: int | None = None
+    max_seconds: int | None = None
 
     @property
     def success(self) -> float:
         """Share of tasks solved, a fraction in [0, 1]."""
         return self.solved / self.n_tasks
 
+    @property
+    def success_exit(self) -> float:
+        """Share of tasks ending in exit state SUCCESS (setup "contract"; 0 for the others)."""
+        return self.exit_success / self.n_tasks
 
-def run_task(setup: str, task, seed: int, max_steps: int, self_critique=False, approval=False):
-    """Run one task in the named setup and return its Run.
+
+def run_task(setup: str, task, seed: int, max_steps: int, self_critique=False, approval=False, **contract):
+    """Run one task in the named setup and return its Run (a ContractRun for setup "contract").
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop", "plan-execute" or "contract".
+    task, seed, max_steps
+        As `run_single_loop`.
+    self_critique, approval : bool
+        Single-loop switches.
+    **contract
+        Options of setup "contract" only: max_replans, max_tokens, max_seconds (see
+        `sim.contract.run_contract`); a missing one takes its default (rule CT11).
 
     Raises
     ------
     ValueError
-        When a single-loop switch is asked of a setup that has none.
+        When a single-loop switch or a contract option is asked of a setup that has none.
     """
     setup = check_setup(setup)
     check_switch(self_critique, "self_critique")
     check_switch(approval, "approval")
+    unknown = sorted(set(contract) - set(CONTRACT_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"unknown option {unknown[0]!r}; the contract's options are {', '.join(CONTRACT_OPTIONS)}"
+        )
+    if contract and setup != "contract":
+        raise ValueError(
+            f"{', '.join(CONTRACT_OPTIONS)} are options of setup 'contract' only, not of {setup!r}"
+        )
     if setup == "single-loop":
         return run_single_loop(task, seed, max_steps, self_critique, approval)
     if self_critique or approval:
         raise ValueError(
             f"self_critique and approval are switches of setup 'single-loop' only, not of {setup!r}"
         )
+    if setup == "contract":
+        return run_contract(task, seed, max_steps, **contract)
     return run_plan_execute(task, seed, max_steps)
 
 
@@ -71,23 +113,27 @@ def measure(
     max_steps: int = DEFAULT_BUDGET,
     self_critique: bool = False,
     approval: bool = False,
+    **contract,
 ) -> Measurement:
     """Run all 24 tasks in one setup and count the units.
 
     Parameters
     ----------
     setup : str
-        "single-loop" or "plan-execute".
+        "single-loop", "plan-execute" or "contract".
     seed : int
         Run seed, 0 <= seed < 2**32.
     max_steps : int
         Step budget per task (steps), >= 1.
     self_critique, approval : bool
         Single-loop switches; asking them of another setup raises ValueError.
+    **contract
+        max_replans, max_tokens, max_seconds: options of setup "contract" only (rule CT11).
 
     Returns
     -------
     Measurement
+        For setup "contract" with replans, seconds, the exit-state counts and the bounds used.
 
     Raises
     ------
@@ -97,7 +143,19 @@ def measure(
     setup = check_setup(setup)
     seed = check_seed(seed)
     max_steps = check_budget(max_steps)
-    runs = [run_task(setup, task, seed, max_steps, self_critique, approval) for task in TASKS]
+    runs = [run_task(setup, task, seed, max_steps, self_critique, approval, **contract) for task in TASKS]
+    extra = {}
+    if setup == "contract":
+        exits = [run.exit_state for run in runs]
+        bounds = runs[0].bounds
+        extra = {
+            "replans": sum(run.replans for run in runs),
+            "seconds": sum(run.seconds for run in runs),
+            **{f"exit_{state.lower()}": exits.count(state) for state in EXIT_STATES},
+            "max_replans": bounds.max_replans,
+            "max_tokens": bounds.max_tokens,
+            "max_seconds": bounds.max_seconds,
+        }
     return Measurement(
         setup=setup,
         seed=seed,
@@ -111,6 +169,7 @@ def measure(
         approvals=sum(run.approvals for run in runs),
         self_critique=self_critique,
         approval=approval,
+        **extra,
     )
 
 
@@ -149,8 +208,11 @@ def run_label(seed: int) -> str:
 
 
 def measurement_frame(measurements: Sequence[Measurement]) -> pd.DataFrame:
-    """All fields of the measurements, one row each, plus `success` (a fraction) and the `run` label."""
-    rows = [{**asdict(m), "success": m.success, "run": run_label(m.seed)} for m in measurements]
+    """All fields of the measurements, one row each, plus `success` and `success_exit` (fractions) and the `run` label."""
+    rows = [
+        {**asdict(m), "success": m.success, "success_exit": m.success_exit, "run": run_label(m.seed)}
+        for m in measurements
+    ]
     return pd.DataFrame(rows)
 
 
