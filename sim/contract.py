@@ -612,6 +612,7 @@ def run_contract(
         problems = validate_plan(plan, pad.held())
         error = problems[0] if problems else None
         if error is None:
+            plan = plan if isinstance(plan, Plan) else Plan.model_validate(plan)
             error, stop = _execute(task, plan, pad, bounds, events, trace)
             if stop:
                 break
