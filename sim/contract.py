@@ -646,3 +646,38 @@ def format_events(run: ContractRun) -> str:
     for e in run.events:
         lines.append(f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}")
     return "\n".join(lines)
+
+
+def exit_state_of(run) -> str:
+    """The CT12 exit state of any run record, a contract run or a loop's (lesson 4 compares them).
+
+    Parameters
+    ----------
+    run : ContractRun | Run
+        A run of any setup. Its trace decides: a record task is done when its last successful
+        write_record wrote the correct value; another task when its answer is correct; a
+        successful consumption call (any task but a document or consumption task) or tariff
+        call (a record task) means a correct intermediate was held (the world's tools compute
+        it from the task's own subscriber). The stop reason is the run's own for a contract
+        run; for a loop it is "plan complete" when the agent stopped and "max_steps" when the
+        budget ran out, so a loop that stopped with a spoiled answer and no intermediate falls
+        to TIMEOUT, the order's last state.
+
+    Returns
+    -------
+    str
+        One of EXIT_STATES; for a contract run it equals `run.exit_state`.
+    """
+    task = check_task(run.task)
+    succeeded = [call for call in run.trace if not call.error]
+    if task.kind == "record":
+        writes = [call for call in succeeded if call.tool == "write_record"]
+        done = bool(writes) and writes[-1].held == correct_answer(task)
+    else:
+        done = run.answer == correct_answer(task)
+    tools = {call.tool for call in succeeded}
+    intermediate = (task.kind in ("charge", "record") and "consumption" in tools) or (
+        task.kind == "record" and "tariff" in tools
+    )
+    reason = getattr(run, "stop_reason", None) or (PLAN_COMPLETE if run.stopped else "max_steps")
+    return exit_state(done, intermediate, reason)

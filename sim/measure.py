@@ -11,7 +11,7 @@ import pandas as pd
 
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, is_correct, run_plan_execute, run_single_loop
 from sim.checks import check_budget, check_seed, check_setup, check_switch, check_task
-from sim.contract import EXIT_STATES, run_contract
+from sim.contract import EXIT_STATES, exit_state_of, run_contract
 from sim.tasks import TASKS, correct_answer
 
 SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor", "contract": "contract"}
@@ -299,3 +299,41 @@ def format_trace(run) -> str:
         f"  answer {run.answer}  correct {correct_answer(task)}"
     )
     return "\n".join(lines)
+
+
+def exit_state_frame(
+    setups: Sequence[str], seeds: Sequence[int], max_steps: int = DEFAULT_BUDGET, **contract
+):
+    """Exit-state counts (rule CT12, read from each run by `exit_state_of`) per setup and seed.
+
+    Parameters
+    ----------
+    setups : Sequence[str]
+        Setup names; the contract's options go to setup "contract" only.
+    seeds : Sequence[int]
+        Run seeds.
+    max_steps : int
+        Step budget per task (steps).
+    **contract
+        max_replans, max_tokens, max_seconds for setup "contract" (rule CT11).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (setup, seed): setup (label), run, budget, one column per exit state
+        (tasks, of 24) and solved (tasks with the correct answer, the seed's measure).
+        Introduced in lesson 4.
+    """
+    rows = []
+    for setup in setups:
+        setup = check_setup(setup)
+        options = contract if setup == "contract" else {}
+        for seed in seeds:
+            runs = [run_task(setup, task, seed, max_steps, **options) for task in TASKS]
+            states = [exit_state_of(run) for run in runs]
+            rows.append(
+                {"setup": SETUP_LABELS[setup], "run": run_label(seed), "budget": max_steps,
+                 **{state: states.count(state) for state in EXIT_STATES},
+                 "solved": sum(is_correct(run) for run in runs)}
+            )  # fmt: skip
+    return pd.DataFrame(rows)

@@ -318,3 +318,16 @@ def test_cli_csv_and_text_with_the_contract():
 def test_cli_bad_contract_options_exit_2(args, words):
     done = _cli(*args)
     assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_exit_state_read_from_a_trace_agrees_with_the_contracts_own():
+    from sim import run_single_loop
+    from sim.contract import exit_state_of
+
+    for seed, budget, replans in itertools.product(range(5), (2, 3, 5, 8), (0, 2)):
+        for task in TASKS:
+            run = run_contract(task, seed, budget, replans)
+            assert exit_state_of(run) == run.exit_state
+    loop = run_single_loop("G05", 20260218, 1)  # one call, no intermediate, the budget ran out
+    assert exit_state_of(loop) == TIMEOUT
+    assert exit_state_of(run_single_loop("G05", 20260218, 8)) == SUCCESS
