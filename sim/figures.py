@@ -250,13 +250,18 @@ def draw_cost_against_success(frame) -> Figure:
             group = group.sort_values("budget")
             ax.plot(group[cost], group["solved"], marker=markers.get(run, "^"), color=colours[setup],
                     linestyle="-" if run == "A" else "--", label=f"{setup}, run {run}")  # fmt: skip
-            if run == "A":
+            if run == "A":  # budgets landing on the same point share one label
+                points = {}
                 for row in group.itertuples():
-                    ax.annotate(str(row.budget), (getattr(row, cost), row.solved), fontsize=7,
-                                textcoords="offset points", xytext=(3, -9))  # fmt: skip
+                    points.setdefault((getattr(row, cost), row.solved), []).append(str(row.budget))
+                for point, budgets in points.items():
+                    ax.annotate(
+                        ", ".join(budgets), point, fontsize=7, textcoords="offset points", xytext=(3, -9)
+                    )
         ax.set_xlabel(f"{cost} (sum over the 24 tasks)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("tasks solved (of 24)")
+    axes[0].yaxis.get_major_locator().set_params(integer=True)
     axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle("Cost against success across step budgets (numbers: the budget, run A)", fontsize=10)
     return fig
