@@ -384,8 +384,8 @@ print(
 #
 # All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
 # contract's default bounds. The first table is the seed's; the second adds what only the
-# contract counts: replans and the exit states (the replans are the contract's; the exit
-# states come from the rule CT12 read from each run's trace, for every setup).
+# contract counts: its replans, and the exit states, which come from the rule CT12 read
+# from each run's trace, for every setup.
 
 # %%
 single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
@@ -418,8 +418,9 @@ print(sim.verdict_table(against_split, SEEDS).to_string(index=False))
 #   the single loop does; against the split the difference is 2 tasks on run A and 0 on run
 #   B, which never exceeds the split's own band of 2.
 # - **Steps, tool calls and tokens are measured**, and lower: 84 and 83 steps against 97 and
-#   98 (single loop) and 118 and 116 (split); 51 tool calls on both runs against 74 and 71
-#   or 70; 8075 and 7960 tokens against 11978 and 11994, and 10345 and 10135.
+#   98 (single loop) and 118 and 116 (split); 51 tool calls on both runs against 74 and 74
+#   (single loop) and 71 and 70 (split); 8075 and 7960 tokens against 11978 and 11994
+#   (single loop) and 10345 and 10135 (split).
 # - **Tool errors are measured**: 0 on both runs. In this world a plan that passes
 #   validation calls only tools whose fields are there, so the contract pays for wrong plans
 #   in replans (9 and 8) instead of tool errors.
@@ -647,9 +648,9 @@ for row in frameworks.itertuples():
     print(f"{row.framework}\n  bounds: {row.bounds}\n  lacks : {row.lacks}\n  read  : {row.read}")
 
 # %% [markdown]
-# Every framework in the table bounds the number of steps (LangGraph's super-steps,
+# Every framework in the table can bound the number of steps (LangGraph's super-steps,
 # AgentExecutor's iterations, smolagents' steps, the Agents SDK's turns, AutoGen's messages).
-# Only AgentExecutor and AutoGen bound time in the pages read, and only AutoGen bounds tokens.
+# In the pages read, only AgentExecutor and AutoGen can bound time, and only AutoGen tokens.
 # None counts replans against a limit, and none reports a partial success as such: a run
 # that holds a right intermediate and runs out of steps looks the same as one that holds
 # nothing.
