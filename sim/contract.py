@@ -543,11 +543,22 @@ def _execute(task, plan: Plan, pad, bounds, events, trace) -> tuple[Rejection | 
     return None, PLAN_COMPLETE
 
 
+def _plan_length(plan: Plan | Mapping) -> int:
+    """Positions in a plan (a raw plan's steps, if they are a list; else 0): what its planner call wrote."""
+    if isinstance(plan, Plan):
+        return len(plan.steps)
+    steps = plan.get("steps")
+    return len(steps) if isinstance(steps, list | tuple) else 0
+
+
 def describe_plan(plan: Plan | Mapping) -> str:
     """One line for a plan: its steps as id:tool joined by arrows (raw data shown as given)."""
-    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps", [])
+    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
+    steps = steps if isinstance(steps, list | tuple) else []
     parts = [
-        f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}" for s in steps
+        f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}"
+        for s in steps
+        if isinstance(s, PlanStep | Mapping)
     ]
     return " -> ".join(parts) or "(no step)"
 
@@ -593,6 +604,10 @@ def run_contract(
     """
     task = check_task(task)
     seed = check_seed(seed)
+    if first_plan is not None and not isinstance(first_plan, Plan | Mapping):
+        raise TypeError(
+            f"first_plan must be a Plan, the mapping of one, or None, got {type(first_plan).__name__}"
+        )
     bounds = Bounds(
         check_budget(max_steps),
         check_limit(max_tokens, "max_tokens", 1),
@@ -605,7 +620,7 @@ def run_contract(
     goal = GOALS[task.kind]
     plan = plan_from_tools(first_tools, goal, pad.held()) if first_plan is None else first_plan
     events, trace, plans = [], [], []
-    length = len(plan.steps) if isinstance(plan, Plan) else len(plan.get("steps", []))
+    length = _plan_length(plan)
     stop = _planner_call(pad, bounds, events, length, False, describe_plan(plan))
     while stop is None:
         plans.append(plan)
@@ -626,7 +641,7 @@ def run_contract(
             break
         remaining = task.sequence[pad.progress :] or task.sequence[-1:]
         tools = write_subplan(remaining, draw)
-        number = 1 + sum(len(p.steps) if isinstance(p, Plan) else len(p.get("steps", [])) for p in plans)
+        number = 1 + sum(_plan_length(p) for p in plans)
         plan = plan_from_tools(tools, goal, pad.held(), number)
         stop = _planner_call(pad, bounds, events, len(tools), True, describe_plan(plan))
     fields = pad.fields

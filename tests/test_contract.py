@@ -331,3 +331,10 @@ def test_the_exit_state_read_from_a_trace_agrees_with_the_contracts_own():
     loop = run_single_loop("G05", 20260218, 1)  # one call, no intermediate, the budget ran out
     assert exit_state_of(loop) == TIMEOUT
     assert exit_state_of(run_single_loop("G05", 20260218, 8)) == SUCCESS
+
+
+def test_a_malformed_constructed_plan_is_refused_not_crashed():
+    run = run_contract("G05", first_plan={"goal": "amount", "steps": 5}, max_replans=0)
+    assert run.exit_state == REPLAN_EXHAUSTED and run.scratchpad.notes[0].startswith("schema:")
+    with pytest.raises(TypeError, match="first_plan must be a Plan"):
+        run_contract("G05", first_plan=["read_meter"])
