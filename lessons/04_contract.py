@@ -204,8 +204,8 @@ except pydantic.ValidationError as error:
 
 # %% [markdown]
 # Every kind of refusal, each on a copy of the same right plan with one thing broken, and
-# each refusal naming the step it refuses. The last 3 are data-flow refusals (the goal check is one): the
-# structure is sound but a field would be missing.
+# each refusal naming the step it refuses. The last 3 are data-flow refusals (the goal
+# check is one of them): the structure is sound but a field would be missing.
 
 
 # %%
@@ -562,7 +562,7 @@ for r in timed_out:
 #
 # ## The contract next to real frameworks
 #
-# Real agent frameworks bound a run too, but few of them name how it ended. The table is held
+# Real agent frameworks bound a run too; how they report its end differs. The table is held
 # as data in the cell below, from each framework's documentation (the page and version read
 # are in the last column); it maps each framework's bounds and end signals onto the 4
 # exit states and says what each lacks. "none" means the documentation read names no such
