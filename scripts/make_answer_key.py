@@ -202,6 +202,67 @@ def lesson_03() -> list[str]:
     return lines + [""]
 
 
+def lesson_04() -> list[str]:
+    from collections import Counter
+
+    from sim.contract import run_contract
+
+    lines = ["## Lesson 4 · The planner-executor contract", ""]
+    seeds = range(A, A + 20)
+    lost, cheaper = Counter(), 0
+    for seed in seeds:
+        runs = [run_contract(task, seed, 8, max_replans=0) for task in sim.TASKS]
+        lost.update(run.exit_state for run in runs if not run.correct)
+        cheaper += sum(r.tokens for r in runs) < sim.measure("plan-execute", seed).tokens
+    lines.append(
+        f"1. With max_replans 0, over seeds {A} to {A + 19}, the tasks the contract loses end in: "
+        + ", ".join(f"{state} {count}" for state, count in lost.most_common())
+        + f". The contract still spends fewer tokens than the split on {cheaper} of those {len(seeds)} seeds."
+    )
+    first = None
+    for max_tokens in range(1000, 0, -10):
+        runs = [run_contract(task, A, 8, max_tokens=max_tokens) for task in sim.TASKS]
+        timeouts = [run for run in runs if run.exit_state == "TIMEOUT"]
+        if timeouts:
+            first = (
+                max_tokens,
+                sorted({sim.check_task(r.task).kind for r in timeouts}),
+                [r.task for r in timeouts],
+            )
+            break
+    lines.append(
+        f"2. At seed {A}, budget 8, lowering max_tokens in steps of 10 from 1000: the first TIMEOUT comes at "
+        f"max_tokens {first[0]}, for {', '.join(first[2])} (kind: {', '.join(first[1])})."
+    )
+    partial = [run_contract(task, A, 3) for task in sim.TASKS]
+    partial = [run for run in partial if run.exit_state == "PARTIAL_SUCCESS"]
+    lines.append(
+        f"3. At seed {A}, budget 3: PARTIAL_SUCCESS for "
+        + ", ".join(
+            f"{r.task} (holds {r.answer}, correct by the seed's measure: {r.correct})" for r in partial
+        )
+        + "."
+    )
+    g03 = next(seed for seed in range(A, A + 1000) if run_contract("G03", seed, 8).correct)
+    lines.append(
+        f"4. G03: counting up from {A}, the contract first solves it at seed {g03}, with "
+        f"{run_contract('G03', g03, 8).replans} replans."
+    )
+    seed = A
+    while True:
+        contract, split = _pair("contract", seed), _pair("plan-execute", seed)
+        if all(c.solved > s.solved for c, s in zip(contract, split, strict=True)):
+            break
+        seed += 1
+    verdict = sim.compare_setups(split, contract)[0]
+    lines.append(
+        f"5. Counting up from {A}: seed {seed}, the contract solves {contract[0].solved} and {contract[1].solved} "
+        f"against the split's {split[0].solved} and {split[1].solved}; differences {verdict.differences}, band "
+        f"{verdict.band}: **{verdict.verdict}**."
+    )
+    return lines + [""]
+
+
 def answer_key() -> str:
     lines = [
         "# Answer key to the exercises (for instructors)",
@@ -211,7 +272,7 @@ def answer_key() -> str:
         "with the lesson's panel; the CLI (`python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
-    for part in (lesson_01, lesson_02, lesson_03):
+    for part in (lesson_01, lesson_02, lesson_03, lesson_04):
         lines += part()
     return "\n".join(lines)
 

@@ -5,7 +5,8 @@ Modules, each readable in one sitting:
 - world: subscribers, tariff, documents, the five tools
 - tasks: the 24 tasks and their correct answers
 - agents: the single loop (and its step records) and the planner/executor split
-- measure: counted units, plan accuracy, the seed's table, right picks by depth
+- contract: the planner-executor contract (plan schema, validation, replanning, bounds, exit states)
+- measure: counted units, plan accuracy, the seed's table, right picks by depth, outcomes
 - bands: the band rule (AA30)
 - checks: validation of seeds, budgets, tasks, setups
 """

@@ -9,7 +9,7 @@ import numbers
 from sim.tasks import TASK_NAMES, TASKS, Task
 
 SEED_LIMIT = 2**32
-SETUP_NAMES = ("single-loop", "plan-execute")
+SETUP_NAMES = ("single-loop", "plan-execute", "contract")
 
 
 def _is_integer(value: object) -> bool:
@@ -132,3 +132,17 @@ def check_margin(margin: object, name: str = "budget_margin") -> int:
         When the margin is negative.
     """
     return check_count(margin, name, 0, unit=" (steps)")
+
+
+def check_limit(value: object, name: str, minimum: int) -> int:
+    """Return a whole-number limit (a bound such as max_replans, max_tokens or max_seconds) if it is an
+    integer >= `minimum` (bool is refused; lesson 4, rule CT11).
+
+    Raises
+    ------
+    TypeError
+        When `value` is not an integer.
+    ValueError
+        When `value` is below `minimum`.
+    """
+    return check_count(value, name, minimum)

@@ -8,21 +8,34 @@ import json
 import sys
 from collections.abc import Sequence
 
+import pandas as pd
+
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
+from sim.contract import (
+    DEFAULT_MAX_REPLANS,
+    DEFAULT_MAX_SECONDS,
+    DEFAULT_MAX_TOKENS,
+    EXIT_STATES,
+    format_events,
+)
 from sim.measure import (
     format_plan_accuracy,
     format_table,
     format_trace,
     measure,
-    measurement_frame,
     plan_accuracy,
+    run_label,
     run_task,
     seed_table,
 )
 
 JSON_KEYS = ("setup", "seed", "budget", "success", "steps", "calls", "tokens", "errors", "approvals", "rule",
              "stop_when_done", "budget_margin")  # fmt: skip
+# added to the rows of setup "contract" (and to every CSV row when the contract is among the setups)
+CONTRACT_KEYS = ("replans", "success_exit", *(f"exit_{state.lower()}" for state in EXIT_STATES),
+                 "max_replans", "max_tokens", "max_seconds")  # fmt: skip
+DEFAULT_SETUPS = ("single-loop", "plan-execute")
 
 
 def _integer(text: str, name: str) -> int:
@@ -64,8 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument(
         "--setups",
         type=_setup_list,
-        default=list(SETUP_NAMES),
-        help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: both)",
+        default=list(DEFAULT_SETUPS),
+        help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: {','.join(DEFAULT_SETUPS)})",
     )
     table.add_argument(
         "--seeds",
@@ -99,6 +112,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="lesson 3's budget rule: each task gets planning + sequence length + this margin "
         "(steps), capped at the budget",
     )
+    for option, default, minimum, unit in (
+        ("max-replans", DEFAULT_MAX_REPLANS, 0, "replans"),
+        ("max-tokens", DEFAULT_MAX_TOKENS, 1, "tokens"),
+        ("max-seconds", DEFAULT_MAX_SECONDS, 1, "simulated seconds"),
+    ):
+        table.add_argument(
+            f"--{option}",
+            type=lambda t, o=option: _integer(t, o),
+            default=None,
+            help=f"contract: at most this many {unit}, >= {minimum} (default: {default})",
+        )
     table.add_argument("--format", choices=("text", "json", "csv"), default="text")
     trace = commands.add_parser("trace", help="one task's plan and executed trace")
     trace.add_argument("task", help="task name, G01..G24")
@@ -106,40 +130,83 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--seed", type=lambda t: _integer(t, "seed"), default=DEFAULT_SEED)
     trace.add_argument("--budget", type=lambda t: _integer(t, "budget"), default=DEFAULT_BUDGET)
     trace.add_argument("--stop-when-done", action="store_true", help="lesson 3's stopping criterion")
+    trace.add_argument(
+        "--max-replans",
+        type=lambda t: _integer(t, "max-replans"),
+        default=None,
+        help="contract only: replans allowed",
+    )
     return parser  # fmt: skip
+
+
+def _contract_options(args) -> dict:
+    """The contract options given on the command line, by run_contract's parameter names."""
+    names = ("max_replans", "max_tokens", "max_seconds")
+    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+
+
+def _exit_table(measurements) -> str:
+    rows = [{"setup": "contract", "run": run_label(m.seed), "budget": m.budget, "max_replans": m.max_replans,
+             "replans": m.replans, **{state: getattr(m, f"exit_{state.lower()}") for state in EXIT_STATES},
+             "success_exit": f"{m.success_exit:.4f}"} for m in measurements]  # fmt: skip
+    return pd.DataFrame(rows).to_string(index=False)
 
 
 def _table(args) -> str:
     switches = args.self_critique or args.approval
     if switches and "single-loop" not in args.setups:
         raise ValueError("--self-critique and --approval are switches of setup single-loop only")
+    options = _contract_options(args)
+    if options and "contract" not in args.setups:
+        raise ValueError("--max-replans, --max-tokens and --max-seconds are options of setup contract only")
+    stop_rule = args.stop_when_done or args.budget_margin is not None
+    if stop_rule and args.setups == ["contract"]:
+        raise ValueError(
+            "--stop-when-done and --budget-margin are rules of setups single-loop and plan-execute"
+        )
     measurements = []
     for setup in args.setups:
         on = setup == "single-loop"
         for seed in args.seeds:
             for budget in args.budgets:
+                if setup == "contract":  # the contract stops at its goal; its bounds are its own options
+                    measurements.append(measure(setup, seed, budget, **options))
+                    continue
                 measurements.append(
                     measure(setup, seed, budget, on and args.self_critique, on and args.approval,
                             args.stop_when_done, args.budget_margin)
                 )  # fmt: skip
-    frame = measurement_frame(measurements).astype({"budget_margin": "object"})
-    frame["budget_margin"] = frame["budget_margin"].where(frame["budget_margin"].notna(), None)
+    contract = "contract" in args.setups
+    rows = [
+        {key: getattr(m, key) for key in JSON_KEYS + (CONTRACT_KEYS if m.setup == "contract" else ())}
+        for m in measurements
+    ]
     if args.format == "json":
-        return json.dumps(frame[list(JSON_KEYS)].to_dict(orient="records"), indent=2)
-    if args.format == "csv":
-        return frame[list(JSON_KEYS)].to_csv(index=False).rstrip("\n")
+        return json.dumps(rows, indent=2)
+    if args.format == "csv":  # the contract's columns stay empty on the other setups' rows
+        columns = list(JSON_KEYS + (CONTRACT_KEYS if contract else ()))
+        return pd.DataFrame(rows, columns=columns, dtype=object).to_csv(index=False).rstrip("\n")
     lines = [format_table(seed_table(measurements))]
     if "plan-execute" in args.setups:
         lines += [format_plan_accuracy(plan_accuracy(seed)) for seed in args.seeds]
+    if contract:
+        lines += ["", _exit_table([m for m in measurements if m.setup == "contract"])]
     return "\n".join(lines)
 
 
 def _trace(args) -> str:
     task = check_task(args.task)
     setup = check_setup(args.setup)
+    options = {} if args.max_replans is None else {"max_replans": args.max_replans}
+    if options and setup != "contract":
+        raise ValueError("--max-replans is an option of setup contract only")
     run = run_task(setup, task, check_seed(args.seed), check_budget(args.budget, "budget"),
-                   stop_when_done=args.stop_when_done)  # fmt: skip
-    return f"setup {setup}  seed {run.seed}  budget {run.budget}\n" + format_trace(run)
+                   stop_when_done=args.stop_when_done, **options)  # fmt: skip
+    text = f"setup {setup}  seed {run.seed}  budget {run.budget}\n" + format_trace(run)
+    if setup == "contract":
+        text += (f"\n  exit state {run.exit_state}  stop reason {run.stop_reason}  replans {run.replans}"
+                 f"  seconds {run.seconds}  correct {run.correct}\n" + format_events(run))  # fmt: skip
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,10 +20,12 @@ from sim.agents import (
     selection,
 )
 from sim.checks import check_budget, check_margin, check_seed, check_setup, check_switch, check_task
+from sim.contract import EXIT_STATES, exit_state_of, run_contract
 from sim.tasks import TASKS, correct_answer
 from sim.world import TOOLS
 
-SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor"}
+SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor", "contract": "contract"}
+CONTRACT_OPTIONS = ("max_replans", "max_tokens", "max_seconds")  # options of setup "contract" only
 RUN_LABELS = {DEFAULT_SEED: "A", DEFAULT_SEED + 1: "B"}
 
 
@@ -33,7 +35,11 @@ class Measurement:
 
     Fields: setup; seed; budget (steps); solved (tasks whose final answer is correct, of
     n_tasks); steps, calls (tool calls), tokens and errors (tool errors), each summed over
-    the tasks; approvals (side-effecting calls that asked for approval); the switches used.
+    the tasks; approvals (side-effecting calls that asked for approval); the switches and the
+    stopping rule used (lesson 3). Setup "contract" also fills replans, seconds (simulated,
+    summed), one count of tasks per exit state (exit_success, exit_partial_success,
+    exit_replan_exhausted, exit_timeout) and the contract's bounds (max_replans, max_tokens,
+    max_seconds); other setups leave them 0/None (lesson 4).
     """
 
     setup: str
@@ -50,6 +56,15 @@ class Measurement:
     approval: bool = False
     stop_when_done: bool = False
     budget_margin: int | None = None
+    replans: int = 0
+    seconds: int = 0
+    exit_success: int = 0
+    exit_partial_success: int = 0
+    exit_replan_exhausted: int = 0
+    exit_timeout: int = 0
+    max_replans: int | None = None
+    max_tokens: int | None = None
+    max_seconds: int | None = None
 
     @property
     def success(self) -> float:
@@ -57,23 +72,38 @@ class Measurement:
         return self.solved / self.n_tasks
 
     @property
+    def success_exit(self) -> float:
+        """Share of tasks ending in exit state SUCCESS (setup "contract"; 0 for the others)."""
+        return self.exit_success / self.n_tasks
+
+    @property
     def rule(self) -> str:
         """The stopping rule that ran: "fixed budget" (the seed's), "stop when done", or
-        "stop when done, budget plan length + m" (lesson 3)."""
+        "stop when done, budget plan length + m" (lesson 3); for setup "contract", "contract
+        bounds" (it stops at its goal or at a bound, rule CT11, lesson 4)."""
+        if self.setup == "contract":
+            return "contract bounds"
         if self.budget_margin is not None:
             return f"stop when done, budget plan length + {self.budget_margin}"
         return "stop when done" if self.stop_when_done else "fixed budget"
 
 
 def run_task(
-    setup: str, task, seed: int, max_steps: int, self_critique=False, approval=False, stop_when_done=False
+    setup: str,
+    task,
+    seed: int,
+    max_steps: int,
+    self_critique=False,
+    approval=False,
+    stop_when_done=False,
+    **contract,
 ):
     """Run one task in the named setup.
 
     Parameters
     ----------
     setup : str
-        "single-loop" or "plan-execute".
+        "single-loop", "plan-execute" or "contract".
     task : Task | str
         The task or its name, G01..G24.
     seed : int
@@ -83,26 +113,44 @@ def run_task(
     self_critique, approval : bool
         Single-loop switches (lesson 1).
     stop_when_done : bool
-        Lesson 3's stopping criterion (SB1).
+        Lesson 3's stopping criterion (SB1), for the single loop and the split (the contract
+        always stops when its goal is reached).
+    **contract
+        Options of setup "contract" only: max_replans, max_tokens, max_seconds (see
+        `sim.contract.run_contract`); a missing one takes its default (rule CT11).
 
     Returns
     -------
-    Run
+    Run, or ContractRun for setup "contract"
 
     Raises
     ------
     TypeError, ValueError
-        For bad input, and when a single-loop switch is asked of a setup that has none.
+        For bad input, and when a switch or option is asked of a setup that has none.
     """
     setup = check_setup(setup)
     check_switch(self_critique, "self_critique")
     check_switch(approval, "approval")
+    check_switch(stop_when_done, "stop_when_done")
+    unknown = sorted(set(contract) - set(CONTRACT_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"unknown option {unknown[0]!r}; the contract's options are {', '.join(CONTRACT_OPTIONS)}"
+        )
+    if contract and setup != "contract":
+        raise ValueError(
+            f"{', '.join(CONTRACT_OPTIONS)} are options of setup 'contract' only, not of {setup!r}"
+        )
     if setup == "single-loop":
         return run_single_loop(task, seed, max_steps, self_critique, approval, stop_when_done)
     if self_critique or approval:
         raise ValueError(
             f"self_critique and approval are switches of setup 'single-loop' only, not of {setup!r}"
         )
+    if setup == "contract":
+        if stop_when_done:
+            raise ValueError("stop_when_done is an option of setups 'single-loop' and 'plan-execute' only")
+        return run_contract(task, seed, max_steps, **contract)
     return run_plan_execute(task, seed, max_steps, stop_when_done)
 
 
@@ -143,13 +191,14 @@ def measure(
     approval: bool = False,
     stop_when_done: bool = False,
     budget_margin: int | None = None,
+    **contract,
 ) -> Measurement:
     """Run all 24 tasks in one setup and count the units.
 
     Parameters
     ----------
     setup : str
-        "single-loop" or "plan-execute".
+        "single-loop", "plan-execute" or "contract".
     seed : int
         Run seed, 0 <= seed < 2**32.
     max_steps : int
@@ -162,10 +211,13 @@ def measure(
     budget_margin : int | None
         Lesson 3's budget rule (SB2): when given, each task's budget is planning step + its
         sequence length + budget_margin, capped at max_steps. None: every task gets max_steps.
+    **contract
+        max_replans, max_tokens, max_seconds: options of setup "contract" only (rule CT11).
 
     Returns
     -------
     Measurement
+        For setup "contract" with replans, seconds, the exit-state counts and the bounds used.
 
     Raises
     ------
@@ -181,9 +233,21 @@ def measure(
         for task in TASKS
     ]
     runs = [
-        run_task(setup, task, seed, budget, self_critique, approval, stop_when_done)
+        run_task(setup, task, seed, budget, self_critique, approval, stop_when_done, **contract)
         for task, budget in zip(TASKS, budgets, strict=True)
     ]
+    extra = {}
+    if setup == "contract":
+        exits = [run.exit_state for run in runs]
+        bounds = runs[0].bounds
+        extra = {
+            "replans": sum(run.replans for run in runs),
+            "seconds": sum(run.seconds for run in runs),
+            **{f"exit_{state.lower()}": exits.count(state) for state in EXIT_STATES},
+            "max_replans": bounds.max_replans,
+            "max_tokens": bounds.max_tokens,
+            "max_seconds": bounds.max_seconds,
+        }
     return Measurement(
         setup=setup,
         seed=seed,
@@ -199,6 +263,7 @@ def measure(
         approval=approval,
         stop_when_done=stop_when_done,
         budget_margin=budget_margin,
+        **extra,
     )
 
 
@@ -275,10 +340,18 @@ def measurement_frame(measurements: Sequence[Measurement]) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Shape (len(measurements), fields): every Measurement field, plus `success` (a fraction
-        in [0, 1]), `run` (A, B or the seed) and `rule` (the stopping rule's name).
+        in [0, 1]), `success_exit` (share ending in SUCCESS, contract only), `run` (A, B or the
+        seed) and `rule` (the stopping rule's name).
     """
     rows = [
-        {**asdict(m), "success": m.success, "run": run_label(m.seed), "rule": m.rule} for m in measurements
+        {
+            **asdict(m),
+            "success": m.success,
+            "success_exit": m.success_exit,
+            "run": run_label(m.seed),
+            "rule": m.rule,
+        }
+        for m in measurements
     ]
     return pd.DataFrame(rows)
 
@@ -306,7 +379,7 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     )
     if table["budget"].nunique() <= 1:
         table = table.drop(columns="budget")
-    if (table["rule"] == "fixed budget").all():
+    if not (frame["stop_when_done"].any() or frame["budget_margin"].notna().any()):
         table = table.drop(columns="rule")
     return table
 
@@ -573,4 +646,42 @@ def loop_step_table(steps) -> pd.DataFrame:
             "running tokens": running,
             "answer held": "" if step.held is None else step.held,
         })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def exit_state_frame(
+    setups: Sequence[str], seeds: Sequence[int], max_steps: int = DEFAULT_BUDGET, **contract
+):
+    """Exit-state counts (rule CT12, read from each run by `exit_state_of`) per setup and seed.
+
+    Parameters
+    ----------
+    setups : Sequence[str]
+        Setup names; the contract's options go to setup "contract" only.
+    seeds : Sequence[int]
+        Run seeds.
+    max_steps : int
+        Step budget per task (steps).
+    **contract
+        max_replans, max_tokens, max_seconds for setup "contract" (rule CT11).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (setup, seed): setup (label), run, budget, one column per exit state
+        (tasks, of 24) and solved (tasks with the correct answer, the seed's measure).
+        Introduced in lesson 4.
+    """
+    rows = []
+    for setup in setups:
+        setup = check_setup(setup)
+        options = contract if setup == "contract" else {}
+        for seed in seeds:
+            runs = [run_task(setup, task, seed, max_steps, **options) for task in TASKS]
+            states = [exit_state_of(run) for run in runs]
+            rows.append(
+                {"setup": SETUP_LABELS[setup], "run": run_label(seed), "budget": max_steps,
+                 **{state: states.count(state) for state in EXIT_STATES},
+                 "solved": sum(is_correct(run) for run in runs)}
+            )  # fmt: skip
     return pd.DataFrame(rows)

@@ -32,6 +32,7 @@ from sim.measure import (
 from sim.tasks import TASK_NAMES
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
+LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups lesson 3's stopping rule applies to
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,7 @@ def step_budget_view(settings: Settings) -> View:
     setup, stop = settings.extra.get("setup", "plan-execute"), settings.extra.get("stop_when_done", False)
     seeds = (settings.seed, settings.seed + 1)
     measurements = [
-        measure(name, seed, settings.budget, stop_when_done=stop) for name in SETUP_LABELS for seed in seeds
+        measure(name, seed, settings.budget, stop_when_done=stop) for name in LOOP_SETUPS for seed in seeds
     ]
     grid = outcome_grid(setup, settings.seed, range(1, settings.budget + 1), stop_when_done=stop)
     counts = grid[settings.budget].value_counts().reindex(OUTCOMES, fill_value=0).rename_axis(None)
@@ -259,7 +260,7 @@ def step_budget_view(settings: Settings) -> View:
 
 def step_budget_panel() -> ControlPanel:
     """The control panel of lesson 3 (the step budget): seed, budget, setup and stopping rule."""
-    setup = widgets.Dropdown(options=[(label, name) for name, label in SETUP_LABELS.items()], value="plan-execute",
+    setup = widgets.Dropdown(options=[(SETUP_LABELS[name], name) for name in LOOP_SETUPS], value="plan-execute",
                              description="setup")  # fmt: skip
     stop = widgets.Checkbox(value=False, description="stop when done")
     return ControlPanel(
@@ -328,3 +329,61 @@ def single_loop_panel() -> ControlPanel:
     }
     defaults = Settings(DEFAULT_SEED, DEFAULT_BUDGET, recovery_task(DEFAULT_SEED, DEFAULT_BUDGET))
     return ControlPanel(single_loop_view, defaults, extra_controls=switches)
+
+
+CONTRACT_SETUPS = ("single-loop", "plan-execute", "contract")
+MAX_REPLANS_RANGE = (0, 5)  # replans, what the max_replans slider allows
+MAX_TOKENS_RANGE = (100, 2000, 50)  # tokens: min, max, step of the max_tokens slider
+
+
+def contract_view(settings: Settings) -> View:
+    """Lesson 4's view: the three setups at seeds (seed, seed + 1) and the budget, the contract
+    with the panel's max_replans and max_tokens (rule CT11); the seed's table, the exit-state
+    counts (CT12) and the contract-against-split verdicts; the exit-state figure; the chosen
+    task's contract run, event by event."""
+    from sim.contract import format_events, run_contract
+    from sim.figures import draw_exit_states
+    from sim.measure import exit_state_frame
+
+    seeds = (settings.seed, settings.seed + 1)
+    options = {"max_replans": settings.extra["max_replans"], "max_tokens": settings.extra["max_tokens"]}
+    by_setup = {
+        setup: [
+            measure(setup, seed, settings.budget, **(options if setup == "contract" else {}))
+            for seed in seeds
+        ]
+        for setup in CONTRACT_SETUPS
+    }
+    table_text = format_table(seed_table([m for runs in by_setup.values() for m in runs]))
+    exits = exit_state_frame(CONTRACT_SETUPS, seeds, settings.budget, **options)
+    verdicts = compare_setups(by_setup["plan-execute"], by_setup["contract"])
+    run = run_contract(settings.task, settings.seed, settings.budget, **options)
+    walk = (format_trace(run) + f"\n  exit state {run.exit_state}  stop reason {run.stop_reason}"
+            f"  replans {run.replans}\n" + format_events(run))  # fmt: skip
+    return View(
+        table_html=_pre(table_text + "\n\n" + exits.to_string(index=False))
+        + "<p>first = planner + executor, second = contract</p>"
+        + verdict_table(verdicts, seeds).to_html(index=False),
+        figure=draw_exit_states(exits),
+        text=_pre(walk),
+        data={"measurements": by_setup, "exits": exits, "verdicts": verdicts, "run": run},
+    )
+
+
+def contract_panel() -> ControlPanel:
+    """The control panel of lesson 4 (the contract): seed, new seed, budget, task, reset, and the
+    contract's own max_replans and max_tokens sliders; defaults seed 20260218, budget 8, task G05,
+    max_replans 2, max_tokens 1000 (rule CT11)."""
+    from sim.contract import DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS
+
+    extra = {
+        "max_replans": widgets.IntSlider(
+            value=DEFAULT_MAX_REPLANS, min=MAX_REPLANS_RANGE[0], max=MAX_REPLANS_RANGE[1],
+            description="max_replans", continuous_update=False,
+        ),
+        "max_tokens": widgets.IntSlider(
+            value=DEFAULT_MAX_TOKENS, min=MAX_TOKENS_RANGE[0], max=MAX_TOKENS_RANGE[1], step=MAX_TOKENS_RANGE[2],
+            description="max_tokens", continuous_update=False,
+        ),
+    }  # fmt: skip
+    return ControlPanel(contract_view, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"), extra_controls=extra)

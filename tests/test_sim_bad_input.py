@@ -37,7 +37,9 @@ def test_bad_task(task, error):
 
 
 def test_bad_setup_and_switches():
-    with pytest.raises(ValueError, match="setup must be one of single-loop, plan-execute, got 'react'"):
+    with pytest.raises(
+        ValueError, match="setup must be one of single-loop, plan-execute, contract, got 'react'"
+    ):
         measure("react")
     with pytest.raises(TypeError, match="setup must be one of"):
         measure(None)
@@ -69,13 +71,19 @@ def _cli(*args):
         (["table", "--seeds", "20260218,abc"], "seeds must be whole numbers, got 'abc'"),
         (["table", "--seeds", "-3"], "seeds must be an integer 0 <= seeds < 2**32, got -3"),
         (["table", "--budgets", "0"], "budgets (the step budget) must be an integer >= 1, got 0"),
-        (["table", "--setups", "react"], "setups must be one of single-loop, plan-execute, got 'react'"),
+        (
+            ["table", "--setups", "react"],
+            "setups must be one of single-loop, plan-execute, contract, got 'react'",
+        ),
         (["table", "--format", "xml"], "invalid choice: 'xml'"),
         (["table", "--setups", "plan-execute", "--approval"], "switches of setup single-loop only"),
         (["trace", "G99"], "task must be one of G01..G24, got 'G99'"),
         (["trace", "G05", "--seed", "4294967296"], "seed must be an integer 0 <= seed < 2**32"),
         (["trace", "G05", "--budget", "0"], "budget (the step budget) must be an integer >= 1, got 0"),
-        (["trace", "G05", "--setup", "nope"], "setup must be one of single-loop, plan-execute, got 'nope'"),
+        (
+            ["trace", "G05", "--setup", "nope"],
+            "setup must be one of single-loop, plan-execute, contract, got 'nope'",
+        ),
         ([], "required: command"),
     ],
 )

@@ -1,0 +1,706 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 4 · The planner-executor contract
+#
+# Lesson 2 split the loop into a planner and a blind executor. The split was cheaper in
+# tokens, but a wrong position in the plan was run anyway and only understood after it had
+# failed: G05 paid 3 tool errors for one wrong first position. Lesson 3 swept the step budget
+# and asked where a loop should stop.
+#
+# This lesson puts a **contract** between the planner and the executor, the arrangement the
+# course's contract template describes: the plan is a small graph of steps under a schema;
+# it is **validated before anything runs**; the executor checks each step's
+# **preconditions** before calling its tool; one **scratchpad** holds what is known; a failed
+# check is a **replan** event, and replans are counted against a limit; hard **bounds** on
+# steps, tokens and simulated seconds stop every run; and every run ends in exactly one
+# **exit state**. We build each piece in `sim/contract.py`, show it in code, and measure the
+# contract against the single loop and the blind split on the same 24 tasks, seeds and
+# budgets. As before, everything is **fictional**: no model, no tool server, no network.
+#
+# First the versions of the libraries whose output the stored cells depend on, then the
+# lesson's runs, budget and the contract's default bounds.
+
+# %%
+import inspect
+
+import ipywidgets
+import matplotlib
+import pandas as pd
+import pydantic
+from IPython.display import Image, display
+
+import sim
+from sim import contract, figures
+from sim.measure import SETUP_LABELS, exit_state_frame
+
+print(
+    f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
+    f" | pydantic {pydantic.VERSION}"
+)
+SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
+SEEDS = (SEED_A, SEED_B)
+BUDGET = sim.DEFAULT_BUDGET
+DEFAULTS = contract.Bounds()
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps for every setup")
+print(f"tasks: {len(sim.TASKS)}")
+print(
+    f"contract defaults: max_steps {DEFAULTS.max_steps}, max_tokens {DEFAULTS.max_tokens}, "
+    f"max_seconds {DEFAULTS.max_seconds}, max_replans {DEFAULTS.max_replans}"
+)
+
+# %% [markdown]
+# ## The contract's model, as rules
+#
+# The world, the tools and the 24 tasks are the seed's; the split's rules (AA22 to AA30) still
+# hold for the split. The contract adds the rules CT1 to CT12, written out in full in the
+# docstring of `sim/contract.py`. In short:
+#
+# - **The plan (CT1, CT3).** A goal field and a list of steps; each step names its tool, the
+#   steps it depends on, the fields it requires and produces, and a timeout in simulated
+#   seconds. Requires and produces come from each tool's documented contract.
+# - **The first plan (CT2)** is the split's plan for the same task and seed, from the same
+#   draws, so every run pairs with lesson 2's run.
+# - **Validation (CT4)** refuses a plan before any call: bad structure, a required field no
+#   upstream step or scratchpad field provides, or no step producing the goal.
+# - **Preconditions (CT5)** are checked before every call; a missing field, a tool error or a
+#   timeout is a replan event.
+# - **Replanning (CT6, CT7).** The replanner knows what the scratchpad holds, how far the job
+#   has got and which step failed, and why. It does not know the tool sequence: each
+#   position of its sub-plan is again right with the flat share of the first plan. Every
+#   replan counts against `max_replans`, refused ones included.
+# - **Costs (CT8 to CT10).** Every planner call and every tool call is a step; validation and
+#   precondition checks cost nothing. Tokens and simulated seconds per call are in the table.
+# - **Bounds and exit states (CT11, CT12).** A call that would break a bound is not made; the
+#   exit state is decided in the order SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT.
+#
+# The cell prints the constants from `sim` itself.
+
+# %%
+agents = sim.agents
+rules = pd.DataFrame(
+    [
+        ("CT2", "share of right positions, first plan", f"selection(1) = {sim.selection(1)}"),
+        ("CT6", "share of right positions, every replan", f"selection(1) = {sim.selection(1)}"),
+        ("CT3", "a step's timeout", f"{contract.TIMEOUT_FACTOR} x its tool's duration"),
+        (
+            "CT9",
+            "first plan (tokens)",
+            f"{agents.PLANNER_TOKENS} + {agents.PLANNER_TOKENS_PER_POSITION} x plan length",
+        ),
+        (
+            "CT9",
+            "replan (tokens)",
+            f"{agents.PLANNER_TOKENS} + {agents.PLANNER_TOKENS_PER_POSITION} x sub-plan length"
+            f" + {contract.REPLAN_CONTEXT_TOKENS}",
+        ),
+        (
+            "CT9",
+            "tool call (tokens)",
+            f"{agents.EXECUTOR_STEP_TOKENS} + {agents.EXECUTOR_TOKENS_PER_CALL} x calls so far"
+            f" + {agents.OBSERVATION_TOKENS}",
+        ),
+        ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
+        ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
+        ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
+        ("CT11", "max_steps (steps)", f"{DEFAULTS.max_steps}"),
+        ("CT11", "max_tokens (tokens)", f"{DEFAULTS.max_tokens}"),
+        ("CT11", "max_seconds (simulated seconds)", f"{DEFAULTS.max_seconds}"),
+        ("CT11", "max_replans (replans)", f"{DEFAULTS.max_replans}"),
+    ],
+    columns=["rule", "what", "value"],
+)
+print(rules.to_string(index=False))
+
+# %% [markdown]
+# Each tool's contract: what it needs in the scratchpad, what it adds, how long it takes,
+# and the timeout the planner writes for its step. Every plan's requires and produces come
+# from this table.
+
+# %%
+tools = pd.DataFrame(
+    [
+        {
+            "tool": name,
+            "requires": ", ".join(c.requires),
+            "produces": ", ".join(c.produces),
+            "seconds": contract.TOOL_SECONDS[name],
+            "step timeout": contract.TIMEOUT_FACTOR * contract.TOOL_SECONDS[name],
+        }
+        for name, c in contract.TOOL_CONTRACTS.items()
+    ]
+)
+print(tools.to_string(index=False))
+print("goal field per kind of task:", dict(contract.GOALS))
+
+# %% [markdown]
+# The token and seconds defaults are sized to this simulator: twice the cost of the longest
+# run that goes right first time, a record task (1 plan and 4 tool calls). The cell runs that
+# case and prints its cost.
+
+# %%
+record_task = next(task for task in sim.TASKS if task.kind == "record")
+INITIAL = ("subscriber", "query", "column")
+right_record = contract.run_contract(
+    record_task, first_plan=contract.plan_from_tools(record_task.sequence, "written", INITIAL)
+)
+print(
+    f"{record_task.name}, right first plan: {right_record.steps} steps, {right_record.tokens} tokens, "
+    f"{right_record.seconds} simulated seconds, exit {right_record.exit_state}"
+)
+print(
+    f"defaults: max_tokens {DEFAULTS.max_tokens} = 2 x {right_record.tokens}, "
+    f"max_seconds {DEFAULTS.max_seconds} = 2 x {right_record.seconds}"
+)
+
+# %% [markdown]
+# ## The plan under a schema
+#
+# The schema is two pydantic models, a step and a plan. The plan model checks the structure
+# when it is built, so a plan with a duplicate id, an unknown tool or a dependency on a
+# missing or later step cannot even be constructed.
+
+# %%
+print(inspect.getsource(contract.PlanStep))
+
+# %% [markdown]
+# Here is G05's first plan under the contract. It is the split's plan from lesson 2, the same
+# 3 tools from the same draws; the planner only wrote what the schema asks around them.
+
+# %%
+g05 = contract.run_contract("G05", SEED_A, BUDGET)
+g05_split = sim.run_plan_execute("G05", SEED_A, BUDGET)
+first_plan = g05.plans[0]
+print(f"split's plan   : {' -> '.join(g05_split.plan)}")
+print(f"contract's plan: {' -> '.join(step.tool for step in first_plan.steps)}  (goal: {first_plan.goal})")
+print(pd.DataFrame([step.model_dump() for step in first_plan.steps]).to_string(index=False))
+
+# %% [markdown]
+# A plan with a broken structure is refused by the schema itself. Below, a right plan for
+# G05 with its third step given the id of the second:
+
+# %%
+right_g05 = contract.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL).model_dump()
+broken = {**right_g05, "steps": [*right_g05["steps"][:2], {**right_g05["steps"][2], "id": "s2"}]}
+try:
+    contract.Plan.model_validate(broken)
+except pydantic.ValidationError as error:
+    print(f"{error.title}: {error.error_count()} error")
+    print(error.errors()[0]["msg"])
+
+
+# %% [markdown]
+# Every kind of refusal, each on a copy of the same right plan with one thing broken, and
+# each refusal naming the step it refuses. The last 3 are data-flow refusals (the goal
+# check is one of them): the structure is sound but a field would be missing.
+
+
+# %%
+def broken_copy(change):
+    plan = {**right_g05, "steps": [dict(step) for step in right_g05["steps"]]}
+    change(plan)
+    return plan
+
+
+cases = {
+    "third step reuses id s2": lambda p: p["steps"][2].update(id="s2"),
+    "second step calls 'calculator'": lambda p: p["steps"][1].update(tool="calculator"),
+    "second step depends on s9": lambda p: p["steps"][1].update(depends_on=("s9",)),
+    "second step depends on s3": lambda p: p["steps"][1].update(depends_on=("s3",)),
+    "second step depends on nothing": lambda p: p["steps"][1].update(depends_on=()),
+    "third step drops its dependency on s2": lambda p: p["steps"][2].update(depends_on=("s1",)),
+    "goal is 'written'": lambda p: p.update(goal="written"),
+}
+refusals = []
+for case, change in cases.items():
+    first = contract.validate_plan(broken_copy(change), INITIAL)[0]
+    refusals.append({"broken": case, "kind": first.kind, "step": first.step, "message": first.message})
+print(pd.DataFrame(refusals)[["broken", "kind", "step"]].to_string(index=False))
+print()
+for row in refusals:
+    print(f"{row['kind']:>18}: {row['message']}")
+
+# %% [markdown]
+# ## Validation before execution
+#
+# G05's first plan is structurally sound, so the schema accepts it. The data-flow check does
+# not: its first step calls `tariff`, which requires m3 and type, and at that point neither
+# an upstream step nor the scratchpad provides them. In lesson 2 the blind executor called
+# `tariff` here and collected a tool error. The contract refuses the plan before any call.
+
+# %%
+for problem in contract.validate_plan(first_plan, INITIAL):
+    print(f"{problem.kind} at {problem.step}: {problem.message}")
+print(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
+
+# %% [markdown]
+# ## Preconditions during execution
+#
+# Validation trusts what each step says it produces. A tool can return something other
+# than the plan expected, so the executor checks each step's required fields against the
+# scratchpad before every call. In this world every tool produces what its contract says, so
+# a plan that passes validation never fails a precondition; to see the check work we build
+# a plan whose first step *claims* `read_meter` produces m3. Validation accepts it; the
+# precondition check stops the second step before its call, and the replan writes a
+# sub-plan for the 2 positions that remain.
+
+# %%
+claims_m3 = {
+    "goal": "amount",
+    "steps": [
+        {"id": "s1", "tool": "read_meter", "requires": ["subscriber"],
+         "produces": ["previous", "current", "type", "m3"], "timeout": 4},
+        {"id": "s2", "tool": "tariff", "depends_on": ["s1"], "requires": ["m3", "type"],
+         "produces": ["amount"], "timeout": 2},
+    ],
+}  # fmt: skip
+print("validation:", contract.validate_plan(claims_m3, INITIAL) or "accepted")
+lying = contract.run_contract("G05", SEED_A, BUDGET, first_plan=claims_m3)
+print(contract.format_events(lying))
+
+# %% [markdown]
+# ## The scratchpad
+#
+# One object holds the state of a run: the fields known (the initial ones, then whatever
+# each completed step produced), each completed step's outputs, every raw tool result, a
+# note per failure, and the counters. Here it is at the end of G05's contract run.
+
+# %%
+pad = g05.scratchpad
+print("fields held   :", {k: v for k, v in pad.fields.items() if k != "query"})
+print("step outputs  :", pad.outputs)
+print("raw results   :", len(pad.raw), "| notes:", pad.notes)
+print(
+    f"counters      : steps {pad.steps}, tool calls {pad.calls}, tokens {pad.tokens}, "
+    f"seconds {pad.seconds}, replans {pad.replans}, tool errors {pad.errors}"
+)
+
+# %% [markdown]
+# ## Replanning
+#
+# The refusal is a replan event. The replanner sees the scratchpad (nothing done yet) and the
+# error (step s1 lacks m3 and type). It writes a new plan for the 3 positions that remain,
+# each right with the same flat share as before, from the same draw stream; this time all
+# 3 are right, the plan passes validation and runs. The log shows each event with the steps,
+# tokens and simulated seconds spent so far.
+
+# %%
+print(contract.format_events(g05))
+replan = next(e for e in g05.events if e.kind == "replan")
+plan_event = g05.events[0]
+print(
+    f"the replan cost 1 step, {replan.tokens - plan_event.tokens} tokens and "
+    f"{replan.seconds - plan_event.seconds} simulated seconds"
+)
+
+# %% [markdown]
+# ## Bounds and exit states
+#
+# Before every planner call and every tool call, the contract checks that the call fits all
+# of max_steps, max_tokens and max_seconds; if it does not, the run stops there, so no bound
+# is ever exceeded. Then the exit state is decided, in this order:
+#
+# 1. SUCCESS: the job is done (a record written with the right value; for any other task,
+#    the right result held);
+# 2. PARTIAL_SUCCESS: not done, but a correct computed intermediate is held (the right m3
+#    for a charge or record task, or the right amount for a record not yet written);
+# 3. REPLAN_EXHAUSTED: the run stopped because a replan was needed beyond max_replans;
+# 4. TIMEOUT: anything else (in practice, a bound stopped the run).
+#
+# The stop reason says what ended the run, and answer-correctness (the seed's success
+# measure) stands beside the exit state. One constructed case per state:
+
+# %%
+right_plan = contract.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
+record_plan = contract.plan_from_tools(record_task.sequence, "written", INITIAL)
+constructed = {
+    "G05, its own first plan": dict(task="G05"),
+    "G05, right plan, max_steps 3": dict(task="G05", max_steps=3, first_plan=right_plan),
+    f"{record_task.name}, right plan, max_steps 4": dict(
+        task=record_task.name, max_steps=4, first_plan=record_plan
+    ),
+    "G05, its own first plan, max_replans 0": dict(task="G05", max_replans=0),
+    "G05, right plan, max_steps 2": dict(task="G05", max_steps=2, first_plan=right_plan),
+    "G05, right plan, max_tokens 205": dict(task="G05", max_tokens=205, first_plan=right_plan),
+    "G05, right plan, max_seconds 7": dict(task="G05", max_seconds=7, first_plan=right_plan),
+}
+rows = []
+for case, kwargs in constructed.items():
+    run = contract.run_contract(kwargs.pop("task"), SEED_A, **{"max_steps": BUDGET, **kwargs})
+    rows.append({"case": case, "exit state": run.exit_state, "stop reason": run.stop_reason,
+                 "correct": run.correct, "steps": run.steps, "tokens": run.tokens,
+                 "seconds": run.seconds, "replans": run.replans})  # fmt: skip
+print(pd.DataFrame(rows).to_string(index=False))
+
+# %% [markdown]
+# The third row is worth a second look: the record task holds the right amount, so by the
+# seed's measure its answer is correct, yet the record was never written. The exit state
+# says PARTIAL_SUCCESS, and that is the difference between the two measures.
+#
+# ## G05 under the contract, beside G05 under the split
+#
+# The same first plan, from the same draws. The split ran it blindly; the contract refused it
+# at step s1 before any call, paid for one replan, and ran the new plan.
+
+# %%
+side = pd.DataFrame(
+    [
+        {"setup": "planner + executor", "first plan": " -> ".join(g05_split.plan),
+         "where it is stopped": "not stopped: all 3 positions run", "steps": g05_split.steps,
+         "tool calls": g05_split.calls, "tokens": g05_split.tokens, "tool errors": g05_split.errors,
+         "replans": 0, "answer": g05_split.answer},
+        {"setup": "contract", "first plan": " -> ".join(g05.plan),
+         "where it is stopped": f"refused at {contract.validate_plan(first_plan, INITIAL)[0].step}, before any call",
+         "steps": g05.steps, "tool calls": g05.calls, "tokens": g05.tokens, "tool errors": g05.errors,
+         "replans": g05.replans, "answer": g05.answer},
+    ]
+)  # fmt: skip
+print(side.to_string(index=False))
+print(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
+print(
+    f"the contract saves {g05_split.steps - g05.steps} steps, {g05_split.calls - g05.calls} tool calls, "
+    f"{g05_split.tokens - g05.tokens} tokens and {g05_split.errors - g05.errors} tool errors on G05"
+)
+
+# %% [markdown]
+# On G05 the refusal costs 1 planner call (165 tokens) and saves the 3 blind calls that
+# failed; the contract ends with 5 steps and 540 tokens where the split used 8 steps and 805
+# tokens, with the same answer, 550.
+#
+# ## The measurement
+#
+# All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
+# contract's default bounds. The first table is the seed's; the second adds what only the
+# contract counts: its replans, and the exit states, which come from the rule CT12 read
+# from each run's trace, for every setup.
+
+# %%
+single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
+split = [sim.measure("plan-execute", seed, BUDGET) for seed in SEEDS]
+contract_runs = [sim.measure("contract", seed, BUDGET) for seed in SEEDS]
+print(sim.format_table(sim.seed_table(single + split + contract_runs)))
+print()
+exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
+exits["replans"] = [0, 0, 0, 0] + [m.replans for m in contract_runs]
+print(exits.to_string(index=False))
+
+# %% [markdown]
+# The band rule decides each unit, as in lesson 2: a difference counts as measured only when,
+# on every run, it is larger than the larger of the two setups' own run-to-run differences.
+# First the contract against the single loop, then against the blind split.
+
+# %%
+against_loop = sim.compare_setups(single, contract_runs)
+against_split = sim.compare_setups(split, contract_runs)
+print("first = single loop, second = contract")
+print(sim.verdict_table(against_loop, SEEDS).to_string(index=False))
+print()
+print("first = planner + executor, second = contract")
+print(sim.verdict_table(against_split, SEEDS).to_string(index=False))
+
+# %% [markdown]
+# What the verdicts say, unit by unit:
+#
+# - **Success is unmeasured** against both. The contract solves 23 tasks on both runs, as
+#   the single loop does; against the split the difference is 2 tasks on run A and 0 on run
+#   B, which never exceeds the split's own band of 2.
+# - **Steps, tool calls and tokens are measured**, and lower: 84 and 83 steps against 97 and
+#   98 (single loop) and 118 and 116 (split); 51 tool calls on both runs against 74 and 74
+#   (single loop) and 71 and 70 (split); 8075 and 7960 tokens against 11978 and 11994
+#   (single loop) and 10345 and 10135 (split).
+# - **Tool errors are measured**: 0 on both runs. In this world a plan that passes
+#   validation calls only tools whose fields are there, so the contract pays for wrong plans
+#   in replans (9 and 8) instead of tool errors.
+#
+# The contract loses one task on each run, G03 on run A and G04 on run B, both ending
+# REPLAN_EXHAUSTED. The cell lists them and prints G03's log: its first plan and both
+# replans were refused, so it never made a tool call.
+
+# %%
+for seed in SEEDS:
+    lost = [r for t in sim.TASKS if not (r := contract.run_contract(t, seed, BUDGET)).correct]
+    print(f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost))
+g03 = contract.run_contract("G03", SEED_A, BUDGET)
+print(contract.format_events(g03))
+
+# %% [markdown]
+# The exit states as a figure, one bar per setup and run:
+
+# %%
+path = figures.save_figure(figures.draw_exit_states(exits), "04_contract-exit-states")
+display(Image(filename=path))
+
+# %% [markdown]
+# The loops have no exit state of their own; the figure reads CT12 from their traces. The
+# order has no state for "stopped by itself with a spoiled answer", so such a loop run
+# falls to PARTIAL_SUCCESS when it held a correct intermediate and to TIMEOUT when it did
+# not. The cell lists those runs at the lesson's budget.
+
+# %%
+for name, runner in (("single loop", sim.run_single_loop), ("planner + executor", sim.run_plan_execute)):
+    for seed in SEEDS:
+        runs = [runner(task, seed, BUDGET) for task in sim.TASKS]
+        spoiled = [
+            f"{r.task} {contract.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
+        ]
+        print(
+            f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}"
+        )
+
+# %% [markdown]
+# ## Across step budgets
+#
+# The budgets of lesson 3: 2, 4, 6, 8 and 12 steps, for all 3 setups on both runs; the
+# contract keeps its other default bounds.
+
+# %%
+BUDGETS = (2, 4, 6, 8, 12)
+sweep = []
+for budget in BUDGETS:
+    for setup in ("single-loop", "plan-execute", "contract"):
+        for seed in SEEDS:
+            m = sim.measure(setup, seed, budget)
+            sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
+                          "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
+                          "tokens": m.tokens, "errors": m.errors, "replans": m.replans,
+                          "SUCCESS": m.exit_success, "PARTIAL": m.exit_partial_success,
+                          "EXHAUSTED": m.exit_replan_exhausted, "TIMEOUT": m.exit_timeout})  # fmt: skip
+sweep = pd.DataFrame(sweep)
+print(sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False))
+print()
+print(sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False))
+longest = max(contract.run_contract(t, seed, 12).steps for t in sim.TASKS for seed in SEEDS)
+print(f"longest contract run at budget 12: {longest} steps")
+for seed in SEEDS:
+    solved = [r for t in sim.TASKS if (r := contract.run_contract(t, seed, 2)).correct]
+    kinds = sorted({sim.TASKS[sim.TASK_NAMES.index(r.task)].kind for r in solved})
+    print(f"contract, budget 2, run {sim.run_label(seed)}: solved {len(solved)}, kinds: {', '.join(kinds)}")
+
+# %% [markdown]
+# Cost against success across the sweep: each line is a setup on one run, each point a
+# budget.
+
+# %%
+path = figures.save_figure(figures.draw_cost_against_success(sweep), "04_contract-cost-success")
+display(Image(filename=path))
+
+# %% [markdown]
+# At a budget of 2 steps every setup is starved. The contract spends its first step on the
+# plan, solves 6 tasks on both runs, all of them document tasks, and ends the other 18 in
+# TIMEOUT. At 4 steps 5 and 4 of its tasks end in PARTIAL_SUCCESS. From 6 steps on, its
+# figures no longer change: its longest run takes 6 steps. The single loop solves 9 and 10
+# tasks at 2 steps against the contract's 6 and 6, and 21 and 20 at 4 steps against 19 and
+# 20. The band rule's verdicts at every budget, contract against each of the others:
+
+# %%
+rows = []
+for budget in BUDGETS:
+    by_setup = {
+        s: [sim.measure(s, seed, budget) for seed in SEEDS]
+        for s in ("single-loop", "plan-execute", "contract")
+    }
+    for other in ("single-loop", "plan-execute"):
+        verdicts = sim.compare_setups(by_setup[other], by_setup["contract"])
+        rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
+                     **{v.unit: f"{v.differences[0]:+d} {v.differences[1]:+d} {v.verdict}" for v in verdicts}})  # fmt: skip
+print(pd.DataFrame(rows).to_string(index=False))
+print("each cell: difference on run A, on run B (contract minus the other), verdict")
+
+# %% [markdown]
+# Success is measured at 2 budgets only: at 2 steps the single loop solves 3 and 4 more
+# tasks than the contract, and at 6 steps the contract solves 3 more than the split on both
+# runs. Everywhere else the success difference stays inside the band. Tokens go the other
+# way at 2 steps, where the contract's plan and replans cost more than they save (182 and
+# 207 more tokens than the single loop, 495 and 520 more than the split, measured); from 4
+# steps on the contract uses fewer tokens than both, measured at every budget.
+#
+# ## Across the replan limit
+#
+# The lesson's budget of 8 steps, with max_replans 0, 1, 2 and 3.
+
+# %%
+replan_rows = []
+for limit in range(4):
+    for seed in SEEDS:
+        m = sim.measure("contract", seed, BUDGET, max_replans=limit)
+        replan_rows.append({"max_replans": limit, "run": sim.run_label(seed), "solved": m.solved,
+                            "steps": m.steps, "tokens": m.tokens, "replans": m.replans,
+                            "SUCCESS": m.exit_success, "PARTIAL_SUCCESS": m.exit_partial_success,
+                            "REPLAN_EXHAUSTED": m.exit_replan_exhausted, "TIMEOUT": m.exit_timeout})  # fmt: skip
+replan_table = pd.DataFrame(replan_rows)
+print(replan_table.to_string(index=False))
+timed_out = [
+    r
+    for t in sim.TASKS
+    if (r := contract.run_contract(t, SEED_A, BUDGET, max_replans=3)).exit_state == "TIMEOUT"
+]
+for r in timed_out:
+    print(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
+    print(contract.format_events(r))
+
+# %% [markdown]
+# With no replan allowed, every refused first plan ends the run: 6 tasks end
+# REPLAN_EXHAUSTED on both runs and 18 are solved. Each replan allowed saves some of them:
+# 21 and 22 solved with 1 replan, 23 with 2. A third replan solves no further task on either
+# run. On run A it turns G03's REPLAN_EXHAUSTED into a TIMEOUT: its third replan is right,
+# but 4 planner calls and the `read_meter` call bring the simulated clock to 22 seconds, the
+# max_seconds bound, and the next call does not fit. More replans buy more chances and
+# spend the same clock.
+#
+# ## The contract next to real frameworks
+#
+# Real agent frameworks bound a run too; how they report its end differs. The table is held
+# as data in the cell below, from each framework's documentation (the page and version read
+# are in the last column); it maps each framework's bounds and end signals onto the 4
+# exit states and says what each lacks. "none" means the documentation read names no such
+# mechanism, not that none can be built.
+
+# %%
+frameworks = pd.DataFrame(
+    [
+        {
+            "framework": "LangGraph",
+            "bounds": "recursion_limit (super-steps; default 25)",
+            "SUCCESS": "graph reaches END",
+            "PARTIAL_SUCCESS": "none",
+            "REPLAN_EXHAUSTED": "none (replanning is a graph you write)",
+            "TIMEOUT": "GraphRecursionError raised at the limit",
+            "lacks": "token and time bounds, a replan limit, a partial result on the error",
+            "read": "reference.langchain.com langgraph.errors.GraphRecursionError (since v0.1); "
+            "langgraph-sdk Config.recursion_limit (defaults to 25); GRAPH_RECURSION_LIMIT guide",
+        },
+        {
+            "framework": "LangChain AgentExecutor",
+            "bounds": "max_iterations (default 15), max_execution_time (seconds)",
+            "SUCCESS": "agent returns AgentFinish",
+            "PARTIAL_SUCCESS": "early_stopping_method 'generate': one more LLM call writes a final answer",
+            "REPLAN_EXHAUSTED": "none",
+            "TIMEOUT": "early_stopping_method 'force' (default): a string saying a time or iteration limit was met",
+            "lacks": "a token bound, which limit ended the run, an exit state beyond the text",
+            "read": "reference.langchain.com langchain-classic AgentExecutor.max_iterations and "
+            ".early_stopping_method (since v1.0)",
+        },
+        {
+            "framework": "smolagents",
+            "bounds": "max_steps (default 20), planning_interval (plan every n steps; default None)",
+            "SUCCESS": "final answer returned",
+            "PARTIAL_SUCCESS": "none in the page read",
+            "REPLAN_EXHAUSTED": "none: planning runs on a clock, not on a failure",
+            "TIMEOUT": "max_steps reached (how the end is reported: not in the page read)",
+            "lacks": "token and time bounds in MultiStepAgent's parameters, replanning on failure, exit states",
+            "read": "huggingface.co/docs/smolagents v1.25.0 reference/agents (MultiStepAgent); "
+            "v1.21.2 plan_customization example",
+        },
+        {
+            "framework": "OpenAI Agents SDK",
+            "bounds": "max_turns (DEFAULT_MAX_TURNS; 10 in agents-core 0.0.9)",
+            "SUCCESS": "final_output produced",
+            "PARTIAL_SUCCESS": "an error handler may return a final output for max_turns",
+            "REPLAN_EXHAUSTED": "none",
+            "TIMEOUT": "MaxTurnsExceeded raised, unless handled",
+            "lacks": "token and time bounds on the run, a replan limit, a named exit state",
+            "read": "openai.github.io/openai-agents-python ref/run (Runner.run) and ref/exceptions; "
+            "@openai/agents-core 0.0.9 run.js; agents-core 0.5.1 errorHandlers",
+        },
+        {
+            "framework": "AutoGen AgentChat",
+            "bounds": "termination conditions: MaxMessage, TokenUsage, Timeout, TextMention, "
+            "StopMessage, Handoff, SourceMatch, External; combined with AND / OR",
+            "SUCCESS": "TextMention or StopMessage: the agents say they are done",
+            "PARTIAL_SUCCESS": "none",
+            "REPLAN_EXHAUSTED": "none",
+            "TIMEOUT": "MaxMessage, TokenUsage or Timeout termination",
+            "lacks": "exit states as values (TaskResult.stop_reason is free text), a replan limit, "
+            "a check that the work is right",
+            "read": "microsoft.github.io/autogen stable: agentchat tutorial 'Termination' (also 0.4.7), "
+            "autogen_agentchat.base TaskResult (messages, stop_reason)",
+        },
+        {
+            "framework": "this contract (sim)",
+            "bounds": "max_steps 8, max_tokens 1000, max_seconds 22, max_replans 2",
+            "SUCCESS": "SUCCESS, checked against the task",
+            "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (right m3 or amount held)",
+            "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
+            "TIMEOUT": "TIMEOUT, with the bound named",
+            "lacks": "a real model: every figure here is from a fictional simulator",
+            "read": "sim/contract.py, rules CT1 to CT12",
+        },
+    ]
+)
+print(frameworks[["framework", "SUCCESS", "TIMEOUT"]].to_string(index=False))
+print()
+print(frameworks[["framework", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED"]].to_string(index=False))
+print()
+for row in frameworks.itertuples():
+    print(f"{row.framework}\n  bounds: {row.bounds}\n  lacks : {row.lacks}\n  read  : {row.read}")
+
+# %% [markdown]
+# Every framework in the table can bound the number of steps (LangGraph's super-steps,
+# AgentExecutor's iterations, smolagents' steps, the Agents SDK's turns, AutoGen's messages).
+# In the pages read, only AgentExecutor and AutoGen can bound time, and only AutoGen tokens.
+# None counts replans against a limit, and none reports a partial success as such: a run
+# that holds a right intermediate and runs out of steps looks the same as one that holds
+# nothing.
+#
+# ## Summary
+#
+# - The contract's first plan is the split's; only what happens after it differs. Validation
+#   refuses a plan with a missing field before any call: G05's first plan is refused at step
+#   s1, one replan costs 165 tokens, and the run ends with 5 steps, 540 tokens and the right
+#   answer, against 8 steps, 805 tokens and 3 tool errors under the split.
+# - On the 24 tasks at 8 steps the contract solves 23 on both runs. Success against the
+#   single loop and the split is unmeasured; steps, tool calls, tokens and tool errors are
+#   measured, and lower: 84 and 83 steps, 51 tool calls, 8075 and 7960 tokens, 0 tool
+#   errors, paid for with 9 and 8 replans.
+# - In this world a plan that passes validation never fails a precondition; the check is
+#   shown on a constructed plan whose step claims a field its tool does not produce.
+# - Every run ends in one exit state with a stop reason; PARTIAL_SUCCESS separates a record
+#   computed but not written from a record written, which the seed's answer measure does
+#   not.
+# - The replan limit trades tasks against cost: 18 solved with none allowed, 23 with 2.
+# - The frameworks read bound steps; fewer bound tokens or time; none bounds replans or
+#   names a partial success.
+#
+# ## Exercises
+#
+# Use the panel below; each question can be answered with its controls.
+#
+# 1. Set max_replans to 0 and press **new seed** a few times. Which exit state takes the
+#    tasks the contract loses, and how do the contract's tokens move against the split's?
+# 2. Lower max_tokens step by step at budget 8. At what value do the first runs end in
+#    TIMEOUT, and which kind of task goes first? Compare with the cost of a right record run
+#    printed above.
+# 3. Set the budget to 3. Which tasks end in PARTIAL_SUCCESS, and what do they hold? Is
+#    their answer correct by the seed's measure?
+# 4. Pick G03 in the task picker and find a seed at which the contract solves it. How many
+#    replans did it take?
+# 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the
+#    difference measured by the band rule?
+#
+# ## Explore
+#
+# The panel runs the 3 setups at a seed (run A) and the next seed (run B), at the budget
+# and with the contract's max_replans and max_tokens; it shows the seed's table, the
+# exit-state counts, the contract-against-split verdicts, the exit-state figure and the chosen
+# task's contract run, event by event. **reset** brings back the lesson's defaults. Its output
+# is not part of the checked record.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from sim.panel import contract_panel
+
+panel = contract_panel()
+panel

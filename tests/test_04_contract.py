@@ -1,0 +1,66 @@
+"""Lesson 4's control panel in plain pytest: set a control, compare what the panel shows with sim."""
+
+import html
+
+import pytest
+
+from sim import format_table, measure, seed_table
+from sim.contract import run_contract
+from sim.measure import exit_state_frame
+from sim.panel import CONTRACT_SETUPS, Settings, contract_panel
+
+
+def _expected(seed, budget, max_replans, max_tokens):
+    seeds = (seed, seed + 1)
+    options = {"max_replans": max_replans, "max_tokens": max_tokens}
+    table = format_table(
+        seed_table(
+            [
+                measure(s, x, budget, **(options if s == "contract" else {}))
+                for s in CONTRACT_SETUPS
+                for x in seeds
+            ]
+        )
+    )
+    return table, exit_state_frame(CONTRACT_SETUPS, seeds, budget, **options).to_string(index=False)
+
+
+@pytest.fixture(scope="module")
+def panel():
+    return contract_panel()
+
+
+def _shown(panel):
+    return html.unescape(panel.table.value)
+
+
+def test_the_panel_starts_at_the_lessons_defaults(panel):
+    panel.reset.click()
+    assert panel.settings == Settings(20260218, 8, "G05", {"max_replans": 2, "max_tokens": 1000})
+    table, exits = _expected(20260218, 8, 2, 1000)
+    assert table in _shown(panel) and exits in _shown(panel)
+    assert "exit state SUCCESS  stop reason plan complete  replans 1" in html.unescape(panel.text.value)
+    assert bytes(panel.figure.value).startswith(b"\x89PNG")
+
+
+def test_max_replans_and_max_tokens_reach_the_table_and_the_walk_through(panel):
+    panel.set(seed=77, budget=6, task="G15", max_replans=0, max_tokens=400)
+    assert panel.settings == Settings(77, 6, "G15", {"max_replans": 0, "max_tokens": 400})
+    table, exits = _expected(77, 6, 0, 400)
+    assert table in _shown(panel) and exits in _shown(panel)
+    run = run_contract("G15", 77, 6, max_replans=0, max_tokens=400)
+    assert f"exit state {run.exit_state}  stop reason {run.stop_reason}" in html.unescape(panel.text.value)
+    panel.extra["max_replans"].value = 3
+    assert _expected(77, 6, 3, 400)[1] in _shown(panel)
+    assert panel.message.value == ""
+
+
+def test_a_refused_value_leaves_a_message_and_the_table(panel):
+    panel.reset.click()
+    shown = panel.table.value
+    panel.seed.value = "twelve"
+    assert "Refused: seed must be a whole number" in panel.message.value and panel.table.value == shown
+    panel.set(max_retries=1)
+    assert "unknown control 'max_retries'" in html.unescape(panel.message.value)
+    panel.seed.value = "5"
+    assert panel.message.value == "" and panel.settings.seed == 5
