@@ -7,6 +7,7 @@ Modules, each readable in one sitting:
 - agents: the single loop and the planner/executor split
 - measure: counted units, plan accuracy, the seed's table
 - bands: the band rule (AA30)
+- batch: many seeds at once, vectorised, equal to the one-seed path
 - checks: validation of seeds, budgets, tasks, setups
 """
 
@@ -21,7 +22,8 @@ from sim.agents import (
     selection,
 )
 from sim.bands import BandVerdict, band_verdict, compare_setups, verdict_table
-from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
+from sim.batch import BatchRun, SeedMeasurements, measure_batch, run_batch, study_seeds
+from sim.checks import SETUP_NAMES, check_budget, check_seed, check_seeds, check_setup, check_task
 from sim.measure import (
     Measurement,
     PlanAccuracy,
@@ -40,10 +42,11 @@ from sim.world import SUBSCRIBERS, TOOL_NAMES, TOOLS, WORLD_SEED, call_tool, cha
 
 __all__ = [
     "DEFAULT_BUDGET", "DEFAULT_SEED", "SETUP_NAMES", "SUBSCRIBERS", "TASKS", "TASK_NAMES",
-    "TOOLS", "TOOL_NAMES", "WORLD_SEED", "BandVerdict", "Measurement", "PlanAccuracy", "Run",
-    "Task", "ToolCall", "band_verdict", "call_tool", "charge", "check_budget", "check_seed",
-    "check_setup", "check_task", "compare_setups", "correct_answer", "format_plan_accuracy",
-    "format_table", "format_trace", "is_correct", "measure", "measurement_frame",
-    "plan_accuracy", "run_label", "run_plan_execute", "run_single_loop", "run_task", "seed_table",
-    "selection", "verdict_table",
+    "TOOLS", "TOOL_NAMES", "WORLD_SEED", "BandVerdict", "BatchRun", "Measurement", "PlanAccuracy",
+    "Run", "SeedMeasurements", "Task", "ToolCall", "band_verdict", "call_tool", "charge",
+    "check_budget", "check_seed", "check_seeds", "check_setup", "check_task", "compare_setups",
+    "correct_answer", "format_plan_accuracy", "format_table", "format_trace", "is_correct",
+    "measure", "measure_batch", "measurement_frame", "plan_accuracy", "run_batch", "run_label",
+    "run_plan_execute", "run_single_loop", "run_task", "seed_table", "selection", "study_seeds",
+    "verdict_table",
 ]  # fmt: skip
