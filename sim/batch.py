@@ -17,7 +17,7 @@ module only repeats its arithmetic on arrays. Two facts make that possible:
 Introduced in lesson 5, how many seeds.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,6 +43,15 @@ from sim.world import TOOL_NAMES, TOOLS
 
 N_TOOLS = len(TOOL_NAMES)
 MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
+OUTCOMES = (
+    "correct",
+    "steps",
+    "calls",
+    "tokens",
+    "errors",
+    "approvals",
+    "stopped",
+)  # per-(task, seed) fields
 LCG_MULTIPLIER, LCG_INCREMENT = 1664525, 1013904223  # as in sim.draws.draw_stream
 
 
@@ -187,6 +196,17 @@ class BatchRun:
     errors: np.ndarray
     approvals: np.ndarray
     stopped: np.ndarray
+
+    def head(self, n_seeds: int) -> "BatchRun":
+        """The same run cut to its first n_seeds seeds (1 <= n_seeds <= len(seeds))."""
+        if (
+            isinstance(n_seeds, bool)
+            or not isinstance(n_seeds, int | np.integer)
+            or not 1 <= n_seeds <= len(self.seeds)
+        ):
+            raise ValueError(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
+        cut = {name: getattr(self, name)[..., :n_seeds] for name in ("seeds", *OUTCOMES)}
+        return replace(self, **cut)
 
     def per_seed(self) -> SeedMeasurements:
         """The counted units at each seed, summed over the tasks (what `sim.measure` gives for one seed)."""
