@@ -191,7 +191,7 @@ def draw_band_chart(
 # ---- lesson 5, how many seeds
 
 SETUP_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
-RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#8172B3"}
+RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
 STUDY_UNITS = (("solved", "tasks solved (of 24)"), ("tokens", "tokens"), ("errors", "tool errors"))
 
 
