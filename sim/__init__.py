@@ -8,6 +8,7 @@ Modules, each readable in one sitting:
 - measure: counted units, plan accuracy, the seed's table
 - bands: the band rule (AA30)
 - batch: many seeds at once, vectorised, equal to the one-seed path
+- study: many-seed statistics: paired bootstrap intervals, band rule over seed pairs, pass^k
 - checks: validation of seeds, budgets, tasks, setups
 """
 
