@@ -382,8 +382,8 @@ print(pd.DataFrame(rows).to_string(index=False))
 # 1. Set the number of seeds to 100 and press **new seed** a few times. How often does the
 #    success interval, resampling seeds, leave zero out? What does that say about a study
 #    of 100 seeds?
-# 2. Compare **single loop** with **single loop + self-critique**. Which unit differs, and
-#    why is its interval resampling seeds a single point?
+# 2. Compare **single loop** with **single loop + self-critique**. Which units differ? Why
+#    are the intervals of the others a single point, [0, 0]?
 # 3. Set the budget to 4 and the seeds to 10,000. Does the split still solve fewer tasks
 #    than the single loop? Do the two ways of resampling agree?
 # 4. With the lesson's setups, find the smallest number of seeds at which the tool-error
