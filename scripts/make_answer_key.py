@@ -263,6 +263,73 @@ def lesson_04() -> list[str]:
     return lines + [""]
 
 
+def lesson_05() -> list[str]:
+    from sim.study import RESAMPLES, paired_interval
+
+    lines = ["## Lesson 5 · How many seeds?", ""]
+    firsts = range(A, A + 20 * 100, 100)  # 20 disjoint 100-seed studies
+    many = sim.study_seeds(10000)
+    effect = paired_interval(
+        sim.run_batch("single-loop", many),
+        sim.run_batch("plan-execute", many),
+        "success",
+        10000,
+        "seeds",
+        1000,
+    ).difference
+    excluded = 0
+    for first in firsts:
+        seeds = sim.study_seeds(100, first)
+        single, split = sim.run_batch("single-loop", seeds), sim.run_batch("plan-execute", seeds)
+        excluded += paired_interval(single, split, "success", 100, "seeds", 1000).excludes_zero
+    lines.append(
+        f"1. Over 20 disjoint studies of 100 seeds (first seeds {A}, {A + 100}, ...; 1,000 resamples as in the "
+        f"panel), the success interval resampling seeds leaves zero out in {excluded}. Over 10,000 seeds the "
+        f"effect is {24 * effect:+.3f} tasks per run of 24: a study of 100 seeds is too small to show it "
+        "most of the time."
+    )
+    seeds = sim.study_seeds(10000)
+    plain, critique = (
+        sim.run_batch("single-loop", seeds),
+        sim.run_batch("single-loop", seeds, self_critique=True),
+    )
+    differ = []
+    for unit in ("success", "steps", "tool calls", "tokens", "tool errors"):
+        interval = paired_interval(plain, critique, unit, 10000, "seeds", 1000)
+        if (interval.low, interval.high) != (0.0, 0.0):
+            differ.append(f"{unit} [{interval.low:.2f}, {interval.high:.2f}]")
+    lines.append(
+        f"2. Over 10,000 seeds only these units differ: {', '.join(differ)}. Self-critique changes no draw, so "
+        "every run is the same but for the 40 tokens per tool error; a difference that is 0 on every seed has "
+        "every resample at 0."
+    )
+    single4, split4 = sim.run_batch("single-loop", seeds, 4), sim.run_batch("plan-execute", seeds, 4)
+    ways = {
+        way: paired_interval(single4, split4, "success", 10000, way, RESAMPLES) for way in ("seeds", "tasks")
+    }
+    lines.append(
+        f"3. At budget 4 over 10,000 seeds the split's success difference is {ways['seeds'].difference:+.4f} "
+        f"(share of tasks per run); resampling seeds [{ways['seeds'].low:+.4f}, {ways['seeds'].high:+.4f}], "
+        f"resampling tasks [{ways['tasks'].low:+.4f}, {ways['tasks'].high:+.4f}]: "
+        + ("both leave zero out." if all(w.excludes_zero for w in ways.values()) else
+           "they do not agree on leaving zero out." if len({w.excludes_zero for w in ways.values()}) > 1 else
+           "neither leaves zero out.")
+    )  # fmt: skip
+    single, split = sim.run_batch("single-loop", seeds), sim.run_batch("plan-execute", seeds)
+    excludes = {
+        n: paired_interval(single, split, "tool errors", n, "seeds", 1000).excludes_zero
+        for n in range(2, 201)
+    }
+    from_on = min((n for n in excludes if all(excludes[m] for m in excludes if m >= n)), default=None)
+    first_n = min((n for n, e in excludes.items() if e), default=None)
+    lines.append(
+        f"4. From the lesson's first seed {A}, resampling seeds with the panel's 1,000 resamples, the tool-error "
+        f"interval first leaves zero out at {first_n} seeds and leaves it out at every size from {from_on} to 200. "
+        "Other first seeds give other numbers: the lesson's figure is one study's answer, not a constant."
+    )
+    return lines + [""]
+
+
 def answer_key() -> str:
     lines = [
         "# Answer key to the exercises (for instructors)",
@@ -272,7 +339,7 @@ def answer_key() -> str:
         "with the lesson's panel; the CLI (`python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
-    for part in (lesson_01, lesson_02, lesson_03, lesson_04):
+    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05):
         lines += part()
     return "\n".join(lines)
 

@@ -8,6 +8,8 @@ Modules, each readable in one sitting:
 - contract: the planner-executor contract (plan schema, validation, replanning, bounds, exit states)
 - measure: counted units, plan accuracy, the seed's table, right picks by depth, outcomes
 - bands: the band rule (AA30)
+- batch: many seeds at once, vectorised, equal to the one-seed path
+- study: many-seed statistics: paired bootstrap intervals, band rule over seed pairs, pass^k
 - checks: validation of seeds, budgets, tasks, setups
 """
 
@@ -25,7 +27,8 @@ from sim.agents import (
     selection,
 )
 from sim.bands import BandVerdict, band_verdict, compare_setups, verdict_table
-from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
+from sim.batch import BatchRun, SeedMeasurements, measure_batch, run_batch, study_seeds
+from sim.checks import SETUP_NAMES, check_budget, check_seed, check_seeds, check_setup, check_task
 from sim.measure import (
     SETUP_LABELS,
     Measurement,
@@ -57,4 +60,5 @@ __all__ = [
     "plan_accuracy", "plan_length_budget", "run_label", "run_plan_execute", "run_single_loop", "run_task",
     "seed_table", "selection", "verdict_table", "LoopStep", "depth_picks", "expected_right_share", "loop_steps",
     "recovery_task", "side_effect_calls", "loop_step_table",
+    "BatchRun", "SeedMeasurements", "check_seeds", "measure_batch", "run_batch", "study_seeds",
 ]  # fmt: skip

@@ -6,6 +6,8 @@ Each check returns the clean value or raises TypeError (wrong kind of value) or 
 
 import numbers
 
+import numpy as np
+
 from sim.tasks import TASK_NAMES, TASKS, Task
 
 SEED_LIMIT = 2**32
@@ -33,6 +35,39 @@ def check_seed(seed: object, name: str = "seed") -> int:
     if not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r}")
     return int(seed)
+
+
+def check_seeds(seeds: object, name: str = "seeds") -> np.ndarray:
+    """Return `seeds` as a one-dimensional int64 array if every seed is an integer 0 <= seed < 2**32.
+
+    Accepts a numpy integer array or a sequence of Python or numpy integers (bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When `seeds` is not a sequence or array of integers.
+    ValueError
+        When it is empty or not one-dimensional, or a seed is outside 0 .. 2**32 - 1.
+    """
+    allowed = f"{name} must be a one-dimensional, non-empty sequence of integers 0 <= seed < 2**32"
+    if isinstance(seeds, np.ndarray):
+        if seeds.dtype.kind not in "iu":
+            raise TypeError(f"{allowed}, got an array of dtype {seeds.dtype}")
+        array = seeds
+    else:
+        if isinstance(seeds, str | bytes | dict | set) or not hasattr(seeds, "__iter__"):
+            raise TypeError(f"{allowed}, got {seeds!r} ({type(seeds).__name__})")
+        values = list(seeds)
+        wrong = next((value for value in values if not _is_integer(value)), None)
+        if wrong is not None:
+            raise TypeError(f"{allowed}, got the element {wrong!r} ({type(wrong).__name__})")
+        array = np.array([int(value) for value in values], dtype=object)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{allowed}, got shape {array.shape}")
+    outside = (array < 0) | (array >= SEED_LIMIT)
+    if outside.any():
+        raise ValueError(f"{allowed}, got {array[np.argmax(outside)]!r}")
+    return array.astype(np.int64)
 
 
 def check_count(value: object, name: str, minimum: int, label: str = "", unit: str = "") -> int:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import ipywidgets as widgets
+import pandas as pd
+import traitlets
 
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, run_plan_execute
 from sim.bands import compare_setups, verdict_table
@@ -196,16 +198,23 @@ class ControlPanel:
         except (TypeError, ValueError) as error:
             self._refuse(error)
             return
+        controls = [
+            (self.seed, None if seed is None else str(seed)),
+            (self.budget, budget),
+            (self.task, task),
+        ]
+        controls += [(self.extra[name], value) for name, value in extra.items()]
+        before = [(control, control.value) for control, _ in controls]
         self._quiet = True
         try:
-            if seed is not None:
-                self.seed.value = str(seed)
-            if budget is not None:
-                self.budget.value = budget
-            if task is not None:
-                self.task.value = task
-            for name, value in extra.items():
-                self.extra[name].value = value
+            for control, value in controls:
+                if value is not None:
+                    control.value = value
+        except traitlets.TraitError as error:  # e.g. a value a dropdown does not offer
+            for control, value in before:
+                control.value = value
+            self._refuse(error)
+            return
         finally:
             self._quiet = False
         self._on_change()
@@ -387,3 +396,113 @@ def contract_panel() -> ControlPanel:
         ),
     }  # fmt: skip
     return ControlPanel(contract_view, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"), extra_controls=extra)
+
+
+# ---- lesson 5, how many seeds
+
+PANEL_RESAMPLES = 1000  # bootstrap resamples in the panel (the lesson's cells use 10,000), for speed
+MAX_STUDY_SEEDS = 10000
+PANEL_UNITS = ("success", "tokens", "tool errors")
+
+
+def _study_labels(first: str, second: str) -> tuple[str, str]:
+    return (first, second) if first != second else (f"{first} (first)", f"{second} (second)")
+
+
+def how_many_seeds_view(settings: Settings, runs: dict | None = None) -> View:
+    """Lesson 5's view: two setups over the seeds seed, seed + 1, ..., seed + N - 1 at the budget.
+
+    Settings: seed (the study's first seed), budget (steps), and the extra controls n_seeds (N),
+    first and second (labels of sim.study.SETUP_CHOICES). The table gives each unit's means, the
+    paired difference (second minus first) and its 95 % percentile bootstrap intervals, resampling
+    seeds and resampling tasks (PANEL_RESAMPLES resamples, resampling seed 2026); the figure is
+    the distributions over the N seeds with the first two seeds marked A and B.
+
+    `runs`, when given, is a dict the view keeps batch runs in, keyed by (first seed, budget,
+    setup label), each over MAX_STUDY_SEEDS seeds where they fit below 2**32: moving the
+    number-of-seeds slider then only cuts them (`BatchRun.head`). The panel owns that dict.
+
+    Raises
+    ------
+    ValueError
+        When the last seed, seed + N - 1, would reach 2**32, or for an unknown setup label.
+    """
+    from sim.batch import run_batch, study_seeds
+    from sim.figures import draw_seed_distributions
+    from sim.study import SETUP_CHOICES, UNITS, paired_interval
+
+    n_seeds = settings.extra.get("n_seeds", MAX_STUDY_SEEDS)
+    chosen = (settings.extra.get("first", "single loop"), settings.extra.get("second", "planner + executor"))
+    for name, label in zip(("first", "second"), chosen, strict=True):
+        if label not in SETUP_CHOICES:
+            raise ValueError(f"{name} must be one of {', '.join(SETUP_CHOICES)}, got {label!r}")
+    last = settings.seed + n_seeds - 1
+    if last >= SEED_LIMIT:
+        raise ValueError(f"seed + n_seeds - 1 must stay below 2**32 (the study's last seed), got {last}")
+    runs = {} if runs is None else runs
+    size = MAX_STUDY_SEEDS if settings.seed + MAX_STUDY_SEEDS <= SEED_LIMIT else n_seeds
+    pair = []
+    for label in chosen:
+        key = (settings.seed, settings.budget, label, size)
+        if key not in runs:
+            if len(runs) >= 8:
+                runs.clear()
+            setup, critique, approval = SETUP_CHOICES[label]
+            runs[key] = run_batch(
+                setup, study_seeds(size, settings.seed), settings.budget, critique, approval
+            )
+        pair.append(runs[key].head(n_seeds))
+    first, second = pair
+    columns = _study_labels(*chosen)
+    rows = []
+    for unit in PANEL_UNITS:
+        by_way = {
+            way: paired_interval(first, second, unit, n_seeds, way, PANEL_RESAMPLES)
+            for way in ("seeds", "tasks")
+        }
+        field, how = UNITS[unit]
+        scale = 1 / first.correct.shape[0] if how == "share" else 1
+        rows.append({
+            "unit": unit,
+            columns[0]: f"{getattr(first, field).sum(axis=0).mean() * scale:.4f}",
+            columns[1]: f"{getattr(second, field).sum(axis=0).mean() * scale:.4f}",
+            "difference": f"{by_way['seeds'].difference:.4f}",
+            "95 % interval, resampling seeds": f"[{by_way['seeds'].low:.4f}, {by_way['seeds'].high:.4f}]",
+            "95 % interval, resampling tasks": f"[{by_way['tasks'].low:.4f}, {by_way['tasks'].high:.4f}]",
+        })  # fmt: skip
+    table = pd.DataFrame(rows)
+    figure = draw_seed_distributions(
+        {columns[0]: first.per_seed(), columns[1]: second.per_seed()}, marked=(0, 1),
+        title=f"{n_seeds} seeds from {settings.seed}, budget {settings.budget}; dashed: seeds {settings.seed} (A) "
+              f"and {settings.seed + 1} (B)",
+    )  # fmt: skip
+    note = (
+        f"seeds {settings.seed}..{last}; difference = {chosen[1]} minus {chosen[0]}, per run of 24 tasks "
+        f"(success as a share of tasks); intervals: 95 % percentile bootstrap, {PANEL_RESAMPLES} resamples "
+        f"in this panel (10000 in the lesson's cells), resampling seed 2026."
+    )
+    return View(
+        table.to_html(index=False), figure, _pre(note), {"first": first, "second": second, "table": table}
+    )
+
+
+def how_many_seeds_panel() -> ControlPanel:
+    """The control panel of lesson 5 (how many seeds): first seed 20260218, budget 8, 10000 seeds,
+    single loop against planner + executor; a number-of-seeds slider and the two setups to compare."""
+    from sim.study import SETUP_CHOICES
+
+    extra = {
+        "n_seeds": widgets.IntSlider(value=MAX_STUDY_SEEDS, min=10, max=MAX_STUDY_SEEDS, step=10,
+                                     description="seeds", continuous_update=False),
+        "first": widgets.Dropdown(options=list(SETUP_CHOICES), value="single loop", description="first"),
+        "second": widgets.Dropdown(options=list(SETUP_CHOICES), value="planner + executor", description="second"),
+    }  # fmt: skip
+    runs = {}  # this panel's batch runs, reused while only the number of seeds moves
+
+    def render(settings: Settings) -> View:
+        return how_many_seeds_view(settings, runs)
+
+    return ControlPanel(
+        render, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
+        controls=("seed", "new_seed", "budget", "reset"), two_runs=False, extra_controls=extra,
+    )  # fmt: skip

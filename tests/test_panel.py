@@ -131,3 +131,15 @@ def test_extra_controls_reach_render_and_reset():
     assert "unknown control 'nope'" in html.unescape(panel.message.value)
     panel.reset.click()
     assert panel.settings == Settings(1, 2, "G01", {"switch": False})
+
+
+def test_set_refuses_a_value_a_dropdown_does_not_offer():
+    from sim.panel import step_budget_panel
+
+    panel = step_budget_panel()
+    panel.set(seed=5, setup="no-such-setup")
+    assert "Refused" in panel.message.value
+    assert panel.settings == Settings(20260218, 8, "G05", {"setup": "plan-execute", "stop_when_done": False})
+    assert panel.seed.value == "20260218" and panel.extra["setup"].value == "plan-execute"
+    panel.set(setup="single-loop")
+    assert panel.settings.extra["setup"] == "single-loop" and panel.message.value == ""

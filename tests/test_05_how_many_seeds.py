@@ -1,0 +1,157 @@
+"""Lesson 5: the study's statistics against direct computations, and its panel driven from Python."""
+
+import html
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import sim
+from sim import study
+from sim.panel import PANEL_RESAMPLES, Settings, how_many_seeds_panel
+
+SEEDS = sim.study_seeds(400)
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return sim.run_batch("single-loop", SEEDS), sim.run_batch("plan-execute", SEEDS)
+
+
+def test_pass_hat_k_is_the_mean_over_tasks_of_the_binomial_ratio():
+    correct = np.array([[1, 1, 1, 0, 1], [0, 0, 1, 0, 0], [1, 1, 1, 1, 1]], dtype=bool)
+    for k in range(1, 6):
+        expected = np.mean([math.comb(int(c), k) / math.comb(5, k) for c in correct.sum(axis=1)])
+        assert study.pass_hat_k(correct, k) == pytest.approx(expected, rel=1e-12)
+    assert study.pass_hat_k(correct, 1) == pytest.approx(correct.mean())
+    with pytest.raises(ValueError, match=r"k must be an integer 1..5"):
+        study.pass_hat_k(correct, 6)
+
+
+def test_pass_k_is_at_least_p_to_the_k(pair):
+    table = study.pass_k_table({"single loop": pair[0]}, ks=range(1, 9))
+    assert (table["single loop pass^k"] >= table["single loop p^k"] - 1e-12).all()
+    assert table["single loop pass^k"].iloc[0] == pytest.approx(pair[0].correct.mean())
+
+
+def test_seed_interval_is_scipys_bootstrap_of_per_seed_differences(pair):
+    single, split = pair
+    interval = study.paired_interval(single, split, "tokens", 300, "seeds", 2000)
+    data = split.per_seed().tokens[:300] - single.per_seed().tokens[:300]
+    direct = stats.bootstrap((data,), np.mean, n_resamples=2000, method="percentile",
+                             rng=np.random.default_rng(study.RESAMPLING_SEED))  # fmt: skip
+    assert interval.difference == pytest.approx(data.mean())
+    assert (interval.low, interval.high) == pytest.approx(tuple(direct.confidence_interval))
+
+
+def test_task_interval_resamples_the_24_task_means(pair):
+    single, split = pair
+    interval = study.paired_interval(single, split, "success", 400, "tasks", 2000)
+    per_task = (split.correct.astype(int) - single.correct.astype(int)).mean(axis=1)
+    direct = stats.bootstrap((per_task,), np.mean, n_resamples=2000, method="percentile",
+                             rng=np.random.default_rng(study.RESAMPLING_SEED))  # fmt: skip
+    assert interval.difference == pytest.approx(
+        split.per_seed().success.mean() - single.per_seed().success.mean()
+    )
+    assert (interval.low, interval.high) == pytest.approx(tuple(direct.confidence_interval))
+
+
+def test_identical_setups_give_a_zero_point_interval(pair):
+    single = pair[0]
+    interval = study.paired_interval(single, single, "success", 100)
+    assert (interval.difference, interval.low, interval.high, interval.excludes_zero) == (0, 0, 0, False)
+
+
+def test_bad_study_arguments(pair):
+    single, split = pair
+    with pytest.raises(ValueError, match="unit must be one of"):
+        study.paired_interval(single, split, "speed", 100)
+    with pytest.raises(ValueError, match="resample must be one of seeds, tasks"):
+        study.paired_interval(single, split, "success", 100, "runs")
+    with pytest.raises(ValueError, match=r"n_seeds must be an integer 2..400"):
+        study.paired_interval(single, split, "success", 401)
+    other = sim.run_batch("plan-execute", SEEDS, 4)
+    with pytest.raises(ValueError, match="same seeds with the same budget"):
+        study.paired_interval(single, other, "success", 100)
+
+
+def test_smallest_study_needs_zero_out_at_every_larger_size():
+    table = pd.DataFrame({"unit": "u", "resample": "seeds", "n_seeds": [10, 30, 100, 300],
+                          "excludes_zero": [True, False, True, True]})  # fmt: skip
+    assert study.smallest_study(table, "u", "seeds") == 100
+    table["excludes_zero"] = [True, True, True, False]
+    assert study.smallest_study(table, "u", "seeds") is None
+
+
+def test_band_rule_over_pairs_counts_what_band_verdict_says(pair):
+    first, second = pair[0].per_seed(), pair[1].per_seed()
+    counts = study.band_rule_over_pairs(first, second, "tool calls")
+    measured = [
+        sim.band_verdict("tool calls", first.calls[i : i + 2].tolist(), second.calls[i : i + 2].tolist())
+        for i in range(0, 400, 2)
+    ]
+    hits = [v for v in measured if v.verdict == "measured"]
+    assert counts["pairs"] == 200 and counts["measured"] == len(hits)
+    assert counts["measured_up"] == sum(v.differences[0] > 0 for v in hits)
+
+
+def test_band_rule_at_the_lessons_seeds_is_lesson_2s():
+    single = sim.measure_batch("single-loop", SEEDS[:2])
+    split = sim.measure_batch("plan-execute", SEEDS[:2])
+    counts = study.band_rule_over_pairs(single, split, "tool calls")
+    assert counts == {"pairs": 1, "measured": 1, "measured_up": 0, "measured_down": 1}
+
+
+# ---- the panel
+
+
+@pytest.fixture(scope="module")
+def panel():
+    return how_many_seeds_panel()
+
+
+def _expected_row(settings, unit):
+    setups = [study.SETUP_CHOICES[settings.extra[name]] for name in ("first", "second")]
+    seeds = sim.study_seeds(settings.extra["n_seeds"], settings.seed)
+    first, second = (sim.run_batch(s, seeds, settings.budget, c, a) for s, c, a in setups)
+    interval = study.paired_interval(first, second, unit, len(seeds), "seeds", PANEL_RESAMPLES)
+    return f"[{interval.low:.4f}, {interval.high:.4f}]", f"{interval.difference:.4f}"
+
+
+def test_panel_starts_at_the_lessons_defaults(panel):
+    panel.reset.click()
+    assert panel.settings == Settings(
+        20260218, 8, "G05", {"n_seeds": 10000, "first": "single loop", "second": "planner + executor"}
+    )
+    shown = html.unescape(panel.table.value)
+    assert "-0.0079" in shown and bytes(panel.figure.value).startswith(b"\x89PNG")
+    assert f"{PANEL_RESAMPLES} resamples" in panel.text.value
+
+
+def test_the_seeds_slider_and_setups_redraw_what_sim_computes(panel):
+    panel.reset.click()
+    panel.extra["n_seeds"].value = 300
+    low_high, difference = _expected_row(panel.settings, "success")
+    row = panel.view.data["table"].set_index("unit").loc["success"]
+    assert row["95 % interval, resampling seeds"] == low_high and row["difference"] == difference
+    panel.extra["second"].value = "single loop + self-critique"
+    panel.budget.value = 5
+    low_high, difference = _expected_row(panel.settings, "tokens")
+    row = panel.view.data["table"].set_index("unit").loc["tokens"]
+    assert row["95 % interval, resampling seeds"] == low_high and row["difference"] == difference
+    assert panel.view.data["second"].self_critique and panel.view.data["second"].budget == 5
+    assert panel.message.value == ""
+
+
+def test_a_study_past_the_last_seed_is_refused_and_the_panel_keeps_working(panel):
+    panel.reset.click()
+    table = panel.table.value
+    panel.seed.value = str(2**32 - 100)
+    assert "seed + n_seeds - 1 must stay below 2**32" in panel.message.value
+    assert panel.table.value == table and panel.settings.seed == 20260218
+    panel.extra["n_seeds"].value = 50  # 2**32 - 100 + 49 fits: the same seed is now accepted
+    panel.seed.value = str(2**32 - 100)
+    assert panel.message.value == "" and panel.settings.seed == 2**32 - 100
+    assert panel.view.data["first"].seeds[-1] == 2**32 - 51

@@ -1,0 +1,136 @@
+"""The batch path against the one-seed path: every per-(task, seed) outcome equal, over 1,000+ seeds.
+
+The reference is the readable one-seed path (`sim.run_task`), called task by task and seed by
+seed; the batch path must give the same correct-answer flag, steps, tool calls, tokens, tool
+errors, approvals and stop flag for every task and seed, at every budget tested, in both
+setups and with all four combinations of the single loop's switches.
+"""
+
+import numpy as np
+import pytest
+
+from sim import TASKS, correct_answer, is_correct, measure, run_task
+from sim.batch import MACHINE, measure_batch, run_batch, study_seeds
+from sim.world import TOOL_NAMES, call_tool
+
+EDGES = [0, 1, 2, 2**31 - 1, 2**31, 20260218, 20260219, 2**32 - 2, 2**32 - 1]
+SEEDS = np.unique(
+    np.concatenate([EDGES, np.random.default_rng(5).integers(0, 2**32, size=1000, dtype=np.int64)])
+)
+BUDGETS = (1, 2, 5, 8, 12)
+SWITCHES = [(False, False), (True, False), (False, True), (True, True)]
+CASES = [("single-loop", critique, approval) for critique, approval in SWITCHES] + [
+    ("plan-execute", False, False)
+]
+FIELDS = ("correct", "steps", "calls", "tokens", "errors", "approvals", "stopped")
+
+
+def _reference(setup, seeds, budget, self_critique, approval):
+    """The one-seed path's outcomes, arrays of shape (24, n_seeds) in FIELDS order."""
+    out = {name: np.zeros((len(TASKS), len(seeds)), dtype=np.int64) for name in FIELDS}
+    for t, task in enumerate(TASKS):
+        for j, seed in enumerate(seeds):
+            run = run_task(setup, task, int(seed), budget, self_critique, approval)
+            values = (is_correct(run), *(getattr(run, name) for name in FIELDS[1:]))
+            for name, value in zip(FIELDS, values, strict=True):
+                out[name][t, j] = value
+    return out
+
+
+def test_the_seed_set_is_spread_and_large():
+    assert len(SEEDS) >= 1000 and SEEDS[0] == 0 and SEEDS[-1] == 2**32 - 1
+    assert np.histogram(SEEDS, bins=8, range=(0, 2**32))[0].min() > 50  # spread over the whole range
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize(
+    "setup, self_critique, approval", CASES, ids=[f"{s}-critique{c:d}-approval{a:d}" for s, c, a in CASES]
+)
+def test_every_outcome_equals_the_one_seed_path(setup, self_critique, approval, budget):
+    batch = run_batch(setup, SEEDS, budget, self_critique, approval)
+    expected = _reference(setup, SEEDS, budget, self_critique, approval)
+    for name in FIELDS:
+        got = getattr(batch, name)
+        assert got.shape == (len(TASKS), len(SEEDS))
+        mismatch = np.argwhere(got != expected[name])
+        assert mismatch.size == 0, (
+            f"{name} differs at {len(mismatch)} (task, seed) pairs, first: task "
+            f"{TASKS[mismatch[0][0]].name}, seed {SEEDS[mismatch[0][1]]}"
+        )
+
+
+@pytest.mark.parametrize("budget", (3, 8))
+def test_per_seed_measurements_equal_sim_measure(budget):
+    seeds = [20260218, 20260219, 0, 2**32 - 1, 777]
+    for setup, critique, approval in CASES:
+        totals = measure_batch(setup, seeds, budget, critique, approval)
+        for j, seed in enumerate(seeds):
+            m = measure(setup, seed, budget, critique, approval)
+            units = ("solved", "steps", "calls", "tokens", "errors", "approvals")
+            assert [getattr(totals, unit)[j] for unit in units] == [getattr(m, unit) for unit in units]
+            assert totals.success[j] == m.success and totals.seeds[j] == seed
+
+
+def test_the_lessons_table_comes_out_of_the_batch():
+    single = measure_batch("single-loop", [20260218, 20260219])
+    split = measure_batch("plan-execute", [20260218, 20260219])
+    assert single.tokens.tolist() == [11978, 11994] and split.tokens.tolist() == [10345, 10135]
+    assert split.steps.tolist() == [118, 116] and split.errors.tolist() == [10, 12]
+
+
+def test_the_tool_machine_is_what_the_tools_say():
+    """Walk random tool sequences through the real tools and through the machine, side by side."""
+    from sim.agents import _call_and_observe, _initial_state
+
+    rng = np.random.default_rng(11)
+    for t, task in enumerate(TASKS):
+        for _ in range(30):
+            state, index = _initial_state(task), 0
+            for tool in rng.integers(0, len(TOOL_NAMES), size=6):
+                observation = call_tool(TOOL_NAMES[tool], {**state, "value": state.get("result")})
+                failed = _call_and_observe(TOOL_NAMES[tool], state)
+                assert failed == ("error" in observation) == MACHINE.error[t, index, tool]
+                index = MACHINE.next_state[t, index, tool]
+            assert MACHINE.correct[t, index] == (state.get("result") == correct_answer(task))
+
+
+def test_study_seeds():
+    assert study_seeds(3).tolist() == [20260218, 20260219, 20260220]
+    with pytest.raises(ValueError, match="n_seeds must be an integer >= 1, got 0"):
+        study_seeds(0)
+    with pytest.raises(TypeError, match="n_seeds must be an integer"):
+        study_seeds(2.0)
+    with pytest.raises(ValueError, match="seeds must be"):
+        study_seeds(10, first=2**32 - 5)
+
+
+@pytest.mark.parametrize(
+    "seeds, error, words",
+    [
+        ([], ValueError, "non-empty"),
+        ([1, -1], ValueError, "got -1"),
+        ([1, 2**32], ValueError, "got 4294967296"),
+        ([1, 2.5], TypeError, "got the element 2.5 (float)"),
+        ([1, True], TypeError, "got the element True (bool)"),
+        ("12", TypeError, "got '12' (str)"),
+        (7, TypeError, "got 7 (int)"),
+        (np.array([1.0, 2.0]), TypeError, "dtype float64"),
+        (np.array([[1, 2]]), ValueError, "shape (1, 2)"),
+    ],
+)
+def test_bad_seeds_are_refused_by_name(seeds, error, words):
+    with pytest.raises(error) as caught:
+        run_batch("single-loop", seeds)
+    assert "seeds must be a one-dimensional, non-empty sequence of integers" in str(caught.value)
+    assert words in str(caught.value)
+
+
+def test_bad_setup_budget_and_switches():
+    with pytest.raises(ValueError, match="setup must be one of"):
+        run_batch("react", [1])
+    with pytest.raises(ValueError, match="max_steps"):
+        run_batch("single-loop", [1], 0)
+    with pytest.raises(ValueError, match="switches of setup 'single-loop' only"):
+        run_batch("plan-execute", [1], 8, approval=True)
+    with pytest.raises(TypeError, match="approval must be True or False"):
+        run_batch("single-loop", [1], 8, approval=1)
