@@ -4,6 +4,7 @@ every run, it exceeds the larger of the two setups' own run-to-run differences.
 Counts are compared exactly (tasks solved, not rounded shares). Introduced in lesson 2.
 """
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,6 +65,10 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
         When the two setups do not have the same number of runs, or fewer than two.
     """
     first, second = tuple(first), tuple(second)
+    for name, values in (("first", first), ("second", second)):
+        wrong = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v]
+        if wrong:
+            raise TypeError(f"{name} must hold numbers (exact counts), got {wrong[0]!r}")
     if len(first) != len(second) or len(first) < 2:
         raise ValueError(
             f"first and second must hold one value per run for the same >= 2 runs, "
@@ -104,8 +109,19 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     ValueError
         When the runs do not pair by seed.
     """
-    if [a.seed for a in first] != [b.seed for b in second]:
+    for name, runs in (("first", first), ("second", second)):
+        wrong = [m for m in runs if not isinstance(m, Measurement)]
+        if wrong:
+            raise TypeError(
+                f"{name} must hold Measurements (from sim.measure), got {type(wrong[0]).__name__}"
+            )
+    seeds = [a.seed for a in first]
+    if seeds != [b.seed for b in second]:
         raise ValueError("first and second must be measured on the same seeds, in order")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(
+            f"the runs must have different seeds (a band needs distinct runs), got seeds {seeds}"
+        )
     return [
         band_verdict(unit, [getattr(m, field) for m in first], [getattr(m, field) for m in second])
         for unit, field in UNITS

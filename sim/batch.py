@@ -36,7 +36,7 @@ from sim.agents import (
     _initial_state,
     selection,
 )
-from sim.checks import check_budget, check_seeds, check_setup, check_switch
+from sim.checks import SEED_LIMIT, check_budget, check_seed, check_seeds, check_setup, check_switch
 from sim.draws import MASK32, trace_id
 from sim.tasks import TASK_NAMES, TASKS, correct_answer
 from sim.world import TOOL_NAMES, TOOLS
@@ -352,7 +352,7 @@ def run_batch(
     TypeError, ValueError
         For a bad setup, seeds, budget or switch, naming the parameter.
     """
-    setup = check_setup(setup)
+    setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # the contract has no batch path
     seeds = check_seeds(seeds)
     max_steps = check_budget(max_steps)
     check_switch(self_critique, "self_critique")
@@ -393,4 +393,7 @@ def study_seeds(n_seeds: int, first: int = 20260218) -> np.ndarray:
         raise TypeError(f"n_seeds must be an integer >= 1, got {n_seeds!r} ({type(n_seeds).__name__})")
     if n_seeds < 1:
         raise ValueError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+    first = check_seed(first, "first")
+    if n_seeds > SEED_LIMIT - first:
+        raise ValueError(f"n_seeds must be at most 2**32 - first = {SEED_LIMIT - first}, got {n_seeds!r}")
     return check_seeds(np.arange(first, first + n_seeds, dtype=np.int64))

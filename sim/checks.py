@@ -58,8 +58,9 @@ def check_seeds(seeds: object, name: str = "seeds") -> np.ndarray:
         if isinstance(seeds, str | bytes | dict | set) or not hasattr(seeds, "__iter__"):
             raise TypeError(f"{allowed}, got {seeds!r} ({type(seeds).__name__})")
         values = list(seeds)
-        wrong = next((value for value in values if not _is_integer(value)), None)
-        if wrong is not None:
+        wrong = [value for value in values if not _is_integer(value)]
+        if wrong:
+            wrong = wrong[0]
             raise TypeError(f"{allowed}, got the element {wrong!r} ({type(wrong).__name__})")
         array = np.array([int(value) for value in values], dtype=object)
     if array.ndim != 1 or array.size == 0:

@@ -5,6 +5,7 @@ Bad input is reported on stderr in one line and the exit code is 2; there is nev
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -31,44 +32,62 @@ from sim.measure import (
 )
 
 JSON_KEYS = ("setup", "seed", "budget", "success", "steps", "calls", "tokens", "errors", "approvals", "rule",
-             "stop_when_done", "budget_margin")  # fmt: skip
+             "stop_when_done", "budget_margin", "self_critique", "approval")  # fmt: skip
 # added to the rows of setup "contract" (and to every CSV row when the contract is among the setups)
 CONTRACT_KEYS = ("replans", "success_exit", *(f"exit_{state.lower()}" for state in EXIT_STATES),
                  "max_replans", "max_tokens", "max_seconds")  # fmt: skip
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
 
 
+def _shown(text: str, limit: int = 40) -> str:
+    """A value as it is echoed in a message: quoted, and cut when it is long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
 def _integer(text: str, name: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{name} must be whole numbers, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {_shown(text)}") from None
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line on stderr (exit code 2), without the usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _distinct(values: list, name: str) -> list:
+    repeated = next((value for index, value in enumerate(values) if value in values[:index]), None)
+    if repeated is not None:
+        raise argparse.ArgumentTypeError(f"{name} must not repeat, got {repeated} twice")
+    return values
+
+
+def _each(text: str, name: str, check) -> list:
+    """Split a comma-separated option and check each part; one message naming the option on error."""
+    try:
+        return _distinct([check(part.strip()) for part in text.split(",")], name)
+    except (TypeError, ValueError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _seed_list(text: str) -> list[int]:
-    try:
-        return [check_seed(_integer(part, "seeds"), "seeds") for part in text.split(",")]
-    except (TypeError, ValueError) as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return _each(text, "seeds", lambda part: check_seed(_integer(part, "each of seeds"), "seeds"))
 
 
 def _budget_list(text: str) -> list[int]:
-    try:
-        return [check_budget(_integer(part, "budgets"), "budgets") for part in text.split(",")]
-    except (TypeError, ValueError) as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return _each(text, "budgets", lambda part: check_budget(_integer(part, "each of budgets"), "budgets"))
 
 
 def _setup_list(text: str) -> list[str]:
-    try:
-        return [check_setup(part, "setups") for part in text.split(",")]
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return _each(text, "setups", lambda part: check_setup(part, "setups"))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m sim`."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m sim",
         description="Agent loops, measured: the course's fictional simulator from the command line.",
     )
@@ -218,5 +237,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TypeError, ValueError) as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
-    print(text)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (e.g. `| head`) closed the pipe: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps Python from failing again at exit
+        return 0
+    except OSError as error:  # e.g. a full disk
+        print(f"{parser.prog}: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        return 1
     return 0

@@ -83,8 +83,9 @@ class Measurement:
         bounds" (it stops at its goal or at a bound, rule CT11, lesson 4)."""
         if self.setup == "contract":
             return "contract bounds"
+        stop = "stop when done" if self.stop_when_done else "seed's stop"
         if self.budget_margin is not None:
-            return f"stop when done, budget plan length + {self.budget_margin}"
+            return f"{stop}, budget plan length + {self.budget_margin}"
         return "stop when done" if self.stop_when_done else "fixed budget"
 
 
@@ -135,7 +136,8 @@ def run_task(
     unknown = sorted(set(contract) - set(CONTRACT_OPTIONS))
     if unknown:
         raise TypeError(
-            f"unknown option {unknown[0]!r}; the contract's options are {', '.join(CONTRACT_OPTIONS)}"
+            f"unknown option {unknown[0]!r}: the options are self_critique, approval, stop_when_done"
+            f" (and budget_margin for measure), and for setup 'contract' {', '.join(CONTRACT_OPTIONS)}"
         )
     if contract and setup != "contract":
         raise ValueError(
@@ -178,7 +180,8 @@ def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
     TypeError, ValueError
         For a bad setup, task, margin or bound.
     """
-    setup, task, margin = check_setup(setup), check_task(task), check_margin(margin)
+    setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # the contract plans its own steps
+    task, margin = check_task(task), check_margin(margin)
     planning = 1 if setup == "plan-execute" else 0
     return min(check_budget(max_steps), planning + len(task.sequence) + margin)
 
@@ -228,6 +231,10 @@ def measure(
     seed = check_seed(seed)
     max_steps = check_budget(max_steps)
     check_switch(stop_when_done, "stop_when_done")
+    if budget_margin is not None:
+        budget_margin = check_margin(budget_margin)
+        if setup == "contract":
+            raise ValueError("budget_margin is a rule of setups 'single-loop' and 'plan-execute' only")
     budgets = [
         max_steps if budget_margin is None else plan_length_budget(setup, task, budget_margin, max_steps)
         for task in TASKS
@@ -363,6 +370,8 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     and a `rule` column when any measurement used lesson 3's stopping rule.
     Print it with `format_table` to get the seed's layout (success with 4 decimals).
     """
+    if not measurements:
+        raise ValueError("measurements must hold at least one Measurement, got none")
     frame = measurement_frame(measurements)
     table = pd.DataFrame(
         {
@@ -491,6 +500,7 @@ def outcome_grid(setup: str, seed: int, budgets, stop_when_done: bool = False) -
     pandas.DataFrame
         Shape (24 tasks, len(budgets)): index task names, columns budgets, values from OUTCOMES.
     """
+    setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # outcomes are lesson 3's loops
     budgets = [check_budget(b, "budgets") for b in budgets]
     data = {
         budget: [

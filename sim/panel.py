@@ -8,13 +8,13 @@ lesson 2, planner and executor.
 """
 
 import html
+import numbers
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import ipywidgets as widgets
 import pandas as pd
-import traitlets
 
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, run_plan_execute
 from sim.bands import compare_setups, verdict_table
@@ -92,6 +92,7 @@ class ControlPanel:
         self._render = render
         self.defaults = defaults
         self.seed_max = SEED_LIMIT - (2 if two_runs else 1)
+        self.shown_controls = tuple(controls)
         self._random = random.Random()  # this panel's own source of new seeds
         self._quiet = False
         self.seed = widgets.Text(
@@ -129,19 +130,24 @@ class ControlPanel:
 
         display(self.widget)
 
-    def _read_controls(self) -> Settings:
-        text = self.seed.value.strip().replace("_", "")
+    def _read_seed(self, text: object) -> int:
+        """The seed typed in the seed box, or TypeError/ValueError saying what is allowed."""
         allowed = f"seed must be a whole number 0 <= seed <= {self.seed_max}"
         if self.seed_max < SEED_LIMIT - 1:
             allowed += " (run B uses seed + 1)"
+        text = str(text).strip().replace("_", "")
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
         try:
             seed = int(text)
         except ValueError:
-            raise TypeError(f"{allowed}, got {text!r}") from None
+            raise TypeError(f"{allowed}, got {shown}") from None
         if not 0 <= seed <= self.seed_max:
-            raise ValueError(f"{allowed}, got {seed}")
+            raise ValueError(f"{allowed}, got {shown}")
+        return check_seed(seed)
+
+    def _read_controls(self) -> Settings:
         return Settings(
-            check_seed(seed),
+            self._read_seed(self.seed.value),
             check_budget(self.budget.value, "budget"),
             check_task(self.task.value).name,
             {name: control.value for name, control in self.extra.items()},
@@ -154,10 +160,30 @@ class ControlPanel:
         self.settings, self.view = settings, view
         self.message.value = ""
 
+    def _show_settings(self) -> None:
+        """Put every control back to what the panel shows, without redrawing."""
+        shown = self.settings
+        self._quiet = True
+        try:
+            self.seed.value, self.budget.value, self.task.value = str(shown.seed), shown.budget, shown.task
+            for name, control in self.extra.items():
+                control.value = shown.extra[name]
+        finally:
+            self._quiet = False
+
     def _refuse(self, error: Exception) -> None:
         shown = self.settings
-        kept = f" Still showing seed {shown.seed}, budget {shown.budget}, task {shown.task}." if shown else ""
-        self.message.value = f"<span style='color:#C62828'>Refused: {html.escape(str(error))}.{kept}</span>"
+        kept = ""
+        if shown is not None:
+            parts = [f"seed {shown.seed}", f"budget {shown.budget}"]
+            parts += [f"task {shown.task}"] if "task" in self.shown_controls else []
+            parts += [f"{name} {value}" for name, value in shown.extra.items()]
+            kept = f" Still showing {', '.join(parts)}."
+            self._show_settings()
+        text = str(error).rstrip(".")
+        self.message.value = (
+            f"<span style='color:#C62828'>Refused: {html.escape(text)}.{html.escape(kept)}</span>"
+        )
 
     def _on_change(self, _change=None) -> None:
         if self._quiet:
@@ -174,12 +200,33 @@ class ControlPanel:
         self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task,
                  **self._extra_defaults)  # fmt: skip
 
+    def _check_value(self, name: str, control, value):
+        """`value` if `control` can hold it exactly, else TypeError/ValueError naming the control."""
+        if isinstance(control, widgets.Checkbox):
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        elif isinstance(control, widgets.Dropdown):
+            offered = [option[1] if isinstance(option, tuple) else option for option in control.options]
+            if value not in offered:
+                raise ValueError(f"{name} must be one of {', '.join(map(str, offered))}, got {value!r}")
+        elif hasattr(control, "min") and hasattr(control, "max"):
+            step = getattr(control, "step", 1) or 1
+            allowed = f"{name} must be an integer {control.min}..{control.max}"
+            allowed += f" in steps of {step}" if step != 1 else ""
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{allowed}, got {value!r}")
+            if not control.min <= value <= control.max or (value - control.min) % step:
+                raise ValueError(f"{allowed}, got {value!r}")
+        return value
+
     def set(self, seed=None, budget=None, task=None, **extra) -> None:
         """Set several controls at once and redraw once (what the reset button does).
 
-        A value the controls cannot hold (a budget outside 1..20, an unknown task, an unknown
-        extra control) is refused with a message in the panel, and nothing changes. Extra
-        controls are set by name: `panel.set(self_critique=True)`.
+        Every value is checked first: a value a control cannot hold exactly (a seed outside
+        the panel's range, a budget outside 1..20, an unknown task, a slider value off its
+        range or step, a dropdown value it does not offer, a switch that is not True/False,
+        an unknown control) is refused with a message naming the control, and nothing changes.
+        Extra controls are set by name: `panel.set(self_critique=True)`.
         """
         try:
             unknown = sorted(set(extra) - set(self.extra))
@@ -187,34 +234,20 @@ class ControlPanel:
                 raise ValueError(
                     f"unknown control {unknown[0]!r}; this panel has {', '.join(self.extra) or 'none'}"
                 )
-            if budget is not None:
-                budget = check_budget(budget, "budget")
-                if not BUDGET_RANGE[0] <= budget <= BUDGET_RANGE[1]:
-                    raise ValueError(
-                        f"budget must be an integer {BUDGET_RANGE[0]}..{BUDGET_RANGE[1]}, got {budget}"
-                    )
-            if task is not None:
-                task = check_task(task).name
+            wanted = [
+                (self.seed, None if seed is None else str(self._read_seed(seed))),
+                (self.budget, None if budget is None else self._check_value("budget", self.budget, budget)),
+                (self.task, None if task is None else check_task(task).name),
+            ]
+            wanted += [(self.extra[n], self._check_value(n, self.extra[n], v)) for n, v in extra.items()]
         except (TypeError, ValueError) as error:
             self._refuse(error)
             return
-        controls = [
-            (self.seed, None if seed is None else str(seed)),
-            (self.budget, budget),
-            (self.task, task),
-        ]
-        controls += [(self.extra[name], value) for name, value in extra.items()]
-        before = [(control, control.value) for control, _ in controls]
         self._quiet = True
         try:
-            for control, value in controls:
+            for control, value in wanted:
                 if value is not None:
                     control.value = value
-        except traitlets.TraitError as error:  # e.g. a value a dropdown does not offer
-            for control, value in before:
-                control.value = value
-            self._refuse(error)
-            return
         finally:
             self._quiet = False
         self._on_change()

@@ -203,7 +203,7 @@ def test_panel_refuses_bad_input_and_keeps_working(panel):
     panel.seed.value = "not a seed"
     assert "Refused: seed must be a whole number" in panel.message.value and panel.table.value == table
     panel.set(budget=0)
-    assert "budget (the step budget) must be an integer &gt;= 1" in panel.message.value
+    assert "budget must be an integer 1..20, got 0" in panel.message.value
     panel.set(critique=True)
     assert "unknown control" in _shown(panel.message)
     panel.seed.value = "3"

@@ -62,9 +62,11 @@ def test_a_refused_seed_keeps_the_table_and_says_why(panel, typed):
 
 def test_set_refuses_out_of_range_budget_and_unknown_task(panel):
     panel.set(budget=0)
-    assert "Refused: budget (the step budget) must be an integer >= 1" in html.unescape(panel.message.value)
+    assert "Refused: budget must be an integer 1..20, got 0" in panel.message.value
     panel.set(budget=21)
     assert "budget must be an integer 1..20, got 21" in panel.message.value
+    panel.set(budget=2.0)
+    assert "budget must be an integer 1..20, got 2.0" in panel.message.value
     panel.set(task="G99")
     assert "task must be one of G01..G24" in panel.message.value
     panel.set(seed="x")
