@@ -17,7 +17,10 @@ test fails.
 """
 
 import os
+import sys
+from pathlib import Path
 
+import jupyterlab_browser
 import nbformat
 import pytest
 from course_checks import ROOT, lesson_notebooks
@@ -244,3 +247,13 @@ def test_a_panel_without_a_seed_moves_its_first_control_and_every_kind_of_contro
         page.move(panel, path, control, value)
         shown = page.wait_shown(panel, moved)
         assert shown == moved, f"{control.description} -> {value!r}:\n" + _differences(moved, shown)
+
+
+def test_without_chromium_the_test_is_skipped_with_the_install_command_and_fails_under_ci(monkeypatch):
+    monkeypatch.setattr(jupyterlab_browser, "CHROMIUM", Path("/nonexistent/chromium"))
+    monkeypatch.setattr(sys.modules[__name__], "IN_CI", False)
+    with pytest.raises(pytest.skip.Exception, match=r"apt-get install -y chromium"):
+        _require_chromium()
+    monkeypatch.setattr(sys.modules[__name__], "IN_CI", True)
+    with pytest.raises(pytest.fail.Exception, match=r"CI=true.*apt-get install -y chromium|apt-get.*CI=true"):
+        _require_chromium()
