@@ -399,7 +399,7 @@ class NotebookPage:
         self.page.goto(self.lab.notebook_url(self.path), timeout=PAGE_S * 1000)
         self.page.wait_for_function(
             """() => {
-              const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+              const panel = document.querySelector('.jp-NotebookPanel');
               const kernel = panel && panel.querySelector('.jp-KernelName');
               const state = panel && panel.querySelector('.jp-Notebook-ExecutionIndicator');
               return !!(kernel && kernel.textContent.includes('Python 3') && state && state.dataset.status === 'idle');
@@ -416,7 +416,7 @@ class NotebookPage:
 
     def prompts(self) -> list[str]:
         return self.page.eval_on_selector_all(
-            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt",
+            ".jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt",
             "els => els.map(e => e.textContent.trim())",
         )
 
@@ -426,7 +426,7 @@ class NotebookPage:
         self.page.wait_for_function(
             """(n) => {
               const prompts = [...document.querySelectorAll(
-                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+                '.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt')];
               return prompts.length === n && prompts.every(p => !/\\d/.test(p.textContent));
             }""",
             arg=code_cells,
@@ -435,7 +435,7 @@ class NotebookPage:
         self.menu("Run", "Run All Cells")
         self._wait_or_explain(
             """(n) => {
-              const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+              const panel = document.querySelector('.jp-NotebookPanel');
               const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
               const state = panel.querySelector('.jp-Notebook-ExecutionIndicator');
               return state && state.dataset.status === 'idle' && prompts.length === n
@@ -446,7 +446,8 @@ class NotebookPage:
             what=f"Run All: {code_cells} code cells run and the kernel idle within {RUN_ALL_S} s",
         )
         self._wait_or_explain(
-            "() => !document.querySelector('.jp-NotebookPanel').innerText.includes('Loading widget...')",
+            """() => ![...document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea')]
+                .some(area => area.textContent.includes('Loading widget...'))""",
             timeout=PAGE_S * 1000,
             what=f"every widget displayed (none left 'Loading widget...') within {PAGE_S} s",
         )
@@ -465,14 +466,16 @@ class NotebookPage:
         """Error and stderr outputs (their text), and widgets that failed to display."""
         return self.page.evaluate(
             """() => {
-              const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+              const panel = document.querySelector('.jp-NotebookPanel');
               const found = [...panel.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')]
-                .map(e => 'error or stderr output: ' + e.innerText.slice(0, 2000));
+                .map(e => 'error or stderr output: ' + e.textContent.slice(0, 2000));
               for (const e of panel.querySelectorAll('.jupyter-widgets-error-widget')) {
-                found.push('widget: Error displaying widget (' + e.innerText.trim() + ')');
+                found.push('widget: Error displaying widget (' + e.textContent.trim() + ')');
               }
+              // the outputs' text, not the cells' code (textContent: offscreen cells count too)
+              const outputs = [...panel.querySelectorAll('.jp-OutputArea')].map(a => a.textContent).join(' ');
               for (const phrase of ['Error displaying widget', 'Failed to load model class', 'Loading widget...']) {
-                if (panel.innerText.includes(phrase)) found.push('widget: ' + phrase);
+                if (outputs.includes(phrase)) found.push('widget: ' + phrase);
               }
               return found;
             }"""
@@ -480,7 +483,7 @@ class NotebookPage:
 
     def cell_output(self, cell_index: int):
         """The output area of the notebook's cell `cell_index` (counted among all cells)."""
-        return self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(cell_index).locator(
+        return self.page.locator(".jp-NotebookPanel .jp-Cell").nth(cell_index).locator(
             ".jp-OutputArea-output"
         )  # fmt: skip
 

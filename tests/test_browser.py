@@ -16,6 +16,7 @@ CI=true, where it fails. The server, its kernels and the browser are stopped eve
 test fails.
 """
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -51,9 +52,15 @@ def _require_chromium() -> None:
     pytest.skip(reason)
 
 
+def _committed_lessons_and_figures() -> dict[str, str]:
+    files = sorted(p for folder in ("lessons", "figures") for p in (ROOT / folder).iterdir() if p.is_file())
+    return {p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     _require_chromium()  # nothing is started when the browser is missing
+    committed = _committed_lessons_and_figures()
     base = tmp_path_factory.mktemp("browser")
     repo = copy_repository(ROOT, base / "repo")
     (base / "state").mkdir()
@@ -63,6 +70,7 @@ def lab(tmp_path_factory):
         yield server
     finally:
         server.stop()
+    assert _committed_lessons_and_figures() == committed, "the browser test changed lessons/ or figures/"
 
 
 @pytest.fixture(scope="module")
