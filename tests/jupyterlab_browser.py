@@ -1,0 +1,528 @@
+"""JupyterLab in headless Chromium, for tests/test_browser.py: a server, a browser, and what a student does.
+
+- `copy_repository`: the temporary copy of the repository the server serves (lessons and
+  figures in the working tree are never touched).
+- `JupyterLab`: a JupyterLab server on 127.0.0.1, a free port and a token, with its own empty
+  config, data, runtime, settings and workspace folders (no user state), no announcements or
+  update checks, the kernel the venv's Python; `stop()` ends it, its kernels and every process
+  it started, and says which processes it had to kill.
+- `launch_chromium`: Debian's Chromium (/usr/bin/chromium) through Playwright, headless, with
+  the flags this machine needs; Playwright never downloads a browser here.
+- `NotebookPage`: open a notebook, clear and run all cells from the menus, wait for the kernel
+  to be idle, read problems, find a widget in an output and move a control.
+- `explore_panel`: the lesson's panel built in this process by the lesson's own Explore cell,
+  and `expected_shown` / `move_in_python`: what the browser must show after a move.
+
+Every wait polls a real condition (an HTTP answer, a DOM state) with a generous timeout,
+so a slow 2-core machine is slower but not flaky.
+"""
+
+import ast
+import hashlib
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import ipywidgets as widgets
+import nbformat
+import psutil
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+CHROMIUM = Path("/usr/bin/chromium")
+# --no-sandbox: the tests may run as root; the rest keep Chromium off the (closed) network.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+INSTALL_HINT = "install it with `apt-get update && apt-get install -y chromium` (Debian/Ubuntu, as root)"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+SERVER_START_S = 180  # seconds for JupyterLab to answer /api/status
+SERVER_STOP_S = 30  # seconds for a clean shutdown before signals
+PAGE_S = 180  # seconds for the page, the notebook and its kernel
+RUN_ALL_S = 600  # seconds for one lesson's Run All
+REDRAW_S = 180  # seconds for a panel to redraw after a control moves
+
+
+def chromium_missing_reason() -> str | None:
+    """None when Debian's Chromium is installed, else why the browser test cannot run and how to fix it."""
+    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
+        return None
+    return f"Chromium is not installed at {CHROMIUM}: {INSTALL_HINT}"
+
+
+def copy_repository(root: Path, dest: Path) -> Path:
+    """Copy the repository to `dest` without .git, the venv and caches; return `dest`.
+
+    Each lesson's pair (.py and .ipynb) gets one modification time, the later of the two: a
+    fresh clone writes both at nearly the same moment, and the test must not depend on the
+    order in which the copy wrote them (jupytext refuses an .ipynb newer than its .py).
+    """
+    ignore = shutil.ignore_patterns(".git", ".venv", "venv", "*.egg-info", "__pycache__", ".ipynb_checkpoints",
+                                    ".pytest_cache", ".ruff_cache")  # fmt: skip
+    shutil.copytree(root, dest, ignore=ignore)
+    for notebook in (dest / "lessons").glob("*.ipynb"):
+        source = notebook.with_suffix(".py")
+        if source.exists():
+            latest = max(notebook.stat().st_mtime, source.stat().st_mtime)
+            for path in (notebook, source):
+                os.utime(path, (latest, latest))
+    return dest
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class JupyterLab:
+    """A JupyterLab server for one test session. Use `start()`, then `stop()` in a finally.
+
+    Parameters
+    ----------
+    root_dir : Path
+        What the server serves (the temporary copy of the repository).
+    state_dir : Path
+        An empty folder for the server's config, data, runtime, settings and workspaces and
+        its log (`state_dir / "jupyterlab.log"`).
+    figures_dir : Path
+        Where the lessons' `sim.figures.save_figure` writes (COURSE_FIGURES_DIR of the kernels).
+    """
+
+    def __init__(self, root_dir: Path, state_dir: Path, figures_dir: Path):
+        self.root_dir, self.state_dir = root_dir, state_dir
+        self.port, self.token = _free_port(), secrets.token_hex(24)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = state_dir / "jupyterlab.log"
+        self.env = {
+            key: value for key, value in os.environ.items() if not key.startswith(("JUPYTER", "IPYTHON"))
+        }
+        self.env.pop("MPLBACKEND", None)  # a student's kernel picks its own backend
+        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR",
+                     "JUPYTERLAB_WORKSPACES_DIR", "IPYTHONDIR"):  # fmt: skip
+            folder = state_dir / name.lower()
+            folder.mkdir()
+            self.env[name] = str(folder)
+        # no "notified about official Jupyter news?" prompt over the page
+        notification = state_dir / "jupyterlab_settings_dir" / "@jupyterlab" / "apputils-extension"
+        notification.mkdir(parents=True)
+        (notification / "notification.jupyterlab-settings").write_text(
+            json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8"
+        )
+        self.env["JUPYTER_PLATFORM_DIRS"] = "1"
+        self.env["COURSE_FIGURES_DIR"] = str(figures_dir)
+        self.process: subprocess.Popen | None = None
+
+    def command(self) -> list[str]:
+        """The server's command line: this venv's JupyterLab, so its kernel is this venv's Python."""
+        return [
+            sys.executable, "-m", "jupyterlab", "--no-browser",
+            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root_dir}",
+            "--ServerApp.allow_root=True",  # CI runs as root; nothing listens beyond 127.0.0.1
+            "--LabApp.news_url=None",  # no announcements fetched
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",  # no PyPI listing
+        ]  # fmt: skip
+
+    def api(self, path: str, method: str = "GET", timeout: float = 10) -> bytes:
+        """Call the server's REST API with the token; returns the body."""
+        request = urllib.request.Request(self.url + path, method=method,
+                                         headers={"Authorization": f"token {self.token}"})  # fmt: skip
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.read()
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def start(self) -> None:
+        """Start the server in its own process group and wait until its API answers."""
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(self.command(), cwd=self.root_dir, env=self.env, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+        deadline = time.monotonic() + SERVER_START_S
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"JupyterLab exited with code {self.process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                self.api("/api/status", timeout=5)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(
+                        f"JupyterLab did not answer within {SERVER_START_S} s:\n{self.log_tail()}"
+                    ) from None
+                time.sleep(0.25)
+
+    def notebook_url(self, path: str) -> str:
+        """The page that opens `path` alone: a new, empty workspace, so no earlier tab is restored."""
+        return f"{self.url}/lab/workspaces/{secrets.token_hex(8)}/tree/{path}?reset&token={self.token}"
+
+    def kernel_commands(self) -> list[list[str]]:
+        """The command lines of the kernels the server runs now."""
+        children = psutil.Process(self.process.pid).children(recursive=True)
+        commands = []
+        for child in children:
+            try:
+                commands.append(child.cmdline())
+            except psutil.NoSuchProcess:
+                continue
+        return [command for command in commands if "ipykernel_launcher" in command]
+
+    def stop(self) -> list[str]:
+        """Shut the server and its kernels down; kill whatever is left. Returns what had to be killed."""
+        if self.process is None:
+            return []
+        try:
+            started = psutil.Process(self.process.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            started = []
+        killed = []
+        if self.process.poll() is None:
+            try:
+                self.api("/api/shutdown", method="POST")  # stops the kernels, then the server
+            except OSError:
+                pass
+            try:
+                self.process.wait(SERVER_STOP_S)
+            except subprocess.TimeoutExpired:
+                killed.append(f"JupyterLab server {self.process.pid}")
+                for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+                    try:
+                        os.killpg(self.process.pid, sig)
+                        self.process.wait(wait)
+                        break
+                    except ProcessLookupError:
+                        break
+                    except subprocess.TimeoutExpired:
+                        continue
+        # kernels run in their own sessions: end any the server left behind
+        _, alive = psutil.wait_procs(started, timeout=SERVER_STOP_S)
+        for process in alive:
+            killed.append(f"{process.pid} {' '.join(process.cmdline()[:3])}")
+            process.kill()
+        _, still = psutil.wait_procs(alive, timeout=10)
+        if still or self.process.poll() is None:
+            raise RuntimeError(f"processes left running after JupyterLab: {[p.pid for p in still]}")
+        return killed
+
+
+def launch_chromium(playwright, home: Path):
+    """Debian's Chromium, headless, through Playwright (never Playwright's own browser download).
+
+    `home` (an empty folder) stands in for the user's config and cache folders, where
+    Chromium would otherwise keep its crash-report database.
+    """
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache")}
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS, env=env
+    )
+
+
+# ---- the lesson's panel, built in this process the way the lesson builds it
+
+
+@dataclass
+class LessonPanel:
+    """Where the lesson's panel is and what it is.
+
+    cell_index: the index (among all cells) of the lesson's Explore cell, the last cell whose
+    stored outputs hold a widget; source: that cell's code; value: what its last line
+    evaluates to in this process (a ControlPanel, or any widget); root: the widget shown.
+    """
+
+    cell_index: int
+    source: str
+    value: object
+    root: widgets.Widget
+
+
+def explore_panel(notebook_path: Path) -> LessonPanel:
+    """Build the lesson's panel in this process by running its Explore cell's own code.
+
+    The lesson's Explore cell builds the panel from a factory in `sim.panel` and ends with it;
+    running that same code here gives a twin with the same settings, whose controls the test
+    moves in step with the browser's. Raises AssertionError when the lesson has no widget
+    output or its Explore cell does not build the panel by itself.
+    """
+    notebook = nbformat.read(notebook_path, as_version=4)
+    with_widgets = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"
+                    and any(WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", []))]  # fmt: skip
+    assert with_widgets, f"{notebook_path.name}: no cell stores a widget output (the Explore cell's panel)"
+    index = with_widgets[-1]
+    source = notebook.cells[index].source
+    value, root = run_cell(source, notebook_path.name)
+    return LessonPanel(index, source, value, root)
+
+
+def run_cell(source: str, name: str) -> tuple[object, widgets.Widget]:
+    """Run a cell's code in a fresh namespace; return its last line's value and the widget it shows.
+
+    Raises AssertionError when the cell does not end with a widget or with an object that has
+    a `widget` attribute (a ControlPanel).
+    """
+    tree = ast.parse(source)
+    assert tree.body and isinstance(tree.body[-1], ast.Expr), f"{name}: the cell must end with the panel"
+    namespace: dict = {}
+    exec(compile(ast.Module(tree.body[:-1], type_ignores=[]), name, "exec"), namespace)
+    value = eval(compile(ast.Expression(tree.body[-1].value), name, "eval"), namespace)
+    root = value if isinstance(value, widgets.Widget) else getattr(value, "widget", None)
+    assert isinstance(root, widgets.Widget), f"{name}: the cell's last line is not a panel or a widget"
+    return value, root
+
+
+def widget_paths(root: widgets.Widget, path: tuple = ()) -> list[tuple[tuple, widgets.Widget]]:
+    """Every widget of a box tree with its path of child indices, depth first, the root first."""
+    found = [(path, root)]
+    if isinstance(root, widgets.Box):
+        for i, child in enumerate(root.children):
+            found += widget_paths(child, path + (i,))
+    return found
+
+
+MOVABLE = (widgets.Text, widgets.Dropdown, widgets.Checkbox, widgets.IntSlider)
+
+
+def main_control(root: widgets.Widget) -> tuple[tuple, widgets.Widget]:
+    """The control the test moves: the Text described "seed", else the first movable control."""
+    controls = [(path, w) for path, w in widget_paths(root) if isinstance(w, MOVABLE)]
+    assert controls, (
+        "the panel has no control the browser test knows how to move (Text, Dropdown, Checkbox, IntSlider)"
+    )
+    seeds = [(path, w) for path, w in controls if isinstance(w, widgets.Text) and w.description == "seed"]
+    return (seeds or controls)[0]
+
+
+def new_value(control: widgets.Widget):
+    """The value the test moves the control to: another seed, the next option, the other state, one step."""
+    if isinstance(control, widgets.Text):
+        return "777" if control.value.strip() != "777" else "778"
+    if isinstance(control, widgets.Dropdown):
+        return control.options[(control.index + 1) % len(control.options)]
+    if isinstance(control, widgets.Checkbox):
+        return not control.value
+    step = control.step if control.value + control.step <= control.max else -control.step
+    return control.value + step
+
+
+def expected_shown(root: widgets.Widget) -> list[dict]:
+    """What each output widget of the panel shows: HTML widgets their HTML, Image widgets the
+    SHA-256 of their bytes, Text controls their value. One dict per widget, with its path."""
+    shown = []
+    for path, w in widget_paths(root):
+        if isinstance(w, widgets.HTML | widgets.HTMLMath):
+            shown.append({"path": list(path), "kind": "html", "value": w.value})
+        elif isinstance(w, widgets.Image):
+            shown.append(
+                {"path": list(path), "kind": "image", "value": hashlib.sha256(bytes(w.value)).hexdigest()}
+            )
+        elif isinstance(w, widgets.Text):
+            shown.append({"path": list(path), "kind": "text", "value": w.value})
+    return shown
+
+
+# ---- the page
+
+_FIND = """
+(root, path) => {
+  let el = root;
+  for (const i of path) {
+    // a box's view holds its children's views as its element's children, in order
+    el = [...el.children].filter(c => c.classList.contains('jupyter-widgets'))[i];
+    if (!el) return null;
+  }
+  return el;
+}
+"""
+
+READ_SHOWN = (
+    """
+async ([root, expected]) => {
+  const find = """
+    + _FIND
+    + """;
+  const out = [];
+  for (const item of expected) {
+    const el = find(root, item.path);
+    let value = null;
+    if (el && item.kind === 'html') {
+      const content = el.querySelector('.widget-html-content');
+      const twin = document.createElement('div');
+      twin.innerHTML = item.value;  // the expected HTML, serialised by the same parser
+      value = content && content.innerHTML === twin.innerHTML ? item.value : (content ? content.innerHTML : null);
+    } else if (el && item.kind === 'image') {
+      const img = el.tagName === 'IMG' ? el : el.querySelector('img');
+      if (img && img.src) {
+        const bytes = await (await fetch(img.src)).arrayBuffer();
+        const digest = await crypto.subtle.digest('SHA-256', bytes);
+        value = [...new Uint8Array(digest)].map(b => b.toString(16).padStart(2, '0')).join('');
+      }
+    } else if (el && item.kind === 'text') {
+      const input = el.querySelector('input');
+      value = input ? input.value : null;
+    }
+    out.push({path: item.path, kind: item.kind, value});
+  }
+  return out;
+}
+"""
+)
+
+
+class NotebookPage:
+    """One notebook open in JupyterLab in a Playwright page."""
+
+    def __init__(self, page, lab: JupyterLab, path: str):
+        self.page, self.lab, self.path = page, lab, path
+
+    def open(self) -> None:
+        """Open the notebook and wait until its kernel (the venv's Python 3) is idle."""
+        self.page.goto(self.lab.notebook_url(self.path), timeout=PAGE_S * 1000)
+        self.page.wait_for_function(
+            """() => {
+              const panel = document.querySelector('.jp-NotebookPanel');
+              const kernel = panel && panel.querySelector('.jp-KernelName');
+              const state = panel && panel.querySelector('.jp-Notebook-ExecutionIndicator');
+              return !!(kernel && kernel.textContent.includes('Python 3') && state && state.dataset.status === 'idle');
+            }""",
+            timeout=PAGE_S * 1000,
+        )
+        panels = self.page.locator(".jp-NotebookPanel").count()
+        assert panels == 1, f"{panels} notebooks open in the page, expected {self.path} alone"
+
+    def menu(self, menu: str, item: str) -> None:
+        """Click a menu bar entry, then one of its items (what a student does)."""
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(menu)}$")).click()
+        self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+
+    def prompts(self) -> list[str]:
+        return self.page.eval_on_selector_all(
+            ".jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt",
+            "els => els.map(e => e.textContent.trim())",
+        )
+
+    def clear_and_run_all(self, code_cells: int) -> None:
+        """Clear every output, Run All, and wait until every code cell has run and the kernel is idle."""
+        self.menu("Edit", "Clear Outputs of All Cells")
+        self.page.wait_for_function(
+            """(n) => {
+              const prompts = [...document.querySelectorAll(
+                '.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt')];
+              return prompts.length === n && prompts.every(p => !/\\d/.test(p.textContent));
+            }""",
+            arg=code_cells,
+            timeout=PAGE_S * 1000,
+        )
+        self.menu("Run", "Run All Cells")
+        self._wait_or_explain(
+            """(n) => {
+              const panel = document.querySelector('.jp-NotebookPanel');
+              const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+              const state = panel.querySelector('.jp-Notebook-ExecutionIndicator');
+              return state && state.dataset.status === 'idle' && prompts.length === n
+                && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+            }""",
+            arg=code_cells,
+            timeout=RUN_ALL_S * 1000,
+            what=f"Run All: {code_cells} code cells run and the kernel idle within {RUN_ALL_S} s",
+        )
+        self._wait_or_explain(
+            """() => ![...document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea')]
+                .some(area => area.textContent.includes('Loading widget...'))""",
+            timeout=PAGE_S * 1000,
+            what=f"every widget displayed (none left 'Loading widget...') within {PAGE_S} s",
+        )
+
+    def _wait_or_explain(
+        self, condition: str, arg=None, timeout: float = PAGE_S * 1000, what: str = ""
+    ) -> None:
+        try:
+            self.page.wait_for_function(condition, arg=arg, timeout=timeout, polling=500)
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"{self.path}: no {what}; cell prompts {self.prompts()}, problems {self.problems()}"
+            ) from None
+
+    def problems(self) -> list[str]:
+        """Error and stderr outputs (their text), and widgets that failed to display."""
+        return self.page.evaluate(
+            """() => {
+              const panel = document.querySelector('.jp-NotebookPanel');
+              const found = [...panel.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')]
+                .map(e => 'error or stderr output: ' + e.textContent.slice(0, 2000));
+              for (const e of panel.querySelectorAll('.jupyter-widgets-error-widget')) {
+                found.push('widget: Error displaying widget (' + e.textContent.trim() + ')');
+              }
+              // the outputs' text, not the cells' code (textContent: offscreen cells count too)
+              const outputs = [...panel.querySelectorAll('.jp-OutputArea')].map(a => a.textContent).join(' ');
+              for (const phrase of ['Error displaying widget', 'Failed to load model class', 'Loading widget...']) {
+                if (outputs.includes(phrase)) found.push('widget: ' + phrase);
+              }
+              return found;
+            }"""
+        )
+
+    def cell_output(self, cell_index: int):
+        """The output area of the notebook's cell `cell_index` (counted among all cells)."""
+        return self.page.locator(".jp-NotebookPanel .jp-Cell").nth(cell_index).locator(
+            ".jp-OutputArea-output"
+        )  # fmt: skip
+
+    def widget_root(self, cell_index: int):
+        """The element of the top widget view in the cell's output, once it is drawn."""
+        root = self.cell_output(cell_index).locator(".jupyter-widgets").first
+        root.wait_for(state="visible", timeout=PAGE_S * 1000)
+        return root.element_handle()
+
+    def read_shown(self, root, expected: list[dict]) -> list[dict]:
+        """What the browser shows at the paths of `expected` (same shape; an HTML item holds the
+        expected HTML when the browser's DOM equals it once both are parsed, else what it shows)."""
+        return self.page.evaluate(READ_SHOWN, [root, expected])
+
+    def wait_shown(self, root, expected: list[dict]) -> list[dict]:
+        """Wait until the browser shows `expected`; return what it shows at the end (equal, or not at timeout)."""
+        deadline = time.monotonic() + REDRAW_S
+        while True:
+            shown = self.read_shown(root, expected)
+            if shown == expected or time.monotonic() > deadline:
+                return shown
+            self.page.wait_for_timeout(250)
+
+    def move(self, root, path: tuple, control: widgets.Widget, value) -> None:
+        """Move the control at `path` to `value` as a student would."""
+        element = self.page.evaluate_handle(f"([root, path]) => ({_FIND})(root, path)", [root, list(path)])
+        element = element.as_element()
+        assert element is not None, f"no widget at {path} in the browser"
+        if isinstance(control, widgets.Text):
+            field = element.query_selector("input")
+            field.fill(str(value))
+            field.press("Enter")
+        elif isinstance(control, widgets.Dropdown):
+            element.query_selector("select").select_option(label=str(value))
+        elif isinstance(control, widgets.Checkbox):
+            element.query_selector("input").click()
+        else:  # a slider: type the value into its readout
+            readout = element.query_selector(".widget-readout")
+            readout.click()
+            self.page.keyboard.press("Control+A")
+            self.page.keyboard.type(str(value))
+            self.page.keyboard.press("Enter")

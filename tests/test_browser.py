@@ -1,0 +1,267 @@
+"""Every lesson in a real browser: JupyterLab in headless Chromium, Run All, then the panel's main control moved.
+
+For each lessons/*.ipynb (found by glob): open it in JupyterLab (served from a temporary copy
+of the repository), clear its outputs, Run All from the menu, wait until every code cell has
+run and the kernel is idle; no cell may show an error or stderr output and no widget may fail
+to display. Then the lesson's panel, built by the lesson's own Explore cell, is rebuilt in this
+process: the browser must show what it shows (every HTML output, the figure's bytes). The
+test moves the panel's main control in the browser (the seed, typed and Enter; a panel
+without a seed: its first control) and the same control of the twin, and the browser must
+then show exactly what `sim` computes for the new value. A screenshot of each lesson is kept
+in a temporary folder whose path is printed.
+
+Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
+Where it is missing the test is skipped with the command that installs it, except under
+CI=true, where it fails. The server, its kernels and the browser are stopped even when a
+test fails.
+"""
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import jupyterlab_browser
+import nbformat
+import pytest
+from course_checks import ROOT, lesson_notebooks
+from jupyterlab_browser import (
+    PAGE_S,
+    JupyterLab,
+    NotebookPage,
+    chromium_missing_reason,
+    copy_repository,
+    expected_shown,
+    explore_panel,
+    launch_chromium,
+    main_control,
+    new_value,
+    run_cell,
+)
+
+NOTEBOOKS = lesson_notebooks()
+IN_CI = os.environ.get("CI", "").strip().lower() == "true"
+
+
+def _require_chromium() -> None:
+    reason = chromium_missing_reason()
+    if reason is None:
+        return
+    if IN_CI:
+        pytest.fail(f"{reason}. CI=true, so the browser test may not be skipped.", pytrace=False)
+    pytest.skip(reason)
+
+
+def _committed_lessons_and_figures() -> dict[str, str]:
+    files = sorted(p for folder in ("lessons", "figures") for p in (ROOT / folder).iterdir() if p.is_file())
+    return {p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    _require_chromium()  # nothing is started when the browser is missing
+    committed = _committed_lessons_and_figures()
+    base = tmp_path_factory.mktemp("browser")
+    repo = copy_repository(ROOT, base / "repo")
+    (base / "state").mkdir()
+    server = JupyterLab(repo, base / "state", figures_dir=repo / "figures")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+    assert _committed_lessons_and_figures() == committed, "the browser test changed lessons/ or figures/"
+
+
+@pytest.fixture(scope="module")
+def browser(lab, tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        chromium = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-home"))
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory, request):
+    folder = tmp_path_factory.mktemp("browser-screenshots")
+    yield folder
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(f"\nbrowser test screenshots: {folder}")
+
+
+def _differences(expected: list[dict], shown: list[dict]) -> str:
+    lines = []
+    for want, got in zip(expected, shown, strict=True):
+        if want != got:
+            lines.append(f"panel widget at {want['path']} ({want['kind']}):\n  expected {want['value']!r:.1500}"
+                         f"\n  shown    {got['value']!r:.1500}")  # fmt: skip
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
+    notebook, lab, browser, screenshots
+):
+    lesson = explore_panel(notebook)  # the panel's twin, built by the lesson's own Explore cell
+    code_cells = sum(cell.cell_type == "code" for cell in nbformat.read(notebook, as_version=4).cells)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(PAGE_S * 1000)
+    page = NotebookPage(context.new_page(), lab, f"lessons/{notebook.name}")
+    panel = None
+    try:
+        page.open()
+        kernels = lab.kernel_commands()
+        assert kernels and all(command[0] == lab.command()[0] for command in kernels), kernels
+
+        page.clear_and_run_all(code_cells)
+        assert page.problems() == []
+
+        panel = page.widget_root(lesson.cell_index)
+        at_start = expected_shown(lesson.root)
+        shown = page.wait_shown(panel, at_start)
+        assert shown == at_start, (
+            "after Run All the panel does not show the lesson's defaults:\n" + _differences(at_start, shown)
+        )
+
+        path, control = main_control(lesson.root)
+        value = new_value(control)
+        control.value = value  # the twin, in this process: what sim computes for the new value
+        moved = expected_shown(lesson.root)
+        assert moved != at_start, (
+            f"moving {control.description or path} to {value!r} changes nothing in the panel"
+        )
+        page.move(panel, path, control, value)
+        shown = page.wait_shown(panel, moved)
+        assert shown == moved, (
+            f"after {control.description or path} -> {value!r} the panel does not show what sim computes:\n"
+            + _differences(moved, shown)
+        )
+        assert page.problems() == []
+    finally:
+        try:
+            if panel is not None:
+                panel.scroll_into_view_if_needed()
+            page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
+        finally:
+            context.close()
+
+
+# ---- the checks above, shown to catch what they are for, on small notebooks written for this
+
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+BROKEN = [
+    'print("this cell is fine")',
+    """import ipywidgets as widgets
+from traitlets import Unicode
+
+
+class NoSuchWidget(widgets.DOMWidget):
+    _model_name = Unicode("NoSuchModel").tag(sync=True)
+    _model_module = Unicode("no-such-module").tag(sync=True)
+    _model_module_version = Unicode("1.0.0").tag(sync=True)
+    _view_name = Unicode("NoSuchView").tag(sync=True)
+    _view_module = Unicode("no-such-module").tag(sync=True)
+    _view_module_version = Unicode("1.0.0").tag(sync=True)
+
+
+NoSuchWidget()""",
+    'import sys\n\nprint("a warning on stderr", file=sys.stderr)',
+    'raise ValueError("deliberately broken")',
+]
+
+CONTROLS = """
+import ipywidgets as widgets
+
+task = widgets.Dropdown(options=["G01", "G02", "G03"], value="G01", description="task")
+switch = widgets.Checkbox(value=False, description="switch")
+budget = widgets.IntSlider(value=8, min=1, max=20, description="budget", continuous_update=False)
+shown = widgets.HTML()
+
+
+def show(_change=None):
+    shown.value = f"<pre>task {task.value} switch {switch.value} budget {budget.value}</pre>"
+
+
+for control in (task, switch, budget):
+    control.observe(show, names="value")
+show()
+widgets.VBox([widgets.HBox([task, switch, budget]), shown])
+"""
+
+
+def _served_notebook(lab, name: str, sources: list[str]) -> str:
+    notebook = nbformat.v4.new_notebook(metadata={"kernelspec": KERNELSPEC})
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    path = lab.root_dir / "browser-checks" / name
+    path.parent.mkdir(exist_ok=True)
+    nbformat.write(notebook, path)
+    return path.relative_to(lab.root_dir).as_posix()
+
+
+@pytest.fixture
+def new_page(lab, browser):
+    contexts = []
+
+    def open_page(path: str) -> NotebookPage:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(PAGE_S * 1000)
+        contexts.append(context)
+        return NotebookPage(context.new_page(), lab, path)
+
+    try:
+        yield open_page
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_errors_stderr_and_widgets_that_fail_to_display_are_caught(lab, new_page):
+    page = new_page(_served_notebook(lab, "broken.ipynb", BROKEN))
+    page.open()
+    page.clear_and_run_all(len(BROKEN))
+    problems = page.problems()
+    assert any("deliberately broken" in problem for problem in problems), problems
+    assert any("a warning on stderr" in problem for problem in problems), problems
+    assert any(problem.startswith("widget: ") for problem in problems), problems
+    assert not any("this cell is fine" in problem for problem in problems), problems
+
+
+def test_a_panel_without_a_seed_moves_its_first_control_and_every_kind_of_control_is_moved(lab, new_page):
+    value, root = run_cell(CONTROLS, "controls")
+    page = new_page(_served_notebook(lab, "controls.ipynb", [CONTROLS]))
+    page.open()
+    page.clear_and_run_all(1)
+    assert page.problems() == []
+    panel = page.widget_root(0)
+    assert page.wait_shown(panel, expected_shown(root)) == expected_shown(root)
+    path, first = main_control(root)
+    assert path == (0, 0) and first.description == "task"
+    for path in [(0, 0), (0, 1), (0, 2)]:
+        control = root.children[0].children[path[1]]
+        value = new_value(control)
+        control.value = value
+        moved = expected_shown(root)
+        page.move(panel, path, control, value)
+        shown = page.wait_shown(panel, moved)
+        assert shown == moved, f"{control.description} -> {value!r}:\n" + _differences(moved, shown)
+
+
+def test_without_chromium_the_test_is_skipped_with_the_install_command_and_fails_under_ci(monkeypatch):
+    monkeypatch.setattr(jupyterlab_browser, "CHROMIUM", Path("/nonexistent/chromium"))
+    monkeypatch.setattr(sys.modules[__name__], "IN_CI", False)
+    with pytest.raises(pytest.skip.Exception, match=r"apt-get install -y chromium"):
+        _require_chromium()
+    monkeypatch.setattr(sys.modules[__name__], "IN_CI", True)
+    with pytest.raises(pytest.fail.Exception, match=r"CI=true.*apt-get install -y chromium|apt-get.*CI=true"):
+        _require_chromium()
