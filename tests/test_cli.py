@@ -37,20 +37,23 @@ def test_json_rows_match_the_api():
     )
     assert len(rows) == 8
     keys = "setup seed budget success steps calls tokens errors approvals rule stop_when_done budget_margin"
+    keys += " self_critique approval"
     assert list(rows[0]) == keys.split()
     for row in rows:
         on = row["setup"] == "single-loop"
         m = measure(row["setup"], row["seed"], row["budget"], self_critique=on)
         assert row == {"setup": m.setup, "seed": m.seed, "budget": m.budget, "success": m.success, "steps": m.steps,
                        "calls": m.calls, "tokens": m.tokens, "errors": m.errors, "approvals": m.approvals,
-                       "rule": "fixed budget", "stop_when_done": False, "budget_margin": None}  # fmt: skip
+                       "rule": "fixed budget", "stop_when_done": False, "budget_margin": None,
+                       "self_critique": on, "approval": False}  # fmt: skip
 
 
 def test_csv_has_the_same_columns():
     lines = _cli("table", "--format", "csv", "--approval").splitlines()
     assert (
         lines[0]
-        == "setup,seed,budget,success,steps,calls,tokens,errors,approvals,rule,stop_when_done,budget_margin"
+        == "setup,seed,budget,success,steps,calls,tokens,errors,approvals,rule,stop_when_done,budget_margin,"
+        "self_critique,approval"
     )
     assert len(lines) == 5
 

@@ -287,7 +287,8 @@ def test_cli_json_has_the_contract_keys_and_the_api_values():
                        "exit_partial_success": m.exit_partial_success,
                        "exit_replan_exhausted": m.exit_replan_exhausted, "exit_timeout": m.exit_timeout,
                        "max_replans": 1, "max_tokens": DEFAULT_MAX_TOKENS, "max_seconds": DEFAULT_MAX_SECONDS,
-                       "rule": "contract bounds", "stop_when_done": False, "budget_margin": None}  # fmt: skip
+                       "rule": "contract bounds", "stop_when_done": False, "budget_margin": None,
+                       "self_critique": False, "approval": False}  # fmt: skip
 
 
 def test_cli_csv_and_text_with_the_contract():
@@ -312,7 +313,10 @@ def test_cli_csv_and_text_with_the_contract():
             ["table", "--setups", "contract", "--max-replans", "-1"],
             "max_replans must be an integer >= 0, got -1",
         ),
-        (["table", "--setups", "contract", "--max-tokens", "x"], "max-tokens must be whole numbers, got 'x'"),
+        (
+            ["table", "--setups", "contract", "--max-tokens", "x"],
+            "max-tokens must be a whole number, got 'x'",
+        ),
         (["trace", "G05", "--max-replans", "1"], "--max-replans is an option of setup contract only"),
     ],
 )

@@ -68,7 +68,7 @@ def _cli(*args):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["table", "--seeds", "20260218,abc"], "seeds must be whole numbers, got 'abc'"),
+        (["table", "--seeds", "20260218,abc"], "each of seeds must be a whole number, got 'abc'"),
         (["table", "--seeds", "-3"], "seeds must be an integer 0 <= seeds < 2**32, got -3"),
         (["table", "--budgets", "0"], "budgets (the step budget) must be an integer >= 1, got 0"),
         (
@@ -92,3 +92,53 @@ def test_cli_bad_input_exits_2_with_a_message(args, words):
     assert done.returncode == 2
     assert words in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["table", "--budgets", "0"],
+        ["table", "--seeds", ","],
+        ["trace", "G05", "--seed", "x"],
+        ["bogus"],
+        ["table", "--x"],
+    ],
+)
+def test_cli_errors_are_one_line(args):
+    done = _cli(*args)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cli_refuses_repeated_setups_and_seeds():
+    assert (
+        "setups must not repeat, got contract twice" in _cli("table", "--setups", "contract,contract").stderr
+    )
+    assert "seeds must not repeat, got 5 twice" in _cli("table", "--seeds", "5,5").stderr
+
+
+def test_cli_stops_quietly_on_a_closed_pipe():
+    import os
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    done = subprocess.run(
+        f"{sys.executable} -m sim table | head -1", shell=True, capture_output=True, text=True, env=env
+    )
+    assert "Traceback" not in done.stderr and done.stdout.startswith("setup")
+
+
+def test_contract_is_refused_where_it_has_no_meaning():
+    import sim
+
+    with pytest.raises(ValueError, match="setup must be one of single-loop, plan-execute, got 'contract'"):
+        sim.run_batch("contract", [1])
+    with pytest.raises(ValueError, match="budget_margin is a rule of setups"):
+        measure("contract", budget_margin=0)
+    with pytest.raises(ValueError, match="the runs must have different seeds"):
+        sim.compare_setups([measure("single-loop", 1)] * 2, [measure("plan-execute", 1)] * 2)
+    with pytest.raises(TypeError, match="seeds must be"):
+        sim.run_batch("single-loop", [1, None])
+    with pytest.raises(TypeError, match="first must be an integer"):
+        sim.study_seeds(3, 2.5)
+    with pytest.raises(ValueError, match="n_seeds must be at most"):
+        sim.study_seeds(2**32)
+    assert measure("plan-execute", budget_margin=2).rule == "seed's stop, budget plan length + 2"
