@@ -43,8 +43,11 @@ def save_figure(fig: Figure, name: str) -> Path:
     return path
 
 
-def figure_png(fig: Figure, dpi: int = 72) -> bytes:
-    """The figure as PNG bytes, for an Image widget (72 dpi by default, for speed)."""
+PANEL_DPI = 90  # resolution of a panel's figure; the panel shows it at its own pixel width
+
+
+def figure_png(fig: Figure, dpi: int = PANEL_DPI) -> bytes:
+    """The figure as PNG bytes, for an Image widget (PANEL_DPI by default)."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
     return buffer.getvalue()
