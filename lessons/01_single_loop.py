@@ -268,7 +268,7 @@ print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} 
 #    did not fail.
 #
 # Here is the loop as `sim` runs it. Its last lines belong to lesson 3: a stopping
-# criterion that is off unless asked for (`stop_when_done`), so the seed's rule applies here.
+# criterion that is off unless asked for (`stop_when_done`), so the original rule applies here.
 
 # %%
 source = inspect.getsource(sim.agents.run_single_loop)
@@ -418,7 +418,7 @@ print(f"the expected line falls {step:.3f} from one depth to the next")
 # On run A the share of right picks falls from 0.8 at the first position to 0.5 at the
 # fourth; on run B from 0.7742 to 0.5. So at the fourth position half of the picks were
 # right, on both runs. Measured against the first position, though, the share fell to
-# 0.625 and 0.6458 of its value, a fall of 37.5 % and 35.4 %: not a halving. The seed text
+# 0.625 and 0.6458 of its value, a fall of 37.5 % and 35.4 %: not a halving. The source lesson
 # behind lesson 2 recalls this finding as the share being "cut in half"; the measurement
 # does not bear that reading, and neither does the model, whose own ratio is 0.6625.
 #

@@ -55,7 +55,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 # ## The rules of the split
 #
 # The world, the tools, the 24 tasks and the single loop are the ones lesson 1 built.
-# The split adds these rules (the seed lesson numbers them AA22 to AA30):
+# The split adds these rules (the source lesson numbers them AA22 to AA30):
 #
 # - **One plan, one call.** The planner writes the whole plan in a single call. The plan is
 #   as long as the task's tool sequence: the planner knows the length, not the sequence.

@@ -47,7 +47,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(
 # ## What a budget does
 #
 # The budget counts steps. A single-loop step picks a tool (or stops) and calls it; the
-# split spends its first step on planning. When the job is done, the seed's agent stops at
+# split spends its first step on planning. When the job is done, the original agent stops at
 # its next step only with a fixed chance; otherwise it calls a random tool and may replace
 # the answer it holds. The rules that decide how a budget is spent, printed from `sim`:
 
@@ -57,7 +57,7 @@ rules = pd.DataFrame(
         ("chance that a finished agent stops, each step", f"{sim.agents.STOP_SHARE}"),
         ("steps the split spends on planning, per task", "1"),
         ("share of right picks, position d", "max(0.34, 0.8 - 0.09 x (d - 1))"),
-        ("success", "final answer = correct answer (the seed's measure)"),
+        ("success", "final answer = correct answer (the original measure)"),
     ],
     columns=["rule", "value"],
 )
@@ -152,7 +152,7 @@ for setup, seed, small, large in cases:
 # %% [markdown]
 # Both cases are the same task, G23, a record task. At budget 6 the loop ran out of steps
 # while it held the right charge (1132) and before it could write the record: the answer
-# is right, the record was never written, and the seed's measure counts a success. At
+# is right, the record was never written, and the original measure counts a success. At
 # budget 8 the loop went on: at the fourth position it picked `search_docs` instead of
 # `write_record`, which replaced the charge with a document code, and `write_record` then
 # wrote that code into the record. The smaller budget did not do better; it stopped the run
@@ -160,7 +160,7 @@ for setup, seed, small, large in cases:
 #
 # ## Answers against effects
 #
-# The seed's success measure compares the final answer only. The cell sorts every run of
+# The original success measure compares the final answer only. The cell sorts every run of
 # the sweep into outcomes: **solved** (right answer, and for a record task the right record
 # written), **solved, no record written** (right answer, the record never written: the
 # measure counts it, the world never saw it), **spoiled** (the right answer was held at some
@@ -231,7 +231,7 @@ print(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 # ## A stopping criterion
 #
 # The sweep suggests two rules, and `sim` now implements both as explicit options that
-# leave the seed's defaults and figures untouched:
+# leave the original defaults and figures untouched:
 #
 # - **SB1, stop when done.** The run ends right after the call that completes the job: for
 #   a record task, when the record is written; for the others, when the requested result is
@@ -290,7 +290,7 @@ for setup in SETUPS:
 print(sim.format_table(sim.seed_table(ruled)))
 
 # %% [markdown]
-# The band rule compares the course's rule with the seed's fixed budget of 8 steps, per
+# The band rule compares the course's rule with the original fixed budget of 8 steps, per
 # setup:
 
 # %%

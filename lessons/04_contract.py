@@ -65,7 +65,7 @@ print(
 # %% [markdown]
 # ## The contract's model, as rules
 #
-# The world, the tools and the 24 tasks are the seed's; the split's rules (AA22 to AA30) still
+# The world, the tools and the 24 tasks are the source lesson's; the split's rules (AA22 to AA30) still
 # hold for the split. The contract adds the rules CT1 to CT12, written out in full in the
 # docstring of `sim/contract.py`. In short:
 #
@@ -320,7 +320,7 @@ print(
 # 3. REPLAN_EXHAUSTED: the run stopped because a replan was needed beyond max_replans;
 # 4. TIMEOUT: anything else (in practice, a bound stopped the run).
 #
-# The stop reason says what ended the run, and answer-correctness (the seed's success
+# The stop reason says what ended the run, and answer-correctness (the original success
 # measure) stands beside the exit state. One constructed case per state:
 
 # %%
@@ -347,7 +347,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 
 # %% [markdown]
 # The third row is worth a second look: the record task holds the right amount, so by the
-# seed's measure its answer is correct, yet the record was never written. The exit state
+# original measure its answer is correct, yet the record was never written. The exit state
 # says PARTIAL_SUCCESS, and that is the difference between the two measures.
 #
 # ## G05 under the contract, beside G05 under the split
@@ -383,7 +383,7 @@ print(
 # ## The measurement
 #
 # All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
-# contract's default bounds. The first table is the seed's; the second adds what only the
+# contract's default bounds. The first table is the original one; the second adds what only the
 # contract counts: its replans, and the exit states, which come from the rule CT12 read
 # from each run's trace, for every setup.
 
@@ -668,7 +668,7 @@ for row in frameworks.itertuples():
 # - In this world a plan that passes validation never fails a precondition; the check is
 #   shown on a constructed plan whose step claims a field its tool does not produce.
 # - Every run ends in one exit state with a stop reason; PARTIAL_SUCCESS separates a record
-#   computed but not written from a record written, which the seed's answer measure does
+#   computed but not written from a record written, which the original answer measure does
 #   not.
 # - The replan limit trades tasks against cost: 18 solved with none allowed, 23 with 2.
 # - The frameworks read bound steps; fewer bound tokens or time; none bounds replans or
@@ -684,7 +684,7 @@ for row in frameworks.itertuples():
 #    TIMEOUT, and which kind of task goes first? Compare with the cost of a right record run
 #    printed above.
 # 3. Set the budget to 3. Which tasks end in PARTIAL_SUCCESS, and what do they hold? Is
-#    their answer correct by the seed's measure?
+#    their answer correct by the original measure?
 # 4. Pick G03 in the task picker and find a seed at which the contract solves it. How many
 #    replans did it take?
 # 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the
@@ -693,7 +693,7 @@ for row in frameworks.itertuples():
 # ## Explore
 #
 # The panel runs the 3 setups at a seed (run A) and the next seed (run B), at the budget
-# and with the contract's max_replans and max_tokens; it shows the seed's table, the
+# and with the contract's max_replans and max_tokens; it shows the original table, the
 # exit-state counts, the contract-against-split verdicts, the exit-state figure and the chosen
 # task's contract run, event by event. **reset** brings back the lesson's defaults. Its output
 # is not part of the checked record.

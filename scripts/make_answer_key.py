@@ -239,7 +239,7 @@ def lesson_04() -> list[str]:
     lines.append(
         f"3. At seed {A}, budget 3: PARTIAL_SUCCESS for "
         + ", ".join(
-            f"{r.task} (holds {r.answer}, correct by the seed's measure: {r.correct})" for r in partial
+            f"{r.task} (holds {r.answer}, correct by the original measure: {r.correct})" for r in partial
         )
         + "."
     )
@@ -336,7 +336,7 @@ def answer_key() -> str:
         "",
         "Made by `scripts/make_answer_key.py` from `sim` itself; do not edit by hand. Figures are at the",
         "lessons' default seeds unless an answer names another seed. Students can reach every answer",
-        "with the lesson's panel; the CLI (`python -m sim table|trace`) reproduces them for slides.",
+        "with the lesson's panel; the CLI (`.venv/bin/python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
     for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05):

@@ -21,11 +21,31 @@ ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
 
 
+def printed(cell) -> str:
+    """What a code cell printed: its streams, plain text and HTML, joined (widget views left out)."""
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", ""))
+        data = output.get("data", {})
+        parts += (
+            [data.get("text/plain", ""), data.get("text/html", "")]
+            if "application/vnd.jupyter.widget-view+json" not in data
+            else []
+        )
+    return "".join(parts)
+
+
 def refresh(source: Path) -> None:
     # the source is formatted first, so the lint test and the pairing check agree with it
     subprocess.run([sys.executable, "-m", "ruff", "format", "--quiet", str(source)], check=True)
+    target = source.with_suffix(".ipynb")
+    old = jupytext.read(target) if target.exists() else None
     notebook = jupytext.read(source)
     notebook.metadata.pop("widgets", None)
+    if old is not None and len(old.cells) == len(notebook.cells):  # keep cell ids: a quieter diff
+        for new_cell, old_cell in zip(notebook.cells, old.cells, strict=True):
+            if new_cell.cell_type == old_cell.cell_type and "id" in old_cell:
+                new_cell["id"] = old_cell["id"]
     client = NotebookClient(
         notebook,
         timeout=900,
@@ -35,9 +55,20 @@ def refresh(source: Path) -> None:
         store_widget_state=True,  # a trusted notebook shows its panel before it is run
     )
     client.execute()
-    jupytext.write(notebook, source.with_suffix(".ipynb"), fmt="ipynb")
+    jupytext.write(notebook, target, fmt="ipynb")
     jupytext.write(notebook, source, fmt="py:percent")
-    print(f"refreshed {source.relative_to(ROOT)} and its .ipynb")
+    changed = []
+    if old is not None:
+        old_code = [c for c in old.cells if c.cell_type == "code"]
+        new_code = [c for c in notebook.cells if c.cell_type == "code"]
+        changed = [
+            i + 1
+            for i, (a, b) in enumerate(zip(old_code, new_code, strict=False))
+            if printed(a) != printed(b)
+        ]
+        changed += list(range(len(old_code) + 1, len(new_code) + 1))
+    summary = f"printed output changed in code cells {changed}" if changed else "printed outputs unchanged"
+    print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary} (widget ids always change)")
 
 
 def main(prefixes: list[str]) -> None:

@@ -83,7 +83,7 @@ class Measurement:
         bounds" (it stops at its goal or at a bound, rule CT11, lesson 4)."""
         if self.setup == "contract":
             return "contract bounds"
-        stop = "stop when done" if self.stop_when_done else "seed's stop"
+        stop = "stop when done" if self.stop_when_done else "original stop"
         if self.budget_margin is not None:
             return f"{stop}, budget plan length + {self.budget_margin}"
         return "stop when done" if self.stop_when_done else "fixed budget"

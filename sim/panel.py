@@ -181,7 +181,9 @@ class ControlPanel:
         if shown is not None:
             parts = [f"seed {shown.seed}", f"budget {shown.budget}"]
             parts += [f"task {shown.task}"] if "task" in self.shown_controls else []
-            parts += [f"{name} {value}" for name, value in shown.extra.items()]
+            parts += [
+                f"{self._label(name)} {self._value_label(name, value)}" for name, value in shown.extra.items()
+            ]
             kept = f" Still showing {', '.join(parts)}."
             self._show_settings()
         text = str(error).rstrip(".")
@@ -204,8 +206,20 @@ class ControlPanel:
         self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task,
                  **self._extra_defaults)  # fmt: skip
 
+    def _label(self, name: str) -> str:
+        """The name a student sees on an extra control (its description), else its key."""
+        return getattr(self.extra[name], "description", "") or name
+
+    def _value_label(self, name: str, value) -> str:
+        """A dropdown value as its label on screen; other values as they are."""
+        for option in getattr(self.extra[name], "options", ()):
+            if isinstance(option, tuple) and option[1] == value:
+                return str(option[0])
+        return str(value)
+
     def _check_value(self, name: str, control, value):
         """`value` if `control` can hold it exactly, else TypeError/ValueError naming the control."""
+        name = getattr(control, "description", "") or name
         if isinstance(control, widgets.Checkbox):
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be True or False, got {value!r}")

@@ -141,4 +141,4 @@ def test_contract_is_refused_where_it_has_no_meaning():
         sim.study_seeds(3, 2.5)
     with pytest.raises(ValueError, match="n_seeds must be at most"):
         sim.study_seeds(2**32)
-    assert measure("plan-execute", budget_margin=2).rule == "seed's stop, budget plan length + 2"
+    assert measure("plan-execute", budget_margin=2).rule == "original stop, budget plan length + 2"
