@@ -133,7 +133,7 @@ def verdict_table(verdicts: Sequence[BandVerdict], seeds: Sequence[int]) -> pd.D
 
     `seeds` label the runs (A, B for the lessons' seeds).
     """
-    labels = [run_label(seed) for seed in seeds]
+    labels = [run_label(seed, seeds) for seed in seeds]
     rows = []
     for v in verdicts:
         row = {"unit": v.unit}

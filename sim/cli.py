@@ -165,7 +165,7 @@ def _contract_options(args) -> dict:
 
 
 def _exit_table(measurements) -> str:
-    rows = [{"setup": "contract", "run": run_label(m.seed), "budget": m.budget, "max_replans": m.max_replans,
+    rows = [{"setup": "contract", "run": run_label(m.seed, [x.seed for x in measurements]), "budget": m.budget, "max_replans": m.max_replans,
              "replans": m.replans, **{state: getattr(m, f"exit_{state.lower()}") for state in EXIT_STATES},
              "success_exit": f"{m.success_exit:.4f}"} for m in measurements]  # fmt: skip
     return pd.DataFrame(rows).to_string(index=False)
@@ -207,7 +207,7 @@ def _table(args) -> str:
         return pd.DataFrame(rows, columns=columns, dtype=object).to_csv(index=False).rstrip("\n")
     lines = [format_table(seed_table(measurements))]
     if "plan-execute" in args.setups:
-        lines += [format_plan_accuracy(plan_accuracy(seed)) for seed in args.seeds]
+        lines += [format_plan_accuracy(plan_accuracy(seed), args.seeds) for seed in args.seeds]
     if contract:
         lines += ["", _exit_table([m for m in measurements if m.setup == "contract"])]
     return "\n".join(lines)

@@ -319,19 +319,24 @@ def plan_accuracy(seed: int = DEFAULT_SEED) -> PlanAccuracy:
     return PlanAccuracy(seed, right_positions, positions, right_plans, len(TASKS))
 
 
-def run_label(seed: int) -> str:
+def run_label(seed: int, seeds=None) -> str:
     """The lessons' label of a run.
 
     Parameters
     ----------
     seed : int
         A run seed.
+    seeds : Iterable[int] | None
+        The seeds shown beside it. Letters are used only when every one of them is a lesson
+        run, so a table of seeds 20260217 and 20260218 never calls its second run "A".
 
     Returns
     -------
     str
         "A" for 20260218, "B" for 20260219, otherwise the seed's digits (lesson 2).
     """
+    if seeds is not None and not set(seeds) <= set(RUN_LABELS):
+        return str(seed)
     return RUN_LABELS.get(seed, str(seed))
 
 
@@ -350,12 +355,13 @@ def measurement_frame(measurements: Sequence[Measurement]) -> pd.DataFrame:
         in [0, 1]), `success_exit` (share ending in SUCCESS, contract only), `run` (A, B or the
         seed) and `rule` (the stopping rule's name).
     """
+    seeds = [m.seed for m in measurements]
     rows = [
         {
             **asdict(m),
             "success": m.success,
             "success_exit": m.success_exit,
-            "run": run_label(m.seed),
+            "run": run_label(m.seed, seeds),
             "rule": m.rule,
         }
         for m in measurements
@@ -427,10 +433,11 @@ def format_table(table: pd.DataFrame) -> str:
     return header + "\n" + rows
 
 
-def format_plan_accuracy(accuracy: PlanAccuracy) -> str:
-    """One line in the seed's form: right positions r/p = share ; fully right plans f/n."""
+def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None) -> str:
+    """One line in the seed's form: right positions r/p = share ; fully right plans f/n.
+    `seeds`: the seeds shown beside it, for the run's label (see `run_label`)."""
     return (
-        f"plan {run_label(accuracy.seed)} : right positions {accuracy.right_positions}/"
+        f"plan {run_label(accuracy.seed, seeds)} : right positions {accuracy.right_positions}/"
         f"{accuracy.positions} = {accuracy.position_share:.4f} ; fully right plans "
         f"{accuracy.right_plans}/{accuracy.plans}"
     )
@@ -690,7 +697,7 @@ def exit_state_frame(
             runs = [run_task(setup, task, seed, max_steps, **options) for task in TASKS]
             states = [exit_state_of(run) for run in runs]
             rows.append(
-                {"setup": SETUP_LABELS[setup], "run": run_label(seed), "budget": max_steps,
+                {"setup": SETUP_LABELS[setup], "run": run_label(seed, seeds), "budget": max_steps,
                  **{state: states.count(state) for state in EXIT_STATES},
                  "solved": sum(is_correct(run) for run in runs)}
             )  # fmt: skip

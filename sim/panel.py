@@ -283,7 +283,7 @@ def planner_executor_view(settings: Settings) -> View:
     split = [measure("plan-execute", seed, settings.budget) for seed in seeds]
     verdicts = compare_setups(single, split)
     table_text = format_table(seed_table(single + split))
-    accuracy = "\n".join(format_plan_accuracy(plan_accuracy(seed)) for seed in seeds)
+    accuracy = "\n".join(format_plan_accuracy(plan_accuracy(seed), seeds) for seed in seeds)
     walk = format_trace(run_plan_execute(settings.task, settings.seed, settings.budget))
     return View(
         table_html=_pre(table_text) + verdict_table(verdicts, seeds).to_html(index=False),
@@ -359,13 +359,13 @@ def single_loop_view(settings: Settings) -> View:
         for seed, m in zip(seeds, switched, strict=True):
             calls = side_effect_calls(seed, settings.budget)
             stray = calls[~calls["asked_for_record"]]
-            parts.append(f"run {run_label(seed)}: {m.approvals} approvals asked, {len(stray)} of them "
+            parts.append(f"run {run_label(seed, seeds)}: {m.approvals} approvals asked, {len(stray)} of them "
                          f"write_record calls in tasks that never asked for a record")  # fmt: skip
     table_html = _pre("\n\n".join(parts))
     if verdicts is not None:
         table_html += "<p>first = no switch, second = with the switches</p>"
         table_html += verdict_table(verdicts, seeds).to_html(index=False)
-    depth = {run_label(seed): depth_picks(seed, settings.budget) for seed in seeds}
+    depth = {run_label(seed, seeds): depth_picks(seed, settings.budget) for seed in seeds}
     run = run_single_loop(settings.task, settings.seed, settings.budget, critique, approval)
     walk = loop_step_table(loop_steps(run, critique)).to_string(index=False)
     depth_text = "\n\n".join(f"run {label}\n{table.to_string(index=False)}" for label, table in depth.items())

@@ -145,3 +145,12 @@ def test_set_refuses_a_value_a_dropdown_does_not_offer():
     assert panel.seed.value == "20260218" and panel.extra["setup"].value == "plan-execute"
     panel.set(setup="single-loop")
     assert panel.settings.extra["setup"] == "single-loop" and panel.message.value == ""
+
+
+def test_runs_next_to_the_lesson_seeds_are_labelled_by_their_seeds():
+    panel = planner_executor_panel()
+    panel.seed.value = "20260217"  # run B is 20260218: it must not be called "A"
+    table = html.unescape(panel.table.value)
+    assert "20260218" in table and "single loop                A" not in table
+    panel.reset.click()
+    assert "single loop                A   0.9583" in html.unescape(panel.table.value)
