@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -44,6 +45,15 @@ def save_figure(fig: Figure, name: str) -> Path:
 
 
 PANEL_DPI = 90  # resolution of a panel's figure; the panel shows it at its own pixel width
+
+
+def figure_svg(fig: Figure) -> bytes:
+    """The figure as SVG bytes with text kept as text, for a panel's Image widget: faster to
+    make than a PNG here and sharp at any size. The same figure always gives the same bytes."""
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "agent-loops-measured"}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
 
 
 def figure_png(fig: Figure, dpi: int = PANEL_DPI) -> bytes:

@@ -19,7 +19,7 @@ import pandas as pd
 from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED, run_plan_execute
 from sim.bands import compare_setups, verdict_table
 from sim.checks import SEED_LIMIT, check_budget, check_seed, check_task
-from sim.figures import PANEL_DPI, draw_band_chart, draw_outcome_grid, figure_png
+from sim.figures import PANEL_DPI, draw_band_chart, draw_outcome_grid, figure_svg
 from sim.measure import (
     OUTCOMES,
     SETUP_LABELS,
@@ -108,7 +108,7 @@ class ControlPanel:
         self.reset = widgets.Button(description="reset", layout=widgets.Layout(width="80px"))
         self.message = widgets.HTML()
         self.table = widgets.HTML()
-        self.figure = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.figure = widgets.Image(format="svg+xml", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML()
         chosen = {"seed": self.seed, "new_seed": self.new_seed, "budget": self.budget, "task": self.task,
                   "reset": self.reset}  # fmt: skip
@@ -155,11 +155,11 @@ class ControlPanel:
 
     def _redraw(self, settings: Settings) -> None:
         view = self._render(settings)
-        png = figure_png(view.figure)
+        image = figure_svg(view.figure)
         width = round(
             view.figure.get_size_inches()[0] * PANEL_DPI
         )  # pixels: shown at its own size, not stretched
-        self.table.value, self.figure.value, self.text.value = view.table_html, png, view.text
+        self.table.value, self.figure.value, self.text.value = view.table_html, image, view.text
         self.figure.width = str(width)
         self.settings, self.view = settings, view
         self.message.value = ""

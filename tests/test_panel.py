@@ -28,7 +28,7 @@ def panel():
 def test_panel_starts_at_the_lessons_defaults(panel):
     assert panel.settings == Settings(20260218, 8, "G05")
     assert _expected_table(20260218, 8) in _shown_table(panel)
-    assert bytes(panel.figure.value).startswith(b"\x89PNG")
+    assert b"<svg" in bytes(panel.figure.value)[:400]
     assert "steps 8  tokens 805  tool errors 3  answer 550" in html.unescape(panel.text.value)
 
 
@@ -105,13 +105,15 @@ def test_a_render_error_is_shown_not_raised():
     assert panel.table.value == "<p>3</p>" and panel.message.value == ""
 
 
-def test_figure_png_is_deterministic():
-    from sim.figures import draw_band_chart
+def test_figure_png_and_svg_are_deterministic():
+    from sim.figures import draw_band_chart, figure_svg
 
     single = [measure("single-loop", s) for s in (1, 2)]
     split = [measure("plan-execute", s) for s in (1, 2)]
     verdicts = compare_setups(single, split)
     assert figure_png(draw_band_chart(verdicts)) == figure_png(draw_band_chart(verdicts))
+    svg = figure_svg(draw_band_chart(verdicts))
+    assert svg == figure_svg(draw_band_chart(verdicts)) and b"<text" in svg  # text kept as text
 
 
 def test_extra_controls_reach_render_and_reset():
