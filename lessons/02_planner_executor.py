@@ -147,23 +147,7 @@ print(sim.format_trace(g05))
 
 
 # %%
-def step_table(run):
-    """One row per step of a split run: what phase it belongs to, the tool, whether it failed."""
-    rows = [
-        {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
-    ]
-    for index, call in enumerate(run.trace):
-        phase = f"plan position {index + 1}" if index < len(run.plan) else "single-loop rule"
-        rows.append({"step": index + 2, "phase": phase, "tool": call.tool, "tool error": "yes" if call.error else "",
-                     "answer held": "" if call.held is None else call.held})  # fmt: skip
-    if run.stopped:
-        rows.append(
-            {"step": run.steps, "phase": "stop", "tool": "(job done)", "tool error": "", "answer held": ""}
-        )
-    return pd.DataFrame(rows)
-
-
-print(step_table(g05).to_string(index=False))
+print(sim.split_step_table(g05).to_string(index=False))
 
 # %% [markdown]
 # The figure puts the plan's positions (open squares) beside what was executed (dots; a

@@ -47,6 +47,7 @@ from sim.measure import (
     run_task,
     seed_table,
     side_effect_calls,
+    split_step_table,
 )
 from sim.tasks import TASK_NAMES, TASKS, Task, correct_answer
 from sim.world import SUBSCRIBERS, TOOL_NAMES, TOOLS, WORLD_SEED, call_tool, charge
@@ -59,6 +60,6 @@ __all__ = [
     "format_table", "format_trace", "is_correct", "measure", "measurement_frame",
     "plan_accuracy", "plan_length_budget", "run_label", "run_plan_execute", "run_single_loop", "run_task",
     "seed_table", "selection", "verdict_table", "LoopStep", "depth_picks", "expected_right_share", "loop_steps",
-    "recovery_task", "side_effect_calls", "loop_step_table",
+    "recovery_task", "side_effect_calls", "loop_step_table", "split_step_table",
     "BatchRun", "SeedMeasurements", "check_seeds", "measure_batch", "run_batch", "study_seeds",
 ]  # fmt: skip

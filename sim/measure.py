@@ -702,3 +702,39 @@ def exit_state_frame(
                  "solved": sum(is_correct(run) for run in runs)}
             )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def split_step_table(run) -> pd.DataFrame:
+    """One row per step of a planner/executor run, for printing (lesson 2).
+
+    Parameters
+    ----------
+    run : Run
+        A run of setup "plan-execute" (it needs `run.plan`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns step; phase ("planning", "plan position k" while the executor follows the plan
+        blindly, "single-loop rule" after it, AA26-AA27, and "stop" for a step spent stopping);
+        tool; tool error ("yes" or blank); answer held (blank when none).
+
+    Raises
+    ------
+    ValueError
+        When the run has no plan.
+    """
+    if run.plan is None:
+        raise ValueError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
+    rows = [
+        {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
+    ]
+    for index, call in enumerate(run.trace):
+        phase = f"plan position {index + 1}" if index < len(run.plan) else "single-loop rule"
+        rows.append({"step": index + 2, "phase": phase, "tool": call.tool, "tool error": "yes" if call.error else "",
+                     "answer held": "" if call.held is None else call.held})  # fmt: skip
+    if run.steps > 1 + len(run.trace):  # a step spent deciding to stop (not under stop_when_done)
+        rows.append(
+            {"step": run.steps, "phase": "stop", "tool": "(job done)", "tool error": "", "answer held": ""}
+        )
+    return pd.DataFrame(rows)

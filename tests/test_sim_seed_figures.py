@@ -82,3 +82,19 @@ def test_band_rule_verdicts_on_the_seed_table():
     assert verdicts["tool errors"].differences == (2, 5) and verdicts["tool errors"].band == 2
     assert (verdicts["tokens"].band_first, verdicts["tokens"].band_second) == (16, 210)
     assert verdicts["steps"].differences == (21, 18)
+
+
+def test_split_step_table_of_g05():
+    from sim import run_single_loop, split_step_table
+
+    table = split_step_table(run_plan_execute("G05", 20260218, 8))
+    assert list(table["phase"]) == ["planning", "plan position 1", "plan position 2", "plan position 3",
+                                    "single-loop rule", "single-loop rule", "single-loop rule", "stop"]  # fmt: skip
+    assert list(table["tool error"]) == ["", "yes", "yes", "yes", "", "", "", ""]
+    assert table["answer held"].iloc[6] == 550
+    ruled = split_step_table(run_plan_execute("G05", 20260218, 8, stop_when_done=True))
+    assert list(ruled["phase"])[-1] == "single-loop rule"  # no step spent stopping
+    import pytest
+
+    with pytest.raises(ValueError, match="plan-execute run"):
+        split_step_table(run_single_loop("G05"))
