@@ -455,11 +455,3 @@ def contract_run(task: Task, seed: int, config: RunConfig, first_plan: Plan | Ma
         pad.errors, pad.replans, answer, tuple(trace), first_tools, tuple(plans), tuple(events),
         pad.record(), state, stop, answer == correct_answer(task), stop == PLAN_COMPLETE, 0, config,
     )  # fmt: skip
-
-
-def format_events(run: ContractRun) -> str:
-    """The run's log as text, one event a line: step, tokens, seconds, what happened."""
-    lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
-    for e in run.events:
-        lines.append(f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}")
-    return "\n".join(lines)

@@ -86,8 +86,14 @@ def exit_state_of(run) -> str:
     intermediate = (task.kind in ("charge", "record") and "consumption" in tools) or (
         task.kind == "record" and "tariff" in tools
     )
-    reason = getattr(run, "stop_reason", None) or (PLAN_COMPLETE if run.stopped else "max_steps")
-    return exit_state(done, intermediate, reason)
+    return exit_state(done, intermediate, stop_reason_of(run))
+
+
+def stop_reason_of(run) -> str:
+    """What ended a run: a contract run's own stop reason (one of STOP_REASONS); for a loop's run
+    "job done" when the agent stopped (it stops only once its job is done) and "max_steps" when
+    the budget ran out."""
+    return getattr(run, "stop_reason", None) or ("job done" if run.stopped else "max_steps")
 
 
 def exit_state_frame(

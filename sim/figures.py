@@ -18,16 +18,18 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from sim.measure import SETUP_LABELS, Measurement, run_label
+from sim.costs import cheapest_loop_tokens, loop_step_tokens, observation_tokens
+from sim.labels import SETUP_LABELS, run_label
+from sim.measurement import Measurement
+from sim.picks import SELECTION_FLOOR, expected_right_share, selection
 from sim.tasks import TASK_NAMES, TASKS
-from sim.world import TOOL_NAMES
+from sim.units import UNITS
+from sim.world import ABOVE_LAST_BAND, CUSTOMER_TYPES, TARIFF_BANDS, TOOL_NAMES, charge
 
 FIGURES_ENV = "COURSE_FIGURES_DIR"
 REPO_FIGURES = Path(__file__).resolve().parents[1] / "figures"
 RUN_COLOURS = ("#4C72B0", "#DD8452")  # run A, run B
 OK_COLOUR, ERROR_COLOUR = "#2E7D32", "#C62828"
-UNITS = (("success", "tasks solved"), ("steps", "steps"), ("calls", "tool calls"),
-         ("tokens", "tokens"), ("errors", "tool errors"))  # fmt: skip
 
 
 def figures_dir() -> Path:
@@ -83,14 +85,14 @@ def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
     fig = Figure(figsize=(11, 3.2), layout="constrained")
     axes = fig.subplots(1, len(UNITS))
     width = 0.8 / max(len(seeds), 1)
-    for ax, (field, title) in zip(axes, UNITS, strict=True):
+    for ax, (field, title) in zip(axes, [(unit.count, unit.label) for unit in UNITS], strict=True):
         for j, seed in enumerate(seeds):
             xs, values = [], []
             for i, setup in enumerate(setups):
                 m = by_key.get((setup, seed))
                 if m is not None:
                     xs.append(i + (j - (len(seeds) - 1) / 2) * width)
-                    values.append(m.solved if field == "success" else getattr(m, field))
+                    values.append(getattr(m, field))
             colour = RUN_COLOURS[j % len(RUN_COLOURS)]
             bars = ax.bar(xs, values, width=width, color=colour, label=f"run {run_label(seed)}")
             ax.bar_label(bars, fontsize=7, padding=1)
@@ -265,7 +267,7 @@ def draw_outcome_grid(grid, title: str) -> Figure:
     Parameters
     ----------
     grid : pandas.DataFrame
-        From `sim.measure.outcome_grid`: index task names, columns budgets, values outcomes.
+        From `sim.outcomes.outcome_grid`: index task names, columns budgets, values outcomes.
     title : str
         The figure's title.
 
@@ -310,7 +312,6 @@ def draw_tariff(max_m3: int = 70) -> Figure:
         a dashed vertical line at each band edge with the band's unit price written above it.
         Source: lesson 1 (world rules).
     """
-    from sim.world import ABOVE_LAST_BAND, CUSTOMER_TYPES, TARIFF_BANDS, charge
 
     fig = Figure(figsize=(7, 3.6), layout="constrained")
     ax = fig.subplots()
@@ -351,7 +352,6 @@ def draw_selection_rule(max_depth: int = 8) -> Figure:
         One axes: share of right picks (0..1) against depth 1 .. max_depth; the shaded range
         marks the depths the 24 tasks reach. Source: lesson 1.
     """
-    from sim.agents import SELECTION_FLOOR, expected_right_share, selection
 
     depths = list(range(1, max_depth + 1))
     deepest = max(len(task.sequence) for task in TASKS)
@@ -433,18 +433,15 @@ def draw_growing_trace(steps, runs) -> Figure:
         sequence length (a dot per run and total, its area the number of tasks), with the cheapest
         possible run of each length (every pick right, then stop). Source: lesson 1.
     """
-    from sim.agents import LOOP_STEP_TOKENS, LOOP_TOKENS_PER_CALL, OBSERVATION_TOKENS, cheapest_loop_tokens
-
     fig = Figure(figsize=(10, 3.6), layout="constrained")
     left, right = fig.subplots(1, 2)
     index = [s.step for s in steps]
-    trace_part = [LOOP_TOKENS_PER_CALL * s.trace_length for s in steps]
-    observed = [OBSERVATION_TOKENS if s.tool is not None else 0 for s in steps]
-    left.bar(index, [LOOP_STEP_TOKENS] * len(steps), color="#BBBBBB", label="step base")
-    left.bar(index, trace_part, bottom=[LOOP_STEP_TOKENS] * len(steps), color=RUN_COLOURS[0],
-             label="re-sent trace")  # fmt: skip
-    left.bar(index, observed, bottom=[LOOP_STEP_TOKENS + t for t in trace_part], color="#8FBF8F",
-             label="observation")  # fmt: skip
+    base = loop_step_tokens(0)
+    trace_part = [loop_step_tokens(s.trace_length) - base for s in steps]
+    observed = [observation_tokens(False) if s.tool is not None else 0 for s in steps]
+    left.bar(index, [base] * len(steps), color="#BBBBBB", label="step base")
+    left.bar(index, trace_part, bottom=[base] * len(steps), color=RUN_COLOURS[0], label="re-sent trace")
+    left.bar(index, observed, bottom=[base + t for t in trace_part], color="#8FBF8F", label="observation")
     for s in steps:
         left.annotate(s.tool or "stop", (s.step, s.tokens), textcoords="offset points", xytext=(0, 2),
                       ha="center", fontsize=6, rotation=60)  # fmt: skip
@@ -480,7 +477,7 @@ def draw_exit_states(frame) -> Figure:
     Parameters
     ----------
     frame : pandas.DataFrame
-        From `sim.measure.exit_state_frame`: columns setup, run, budget and one per exit state
+        From `sim.exits.exit_state_frame`: columns setup, run, budget and one per exit state
         (tasks, of 24).
 
     Returns
@@ -557,7 +554,8 @@ def draw_cost_against_success(frame) -> Figure:
 
 STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
 RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
-STUDY_UNITS = (("solved", "tasks solved (of 24)"), ("tokens", "tokens"), ("errors", "tool errors"))
+STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else ""))
+                    for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
 
 
 def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:

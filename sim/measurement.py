@@ -13,6 +13,7 @@ from sim.checks import check_seed
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
 from sim.picks import write_plan
 from sim.draws import draw_stream, stream_key
+from sim.exits import EXIT_STATES, STOP_REASONS
 from sim.runs import run_with
 from sim.tasks import TASKS
 
@@ -41,8 +42,6 @@ class ContractCounts:
     @classmethod
     def of(cls, runs) -> "ContractCounts":
         """Count a list of ContractRuns."""
-        from sim.contract import EXIT_STATES, STOP_REASONS
-
         exits = [run.exit_state for run in runs]
         stops = [run.stop_reason for run in runs]
         return cls(

@@ -171,3 +171,11 @@ def split_step_table(run) -> pd.DataFrame:
             {"step": run.steps, "phase": "stop", "tool": "(job done)", "tool error": "", "answer held": ""}
         )
     return pd.DataFrame(rows)
+
+
+def format_events(run) -> str:
+    """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened."""
+    lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
+    for e in run.events:
+        lines.append(f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}")
+    return "\n".join(lines)
