@@ -8,7 +8,6 @@ one-seed path is the specification; `sim.batch` is proven equal to it. Introduce
 (the single loop) and lesson 2 (planner and executor, rules AA22-AA30).
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sim.checks import check_seed, check_switch, check_task
@@ -113,8 +112,6 @@ def call_and_observe(tool: str, state: dict) -> dict:
         if tool in RESULT_FIELDS:
             state["result"] = observation[RESULT_FIELDS[tool]]
     return observation
-
-
 
 
 def take_step(task: Task, state: dict, done: int, trace_length: int, number: int, draw, pick, step_tokens,
@@ -355,5 +352,3 @@ def is_correct(run: Run) -> bool:
         task's missing record write is not checked (lesson 3 shows what that hides).
     """
     return run.answer == correct_answer(check_task(run.task))
-
-

@@ -119,7 +119,9 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
             f"the runs must have different seeds (a band needs distinct runs), got seeds {seeds}"
         )
     return [
-        band_verdict(unit.name, [getattr(m, unit.count) for m in first], [getattr(m, unit.count) for m in second])
+        band_verdict(
+            unit.name, [getattr(m, unit.count) for m in first], [getattr(m, unit.count) for m in second]
+        )
         for unit in UNITS
     ]
 

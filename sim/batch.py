@@ -236,7 +236,13 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         steps += 1  # planning is a step (AA25)
         tokens += planner_tokens(plan_length)
         step_tokens = executor_step_tokens
-    state, done, calls, errors, approvals = zeros.copy(), zeros.copy(), zeros.copy(), zeros.copy(), zeros.copy()
+    state, done, calls, errors, approvals = (
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+    )
     budgets = _task_budgets(config, machine)
     active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
     flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
@@ -288,7 +294,9 @@ def batch_run(config: RunConfig, seeds) -> BatchRun:
         For the contract (it has no batch path) or bad seeds.
     """
     if config.setup not in BATCH_SETUPS:
-        raise InputError(f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}")
+        raise InputError(
+            f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}"
+        )
     return _run_lanes(config, check_seeds(seeds))
 
 

@@ -146,7 +146,9 @@ def check_setup(setup: object, name: str = "setup", allowed: tuple[str, ...] = S
         When `setup` is not one of `allowed`.
     """
     if not isinstance(setup, str):
-        raise InputTypeError(f"{name} must be one of {', '.join(allowed)}, got {setup!r} ({type(setup).__name__})")
+        raise InputTypeError(
+            f"{name} must be one of {', '.join(allowed)}, got {setup!r} ({type(setup).__name__})"
+        )
     if setup not in allowed:
         raise InputError(f"{name} must be one of {', '.join(allowed)}, got {setup!r}")
     return setup

@@ -79,25 +79,48 @@ def _setup_list(text: str) -> list[str]:
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
     """The run options, the same for `table` and `trace`; each applies to the setups that have it."""
-    parser.add_argument("--self-critique", action="store_true", help="single loop: 40 more tokens per tool error")
-    parser.add_argument("--approval", action="store_true",
-                        help="single loop: count side-effecting calls that ask for approval")
-    parser.add_argument("--stop-when-done", action="store_true",
-                        help="the loops (lesson 3's rule SB1): end a run right after the call that completes the job")
-    parser.add_argument("--budget-margin", type=lambda t: _integer(t, "budget-margin"), default=None,
-                        help="the loops (lesson 3's rule SB2): each task gets planning + sequence length + this "
-                        "margin (steps), capped at the budget")
+    parser.add_argument(
+        "--self-critique", action="store_true", help="single loop: 40 more tokens per tool error"
+    )
+    parser.add_argument(
+        "--approval",
+        action="store_true",
+        help="single loop: count side-effecting calls that ask for approval",
+    )
+    parser.add_argument(
+        "--stop-when-done",
+        action="store_true",
+        help="the loops (lesson 3's rule SB1): end a run right after the call that completes the job",
+    )
+    parser.add_argument(
+        "--budget-margin",
+        type=lambda t: _integer(t, "budget-margin"),
+        default=None,
+        help="the loops (lesson 3's rule SB2): each task gets planning + sequence length + this "
+        "margin (steps), capped at the budget",
+    )
     for option, default, minimum, unit in (
         ("max-replans", DEFAULT_MAX_REPLANS, 0, "replans"),
         ("max-tokens", DEFAULT_MAX_TOKENS, 1, "tokens"),
         ("max-seconds", DEFAULT_MAX_SECONDS, 1, "simulated seconds"),
     ):
-        parser.add_argument(f"--{option}", type=lambda t, o=option: _integer(t, o), default=None,
-                            help=f"contract: at most this many {unit}, >= {minimum} (default: {default})")
+        parser.add_argument(
+            f"--{option}",
+            type=lambda t, o=option: _integer(t, o),
+            default=None,
+            help=f"contract: at most this many {unit}, >= {minimum} (default: {default})",
+        )
 
 
-OPTION_NAMES = ("self_critique", "approval", "stop_when_done", "budget_margin", "max_replans", "max_tokens",
-                "max_seconds")
+OPTION_NAMES = (
+    "self_critique",
+    "approval",
+    "stop_when_done",
+    "budget_margin",
+    "max_replans",
+    "max_tokens",
+    "max_seconds",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,12 +132,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     table = commands.add_parser("table", help="counted units per (setup, seed, budget)")
-    table.add_argument("--setups", type=_setup_list, default=list(DEFAULT_SETUPS),
-                       help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: {','.join(DEFAULT_SETUPS)})")
-    table.add_argument("--seeds", type=_seed_list, default=[DEFAULT_SEED, DEFAULT_SEED + 1],
-                       help="comma-separated integers 0 <= seed < 2**32 (default: 20260218,20260219)")
-    table.add_argument("--budgets", type=_budget_list, default=[DEFAULT_BUDGET],
-                       help="comma-separated step budgets >= 1 (default: 8)")
+    table.add_argument(
+        "--setups",
+        type=_setup_list,
+        default=list(DEFAULT_SETUPS),
+        help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: {','.join(DEFAULT_SETUPS)})",
+    )
+    table.add_argument(
+        "--seeds",
+        type=_seed_list,
+        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
+        help="comma-separated integers 0 <= seed < 2**32 (default: 20260218,20260219)",
+    )
+    table.add_argument(
+        "--budgets",
+        type=_budget_list,
+        default=[DEFAULT_BUDGET],
+        help="comma-separated step budgets >= 1 (default: 8)",
+    )
     _add_options(table)
     table.add_argument("--format", choices=("text", "json", "csv"), default="text")
     trace = commands.add_parser("trace", help="one task's plan and executed trace")
@@ -154,10 +189,15 @@ def _table(args) -> str:
 
 def _trace(args) -> str:
     task = check_task(args.task)
-    config = run_config(check_setup(args.setup), check_budget(args.budget, "budget"),
-                        **{name: value for name, value in _options(args).items() if value not in (None, False)})
+    config = run_config(
+        check_setup(args.setup),
+        check_budget(args.budget, "budget"),
+        **{name: value for name, value in _options(args).items() if value not in (None, False)},
+    )
     run = run_with(config, task, check_seed(args.seed))  # fmt: skip
-    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(run)
+    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
+        run
+    )
     text += f"\n  solved {is_correct(run)}"
     text += f"  stop reason {stop_reason_of(run)}  exit state {exit_state_of(run)}"
     if config.setup == "contract":

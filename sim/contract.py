@@ -58,15 +58,14 @@ Its model, stated as rules CT1..CT12 (the constants below carry the numbers):
   is reported beside the exit state.
 """
 
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from sim.agents import ToolCall, call_and_observe, initial_state
-from sim.checks import check_seed, check_task
 from pydantic import ValidationError
 
+from sim.agents import ToolCall, call_and_observe, initial_state
+from sim.checks import check_seed, check_task
 from sim.config import (
     DEFAULT_BUDGET,
     DEFAULT_MAX_REPLANS,
@@ -78,6 +77,12 @@ from sim.config import (
 from sim.costs import executor_step_tokens, observation_tokens, planner_tokens
 from sim.draws import draw_stream, stream_key
 from sim.errors import InputTypeError
+from sim.exits import (
+    PLAN_COMPLETE,
+    exit_state,
+    holds_correct_intermediate,
+    job_done,
+)
 from sim.picks import write_plan
 from sim.plan_schema import (
     GOALS,
@@ -90,12 +95,6 @@ from sim.plan_schema import (
     plan_length,
     validate_plan,
 )
-from sim.exits import (
-    PLAN_COMPLETE,
-    exit_state,
-    holds_correct_intermediate,
-    job_done,
-)
 from sim.tasks import Task, correct_answer
 
 PLANNER_SECONDS = 5  # simulated seconds per planner call (CT10)
@@ -105,44 +104,6 @@ INTERNAL_FIELDS = ("result", "value")  # what the executor keeps for itself, not
 
 # ---- the scratchpad, costs and bounds (CT8-CT11)
 
-@dataclass
-class Scratchpad:
-    """The one state object of a contract run (lesson 4).
-
-    Fields: fields (what the scratchpad holds by name: the initial fields, every field a tool
-    produced, and the executor's own `result`/`value`); outputs (step id -> the outputs of each
-    completed step); raw (every tool call's raw observation, as (step id, tool, observation));
-    notes (one line per failure: refusal, failed precondition, tool error); progress (how many
-    positions of the task's sequence are done, the loops' count); and the counters steps, calls
-    (tool calls), tokens, seconds (simulated), replans, errors (tool errors).
-    """
-
-    fields: dict
-    outputs: dict = field(default_factory=dict)
-    raw: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    progress: int = 0
-    steps: int = 0
-    calls: int = 0
-    tokens: int = 0
-    seconds: int = 0
-    replans: int = 0
-    errors: int = 0
-
-    def held(self) -> tuple[str, ...]:
-        """The field names a plan may rely on (the executor's own result/value excluded)."""
-        return tuple(name for name in self.fields if name not in INTERNAL_FIELDS)
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """The four bounds of a run (CT11): max_steps (steps), max_tokens (tokens), max_seconds
-    (simulated seconds), max_replans (replans)."""
-
-    max_steps: int = DEFAULT_BUDGET
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    max_seconds: int = DEFAULT_MAX_SECONDS
-    max_replans: int = DEFAULT_MAX_REPLANS
 
 @dataclass
 class Scratchpad:
@@ -409,7 +370,9 @@ def run_contract(
     return contract_run(task, seed, config, first_plan)
 
 
-def contract_run(task: Task, seed: int, config: RunConfig, first_plan: Plan | Mapping | None = None) -> ContractRun:
+def contract_run(
+    task: Task, seed: int, config: RunConfig, first_plan: Plan | Mapping | None = None
+) -> ContractRun:
     """The contract on a checked task, seed and config (see `run_contract` and rules CT1-CT12)."""
     bounds = Bounds.of(config)
     draw = draw_stream(stream_key(seed, task.name, planner=True))

@@ -66,7 +66,7 @@ def exit_state_of(run) -> str:
         successful consumption call (any task but a document or consumption task) or tariff
         call (a record task) means a correct intermediate was held (the world's tools compute
         it from the task's own subscriber). The stop reason is the run's own for a contract
-        run; for a loop it is "plan complete" when the agent stopped and "max_steps" when the
+        run; for a loop it is "job done" when the agent stopped and "max_steps" when the
         budget ran out, so a loop that stopped with a spoiled answer and no intermediate falls
         to TIMEOUT, the order's last state.
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, fields
 from sim.agents import is_correct
 from sim.checks import check_seed
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
-from sim.picks import write_plan
 from sim.draws import draw_stream, stream_key
 from sim.exits import EXIT_STATES, STOP_REASONS
+from sim.picks import write_plan
 from sim.runs import run_with
 from sim.tasks import TASKS
 

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import ipywidgets as widgets
-import pandas as pd
 
 from sim.checks import SEED_LIMIT, check_budget, check_seed, check_task
 from sim.errors import InputError, InputTypeError

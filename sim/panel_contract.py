@@ -13,7 +13,6 @@ from sim.measurement import measure
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.tables import format_table, format_trace, seed_table
 
-
 CONTRACT_SETUPS = ("single-loop", "plan-execute", "contract")
 MAX_REPLANS_RANGE = (0, 5)  # replans, what the max_replans slider allows
 MAX_TOKENS_RANGE = (100, 2000, 50)  # tokens: min, max, step of the max_tokens slider

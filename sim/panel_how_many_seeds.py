@@ -16,7 +16,6 @@ from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.study import SETUP_CHOICES, paired_interval
 from sim.units import unit_named
 
-
 PANEL_RESAMPLES = 1000  # bootstrap resamples in the panel (the lesson's cells use 10,000), for speed
 MAX_STUDY_SEEDS = 10000
 PANEL_UNITS = ("success", "tokens", "tool errors")
@@ -103,7 +102,9 @@ def how_many_seeds_panel() -> ControlPanel:
         "first": widgets.Dropdown(options=list(SETUP_CHOICES), value="single loop", description="first"),
         "second": widgets.Dropdown(options=list(SETUP_CHOICES), value="planner + executor", description="second"),
     }  # fmt: skip
-    run = lru_cache(maxsize=8)(study_run)  # this panel's batch runs, reused while only the number of seeds moves
+    run = lru_cache(maxsize=8)(
+        study_run
+    )  # this panel's batch runs, reused while only the number of seeds moves
 
     def render(settings: Settings) -> View:
         return how_many_seeds_view(settings, run)

@@ -52,7 +52,9 @@ def single_loop_view(settings: Settings) -> View:
     return View(
         table_html=table_html,
         figure=draw_depth_shares(depth),
-        text=pre_html(f"{settings.task}, seed {settings.seed}, budget {settings.budget}\n{walk}\n\n{depth_text}"),
+        text=pre_html(
+            f"{settings.task}, seed {settings.seed}, budget {settings.budget}\n{walk}\n\n{depth_text}"
+        ),
         data={"plain": plain, "switched": switched, "verdicts": verdicts, "depth": depth},
     )
 

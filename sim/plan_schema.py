@@ -16,6 +16,7 @@ TOOL_SECONDS = MappingProxyType(
 )  # simulated seconds per tool call (CT10)
 TIMEOUT_FACTOR = 2  # a step's timeout is this many times its tool's duration (CT3)
 
+
 @dataclass(frozen=True)
 class ToolContract:
     """What a tool needs in the scratchpad (requires) and what it adds to it (produces): field names."""

@@ -55,7 +55,9 @@ def run_with(config: RunConfig, task: Task, seed: int):
 
         return contract_run(task, seed, config)
     config = task_config(config, task)
-    return single_loop(task, seed, config) if config.setup == "single-loop" else plan_execute(task, seed, config)
+    return (
+        single_loop(task, seed, config) if config.setup == "single-loop" else plan_execute(task, seed, config)
+    )
 
 
 def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:

@@ -14,7 +14,7 @@ from scipy import special, stats
 
 from sim.bands import MEASURED, band_verdict
 from sim.batch import BatchRun, SeedMeasurements
-from sim.errors import InputError, InputTypeError
+from sim.errors import InputError
 from sim.units import unit_named
 
 STUDY_FIRST_SEED = 20260218  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1

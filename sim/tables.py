@@ -10,13 +10,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.agents import is_correct
-from sim.checks import check_seed, check_task
+from sim.checks import check_task
 from sim.errors import InputError
 from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement, PlanAccuracy
-from sim.runs import run_with
-from sim.tasks import TASKS, correct_answer
+from sim.tasks import correct_answer
 
 
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:

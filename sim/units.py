@@ -49,7 +49,9 @@ def unit_named(name: str) -> Unit:
         When `name` is not a string, or not one of UNIT_NAMES.
     """
     if not isinstance(name, str):
-        raise InputTypeError(f"unit must be one of {', '.join(UNIT_NAMES)}, got {name!r} ({type(name).__name__})")
+        raise InputTypeError(
+            f"unit must be one of {', '.join(UNIT_NAMES)}, got {name!r} ({type(name).__name__})"
+        )
     if name not in BY_NAME:
         raise InputError(f"unit must be one of {', '.join(UNIT_NAMES)}, got {name!r}")
     return BY_NAME[name]
