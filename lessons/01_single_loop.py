@@ -635,7 +635,7 @@ for v in (*approval_verdicts, asked, unwanted):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import single_loop_panel
+from sim.panel_single_loop import single_loop_panel
 
 panel = single_loop_panel()
 panel

@@ -365,7 +365,7 @@ for budget in (6, 7, BUDGET):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import planner_executor_panel
+from sim.panel_planner_executor import planner_executor_panel
 
 panel = planner_executor_panel()
 panel

@@ -34,7 +34,7 @@ from IPython.display import Image, display
 
 import sim
 from sim import figures
-from sim.measure import OUTCOMES, outcome, outcome_grid
+from sim.outcomes import OUTCOMES, outcome, outcome_grid
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
@@ -348,7 +348,7 @@ for setup in SETUPS:
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import step_budget_panel
+from sim.panel_step_budget import step_budget_panel
 
 panel = step_budget_panel()
 panel

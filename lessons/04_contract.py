@@ -45,7 +45,8 @@ from IPython.display import Image, display
 
 import sim
 from sim import contract, figures
-from sim.measure import SETUP_LABELS, exit_state_frame
+from sim.exits import exit_state_frame
+from sim.labels import SETUP_LABELS
 
 print(
     f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
@@ -700,7 +701,7 @@ for row in frameworks.itertuples():
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import contract_panel
+from sim.panel_contract import contract_panel
 
 panel = contract_panel()
 panel

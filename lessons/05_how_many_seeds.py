@@ -398,7 +398,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import how_many_seeds_panel
+from sim.panel_how_many_seeds import how_many_seeds_panel
 
 panel = how_many_seeds_panel()
 panel

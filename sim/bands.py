@@ -13,7 +13,7 @@ import pandas as pd
 from sim.errors import InputError, InputTypeError
 from sim.labels import run_label
 from sim.measurement import Measurement
-from sim.units import UNITS, unit_named
+from sim.units import UNITS
 
 MEASURED, UNMEASURED = "measured", "unmeasured"
 
@@ -45,7 +45,7 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
     Parameters
     ----------
     unit : str
-        One of the counted units (`sim.units.UNIT_NAMES`).
+        Name of the unit, for the record (a counted unit of `sim.units`, or approvals).
     first, second : Sequence[int]
         The unit's exact count in each setup, one value per run (same runs, same order, >= 2).
 
@@ -59,7 +59,6 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
     ValueError
         When the two setups do not have the same number of runs, or fewer than two.
     """
-    unit = unit_named(unit).name
     first, second = tuple(first), tuple(second)
     for name, values in (("first", first), ("second", second)):
         wrong = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v]

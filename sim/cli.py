@@ -192,7 +192,7 @@ def _trace(args) -> str:
     config = run_config(
         check_setup(args.setup),
         check_budget(args.budget, "budget"),
-        **{name: value for name, value in _options(args).items() if value not in (None, False)},
+        **{name: value for name, value in _options(args).items() if value is not None and value is not False},
     )
     run = run_with(config, task, check_seed(args.seed))  # fmt: skip
     text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(

@@ -34,8 +34,7 @@ SETUP_OPTIONS = {
     "plan-execute": ("stop_when_done", "budget_margin"),
     "contract": ("max_replans", "max_tokens", "max_seconds"),
 }
-UNITS_OF = {"budget_margin": " (steps)", "max_tokens": " (tokens)", "max_seconds": " (simulated seconds)",
-            "max_replans": " (replans)"}  # fmt: skip
+UNITS_OF = {"budget_margin": " (steps)"}  # words after the minimum in a message
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ class RunConfig:
                 elif value is not None:
                     value = check_count(value, name, minimum, unit=UNITS_OF.get(name, ""))
                 object.__setattr__(self, name, value)
-            elif value not in (None, False):
+            elif not _not_given(value):
                 raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
 
     @property
@@ -100,6 +99,11 @@ class RunConfig:
     def with_budget(self, budget: int) -> "RunConfig":
         """The same configuration with another step budget (steps)."""
         return replace(self, budget=budget)
+
+
+def _not_given(value: object) -> bool:
+    """An option's value of "not given": None, or False for a switch (0 is a value: a margin of 0)."""
+    return value is None or value is False
 
 
 def _having(option: str) -> str:
@@ -144,7 +148,7 @@ def configs_for(setups: Iterable[str], budget: int, options: Mapping[str, object
         For an option that no chosen setup has, naming the setups that have it.
     """
     setups = [check_setup(setup) for setup in setups]
-    given = {name: value for name, value in options.items() if value not in (None, False)}
+    given = {name: value for name, value in options.items() if not _not_given(value)}
     for name in given:
         if name not in OPTIONS:
             raise InputTypeError(f"unknown option {name!r}: the options are {', '.join(OPTIONS)}")

@@ -121,7 +121,16 @@ def measure_config(config: RunConfig, seed: int) -> Measurement:
     )  # fmt: skip
 
 
-def measure(setup: str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options) -> Measurement:
+def measure(
+    setup: str,
+    seed: int = DEFAULT_SEED,
+    max_steps: int = DEFAULT_BUDGET,
+    self_critique: bool = False,
+    approval: bool = False,
+    stop_when_done: bool = False,
+    budget_margin: int | None = None,
+    **contract,
+) -> Measurement:
     """Run all 24 tasks in one setup and count the units.
 
     Parameters
@@ -132,11 +141,15 @@ def measure(setup: str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGE
         Run seed, 0 <= seed < 2**32.
     max_steps : int
         Step budget per task (steps), >= 1.
-    **options
-        The setup's own options: self_critique, approval (single loop, lesson 1); stop_when_done
-        (SB1) and budget_margin (SB2: each task's budget is planning step + its sequence length
-        + budget_margin, capped at max_steps), both loops, lesson 3; max_replans, max_tokens,
-        max_seconds (contract, CT11, lesson 4).
+    self_critique, approval : bool
+        The single loop's switches (lesson 1).
+    stop_when_done : bool
+        The loops' stopping criterion SB1 (lesson 3).
+    budget_margin : int | None
+        The loops' budget rule SB2 (lesson 3): each task's budget is planning step + its
+        sequence length + budget_margin, capped at max_steps; None for the fixed budget.
+    **contract
+        max_replans, max_tokens, max_seconds: the contract's bounds (CT11, lesson 4).
 
     Returns
     -------
@@ -149,7 +162,9 @@ def measure(setup: str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGE
         (InputTypeError, InputError) for a bad setup, seed, budget or option, or an option asked
         of a setup that does not have it.
     """
-    return measure_config(run_config(setup, max_steps, **options), check_seed(seed))
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
+                        stop_when_done=stop_when_done, budget_margin=budget_margin, **contract)  # fmt: skip
+    return measure_config(config, check_seed(seed))
 
 
 def measurements_for(configs: Sequence[RunConfig], seeds: Sequence[int]) -> list[Measurement]:

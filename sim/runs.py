@@ -60,7 +60,8 @@ def run_with(config: RunConfig, task: Task, seed: int):
     )
 
 
-def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:
+def run_task(setup: str, task, seed: int, max_steps: int, self_critique: bool = False, approval: bool = False,
+             stop_when_done: bool = False, **options) -> Run:  # fmt: skip
     """Run one task in the named setup.
 
     Parameters
@@ -73,10 +74,13 @@ def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:
         Run seed, 0 <= seed < 2**32.
     max_steps : int
         Step budget (steps), >= 1.
+    self_critique, approval : bool
+        The single loop's switches (lesson 1).
+    stop_when_done : bool
+        Lesson 3's stopping criterion (SB1), for the loops.
     **options
-        The setup's own options (see `sim.config.SETUP_OPTIONS`): self_critique and approval
-        (single loop, lesson 1); stop_when_done and budget_margin (both loops, lesson 3);
-        max_replans, max_tokens and max_seconds (contract, rule CT11, lesson 4).
+        The setup's other options (see `sim.config.SETUP_OPTIONS`): budget_margin (the loops,
+        lesson 3); max_replans, max_tokens and max_seconds (contract, rule CT11, lesson 4).
 
     Returns
     -------
@@ -87,5 +91,6 @@ def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:
     TypeError, ValueError
         (InputTypeError, InputError) for bad input, and for an option asked of a setup that has none.
     """
-    config = run_config(setup, max_steps, **options)
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
+                        stop_when_done=stop_when_done, **options)  # fmt: skip
     return run_with(config, check_task(task), check_seed(seed))
