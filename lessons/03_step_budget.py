@@ -54,7 +54,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(
 # %%
 rules = pd.DataFrame(
     [
-        ("chance that a finished agent stops, each step", f"{sim.agents.STOP_SHARE}"),
+        ("chance that a finished agent stops, each step", f"{sim.picks.STOP_SHARE}"),
         ("steps the split spends on planning, per task", "1"),
         ("share of right picks, position d", "max(0.34, 0.8 - 0.09 x (d - 1))"),
         ("success", "final answer = correct answer (the original measure)"),

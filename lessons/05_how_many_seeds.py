@@ -255,7 +255,7 @@ print(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost ev
 
 # %%
 verdicts = sim.compare_setups(single_ab, split_ab)
-long_run = {unit: study.paired_interval(single, split, unit, N_MAX, "seeds") for unit in study.UNITS}
+long_run = {unit: study.paired_interval(single, split, unit, N_MAX, "seeds") for unit in sim.UNIT_NAMES}
 rows = []
 for v in verdicts:
     interval = long_run[v.unit]
@@ -291,7 +291,7 @@ print(f"the band rule and the intervals agree on {agree} units and differ on {le
 
 # %%
 rows = []
-for unit in study.UNITS:
+for unit in sim.UNIT_NAMES:
     counts = study.band_rule_over_pairs(per_seed["single loop"], per_seed["planner + executor"], unit)
     right = counts["measured_up"] if long_run[unit].difference > 0 else counts["measured_down"]
     rows.append({
