@@ -57,7 +57,8 @@ _EXPORTS = {
     "sim.world": ("SUBSCRIBERS", "TOOLS", "TOOL_NAMES", "WORLD_SEED", "call_tool", "charge"),
 }  # fmt: skip
 _SUBMODULES = ("agents", "bands", "batch", "checks", "cli", "config", "contract", "costs", "draws", "errors", "exits",
-               "figures", "labels", "measurement", "outcomes", "panel", "picks", "plan_schema", "runs",
+               "figures", "labels", "measurement", "outcomes", "panel", "panel_contract", "panel_how_many_seeds",
+               "panel_planner_executor", "panel_single_loop", "panel_step_budget", "picks", "plan_schema", "runs",
                "showcode", "study", "tables", "tasks", "traces", "units", "world")  # fmt: skip
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = sorted(_MODULE_OF)

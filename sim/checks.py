@@ -172,17 +172,3 @@ def check_margin(margin: object, name: str = "budget_margin") -> int:
         When the margin is negative.
     """
     return check_count(margin, name, 0, unit=" (steps)")
-
-
-def check_limit(value: object, name: str, minimum: int) -> int:
-    """Return a whole-number limit (a bound such as max_replans, max_tokens or max_seconds) if it is an
-    integer >= `minimum` (bool is refused; lesson 4, rule CT11).
-
-    Raises
-    ------
-    TypeError
-        When `value` is not an integer.
-    ValueError
-        When `value` is below `minimum`.
-    """
-    return check_count(value, name, minimum)

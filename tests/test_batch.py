@@ -135,3 +135,23 @@ def test_bad_setup_budget_and_switches():
         run_batch("plan-execute", [1], 8, approval=True)
     with pytest.raises(TypeError, match="approval must be True or False"):
         run_batch("single-loop", [1], 8, approval=1)
+
+
+RULES = [(setup, stop, margin) for setup in ("single-loop", "plan-execute") for stop, margin in
+         ((True, None), (False, 0), (True, 2))]  # fmt: skip
+
+
+@pytest.mark.parametrize("budget", (2, 6, 12))
+@pytest.mark.parametrize("setup, stop_when_done, budget_margin", RULES)
+def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when_done, budget_margin, budget):
+    """SB1 and SB2 run in the batch path from the same RunConfig; every outcome equals the one-seed path."""
+    seeds = SEEDS[:200]
+    batch = run_batch(setup, seeds, budget, stop_when_done=stop_when_done, budget_margin=budget_margin)
+    for t, task in enumerate(TASKS):
+        for j, seed in enumerate(seeds):
+            run = run_task(
+                setup, task, int(seed), budget, stop_when_done=stop_when_done, budget_margin=budget_margin
+            )
+            want = (is_correct(run), *(getattr(run, name) for name in FIELDS[1:]))
+            got = tuple(getattr(batch, name)[t, j] for name in FIELDS)
+            assert got == want, (task.name, int(seed))
