@@ -45,7 +45,7 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import costs, figures, picks, world
+from sim import costs, figures, figures_single_loop, picks, world
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
@@ -129,7 +129,7 @@ print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercia
 # are the band edges, where the line gets steeper.
 
 # %%
-path = figures.save_figure(figures.draw_tariff(), "01_single_loop-tariff")
+path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-tariff")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -322,7 +322,7 @@ shares = pd.DataFrame(
     }
 )
 print(shares.to_string(index=False))
-path = figures.save_figure(figures.draw_selection_rule(), "01_single_loop-selection")
+path = figures.save_figure(figures_single_loop.draw_selection_rule(), "01_single_loop-selection")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -385,7 +385,7 @@ record_tasks = sum(task.kind == "record" for task in sim.TASKS)
 print(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
 
 # %%
-path = figures.save_figure(figures.draw_depth_shares(depth), "01_single_loop-depth")
+path = figures.save_figure(figures_single_loop.draw_depth_shares(depth), "01_single_loop-depth")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -469,7 +469,9 @@ print(
 # cheapest possible run of each length (every pick right, then a stop step).
 
 # %%
-path = figures.save_figure(figures.draw_growing_trace(long_steps, runs), "01_single_loop-growing-trace")
+path = figures.save_figure(
+    figures_single_loop.draw_growing_trace(long_steps, runs), "01_single_loop-growing-trace"
+)
 display(Image(filename=path))
 rows = []
 for length in sorted({len(task.sequence) for task in sim.TASKS}):

@@ -41,7 +41,7 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import costs, figures, picks
+from sim import costs, figures, figures_planner_executor, picks
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
@@ -149,7 +149,7 @@ print(sim.split_step_table(g05).to_string(index=False))
 # cross is a tool error). The shaded steps are the ones the executor spent on the plan.
 
 # %%
-path = figures.save_figure(figures.draw_plan_and_trace(g05), "02_planner_executor-g05-trace")
+path = figures.save_figure(figures_planner_executor.draw_plan_and_trace(g05), "02_planner_executor-g05-trace")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -187,7 +187,7 @@ print("first = single loop, second = planner + executor, difference = second - f
 # both dots sit outside the grey bar.
 
 # %%
-path = figures.save_figure(figures.draw_band_chart(verdicts), "02_planner_executor-bands")
+path = figures.save_figure(figures_planner_executor.draw_band_chart(verdicts), "02_planner_executor-bands")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -307,7 +307,9 @@ print(pd.DataFrame(rows).to_string(index=False))
 # a setup's own two bars is its band.
 
 # %%
-path = figures.save_figure(figures.draw_counted_units(single + split), "02_planner_executor-counted-units")
+path = figures.save_figure(
+    figures_planner_executor.draw_counted_units(single + split), "02_planner_executor-counted-units"
+)
 display(Image(filename=path))
 
 # %% [markdown]

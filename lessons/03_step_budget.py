@@ -33,7 +33,7 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import figures
+from sim import figures, figures_step_budget
 from sim.outcomes import OUTCOMES, outcome, outcome_grid
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
@@ -78,7 +78,7 @@ print(sim.format_table(sim.seed_table(sweep)))
 # shaded area between them is the setup's run-to-run band at each budget.
 
 # %%
-path = figures.save_figure(figures.draw_budget_sweep(sweep), "03_step_budget-sweep")
+path = figures.save_figure(figures_step_budget.draw_budget_sweep(sweep), "03_step_budget-sweep")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -193,7 +193,7 @@ print(outcomes.to_string(index=False))
 # %%
 for setup in SETUPS:
     grid = outcome_grid(setup, SEED_A, range(1, 13))
-    fig = figures.draw_outcome_grid(grid, f"{sim.SETUP_LABELS[setup]}, run A (seed {SEED_A})")
+    fig = figures_step_budget.draw_outcome_grid(grid, f"{sim.SETUP_LABELS[setup]}, run A (seed {SEED_A})")
     path = figures.save_figure(fig, f"03_step_budget-outcomes-{setup}")
     display(Image(filename=path))
 

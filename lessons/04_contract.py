@@ -42,7 +42,7 @@ import pydantic
 from IPython.display import Image, display
 
 import sim
-from sim import contract, costs, figures, plan_schema, tables
+from sim import contract, costs, figures, figures_contract, plan_schema, tables
 from sim import exits as exit_rules
 from sim.exits import exit_state_frame
 from sim.labels import SETUP_LABELS
@@ -439,7 +439,7 @@ print(tables.format_events(g03))
 # The exit states as a figure, one bar per setup and run:
 
 # %%
-path = figures.save_figure(figures.draw_exit_states(exits), "04_contract-exit-states")
+path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -494,7 +494,7 @@ for seed in SEEDS:
 # budget.
 
 # %%
-path = figures.save_figure(figures.draw_cost_against_success(sweep), "04_contract-cost-success")
+path = figures.save_figure(figures_contract.draw_cost_against_success(sweep), "04_contract-cost-success")
 display(Image(filename=path))
 
 # %% [markdown]

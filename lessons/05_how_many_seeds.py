@@ -46,7 +46,7 @@ import scipy
 from IPython.display import Image, display
 
 import sim
-from sim import figures, study
+from sim import figures, figures_how_many_seeds, study
 
 print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
@@ -132,7 +132,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 
 # %%
 path = figures.save_figure(
-    figures.draw_seed_distributions(per_seed, marked=(0, 1)), "05_how_many_seeds-spread"
+    figures_how_many_seeds.draw_seed_distributions(per_seed, marked=(0, 1)), "05_how_many_seeds-spread"
 )
 display(Image(filename=path))
 
@@ -204,7 +204,9 @@ show_intervals(intervals, "tool errors", 2)
 # interval, resampling seeds on the left of each pair and resampling tasks on the right.
 
 # %%
-path = figures.save_figure(figures.draw_interval_growth(intervals), "05_how_many_seeds-intervals")
+path = figures.save_figure(
+    figures_how_many_seeds.draw_interval_growth(intervals), "05_how_many_seeds-intervals"
+)
 display(Image(filename=path))
 
 # %% [markdown]
@@ -326,7 +328,7 @@ pass_k = study.pass_k_table({"single loop": single, "planner + executor": split}
 print(pass_k.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
 
 # %%
-path = figures.save_figure(figures.draw_pass_k(pass_k), "05_how_many_seeds-pass-k")
+path = figures.save_figure(figures_how_many_seeds.draw_pass_k(pass_k), "05_how_many_seeds-pass-k")
 display(Image(filename=path))
 
 # %% [markdown]

@@ -26,7 +26,8 @@ then what measures and shows them):
 - batch: many seeds at once, vectorised, equal to the one-seed path
 - study: many-seed statistics: paired bootstrap intervals, band rule over seed pairs, pass^k
 - showcode: the code a lesson shows, whole functions from `sim`
-- figures: the figures the lessons draw; panel and panel_*: the lessons' control panels
+- figures: saving the lessons' figures; figures_<lesson>: each lesson's figures
+- panel: the generic control panel; panel_<lesson>: each lesson's view and panel
 - cli: `python -m sim`
 
 `import sim` is quick: each name below is imported from its module on first use (PEP 562), so
@@ -34,6 +35,7 @@ the command line and a lesson load only what they need.
 """
 
 from importlib import import_module
+from importlib.util import find_spec
 
 _EXPORTS = {
     "sim.agents": ("LoopStep", "Run", "ToolCall", "is_correct", "loop_steps", "run_plan_execute",
@@ -56,17 +58,13 @@ _EXPORTS = {
     "sim.units": ("UNITS", "UNIT_NAMES", "Unit"),
     "sim.world": ("SUBSCRIBERS", "TOOLS", "TOOL_NAMES", "WORLD_SEED", "call_tool", "charge"),
 }  # fmt: skip
-_SUBMODULES = ("agents", "bands", "batch", "checks", "cli", "config", "contract", "costs", "draws", "errors", "exits",
-               "figures", "labels", "measurement", "outcomes", "panel", "panel_contract", "panel_how_many_seeds",
-               "panel_planner_executor", "panel_single_loop", "panel_step_budget", "picks", "plan_schema", "runs",
-               "showcode", "study", "tables", "tasks", "traces", "units", "world")  # fmt: skip
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = sorted(_MODULE_OF)
 
 
 def __getattr__(name: str):
     """Import an exported name from its module on first use (PEP 562); submodules as attributes."""
-    if name in _SUBMODULES:
+    if not name.startswith("_") and find_spec(f"sim.{name}") is not None:  # a submodule: sim.agents, ...
         return import_module(f"sim.{name}")
     module = _MODULE_OF.get(name)
     if module is None:

@@ -16,6 +16,7 @@ from sim.exits import EXIT_STATES, STOP_REASONS
 from sim.picks import write_plan
 from sim.runs import run_with
 from sim.tasks import TASKS
+from sim.units import UNITS, Unit
 
 LOOP_SWITCHES = ("stop_when_done", "budget_margin", "self_critique", "approval")  # in every table row
 CONTRACT_BOUNDS = ("max_replans", "max_tokens", "max_seconds")
@@ -89,14 +90,18 @@ class Measurement:
         """The stopping rule that ran (see RunConfig.rule)."""
         return self.config.rule
 
+    def reported(self, unit: Unit) -> float | int:
+        """A counted unit as a table reports it: success as a share of the tasks, the others as counts."""
+        return self.success if unit.share else getattr(self, unit.count)
+
     def row(self) -> dict:
         """The measurement as one flat row: setup, seed, budget, success (a share), steps, calls,
         tokens, errors, approvals, rule, the loops' switches (stop_when_done, budget_margin,
         self_critique, approval); for the contract also replans, success_exit, the exit-state and
         stop-reason counts and the bounds. What the CLI's JSON and CSV rows hold."""
-        row = {"setup": self.setup, "seed": self.seed, "budget": self.budget, "success": self.success,
-               "steps": self.steps, "calls": self.calls, "tokens": self.tokens, "errors": self.errors,
-               "approvals": self.approvals, "rule": self.rule}  # fmt: skip
+        row = {"setup": self.setup, "seed": self.seed, "budget": self.budget}
+        row.update({unit.reported: self.reported(unit) for unit in UNITS})
+        row.update({"approvals": self.approvals, "rule": self.rule})
         row.update({name: getattr(self.config, name) for name in LOOP_SWITCHES})
         if self.contract is not None:
             counts = {f.name: getattr(self.contract, f.name) for f in fields(ContractCounts)}

@@ -8,7 +8,7 @@ from sim.bands import compare_setups, verdict_table
 from sim.config import DEFAULT_BUDGET, DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS, DEFAULT_SEED
 from sim.contract import run_contract
 from sim.exits import exit_state_frame
-from sim.figures import draw_exit_states
+from sim.figures_contract import draw_exit_states
 from sim.measurement import measure
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.tables import format_events, format_table, format_trace, seed_table

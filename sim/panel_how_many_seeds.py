@@ -11,7 +11,7 @@ from sim.batch import run_batch, study_seeds
 from sim.checks import SEED_LIMIT
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.errors import InputError
-from sim.figures import draw_seed_distributions
+from sim.figures_how_many_seeds import draw_seed_distributions
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.study import SETUP_CHOICES, paired_interval
 from sim.units import unit_named

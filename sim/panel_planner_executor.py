@@ -5,7 +5,7 @@ and one task's walk-through under the split.
 from sim.agents import run_plan_execute
 from sim.bands import compare_setups, verdict_table
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
-from sim.figures import draw_band_chart
+from sim.figures_planner_executor import draw_band_chart
 from sim.measurement import measure, plan_accuracy
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.tables import format_plan_accuracy, format_table, format_trace, seed_table

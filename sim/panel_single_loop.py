@@ -7,7 +7,7 @@ import ipywidgets as widgets
 from sim.agents import loop_steps, run_single_loop
 from sim.bands import compare_setups, verdict_table
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
-from sim.figures import draw_depth_shares
+from sim.figures_single_loop import draw_depth_shares
 from sim.labels import run_label
 from sim.measurement import measure
 from sim.panel import ControlPanel, Settings, View, pre_html

@@ -5,7 +5,7 @@ outcome of every task at every budget up to the chosen one.
 import ipywidgets as widgets
 
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
-from sim.figures import draw_outcome_grid
+from sim.figures_step_budget import draw_outcome_grid
 from sim.labels import SETUP_LABELS
 from sim.measurement import measure
 from sim.outcomes import OUTCOMES, outcome_grid

@@ -15,6 +15,7 @@ from sim.errors import InputError
 from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement, PlanAccuracy
 from sim.tasks import correct_answer
+from sim.units import UNITS
 
 
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
@@ -33,11 +34,7 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
             "run": [run_label(m.seed, seeds) for m in measurements],
             "budget": [m.budget for m in measurements],
             "rule": [m.rule for m in measurements],
-            "success": [m.success for m in measurements],
-            "step": [m.steps for m in measurements],
-            "calls": [m.calls for m in measurements],
-            "tokens": [m.tokens for m in measurements],
-            "error": [m.errors for m in measurements],
+            **{unit.seed_header: [m.reported(unit) for m in measurements] for unit in UNITS},
         }
     )
     if table["budget"].nunique() <= 1:

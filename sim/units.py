@@ -19,7 +19,7 @@ class Unit:
     Measurement or SeedMeasurements holding its exact count per run of the tasks, e.g. "solved");
     per_task (the field of a BatchRun holding it per (task, seed), e.g. "correct"); share (True
     when a run reports it as a share of its tasks, success; False when as a sum); label (for axes
-    and table headers).
+    and table headers); seed_header (its column in the seed's table).
     """
 
     name: str
@@ -27,14 +27,20 @@ class Unit:
     per_task: str
     share: bool
     label: str
+    seed_header: str
+
+    @property
+    def reported(self) -> str:
+        """The key a table row reports it under: "success" for the share, else the count's field."""
+        return self.name if self.share else self.count
 
 
 UNITS = (
-    Unit("success", "solved", "correct", True, "tasks solved"),
-    Unit("steps", "steps", "steps", False, "steps"),
-    Unit("tool calls", "calls", "calls", False, "tool calls"),
-    Unit("tokens", "tokens", "tokens", False, "tokens"),
-    Unit("tool errors", "errors", "errors", False, "tool errors"),
+    Unit("success", "solved", "correct", True, "tasks solved", "success"),
+    Unit("steps", "steps", "steps", False, "steps", "step"),
+    Unit("tool calls", "calls", "calls", False, "tool calls", "calls"),
+    Unit("tokens", "tokens", "tokens", False, "tokens", "tokens"),
+    Unit("tool errors", "errors", "errors", False, "tool errors", "error"),
 )
 UNIT_NAMES = tuple(unit.name for unit in UNITS)
 BY_NAME = {unit.name: unit for unit in UNITS}

@@ -108,7 +108,8 @@ def test_a_render_error_is_shown_not_raised():
 
 
 def test_figure_png_and_svg_are_deterministic():
-    from sim.figures import draw_band_chart, figure_svg
+    from sim.figures import figure_svg
+    from sim.figures_planner_executor import draw_band_chart
 
     single = [measure("single-loop", s) for s in (1, 2)]
     split = [measure("plan-execute", s) for s in (1, 2)]
