@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 import sim
-from sim.panel import how_many_seeds_panel
+from sim.panel_how_many_seeds import how_many_seeds_panel
 
 UNITS = ("solved", "steps", "calls", "tokens", "errors", "approvals")
 LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups with a batch path (the contract has none)

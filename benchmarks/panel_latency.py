@@ -15,7 +15,8 @@ import time
 
 import numpy as np
 
-from sim.panel import planner_executor_panel, single_loop_panel
+from sim.panel_planner_executor import planner_executor_panel
+from sim.panel_single_loop import single_loop_panel
 
 PANELS = {1: single_loop_panel, 2: planner_executor_panel}
 

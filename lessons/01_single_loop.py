@@ -39,15 +39,13 @@
 # with the lesson's two runs and its step budget.
 
 # %%
-import inspect
-
 import ipywidgets
 import matplotlib
 import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import figures, world
+from sim import costs, figures, figures_single_loop, picks, world
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
@@ -131,7 +129,7 @@ print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercia
 # are the band edges, where the line gets steeper.
 
 # %%
-path = figures.save_figure(figures.draw_tariff(), "01_single_loop-tariff")
+path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-tariff")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -267,12 +265,13 @@ print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} 
 # 4. **Move on.** The job advances one position only when the call was the right tool and
 #    did not fail.
 #
-# Here is the loop as `sim` runs it. Its last lines belong to lesson 3: a stopping
-# criterion that is off unless asked for (`stop_when_done`), so the original rule applies here.
+# Here is one step as `sim` runs it (`take_step`, shared with the split of lesson 2), and the
+# single loop's decision inside it (`single_loop_pick`); the loop around the step, with its
+# stopping rule, is lesson 3's.
 
 # %%
-source = inspect.getsource(sim.agents.run_single_loop)
-print(source[source.index("    while steps < max_steps") : source.index("    return Run(")])
+print(sim.code_of(sim.agents.take_step))
+print(sim.code_of(sim.picks.single_loop_pick))
 
 # %% [markdown]
 # ### The rules, in figures
@@ -285,24 +284,23 @@ print(source[source.index("    while steps < max_steps") : source.index("    ret
 # tool error costs 40 more.
 
 # %%
-agents = sim.agents
 rules = pd.DataFrame(
     [
         (
             "share of right picks at position d, selection(d)",
-            f"max({agents.SELECTION_FLOOR}, {agents.SELECTION_START} - {agents.SELECTION_DROP} x (d - 1))",
+            f"max({picks.SELECTION_FLOOR}, {picks.SELECTION_START} - {picks.SELECTION_DROP} x (d - 1))",
         ),
         (
             "a wrong draw picks one of the tools at random",
             f"{len(sim.TOOL_NAMES)} tools, right by luck with share 1/{len(sim.TOOL_NAMES)}",
         ),
-        ("chance that a finished agent stops, each step", f"{agents.STOP_SHARE}"),
+        ("chance that a finished agent stops, each step", f"{picks.STOP_SHARE}"),
         (
             "single-loop step (tokens)",
-            f"{agents.LOOP_STEP_TOKENS} + {agents.LOOP_TOKENS_PER_CALL} x trace length",
+            f"{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} x trace length",
         ),
-        ("observation (tokens)", f"{agents.OBSERVATION_TOKENS}"),
-        ("self-critique, per tool error (tokens)", f"{agents.SELF_CRITIQUE_TOKENS}"),
+        ("observation (tokens)", f"{costs.OBSERVATION_TOKENS}"),
+        ("self-critique, per tool error (tokens)", f"{costs.SELF_CRITIQUE_TOKENS}"),
         ("step budget (steps)", f"{BUDGET}"),
     ],
     columns=["rule", "value"],
@@ -324,7 +322,7 @@ shares = pd.DataFrame(
     }
 )
 print(shares.to_string(index=False))
-path = figures.save_figure(figures.draw_selection_rule(), "01_single_loop-selection")
+path = figures.save_figure(figures_single_loop.draw_selection_rule(), "01_single_loop-selection")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -387,7 +385,7 @@ record_tasks = sum(task.kind == "record" for task in sim.TASKS)
 print(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
 
 # %%
-path = figures.save_figure(figures.draw_depth_shares(depth), "01_single_loop-depth")
+path = figures.save_figure(figures_single_loop.draw_depth_shares(depth), "01_single_loop-depth")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -461,7 +459,7 @@ longest = max(runs["A"], key=lambda run: run.steps)  # max keeps the first among
 long_steps = sim.loop_steps(longest)
 print(sim.format_trace(longest))
 print(sim.loop_step_table(long_steps).to_string(index=False))
-resent = sum(agents.LOOP_TOKENS_PER_CALL * s.trace_length for s in long_steps)
+resent = sum(costs.LOOP_TOKENS_PER_CALL * s.trace_length for s in long_steps)
 print(
     f"{longest.task}: {longest.tokens} tokens, of which {resent} re-send the trace ({100 * resent / longest.tokens:.1f} %)"
 )
@@ -471,11 +469,13 @@ print(
 # cheapest possible run of each length (every pick right, then a stop step).
 
 # %%
-path = figures.save_figure(figures.draw_growing_trace(long_steps, runs), "01_single_loop-growing-trace")
+path = figures.save_figure(
+    figures_single_loop.draw_growing_trace(long_steps, runs), "01_single_loop-growing-trace"
+)
 display(Image(filename=path))
 rows = []
 for length in sorted({len(task.sequence) for task in sim.TASKS}):
-    row = {"sequence length": length, "cheapest run": agents.cheapest_loop_tokens(length)}
+    row = {"sequence length": length, "cheapest run": costs.cheapest_loop_tokens(length)}
     for label, task_runs in runs.items():
         tokens = [
             r.tokens for r in task_runs if len(sim.TASKS[sim.TASK_NAMES.index(r.task)].sequence) == length
@@ -485,7 +485,7 @@ for length in sorted({len(task.sequence) for task in sim.TASKS}):
 print(pd.DataFrame(rows).to_string(index=False))
 for label, task_runs in runs.items():
     total = sum(r.tokens for r in task_runs)
-    resent = sum(agents.LOOP_TOKENS_PER_CALL * s.trace_length for r in task_runs for s in sim.loop_steps(r))
+    resent = sum(costs.LOOP_TOKENS_PER_CALL * s.trace_length for r in task_runs for s in sim.loop_steps(r))
     print(f"run {label}: {resent} of {total} tokens re-send the trace ({100 * resent / total:.1f} %)")
 
 # %% [markdown]
@@ -514,7 +514,7 @@ print(sim.format_table(sim.seed_table(single + critique)))
 print("rows 1-2: no switch; rows 3-4: self-critique")
 for plain, crit in zip(single, critique, strict=True):
     print(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
-          f"{agents.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
+          f"{costs.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
 same = [
     sum(
         sim.run_single_loop(t, seed, BUDGET).trace
@@ -635,7 +635,7 @@ for v in (*approval_verdicts, asked, unwanted):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import single_loop_panel
+from sim.panel_single_loop import single_loop_panel
 
 panel = single_loop_panel()
 panel

@@ -35,15 +35,13 @@
 # with the lesson's two runs and its step budget.
 
 # %%
-import inspect
-
 import ipywidgets
 import matplotlib
 import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import figures
+from sim import costs, figures, figures_planner_executor, picks
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
@@ -77,28 +75,27 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 # cannot drift apart.
 
 # %%
-agents = sim.agents
 rules = pd.DataFrame(
     [
         (
             "share of right picks at position d",
-            f"max({agents.SELECTION_FLOOR}, {agents.SELECTION_START} - {agents.SELECTION_DROP} x (d - 1))",
+            f"max({picks.SELECTION_FLOOR}, {picks.SELECTION_START} - {picks.SELECTION_DROP} x (d - 1))",
         ),
         ("planner's share, every position", f"selection(1) = {sim.selection(1)}"),
-        ("chance that a finished agent stops, each step", f"{agents.STOP_SHARE}"),
+        ("chance that a finished agent stops, each step", f"{picks.STOP_SHARE}"),
         (
             "single-loop step (tokens)",
-            f"{agents.LOOP_STEP_TOKENS} + {agents.LOOP_TOKENS_PER_CALL} x trace length",
+            f"{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} x trace length",
         ),
         (
             "planner's call (tokens)",
-            f"{agents.PLANNER_TOKENS} + {agents.PLANNER_TOKENS_PER_POSITION} x plan length",
+            f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x plan length",
         ),
         (
             "executor step (tokens)",
-            f"{agents.EXECUTOR_STEP_TOKENS} + {agents.EXECUTOR_TOKENS_PER_CALL} x trace length",
+            f"{costs.EXECUTOR_STEP_TOKENS} + {costs.EXECUTOR_TOKENS_PER_CALL} x trace length",
         ),
-        ("observation (tokens)", f"{agents.OBSERVATION_TOKENS}"),
+        ("observation (tokens)", f"{costs.OBSERVATION_TOKENS}"),
         ("step budget (steps), planning included", f"{BUDGET}"),
     ],
     columns=["rule", "value"],
@@ -110,19 +107,17 @@ print(rules.to_string(index=False))
 # otherwise a tool picked at random from the whole tool set.
 
 # %%
-source = inspect.getsource(sim.agents.write_plan)
-print(
-    source[: source.index('"""')].rstrip() + "\n" + source.split('"""')[-1].strip("\n")
-)  # without the docstring
+print(sim.code_of(sim.picks.write_plan))
 
 # %% [markdown]
-# The executor's loop is where the split differs from the single loop. Read its
-# branches in order: a finished job stops (with the stop chance above), a plan that still
-# has positions is followed blindly, and only after that does the single loop's rule pick.
+# The executor's pick is where the split differs from the single loop. Read its branches
+# in order: a plan that still has positions while the job is not done is followed blindly;
+# otherwise the single loop's rule decides (a finished job stops with the stop chance above).
+# Each step around the pick is lesson 1's `take_step`; the planning step comes first.
 
 # %%
-source = inspect.getsource(sim.agents.run_plan_execute)
-print(source[source.index("    while steps < max_steps") : source.index("    return Run(")])
+print(sim.code_of(sim.picks.executor_pick))
+print(sim.code_of(sim.agents.plan_execute))
 
 # %% [markdown]
 # ## One task, step by step: G05
@@ -154,7 +149,7 @@ print(sim.split_step_table(g05).to_string(index=False))
 # cross is a tool error). The shaded steps are the ones the executor spent on the plan.
 
 # %%
-path = figures.save_figure(figures.draw_plan_and_trace(g05), "02_planner_executor-g05-trace")
+path = figures.save_figure(figures_planner_executor.draw_plan_and_trace(g05), "02_planner_executor-g05-trace")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -192,7 +187,7 @@ print("first = single loop, second = planner + executor, difference = second - f
 # both dots sit outside the grey bar.
 
 # %%
-path = figures.save_figure(figures.draw_band_chart(verdicts), "02_planner_executor-bands")
+path = figures.save_figure(figures_planner_executor.draw_band_chart(verdicts), "02_planner_executor-bands")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -312,7 +307,9 @@ print(pd.DataFrame(rows).to_string(index=False))
 # a setup's own two bars is its band.
 
 # %%
-path = figures.save_figure(figures.draw_counted_units(single + split), "02_planner_executor-counted-units")
+path = figures.save_figure(
+    figures_planner_executor.draw_counted_units(single + split), "02_planner_executor-counted-units"
+)
 display(Image(filename=path))
 
 # %% [markdown]
@@ -365,7 +362,7 @@ for budget in (6, 7, BUDGET):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import planner_executor_panel
+from sim.panel_planner_executor import planner_executor_panel
 
 panel = planner_executor_panel()
 panel

@@ -33,8 +33,8 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import figures
-from sim.measure import OUTCOMES, outcome, outcome_grid
+from sim import figures, figures_step_budget
+from sim.outcomes import OUTCOMES, outcome, outcome_grid
 
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
@@ -54,7 +54,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(
 # %%
 rules = pd.DataFrame(
     [
-        ("chance that a finished agent stops, each step", f"{sim.agents.STOP_SHARE}"),
+        ("chance that a finished agent stops, each step", f"{sim.picks.STOP_SHARE}"),
         ("steps the split spends on planning, per task", "1"),
         ("share of right picks, position d", "max(0.34, 0.8 - 0.09 x (d - 1))"),
         ("success", "final answer = correct answer (the original measure)"),
@@ -78,7 +78,7 @@ print(sim.format_table(sim.seed_table(sweep)))
 # shaded area between them is the setup's run-to-run band at each budget.
 
 # %%
-path = figures.save_figure(figures.draw_budget_sweep(sweep), "03_step_budget-sweep")
+path = figures.save_figure(figures_step_budget.draw_budget_sweep(sweep), "03_step_budget-sweep")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -193,7 +193,7 @@ print(outcomes.to_string(index=False))
 # %%
 for setup in SETUPS:
     grid = outcome_grid(setup, SEED_A, range(1, 13))
-    fig = figures.draw_outcome_grid(grid, f"{sim.SETUP_LABELS[setup]}, run A (seed {SEED_A})")
+    fig = figures_step_budget.draw_outcome_grid(grid, f"{sim.SETUP_LABELS[setup]}, run A (seed {SEED_A})")
     path = figures.save_figure(fig, f"03_step_budget-outcomes-{setup}")
     display(Image(filename=path))
 
@@ -348,7 +348,7 @@ for setup in SETUPS:
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import step_budget_panel
+from sim.panel_step_budget import step_budget_panel
 
 panel = step_budget_panel()
 panel

@@ -35,8 +35,6 @@
 # lesson's runs, budget and the contract's default bounds.
 
 # %%
-import inspect
-
 import ipywidgets
 import matplotlib
 import pandas as pd
@@ -44,8 +42,10 @@ import pydantic
 from IPython.display import Image, display
 
 import sim
-from sim import contract, figures
-from sim.measure import SETUP_LABELS, exit_state_frame
+from sim import contract, costs, figures, figures_contract, plan_schema, tables
+from sim import exits as exit_rules
+from sim.exits import exit_state_frame
+from sim.labels import SETUP_LABELS
 
 print(
     f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
@@ -90,28 +90,27 @@ print(
 # The cell prints the constants from `sim` itself.
 
 # %%
-agents = sim.agents
 rules = pd.DataFrame(
     [
         ("CT2", "share of right positions, first plan", f"selection(1) = {sim.selection(1)}"),
         ("CT6", "share of right positions, every replan", f"selection(1) = {sim.selection(1)}"),
-        ("CT3", "a step's timeout", f"{contract.TIMEOUT_FACTOR} x its tool's duration"),
+        ("CT3", "a step's timeout", f"{plan_schema.TIMEOUT_FACTOR} x its tool's duration"),
         (
             "CT9",
             "first plan (tokens)",
-            f"{agents.PLANNER_TOKENS} + {agents.PLANNER_TOKENS_PER_POSITION} x plan length",
+            f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x plan length",
         ),
         (
             "CT9",
             "replan (tokens)",
-            f"{agents.PLANNER_TOKENS} + {agents.PLANNER_TOKENS_PER_POSITION} x sub-plan length"
-            f" + {contract.REPLAN_CONTEXT_TOKENS}",
+            f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x sub-plan length"
+            f" + {costs.REPLAN_CONTEXT_TOKENS}",
         ),
         (
             "CT9",
             "tool call (tokens)",
-            f"{agents.EXECUTOR_STEP_TOKENS} + {agents.EXECUTOR_TOKENS_PER_CALL} x calls so far"
-            f" + {agents.OBSERVATION_TOKENS}",
+            f"{costs.EXECUTOR_STEP_TOKENS} + {costs.EXECUTOR_TOKENS_PER_CALL} x calls so far"
+            f" + {costs.OBSERVATION_TOKENS}",
         ),
         ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
         ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
@@ -137,14 +136,14 @@ tools = pd.DataFrame(
             "tool": name,
             "requires": ", ".join(c.requires),
             "produces": ", ".join(c.produces),
-            "seconds": contract.TOOL_SECONDS[name],
-            "step timeout": contract.TIMEOUT_FACTOR * contract.TOOL_SECONDS[name],
+            "seconds": plan_schema.TOOL_SECONDS[name],
+            "step timeout": plan_schema.TIMEOUT_FACTOR * plan_schema.TOOL_SECONDS[name],
         }
-        for name, c in contract.TOOL_CONTRACTS.items()
+        for name, c in plan_schema.TOOL_CONTRACTS.items()
     ]
 )
 print(tools.to_string(index=False))
-print("goal field per kind of task:", dict(contract.GOALS))
+print("goal field per kind of task:", dict(plan_schema.GOALS))
 
 # %% [markdown]
 # The token and seconds defaults are sized to this simulator: twice the cost of the longest
@@ -155,7 +154,7 @@ print("goal field per kind of task:", dict(contract.GOALS))
 record_task = next(task for task in sim.TASKS if task.kind == "record")
 INITIAL = ("subscriber", "query", "column")
 right_record = contract.run_contract(
-    record_task, first_plan=contract.plan_from_tools(record_task.sequence, "written", INITIAL)
+    record_task, first_plan=plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
 )
 print(
     f"{record_task.name}, right first plan: {right_record.steps} steps, {right_record.tokens} tokens, "
@@ -174,7 +173,7 @@ print(
 # missing or later step cannot even be constructed.
 
 # %%
-print(inspect.getsource(contract.PlanStep))
+print(sim.code_of(plan_schema.PlanStep, docstring=True))
 
 # %% [markdown]
 # Here is G05's first plan under the contract. It is the split's plan from lesson 2, the same
@@ -193,10 +192,10 @@ print(pd.DataFrame([step.model_dump() for step in first_plan.steps]).to_string(i
 # G05 with its third step given the id of the second:
 
 # %%
-right_g05 = contract.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL).model_dump()
+right_g05 = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL).model_dump()
 broken = {**right_g05, "steps": [*right_g05["steps"][:2], {**right_g05["steps"][2], "id": "s2"}]}
 try:
-    contract.Plan.model_validate(broken)
+    plan_schema.Plan.model_validate(broken)
 except pydantic.ValidationError as error:
     print(f"{error.title}: {error.error_count()} error")
     print(error.errors()[0]["msg"])
@@ -226,7 +225,7 @@ cases = {
 }
 refusals = []
 for case, change in cases.items():
-    first = contract.validate_plan(broken_copy(change), INITIAL)[0]
+    first = plan_schema.validate_plan(broken_copy(change), INITIAL)[0]
     refusals.append({"broken": case, "kind": first.kind, "step": first.step, "message": first.message})
 print(pd.DataFrame(refusals)[["broken", "kind", "step"]].to_string(index=False))
 print()
@@ -242,7 +241,7 @@ for row in refusals:
 # `tariff` here and collected a tool error. The contract refuses the plan before any call.
 
 # %%
-for problem in contract.validate_plan(first_plan, INITIAL):
+for problem in plan_schema.validate_plan(first_plan, INITIAL):
     print(f"{problem.kind} at {problem.step}: {problem.message}")
 print(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
 
@@ -267,9 +266,9 @@ claims_m3 = {
          "produces": ["amount"], "timeout": 2},
     ],
 }  # fmt: skip
-print("validation:", contract.validate_plan(claims_m3, INITIAL) or "accepted")
+print("validation:", plan_schema.validate_plan(claims_m3, INITIAL) or "accepted")
 lying = contract.run_contract("G05", SEED_A, BUDGET, first_plan=claims_m3)
-print(contract.format_events(lying))
+print(tables.format_events(lying))
 
 # %% [markdown]
 # ## The scratchpad
@@ -281,8 +280,8 @@ print(contract.format_events(lying))
 # %%
 pad = g05.scratchpad
 print("fields held   :", {k: v for k, v in pad.fields.items() if k != "query"})
-print("step outputs  :", pad.outputs)
-print("raw results   :", len(pad.raw), "| notes:", pad.notes)
+print("step outputs  :", {step: dict(out) for step, out in pad.outputs.items()})
+print("raw results   :", len(pad.raw), "| notes:", list(pad.notes))
 print(
     f"counters      : steps {pad.steps}, tool calls {pad.calls}, tokens {pad.tokens}, "
     f"seconds {pad.seconds}, replans {pad.replans}, tool errors {pad.errors}"
@@ -298,7 +297,7 @@ print(
 # tokens and simulated seconds spent so far.
 
 # %%
-print(contract.format_events(g05))
+print(tables.format_events(g05))
 replan = next(e for e in g05.events if e.kind == "replan")
 plan_event = g05.events[0]
 print(
@@ -324,8 +323,8 @@ print(
 # measure) stands beside the exit state. One constructed case per state:
 
 # %%
-right_plan = contract.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
-record_plan = contract.plan_from_tools(record_task.sequence, "written", INITIAL)
+right_plan = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
+record_plan = plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
 constructed = {
     "G05, its own first plan": dict(task="G05"),
     "G05, right plan, max_steps 3": dict(task="G05", max_steps=3, first_plan=right_plan),
@@ -363,7 +362,7 @@ side = pd.DataFrame(
          "tool calls": g05_split.calls, "tokens": g05_split.tokens, "tool errors": g05_split.errors,
          "replans": 0, "answer": g05_split.answer},
         {"setup": "contract", "first plan": " -> ".join(g05.plan),
-         "where it is stopped": f"refused at {contract.validate_plan(first_plan, INITIAL)[0].step}, before any call",
+         "where it is stopped": f"refused at {plan_schema.validate_plan(first_plan, INITIAL)[0].step}, before any call",
          "steps": g05.steps, "tool calls": g05.calls, "tokens": g05.tokens, "tool errors": g05.errors,
          "replans": g05.replans, "answer": g05.answer},
     ]
@@ -394,7 +393,7 @@ contract_runs = [sim.measure("contract", seed, BUDGET) for seed in SEEDS]
 print(sim.format_table(sim.seed_table(single + split + contract_runs)))
 print()
 exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
-exits["replans"] = [0, 0, 0, 0] + [m.replans for m in contract_runs]
+exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
 print(exits.to_string(index=False))
 
 # %% [markdown]
@@ -434,13 +433,13 @@ for seed in SEEDS:
     lost = [r for t in sim.TASKS if not (r := contract.run_contract(t, seed, BUDGET)).correct]
     print(f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost))
 g03 = contract.run_contract("G03", SEED_A, BUDGET)
-print(contract.format_events(g03))
+print(tables.format_events(g03))
 
 # %% [markdown]
 # The exit states as a figure, one bar per setup and run:
 
 # %%
-path = figures.save_figure(figures.draw_exit_states(exits), "04_contract-exit-states")
+path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -454,7 +453,7 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
     for seed in SEEDS:
         runs = [runner(task, seed, BUDGET) for task in sim.TASKS]
         spoiled = [
-            f"{r.task} {contract.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
+            f"{r.task} {exit_rules.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
         ]
         print(
             f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}"
@@ -473,11 +472,12 @@ for budget in BUDGETS:
     for setup in ("single-loop", "plan-execute", "contract"):
         for seed in SEEDS:
             m = sim.measure(setup, seed, budget)
+            c = m.contract or sim.ContractCounts(*[0] * 11)  # the loops neither replan nor exit by CT12 here
             sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
                           "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
-                          "tokens": m.tokens, "errors": m.errors, "replans": m.replans,
-                          "SUCCESS": m.exit_success, "PARTIAL": m.exit_partial_success,
-                          "EXHAUSTED": m.exit_replan_exhausted, "TIMEOUT": m.exit_timeout})  # fmt: skip
+                          "tokens": m.tokens, "errors": m.errors, "replans": c.replans,
+                          "SUCCESS": c.exit_success, "PARTIAL": c.exit_partial_success,
+                          "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout})  # fmt: skip
 sweep = pd.DataFrame(sweep)
 print(sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False))
 print()
@@ -494,7 +494,7 @@ for seed in SEEDS:
 # budget.
 
 # %%
-path = figures.save_figure(figures.draw_cost_against_success(sweep), "04_contract-cost-success")
+path = figures.save_figure(figures_contract.draw_cost_against_success(sweep), "04_contract-cost-success")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -537,9 +537,10 @@ for limit in range(4):
     for seed in SEEDS:
         m = sim.measure("contract", seed, BUDGET, max_replans=limit)
         replan_rows.append({"max_replans": limit, "run": sim.run_label(seed), "solved": m.solved,
-                            "steps": m.steps, "tokens": m.tokens, "replans": m.replans,
-                            "SUCCESS": m.exit_success, "PARTIAL_SUCCESS": m.exit_partial_success,
-                            "REPLAN_EXHAUSTED": m.exit_replan_exhausted, "TIMEOUT": m.exit_timeout})  # fmt: skip
+                            "steps": m.steps, "tokens": m.tokens, "replans": m.contract.replans,
+                            "SUCCESS": m.contract.exit_success, "PARTIAL_SUCCESS": m.contract.exit_partial_success,
+                            "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
+                            "TIMEOUT": m.contract.exit_timeout})  # fmt: skip
 replan_table = pd.DataFrame(replan_rows)
 print(replan_table.to_string(index=False))
 timed_out = [
@@ -549,7 +550,7 @@ timed_out = [
 ]
 for r in timed_out:
     print(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
-    print(contract.format_events(r))
+    print(tables.format_events(r))
 
 # %% [markdown]
 # With no replan allowed, every refused first plan ends the run: 6 tasks end
@@ -636,7 +637,7 @@ frameworks = pd.DataFrame(
             "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
             "TIMEOUT": "TIMEOUT, with the bound named",
             "lacks": "a real model: every figure here is from a fictional simulator",
-            "read": "sim/contract.py, rules CT1 to CT12",
+            "read": "sim/contract.py and sim/plan_schema.py, rules CT1 to CT12",
         },
     ]
 )
@@ -700,7 +701,7 @@ for row in frameworks.itertuples():
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import contract_panel
+from sim.panel_contract import contract_panel
 
 panel = contract_panel()
 panel

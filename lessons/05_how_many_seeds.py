@@ -46,7 +46,7 @@ import scipy
 from IPython.display import Image, display
 
 import sim
-from sim import figures, study
+from sim import figures, figures_how_many_seeds, study
 
 print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
@@ -132,7 +132,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 
 # %%
 path = figures.save_figure(
-    figures.draw_seed_distributions(per_seed, marked=(0, 1)), "05_how_many_seeds-spread"
+    figures_how_many_seeds.draw_seed_distributions(per_seed, marked=(0, 1)), "05_how_many_seeds-spread"
 )
 display(Image(filename=path))
 
@@ -204,7 +204,9 @@ show_intervals(intervals, "tool errors", 2)
 # interval, resampling seeds on the left of each pair and resampling tasks on the right.
 
 # %%
-path = figures.save_figure(figures.draw_interval_growth(intervals), "05_how_many_seeds-intervals")
+path = figures.save_figure(
+    figures_how_many_seeds.draw_interval_growth(intervals), "05_how_many_seeds-intervals"
+)
 display(Image(filename=path))
 
 # %% [markdown]
@@ -255,7 +257,7 @@ print(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost ev
 
 # %%
 verdicts = sim.compare_setups(single_ab, split_ab)
-long_run = {unit: study.paired_interval(single, split, unit, N_MAX, "seeds") for unit in study.UNITS}
+long_run = {unit: study.paired_interval(single, split, unit, N_MAX, "seeds") for unit in sim.UNIT_NAMES}
 rows = []
 for v in verdicts:
     interval = long_run[v.unit]
@@ -291,7 +293,7 @@ print(f"the band rule and the intervals agree on {agree} units and differ on {le
 
 # %%
 rows = []
-for unit in study.UNITS:
+for unit in sim.UNIT_NAMES:
     counts = study.band_rule_over_pairs(per_seed["single loop"], per_seed["planner + executor"], unit)
     right = counts["measured_up"] if long_run[unit].difference > 0 else counts["measured_down"]
     rows.append({
@@ -326,7 +328,7 @@ pass_k = study.pass_k_table({"single loop": single, "planner + executor": split}
 print(pass_k.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
 
 # %%
-path = figures.save_figure(figures.draw_pass_k(pass_k), "05_how_many_seeds-pass-k")
+path = figures.save_figure(figures_how_many_seeds.draw_pass_k(pass_k), "05_how_many_seeds-pass-k")
 display(Image(filename=path))
 
 # %% [markdown]
@@ -398,7 +400,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel import how_many_seeds_panel
+from sim.panel_how_many_seeds import how_many_seeds_panel
 
 panel = how_many_seeds_panel()
 panel

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import sim
-from sim.measure import outcome, outcome_grid
+from sim.outcomes import outcome, outcome_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "INSTRUCTORS.md"

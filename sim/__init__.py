@@ -1,65 +1,78 @@
 """Agent loops, measured: the course's one simulator. FICTIONAL: no model, tool server or network.
 
-Modules, each readable in one sitting:
-- draws: the seeded draw stream, weighted pick, tokenizer, trace id
+Modules, each readable in one sitting (the world and the model first, then what runs them,
+then what measures and shows them):
+
+- errors: the course's error types for bad input (InputError, InputTypeError)
+- checks: checks of seeds, budgets, tasks, setups, switches and counts
+- draws: the seeded draw stream (one definition for ints and arrays), weighted pick, tokenizer, stream keys
 - world: subscribers, tariff, documents, the five tools
 - tasks: the 24 tasks and their correct answers
-- agents: the single loop (and its step records) and the planner/executor split
-- contract: the planner-executor contract (plan schema, validation, replanning, bounds, exit states)
-- measure: counted units, plan accuracy, the seed's table, right picks by depth, outcomes
+- picks: the fictional model's decisions: right pick by depth, stop share, the planner's plan
+- costs: tokens per step, planner call and observation (AA28)
+- config: RunConfig, the one checked run configuration, and which option fits which setup
+- agents: the single loop and the planner/executor split, one engine (run_loop, take_step)
+- plan_schema: the contract's plan DAG under pydantic, and validation (CT1, CT3, CT4)
+- contract: the contract's run: preconditions, scratchpad, replanning, bounds (CT1-CT12)
+- exits: exit states (CT12), stop reasons, exit-state tables
+- runs: the dispatcher: one task in any setup
+- units: the counted units, defined once
+- labels: names of setups and runs (A, B)
+- measurement: Measurement (the counted units of a setup at a seed), plan accuracy
+- tables: the seed's table and layout, walk-throughs, step tables
+- outcomes: what became of each run (lesson 3)
+- traces: right picks by depth, side-effect calls, the walk-through task (lesson 1)
 - bands: the band rule (AA30)
 - batch: many seeds at once, vectorised, equal to the one-seed path
 - study: many-seed statistics: paired bootstrap intervals, band rule over seed pairs, pass^k
-- checks: validation of seeds, budgets, tasks, setups
+- showcode: the code a lesson shows, whole functions from `sim`
+- figures: saving the lessons' figures; figures_<lesson>: each lesson's figures
+- panel: the generic control panel; panel_<lesson>: each lesson's view and panel
+- cli: `python -m sim`
+
+`import sim` is quick: each name below is imported from its module on first use (PEP 562), so
+the command line and a lesson load only what they need.
 """
 
-from sim.agents import (
-    DEFAULT_BUDGET,
-    DEFAULT_SEED,
-    LoopStep,
-    Run,
-    ToolCall,
-    expected_right_share,
-    is_correct,
-    loop_steps,
-    run_plan_execute,
-    run_single_loop,
-    selection,
-)
-from sim.bands import BandVerdict, band_verdict, compare_setups, verdict_table
-from sim.batch import BatchRun, SeedMeasurements, measure_batch, run_batch, study_seeds
-from sim.checks import SETUP_NAMES, check_budget, check_seed, check_seeds, check_setup, check_task
-from sim.measure import (
-    SETUP_LABELS,
-    Measurement,
-    PlanAccuracy,
-    depth_picks,
-    format_plan_accuracy,
-    format_table,
-    format_trace,
-    loop_step_table,
-    measure,
-    measurement_frame,
-    plan_accuracy,
-    plan_length_budget,
-    recovery_task,
-    run_label,
-    run_task,
-    seed_table,
-    side_effect_calls,
-    split_step_table,
-)
-from sim.tasks import TASK_NAMES, TASKS, Task, correct_answer
-from sim.world import SUBSCRIBERS, TOOL_NAMES, TOOLS, WORLD_SEED, call_tool, charge
+from importlib import import_module
+from importlib.util import find_spec
 
-__all__ = [
-    "DEFAULT_BUDGET", "DEFAULT_SEED", "SETUP_NAMES", "SUBSCRIBERS", "TASKS", "TASK_NAMES",
-    "TOOLS", "TOOL_NAMES", "WORLD_SEED", "BandVerdict", "Measurement", "PlanAccuracy", "Run", "SETUP_LABELS",
-    "Task", "ToolCall", "band_verdict", "call_tool", "charge", "check_budget", "check_seed",
-    "check_setup", "check_task", "compare_setups", "correct_answer", "format_plan_accuracy",
-    "format_table", "format_trace", "is_correct", "measure", "measurement_frame",
-    "plan_accuracy", "plan_length_budget", "run_label", "run_plan_execute", "run_single_loop", "run_task",
-    "seed_table", "selection", "verdict_table", "LoopStep", "depth_picks", "expected_right_share", "loop_steps",
-    "recovery_task", "side_effect_calls", "loop_step_table", "split_step_table",
-    "BatchRun", "SeedMeasurements", "check_seeds", "measure_batch", "run_batch", "study_seeds",
-]  # fmt: skip
+_EXPORTS = {
+    "sim.agents": ("LoopStep", "Run", "ToolCall", "is_correct", "loop_steps", "run_plan_execute",
+                   "run_single_loop"),
+    "sim.bands": ("BandVerdict", "band_verdict", "compare_setups", "verdict_table"),
+    "sim.batch": ("BatchRun", "SeedMeasurements", "measure_batch", "run_batch", "study_seeds"),
+    "sim.checks": ("SETUP_NAMES", "check_budget", "check_seed", "check_seeds", "check_setup", "check_task"),
+    "sim.config": ("DEFAULT_BUDGET", "DEFAULT_SEED", "RunConfig", "configs_for", "run_config"),
+    "sim.errors": ("InputError", "InputTypeError"),
+    "sim.labels": ("SETUP_LABELS", "run_label"),
+    "sim.measurement": ("ContractCounts", "Measurement", "PlanAccuracy", "measure", "plan_accuracy"),
+    "sim.outcomes": ("OUTCOMES", "outcome", "outcome_grid"),
+    "sim.picks": ("expected_right_share", "selection"),
+    "sim.runs": ("plan_length_budget", "run_task"),
+    "sim.showcode": ("code_of",),
+    "sim.tables": ("format_plan_accuracy", "format_table", "format_trace", "loop_step_table", "seed_table",
+                   "split_step_table"),
+    "sim.tasks": ("TASKS", "TASK_NAMES", "Task", "correct_answer"),
+    "sim.traces": ("depth_picks", "recovery_task", "side_effect_calls"),
+    "sim.units": ("UNITS", "UNIT_NAMES", "Unit"),
+    "sim.world": ("SUBSCRIBERS", "TOOLS", "TOOL_NAMES", "WORLD_SEED", "call_tool", "charge"),
+}  # fmt: skip
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    """Import an exported name from its module on first use (PEP 562); submodules as attributes."""
+    if not name.startswith("_") and find_spec(f"sim.{name}") is not None:  # a submodule: sim.agents, ...
+        return import_module(f"sim.{name}")
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sim' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

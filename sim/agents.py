@@ -1,74 +1,26 @@
-"""The two agent setups: the single loop and the planner/executor split.
+"""The two loop setups, one seed at a time: the single loop and the planner/executor split.
 
-Both are FICTIONAL: no model is called. A "pick" is a draw from the run's own stream, and
-the share of right picks is the rule `selection(depth)`. Introduced in lesson 1 (single loop)
-and lesson 2 (planner and executor, rules AA22-AA30).
+Both are FICTIONAL: no model is called. A pick is a draw from the run's own stream by the rules
+of `sim.picks`; a step's tokens follow `sim.costs` (rule AA28). Both setups share one engine,
+`run_loop`, and differ only in how a step picks its tool (`single_loop_pick` or
+`executor_pick`), what a step costs, and the planning step before the loop. This readable
+one-seed path is the specification; `sim.batch` is proven equal to it. Introduced in lesson 1
+(the single loop) and lesson 2 (planner and executor, rules AA22-AA30).
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from sim.checks import check_budget, check_seed, check_switch, check_task
-from sim.draws import draw_stream, trace_id
+from sim.checks import check_seed, check_switch, check_task
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
+from sim.draws import draw_stream, stream_key
+from sim.errors import InputError, InputTypeError
+from sim.picks import executor_pick, single_loop_pick, write_plan
 from sim.tasks import Task, correct_answer
-from sim.world import TOOL_NAMES, TOOLS, WORLD_SEED, call_tool
-
-DEFAULT_SEED = WORLD_SEED  # run A of the lessons; run B is DEFAULT_SEED + 1
-DEFAULT_BUDGET = 8  # steps (rule AA25)
-STOP_SHARE = 0.88  # chance that an agent whose job is done stops at a step
-
-# Token accounting (rule AA28), in tokens.
-LOOP_STEP_TOKENS = 60  # a single-loop step: 60 + 22 x trace length
-LOOP_TOKENS_PER_CALL = 22
-PLANNER_TOKENS = 60  # the planner's one call: 60 + 25 x plan length
-PLANNER_TOKENS_PER_POSITION = 25
-EXECUTOR_STEP_TOKENS = 40  # an executor step: 40 + 10 x trace length
-EXECUTOR_TOKENS_PER_CALL = 10
-OBSERVATION_TOKENS = 30  # every tool observation
-SELF_CRITIQUE_TOKENS = 40  # per tool error, when the single loop critiques itself
-
-SELECTION_START, SELECTION_DROP, SELECTION_FLOOR = 0.80, 0.09, 0.34
+from sim.world import TOOLS, call_tool
 
 # which observation field becomes the answer the agent holds
 RESULT_FIELDS = {"consumption": "m3", "tariff": "amount", "search_docs": "code"}
-
-
-def selection(depth: int) -> float:
-    """The share of right tool picks at a position of a task's sequence.
-
-    Parameters
-    ----------
-    depth : int
-        Position in the sequence, 1 for the first tool.
-
-    Returns
-    -------
-    float
-        max(0.34, 0.80 - 0.09 x (depth - 1)): 0.8 at the first position, falling 0.09 a position.
-
-    Source: the seed's single loop (lesson 1); the planner uses selection(1) everywhere (AA24).
-    """
-    return max(SELECTION_FLOOR, SELECTION_START - SELECTION_DROP * (depth - 1))
-
-
-def expected_right_share(depth: int) -> float:
-    """Expected share of right picks at position `depth` once lucky random picks count: a pick that
-    misses the rule's draw takes one of the 5 tools at random, the right one with share 1/5.
-
-    Returns selection(depth) + (1 - selection(depth)) / 5, a fraction in [0, 1]. Source: lesson 1.
-    """
-    share = selection(depth)
-    return share + (1 - share) / len(TOOL_NAMES)
-
-
-def cheapest_loop_tokens(length: int) -> int:
-    """Tokens of the cheapest single-loop run of a sequence of `length` tools: every pick right, then a stop step.
-
-    The sum over calls k = 0 .. length - 1 of (60 + 22 k + 30), plus the stop step 60 + 22 x
-    length (rule AA28), in tokens. Source: lesson 1.
-    """
-    calls = sum(LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * k + OBSERVATION_TOKENS for k in range(length))
-    return calls + LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * length
 
 
 @dataclass(frozen=True)
@@ -81,6 +33,31 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class LoopStep:
+    """One step of a loop run (after the split's planning step), as the loop took it.
+
+    Fields: step (1-based, counting the split's planning step); depth (the position of the
+    sequence the step aimed at, 1-based: positions already done + 1; None once the job was
+    done); target (the tool at that position, None once the job was done); tool (the tool
+    called, None when the agent stopped at this step); right (tool == target, None when there
+    was no target; a random pick that lands on the target counts as right); error (the call
+    returned a tool error); trace_length (tool calls in the trace before this step); tokens
+    (what this step cost: step + observation + self-critique, in tokens); held (the answer held
+    after the step).
+    """
+
+    step: int
+    depth: int | None
+    target: str | None
+    tool: str | None
+    right: bool | None
+    error: bool
+    trace_length: int
+    tokens: int
+    held: int | str | None
+
+
+@dataclass(frozen=True)
 class Run:
     """The record of one task run.
 
@@ -88,7 +65,8 @@ class Run:
     rule AA25); tokens; tool errors; approvals asked (single loop with `approval` only);
     answer held at the end (None if none); trace of tool calls; plan (split only, tool names
     in order); stopped (True when the agent stopped because the job was done, False when the
-    budget ran out).
+    budget ran out); log (the loop's steps, one LoopStep each, the split's planning step
+    excluded); config (the RunConfig it ran with).
     """
 
     setup: str
@@ -103,6 +81,8 @@ class Run:
     trace: tuple[ToolCall, ...]
     plan: tuple[str, ...] | None
     stopped: bool
+    log: tuple[LoopStep, ...] = ()
+    config: RunConfig | None = None
 
     @property
     def calls(self) -> int:
@@ -110,25 +90,141 @@ class Run:
         return len(self.trace)
 
 
-def _initial_state(task: Task) -> dict:
+def initial_state(task: Task) -> dict:
+    """What an agent holds before its first step: the subscriber, the request as a query, and the
+    column a record is written to (every setup starts from this)."""
     return {"subscriber": task.subscriber, "query": task.request, "column": "charge"}
 
 
-def _random_tool(draw: Callable[[], float]) -> str:
-    return TOOL_NAMES[int(draw() * len(TOOL_NAMES))]
+def call_and_observe(tool: str, state: dict) -> dict:
+    """Call `tool` on `state` and fold a good observation into it; return the observation.
 
-
-def _call_and_observe(choice: str, state: dict) -> bool:
-    """Call `choice` on `state`, fold a good observation into it; return True on a tool error."""
-    if choice == "write_record":
+    A write_record call writes the answer held (`state["value"]`). A tool error (an observation
+    with the key "error") changes nothing else; otherwise the observation's fields join the
+    state, and the field named by RESULT_FIELDS becomes the answer held (`state["result"]`).
+    Used by every setup, and by the batch path to tabulate each task's tools.
+    """
+    if tool == "write_record":
         state["value"] = state.get("result")
-    observation = call_tool(choice, state)
-    if "error" in observation:
-        return True
-    state.update({key: value for key, value in observation.items() if key != "error"})
-    if choice in RESULT_FIELDS:
-        state["result"] = observation[RESULT_FIELDS[choice]]
-    return False
+    observation = call_tool(tool, state)
+    if "error" not in observation:
+        state.update(observation)
+        if tool in RESULT_FIELDS:
+            state["result"] = observation[RESULT_FIELDS[tool]]
+    return observation
+
+
+def take_step(task: Task, state: dict, done: int, trace_length: int, number: int, draw, pick, step_tokens,
+              self_critique: bool = False) -> LoopStep:  # fmt: skip
+    """One step of a loop: pay for the step, pick a tool (or stop), call it and observe (lesson 1).
+
+    Parameters
+    ----------
+    task : Task
+    state : dict
+        What the agent holds; a call's observation is folded into it.
+    done : int
+        Positions of the task's sequence done so far.
+    trace_length : int
+        Tool calls made so far (the trace the step re-sends).
+    number : int
+        The step's number, 1-based.
+    draw : Callable[[], float]
+        The run's draw stream.
+    pick : Callable
+        The setup's decision, called as pick(target, depth, draw, trace_length); returns a tool
+        name or None to stop.
+    step_tokens : Callable[[int], int]
+        The setup's cost of a step re-sending `trace_length` calls (tokens, AA28).
+    self_critique : bool
+        Whether a tool error costs the self-critique tokens.
+
+    Returns
+    -------
+    LoopStep
+        With tool None when the agent stopped at this step.
+    """
+    target = task.sequence[done] if done < len(task.sequence) else None
+    depth = done + 1 if target is not None else None
+    tool = pick(target, done + 1, draw, trace_length)
+    tokens = step_tokens(trace_length)
+    if tool is None:
+        return LoopStep(number, depth, target, None, None, False, trace_length, tokens, state.get("result"))
+    error = "error" in call_and_observe(tool, state)
+    tokens += observation_tokens(error, self_critique)
+    right = None if target is None else tool == target
+    return LoopStep(number, depth, target, tool, right, error, trace_length, tokens, state.get("result"))
+
+
+def run_loop(task: Task, seed: int, config: RunConfig, draw, pick, step_tokens, steps: int = 0,
+             tokens: int = 0, plan: tuple[str, ...] | None = None) -> Run:  # fmt: skip
+    """Run a loop until it stops or its budget runs out (the engine of both loop setups, lesson 3).
+
+    The seed's rule: the loop takes steps while steps < budget; an agent whose job is done stops
+    at a step with share STOP_SHARE. The course's stopping criterion SB1 (config.stop_when_done,
+    lesson 3) ends the run right after the call that completes the job, with no further step.
+    A call moves the job one position on when it is the position's tool and is no tool error.
+
+    Parameters
+    ----------
+    task : Task
+    seed : int
+    config : RunConfig
+        Checked; its budget is this task's step budget (steps).
+    draw, pick, step_tokens
+        As in `take_step`.
+    steps, tokens : int
+        Steps and tokens spent before the loop (the split's planning step).
+    plan : tuple[str, ...] | None
+        The split's plan, kept in the record.
+
+    Returns
+    -------
+    Run
+    """
+    state, trace, log = initial_state(task), [], []
+    errors = approvals = done = 0
+    stopped = False
+    while steps < config.budget:
+        steps += 1
+        step = take_step(task, state, done, len(trace), steps, draw, pick, step_tokens, config.self_critique)
+        log.append(step)
+        tokens += step.tokens
+        if step.tool is None:
+            stopped = True
+            break
+        approvals += config.approval and TOOLS[step.tool].side_effect
+        errors += step.error
+        done += bool(step.right) and not step.error
+        trace.append(ToolCall(step.tool, step.error, step.held))
+        if config.stop_when_done and done == len(task.sequence):  # SB1, lesson 3
+            stopped = True
+            break
+    return Run(
+        config.setup, task.name, seed, config.budget, steps, tokens, errors, int(approvals),
+        state.get("result"), tuple(trace), plan, stopped, tuple(log), config,
+    )  # fmt: skip
+
+
+def _loop_pick(target, depth, draw, _trace_length):
+    return single_loop_pick(target, depth, draw)
+
+
+def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
+    """The single loop on a checked task, seed and config (see `run_single_loop`)."""
+    draw = draw_stream(stream_key(seed, task.name))
+    return run_loop(task, seed, config, draw, _loop_pick, loop_step_tokens)
+
+
+def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
+    """The planner/executor split on a checked task, seed and config (see `run_plan_execute`)."""
+    draw = draw_stream(stream_key(seed, task.name, planner=True))
+    plan = write_plan(task.sequence, draw)  # the planner's one call: a step (AA23, AA25)
+
+    def pick(target, depth, draw, trace_length):
+        return executor_pick(plan, trace_length, target, depth, draw)
+
+    return run_loop(task, seed, config, draw, pick, executor_step_tokens, 1, planner_tokens(len(plan)), plan)
 
 
 def run_single_loop(
@@ -150,9 +246,9 @@ def run_single_loop(
     max_steps : int
         Step budget (steps), >= 1.
     self_critique : bool
-        When True every tool error costs SELF_CRITIQUE_TOKENS more tokens.
+        When True every tool error costs SELF_CRITIQUE_TOKENS more tokens (lesson 1).
     approval : bool
-        When True every side-effecting call asks for approval (counted in `approvals`).
+        When True every side-effecting call asks for approval (counted in `approvals`, lesson 1).
     stop_when_done : bool
         The stopping criterion of lesson 3 (rule SB1): when True the run ends right after the
         call that completes the task's sequence (for a record task: the record is written),
@@ -163,147 +259,15 @@ def run_single_loop(
     -------
     Run
         Steps, tokens (rule AA28: 60 + 22 x trace length a step, 30 an observation), tool
-        errors, approvals, answer and trace.
+        errors, approvals, answer, trace and the step log.
 
     Raises
     ------
     TypeError, ValueError
-        For a bad task, seed, budget or switch.
+        (InputTypeError, InputError) for a bad task, seed, budget or switch.
     """
-    task = check_task(task)
-    seed = check_seed(seed)
-    max_steps = check_budget(max_steps)
-    check_switch(self_critique, "self_critique")
-    check_switch(approval, "approval")
-    check_switch(stop_when_done, "stop_when_done")
-    draw = draw_stream(seed ^ trace_id(task.name))
-    state = _initial_state(task)
-    trace, steps, tokens, errors, approvals, done = [], 0, 0, 0, 0, 0
-    stopped = False
-    while steps < max_steps:
-        steps += 1
-        tokens += LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * len(trace)
-        target = task.sequence[done] if done < len(task.sequence) else None
-        if target is None:  # the job is done: the agent should stop
-            if draw() < STOP_SHARE:
-                stopped = True
-                break
-            choice = _random_tool(draw)
-        else:
-            choice = target if draw() < selection(done + 1) else _random_tool(draw)
-        if approval and TOOLS[choice].side_effect:
-            approvals += 1
-        error = _call_and_observe(choice, state)
-        tokens += OBSERVATION_TOKENS
-        if error:
-            errors += 1
-            tokens += SELF_CRITIQUE_TOKENS if self_critique else 0
-        elif choice == target:
-            done += 1
-        trace.append(ToolCall(choice, error, state.get("result")))
-        if stop_when_done and done == len(task.sequence):
-            stopped = True
-            break
-    return Run(
-        "single-loop", task.name, seed, max_steps, steps, tokens, errors, approvals,
-        state.get("result"), tuple(trace), None, stopped,
-    )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class LoopStep:
-    """One step of a single-loop run, as the loop saw it.
-
-    Fields: step (1-based); depth (the position of the sequence the step aimed at, 1-based:
-    positions already done + 1; None once the job was done); target (the tool at that
-    position, None once the job was done); tool (the tool called, None when the agent
-    stopped at this step); right (tool == target, None when there was no target; a random
-    pick that lands on the target counts as right); error (the call returned a tool error);
-    trace_length (tool calls in the trace before this step); tokens (what this step cost:
-    step + observation + self-critique, in tokens); held (the answer held after the step).
-    """
-
-    step: int
-    depth: int | None
-    target: str | None
-    tool: str | None
-    right: bool | None
-    error: bool
-    trace_length: int
-    tokens: int
-    held: int | str | None
-
-
-def loop_steps(run: Run, self_critique: bool = False) -> tuple[LoopStep, ...]:
-    """Replay a single-loop run step by step from its trace: what each step aimed at, picked and cost.
-
-    No draw is repeated: the trace fixes every step. A step aims at the first position of the
-    task's sequence not yet done; a call that is the target and returns no tool error moves
-    the job one position on (the single loop's rule). Tokens follow rule AA28.
-
-    Parameters
-    ----------
-    run : Run
-        A run of setup "single-loop" (from `run_single_loop`).
-    self_critique : bool
-        Whether the run was made with self-critique (it adds SELF_CRITIQUE_TOKENS per tool error).
-
-    Returns
-    -------
-    tuple[LoopStep, ...]
-        One record per step (run.steps of them); the last has tool None when the agent stopped.
-
-    Raises
-    ------
-    TypeError, ValueError
-        For a run that is not a single-loop Run, a bad switch, or a `self_critique` that does
-        not give the run's own token total.
-    """
-    if not isinstance(run, Run) or run.setup != "single-loop":
-        raise TypeError(
-            f"run must be a single-loop Run, got {type(run).__name__} {getattr(run, 'setup', '')!r}"
-        )
-    check_switch(self_critique, "self_critique")
-    sequence = check_task(run.task).sequence
-    steps, done, held = [], 0, None
-    for index, call in enumerate(run.trace):
-        target = sequence[done] if done < len(sequence) else None
-        tokens = LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * index + OBSERVATION_TOKENS
-        tokens += SELF_CRITIQUE_TOKENS if call.error and self_critique else 0
-        depth = done + 1 if target is not None else None
-        right = None if target is None else call.tool == target
-        steps.append(
-            LoopStep(index + 1, depth, target, call.tool, right, call.error, index, tokens, call.held)
-        )
-        done += bool(right) and not call.error
-        held = call.held
-    if run.steps > len(run.trace):  # a step spent deciding to stop (not under stop_when_done, SB1)
-        tokens = LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * len(run.trace)
-        steps.append(LoopStep(len(steps) + 1, None, None, None, None, False, len(run.trace), tokens, held))
-    if sum(step.tokens for step in steps) != run.tokens:
-        raise ValueError(
-            f"self_critique={self_critique} does not give the run's {run.tokens} tokens; "
-            "pass the switch the run was made with"
-        )
-    return tuple(steps)
-
-
-def write_plan(task: Task, draw: Callable[[], float]) -> tuple[str, ...]:
-    """The planner's one call: a whole plan, written before any observation.
-
-    Parameters
-    ----------
-    task : Task
-        The task; the planner knows its sequence length, not its sequence (AA29).
-    draw : Callable[[], float]
-        The run's draw stream (keyed by seed ^ trace_id("plan" + task name)).
-
-    Returns
-    -------
-    tuple[str, ...]
-        One tool name per position: the right tool with share selection(1), else a random tool (AA24).
-    """
-    return tuple(wanted if draw() < selection(1) else _random_tool(draw) for wanted in task.sequence)
+    config = RunConfig("single-loop", max_steps, self_critique, approval, stop_when_done)
+    return single_loop(check_task(task), check_seed(seed), config)
 
 
 def run_plan_execute(
@@ -324,9 +288,7 @@ def run_plan_execute(
     max_steps : int
         Step budget (steps), >= 1; the planning step is one of them.
     stop_when_done : bool
-        The stopping criterion of lesson 3 (rule SB1): when True the run ends right after the
-        call that completes the task's sequence, with no further step. False (the default) is
-        the seed's rule.
+        The stopping criterion of lesson 3 (rule SB1), as in `run_single_loop`.
 
     Returns
     -------
@@ -337,45 +299,42 @@ def run_plan_execute(
     Raises
     ------
     TypeError, ValueError
-        For a bad task, seed or budget.
+        (InputTypeError, InputError) for a bad task, seed, budget or switch.
     """
-    task = check_task(task)
-    seed = check_seed(seed)
-    max_steps = check_budget(max_steps)
-    check_switch(stop_when_done, "stop_when_done")
-    draw = draw_stream(seed ^ trace_id("plan" + task.name))
-    plan = write_plan(task, draw)
-    state = _initial_state(task)
-    trace, errors, done, stopped = [], 0, 0, False
-    steps = 1  # planning is a step (AA25)
-    tokens = PLANNER_TOKENS + PLANNER_TOKENS_PER_POSITION * len(plan)
-    while steps < max_steps:
-        steps += 1
-        tokens += EXECUTOR_STEP_TOKENS + EXECUTOR_TOKENS_PER_CALL * len(trace)
-        target = task.sequence[done] if done < len(task.sequence) else None
-        if target is None:
-            if draw() < STOP_SHARE:
-                stopped = True
-                break
-            choice = _random_tool(draw)
-        elif len(trace) < len(plan):
-            choice = plan[len(trace)]  # blind: the plan's next position, right or wrong
-        else:
-            choice = target if draw() < selection(done + 1) else _random_tool(draw)
-        error = _call_and_observe(choice, state)
-        tokens += OBSERVATION_TOKENS
-        if error:
-            errors += 1
-        elif choice == target:
-            done += 1
-        trace.append(ToolCall(choice, error, state.get("result")))
-        if stop_when_done and done == len(task.sequence):
-            stopped = True
-            break
-    return Run(
-        "plan-execute", task.name, seed, max_steps, steps, tokens, errors, 0,
-        state.get("result"), tuple(trace), plan, stopped,
-    )  # fmt: skip
+    config = RunConfig("plan-execute", max_steps, stop_when_done=stop_when_done)
+    return plan_execute(check_task(task), check_seed(seed), config)
+
+
+def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, ...]:
+    """A loop run's steps as the loop took them: what each step aimed at, picked and cost (lesson 1).
+
+    Parameters
+    ----------
+    run : Run
+        A run of setup "single-loop" (from `run_single_loop`).
+    self_critique : bool | None
+        Optional: the switch the run was made with; when given it must be the run's own.
+
+    Returns
+    -------
+    tuple[LoopStep, ...]
+        One record per step (run.steps of them); the last has tool None when the agent stopped.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a run that is not a single-loop Run, or a `self_critique` that is not the run's.
+    """
+    if not isinstance(run, Run) or run.setup != "single-loop":
+        raise InputTypeError(
+            f"run must be a single-loop Run, got {type(run).__name__} {getattr(run, 'setup', '')!r}"
+        )
+    if self_critique is not None and check_switch(self_critique, "self_critique") != run.config.self_critique:
+        raise InputError(
+            f"self_critique={self_critique} does not give the run's {run.tokens} tokens; "
+            "pass the switch the run was made with"
+        )
+    return run.log
 
 
 def is_correct(run: Run) -> bool:

@@ -10,17 +10,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from sim.measure import Measurement, run_label
+from sim.errors import InputError, InputTypeError
+from sim.labels import run_label
+from sim.measurement import Measurement
+from sim.units import UNITS
 
 MEASURED, UNMEASURED = "measured", "unmeasured"
-# the counted units: (unit name, Measurement field compared exactly)
-UNITS = (
-    ("success", "solved"),
-    ("steps", "steps"),
-    ("tool calls", "calls"),
-    ("tokens", "tokens"),
-    ("tool errors", "errors"),
-)
 
 
 @dataclass(frozen=True)
@@ -50,7 +45,7 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
     Parameters
     ----------
     unit : str
-        Name of the unit, for the record.
+        Name of the unit, for the record (a counted unit of `sim.units`, or approvals).
     first, second : Sequence[int]
         The unit's exact count in each setup, one value per run (same runs, same order, >= 2).
 
@@ -68,9 +63,9 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
     for name, values in (("first", first), ("second", second)):
         wrong = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v]
         if wrong:
-            raise TypeError(f"{name} must hold numbers (exact counts), got {wrong[0]!r}")
+            raise InputTypeError(f"{name} must hold numbers (exact counts), got {wrong[0]!r}")
     if len(first) != len(second) or len(first) < 2:
-        raise ValueError(
+        raise InputError(
             f"first and second must hold one value per run for the same >= 2 runs, "
             f"got {len(first)} and {len(second)} values"
         )
@@ -112,19 +107,21 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     for name, runs in (("first", first), ("second", second)):
         wrong = [m for m in runs if not isinstance(m, Measurement)]
         if wrong:
-            raise TypeError(
+            raise InputTypeError(
                 f"{name} must hold Measurements (from sim.measure), got {type(wrong[0]).__name__}"
             )
     seeds = [a.seed for a in first]
     if seeds != [b.seed for b in second]:
-        raise ValueError("first and second must be measured on the same seeds, in order")
+        raise InputError("first and second must be measured on the same seeds, in order")
     if len(set(seeds)) != len(seeds):
-        raise ValueError(
+        raise InputError(
             f"the runs must have different seeds (a band needs distinct runs), got seeds {seeds}"
         )
     return [
-        band_verdict(unit, [getattr(m, field) for m in first], [getattr(m, field) for m in second])
-        for unit, field in UNITS
+        band_verdict(
+            unit.name, [getattr(m, unit.count) for m in first], [getattr(m, unit.count) for m in second]
+        )
+        for unit in UNITS
     ]
 
 

@@ -2,57 +2,41 @@
 seeds, vectorised with numpy across (task, seed), bit-identical to the one-seed path in sim.agents.
 
 The one-seed path (`run_single_loop`, `run_plan_execute`) stays the readable reference; this
-module only repeats its arithmetic on arrays. Two facts make that possible:
+module applies the same rules to arrays, calling the same definitions: the draw stream's
+generator (`sim.draws.mix32`, `next_state`), the picks (`sim.picks`) and the token costs
+(`sim.costs`). Two facts make that possible:
 
-- The draw stream is a 32-bit linear congruential generator started by a murmur-style mix of
-  (seed XOR trace id); it is carried out here in uint64 arrays with a 32-bit mask, one stream
-  per (task, seed) lane, advanced only in the lanes that draw at that step.
+- The draw stream is a 32-bit linear congruential generator; it is carried out here in uint64
+  arrays, one stream per (task, seed) lane, advanced only in the lanes that draw at that step.
 - What a tool returns depends only on the state the agent holds. From a task's starting state
   only a few states can be reached (44 per task), so each task's tools form a small state
   machine: for every reachable state and every tool, the next state and whether the call is a
-  tool error. The machine is found once, at import, by calling the real tools through the
-  one-seed path's own step (`sim.agents._call_and_observe`, which uses `sim.world.call_tool`),
-  so no tariff or document rule is written twice.
+  tool error. The machine is found once, when first needed, by calling the real tools through
+  the one-seed path's own step (`sim.agents.call_and_observe`), so no tariff or document rule
+  is written twice.
 
 Introduced in lesson 5, how many seeds.
 """
 
 from dataclasses import dataclass, replace
+from functools import cache
 
 import numpy as np
 
-from sim.agents import (
-    DEFAULT_BUDGET,
-    EXECUTOR_STEP_TOKENS,
-    EXECUTOR_TOKENS_PER_CALL,
-    LOOP_STEP_TOKENS,
-    LOOP_TOKENS_PER_CALL,
-    OBSERVATION_TOKENS,
-    PLANNER_TOKENS,
-    PLANNER_TOKENS_PER_POSITION,
-    SELF_CRITIQUE_TOKENS,
-    STOP_SHARE,
-    _call_and_observe,
-    _initial_state,
-    selection,
-)
-from sim.checks import SEED_LIMIT, check_budget, check_seed, check_seeds, check_setup, check_switch
-from sim.draws import MASK32, trace_id
+from sim.agents import call_and_observe, initial_state
+from sim.checks import SEED_LIMIT, check_seed, check_seeds
+from sim.config import DEFAULT_BUDGET, RunConfig
+from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
+from sim.draws import TWO_TO_32, mix32, next_state, stream_key
+from sim.errors import InputError, InputTypeError
+from sim.picks import picks_right, random_tool_index, selection, stops
 from sim.tasks import TASK_NAMES, TASKS, correct_answer
 from sim.world import TOOL_NAMES, TOOLS
 
 N_TOOLS = len(TOOL_NAMES)
 MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
-OUTCOMES = (
-    "correct",
-    "steps",
-    "calls",
-    "tokens",
-    "errors",
-    "approvals",
-    "stopped",
-)  # per-(task, seed) fields
-LCG_MULTIPLIER, LCG_INCREMENT = 1664525, 1013904223  # as in sim.draws.draw_stream
+TASK_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "approvals", "stopped")  # per (task, seed)
+BATCH_SETUPS = ("single-loop", "plan-execute")  # the contract has no batch path
 
 
 @dataclass(frozen=True)
@@ -75,28 +59,24 @@ class ToolMachine:
     length: np.ndarray
 
 
-def _state_key(state: dict) -> tuple:
-    return tuple(sorted(state.items()))
-
-
 def _task_states(task) -> tuple[list[dict], dict, dict]:
     """Breadth-first search of the states a task can reach; returns states, next and error maps."""
-    states = [_initial_state(task)]
-    index = {_state_key(states[0]): 0}
-    next_state, error = {}, {}
+    states = [initial_state(task)]
+    index = {tuple(sorted(states[0].items())): 0}
+    next_state_of, error = {}, {}
     position = 0
     while position < len(states):
         for tool_index, tool in enumerate(TOOL_NAMES):
             after = dict(states[position])
-            failed = _call_and_observe(tool, after)
-            key = _state_key(after)
+            failed = "error" in call_and_observe(tool, after)
+            key = tuple(sorted(after.items()))
             if key not in index:
                 index[key] = len(states)
                 states.append(after)
-            next_state[position, tool_index] = index[key]
+            next_state_of[position, tool_index] = index[key]
             error[position, tool_index] = failed
         position += 1
-    return states, next_state, error
+    return states, next_state_of, error
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -104,16 +84,18 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def build_tool_machine() -> ToolMachine:
-    """Find every task's reachable states with the real tools and tabulate them (see ToolMachine)."""
+@cache
+def tool_machine() -> ToolMachine:
+    """Find every task's reachable states with the real tools and tabulate them (see ToolMachine);
+    built on first use and kept (a standard cache; the arrays are read-only)."""
     searched = [_task_states(task) for task in TASKS]
     n_states = max(len(states) for states, _, _ in searched)
-    next_state = np.zeros((len(TASKS), n_states, N_TOOLS), dtype=np.int64)
+    next_state_of = np.zeros((len(TASKS), n_states, N_TOOLS), dtype=np.int64)
     error = np.zeros((len(TASKS), n_states, N_TOOLS), dtype=bool)
     correct = np.zeros((len(TASKS), n_states), dtype=bool)
     for t, (task, (states, moves, failures)) in enumerate(zip(TASKS, searched, strict=True)):
         for (state, tool), after in moves.items():
-            next_state[t, state, tool] = after
+            next_state_of[t, state, tool] = after
             error[t, state, tool] = failures[state, tool]
         wanted = correct_answer(task)
         correct[t, : len(states)] = [state.get("result") == wanted for state in states]
@@ -121,23 +103,8 @@ def build_tool_machine() -> ToolMachine:
     for t, task in enumerate(TASKS):
         sequence[t, : len(task.sequence)] = [TOOL_NAMES.index(tool) for tool in task.sequence]
     length = np.array([len(task.sequence) for task in TASKS], dtype=np.int64)
-    return ToolMachine(n_states, *(_read_only(a) for a in (next_state, error, correct, sequence, length)))
-
-
-MACHINE = build_tool_machine()
-# selection(done + 1) for done = 0..MAX_SEQUENCE (the last is never used: the job is done)
-SELECTION_BY_DONE = _read_only(np.array([selection(done + 1) for done in range(MAX_SEQUENCE + 1)]))
-SIDE_EFFECT = _read_only(np.array([TOOLS[tool].side_effect for tool in TOOL_NAMES]))
-TASK_IDS = _read_only(np.array([trace_id(name) for name in TASK_NAMES], dtype=np.uint64))
-PLAN_IDS = _read_only(np.array([trace_id("plan" + name) for name in TASK_NAMES], dtype=np.uint64))
-
-
-def mix32(keys: np.ndarray) -> np.ndarray:
-    """sim.draws._mix32 on a uint64 array of 32-bit keys: the start state of each draw stream."""
-    mask = np.uint64(MASK32)
-    x = ((keys ^ (keys >> np.uint64(16))) * np.uint64(2246822507)) & mask
-    x = ((x ^ (x >> np.uint64(13))) * np.uint64(3266489909)) & mask
-    return (x ^ (x >> np.uint64(16))) & mask
+    arrays = (next_state_of, error, correct, sequence, length)
+    return ToolMachine(n_states, *(_read_only(a) for a in arrays))
 
 
 def draw(state: np.ndarray, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -146,8 +113,8 @@ def draw(state: np.ndarray, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     The draws are state / 2**32 as in sim.draws.draw_stream, in [0, 1); where `lanes` is
     False the state is kept and the draw is meaningless.
     """
-    advanced = (state * np.uint64(LCG_MULTIPLIER) + np.uint64(LCG_INCREMENT)) & np.uint64(MASK32)
-    return np.where(lanes, advanced, state), advanced / 4294967296.0
+    advanced = next_state(state)
+    return np.where(lanes, advanced, state), advanced / TWO_TO_32
 
 
 @dataclass(frozen=True)
@@ -181,7 +148,8 @@ class BatchRun:
     single loop's switches); and per-(task, seed) outcomes, arrays of shape (24, n_seeds) with
     the tasks in TASKS order: correct (bool, the final answer is the task's correct answer),
     steps, calls (tool calls), tokens, errors (tool errors), approvals (int64), stopped (bool,
-    the agent stopped because its job was done rather than because the budget ran out).
+    the agent stopped because its job was done rather than because the budget ran out);
+    config (the RunConfig it ran with).
     """
 
     setup: str
@@ -196,6 +164,7 @@ class BatchRun:
     errors: np.ndarray
     approvals: np.ndarray
     stopped: np.ndarray
+    config: RunConfig | None = None
 
     def head(self, n_seeds: int) -> "BatchRun":
         """The same run cut to its first n_seeds seeds (1 <= n_seeds <= len(seeds))."""
@@ -204,8 +173,8 @@ class BatchRun:
             or not isinstance(n_seeds, int | np.integer)
             or not 1 <= n_seeds <= len(self.seeds)
         ):
-            raise ValueError(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
-        cut = {name: getattr(self, name)[..., :n_seeds] for name in ("seeds", *OUTCOMES)}
+            raise InputError(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
+        cut = {name: getattr(self, name)[..., :n_seeds] for name in ("seeds", *TASK_FIELDS)}
         return replace(self, **cut)
 
     def per_seed(self) -> SeedMeasurements:
@@ -222,101 +191,113 @@ class BatchRun:
         )
 
 
-def _lanes(seeds: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Start states of the (task, seed) draw streams, shape (24, n_seeds)."""
-    return mix32(seeds.astype(np.uint64)[None, :] ^ ids[:, None])
+def _lanes(seeds: np.ndarray, planner: bool) -> np.ndarray:
+    """Start states of the (task, seed) draw streams (`sim.draws.stream_key`), shape (24, n_seeds)."""
+    seeds = seeds.astype(np.uint64)
+    return mix32(np.stack([stream_key(seeds, name, planner) for name in TASK_NAMES]))
 
 
-def _call_tools(state, choice, calling):
-    """Look up each calling lane's tool call in the machine; return (next state, tool error)."""
-    flat = (np.arange(len(TASKS))[:, None] * MACHINE.n_states + state) * N_TOOLS + choice
-    after = MACHINE.next_state.reshape(-1).take(flat)
-    failed = MACHINE.error.reshape(-1).take(flat) & calling
-    return np.where(calling, after, state), failed
-
-
-def _finish(setup, seeds, budget, self_critique, approval, state, counts, stopped) -> BatchRun:
-    flat = np.arange(len(TASKS))[:, None] * MACHINE.n_states + state
-    correct = MACHINE.correct.reshape(-1).take(flat)
-    return BatchRun(setup, seeds, budget, self_critique, approval, correct, *counts, stopped)
-
-
-def _single_loop_batch(seeds, max_steps, self_critique, approval) -> BatchRun:
-    """run_single_loop on every (task, seed) lane at once; see that function for the rules."""
-    shape = (len(TASKS), len(seeds))
-    stream = _lanes(seeds, TASK_IDS)
-    state, done = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
-    steps, calls, tokens, errors, approvals = (np.zeros(shape, dtype=np.int64) for _ in range(5))
-    active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
-    for _ in range(max_steps):
-        if not active.any():
-            break
-        steps += active
-        tokens += active * (LOOP_STEP_TOKENS + LOOP_TOKENS_PER_CALL * calls)
-        target = np.take_along_axis(MACHINE.sequence, done, axis=1)
-        stream, u = draw(stream, active)
-        finished = target < 0
-        stop = active & finished & (u < STOP_SHARE)
-        right = active & ~finished & (u < SELECTION_BY_DONE[done])
-        calling = active & ~stop
-        stream, u = draw(stream, calling & ~right)
-        choice = np.where(right, target, (u * N_TOOLS).astype(np.int64))
-        if approval:
-            approvals += calling & SIDE_EFFECT[choice]
-        state, failed = _call_tools(state, choice, calling)
-        tokens += calling * OBSERVATION_TOKENS + (failed * SELF_CRITIQUE_TOKENS if self_critique else 0)
-        errors += failed
-        done += calling & ~failed & (choice == target)
-        calls += calling
-        stopped |= stop
-        active = calling
-    counts = (steps, calls, tokens, errors, approvals)
-    return _finish("single-loop", seeds, max_steps, self_critique, approval, state, counts, stopped)
-
-
-def _plan_execute_batch(seeds, max_steps) -> BatchRun:
-    """run_plan_execute on every (task, seed) lane at once; see that function for the rules."""
-    shape = (len(TASKS), len(seeds))
-    stream = _lanes(seeds, PLAN_IDS)
-    length = MACHINE.length[:, None]
-    plan = np.zeros((len(TASKS), len(seeds), MAX_SEQUENCE), dtype=np.int64)
-    for position in range(MAX_SEQUENCE):  # the planner's one call (write_plan)
+def _write_plans(stream: np.ndarray, machine: ToolMachine) -> tuple[np.ndarray, np.ndarray]:
+    """`sim.picks.write_plan` in every lane: (stream after the planner's draws, plans of shape
+    (24, n_seeds, MAX_SEQUENCE) holding tool indices)."""
+    shape = stream.shape
+    length = machine.length[:, None]
+    plan = np.zeros((*shape, MAX_SEQUENCE), dtype=np.int64)
+    for position in range(MAX_SEQUENCE):
         writing = np.broadcast_to(position < length, shape)
         stream, u = draw(stream, writing)
-        right = writing & (u < selection(1))
+        right = writing & picks_right(u, selection(1))
         stream, u = draw(stream, writing & ~right)
-        wanted = MACHINE.sequence[:, position, None]
-        plan[:, :, position] = np.where(right, wanted, (u * N_TOOLS).astype(np.int64))
-    state, done = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
-    calls, errors = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
-    steps = np.ones(shape, dtype=np.int64)  # planning is a step (AA25)
-    tokens = np.broadcast_to(PLANNER_TOKENS + PLANNER_TOKENS_PER_POSITION * length, shape).copy()
+        wanted = machine.sequence[:, position, None]
+        plan[:, :, position] = np.where(right, wanted, random_tool_index(u))
+    return stream, plan
+
+
+def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
+    """Each task's step budget (steps), shape (24, 1): the budget, or lesson 3's SB2 budget."""
+    if config.budget_margin is None:
+        return np.full((len(TASKS), 1), config.budget, dtype=np.int64)
+    planning = 1 if config.setup == "plan-execute" else 0
+    return np.minimum(config.budget, planning + machine.length + config.budget_margin)[:, None]
+
+
+def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
+    """`sim.agents.run_loop` on every (task, seed) lane at once; see it for the rules."""
+    machine = tool_machine()
+    shape = (len(TASKS), len(seeds))
+    split = config.setup == "plan-execute"
+    stream = _lanes(seeds, split)
+    zeros = np.zeros(shape, dtype=np.int64)
+    plan, plan_length = np.zeros((*shape, 1), dtype=np.int64), zeros  # no plan: never followed
+    steps, tokens, step_tokens = zeros.copy(), zeros.copy(), loop_step_tokens
+    if split:
+        stream, plan = _write_plans(stream, machine)
+        plan_length = np.broadcast_to(machine.length[:, None], shape)
+        steps += 1  # planning is a step (AA25)
+        tokens += planner_tokens(plan_length)
+        step_tokens = executor_step_tokens
+    state, done, calls, errors, approvals = (
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+    )
+    budgets = _task_budgets(config, machine)
     active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
-    for _ in range(max_steps - 1):
+    flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
+    selection_by_done = np.array([selection(d + 1) for d in range(MAX_SEQUENCE + 1)])
+    side_effect = np.array([TOOLS[tool].side_effect for tool in TOOL_NAMES])
+    while True:
+        active &= steps < budgets
         if not active.any():
             break
         steps += active
-        tokens += active * (EXECUTOR_STEP_TOKENS + EXECUTOR_TOKENS_PER_CALL * calls)
-        target = np.take_along_axis(MACHINE.sequence, done, axis=1)
+        tokens += active * step_tokens(calls)
+        target = np.take_along_axis(machine.sequence, done, axis=1)
         finished = target < 0
-        following = active & ~finished & (calls < length)  # blind: the plan's next position
+        following = active & ~finished & (calls < plan_length)  # blind: the plan's next position
         stream, u = draw(stream, active & ~following)
-        stop = active & finished & (u < STOP_SHARE)
-        right = active & ~finished & ~following & (u < SELECTION_BY_DONE[done])
+        stop = active & finished & stops(u)
+        right = active & ~finished & ~following & picks_right(u, selection_by_done[done])
         calling = active & ~stop
         stream, u = draw(stream, calling & ~following & ~right)
-        position = np.minimum(calls, MAX_SEQUENCE - 1)[:, :, None]
+        position = np.minimum(calls, plan.shape[2] - 1)[:, :, None]
         planned = np.take_along_axis(plan, position, axis=2)[:, :, 0]
-        choice = np.where(following, planned, np.where(right, target, (u * N_TOOLS).astype(np.int64)))
-        state, failed = _call_tools(state, choice, calling)
-        tokens += calling * OBSERVATION_TOKENS
+        choice = np.where(following, planned, np.where(right, target, random_tool_index(u)))
+        if config.approval:
+            approvals += calling & side_effect[choice]
+        flat = (flat_tasks + state) * N_TOOLS + choice
+        failed = machine.error.reshape(-1).take(flat) & calling
+        state = np.where(calling, machine.next_state.reshape(-1).take(flat), state)
+        tokens += calling * observation_tokens(failed, config.self_critique)
         errors += failed
         done += calling & ~failed & (choice == target)
         calls += calling
         stopped |= stop
         active = calling
-    counts = (steps, calls, tokens, errors, np.zeros(shape, dtype=np.int64))
-    return _finish("plan-execute", seeds, max_steps, False, False, state, counts, stopped)
+        if config.stop_when_done:  # SB1, lesson 3
+            complete = calling & (done == machine.length[:, None])
+            stopped |= complete
+            active &= ~complete
+    correct = machine.correct.reshape(-1).take(flat_tasks + state)
+    return BatchRun(config.setup, seeds, config.budget, config.self_critique, config.approval, correct,
+                    steps, calls, tokens, errors, approvals, stopped, config)  # fmt: skip
+
+
+def batch_run(config: RunConfig, seeds) -> BatchRun:
+    """Run a checked loop configuration on all 24 tasks at every seed (see `run_batch`).
+
+    Raises
+    ------
+    InputError
+        For the contract (it has no batch path) or bad seeds.
+    """
+    if config.setup not in BATCH_SETUPS:
+        raise InputError(
+            f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}"
+        )
+    return _run_lanes(config, check_seeds(seeds))
 
 
 def run_batch(
@@ -325,11 +306,13 @@ def run_batch(
     max_steps: int = DEFAULT_BUDGET,
     self_critique: bool = False,
     approval: bool = False,
+    stop_when_done: bool = False,
+    budget_margin: int | None = None,
 ) -> BatchRun:
     """Run one setup on all 24 tasks at every seed of `seeds`, vectorised across (task, seed).
 
-    Outcome for outcome equal to calling `sim.run_task(setup, task, seed, max_steps, ...)`
-    for every task and seed (tests/test_batch.py checks it), and much faster for many seeds.
+    Outcome for outcome equal to calling `sim.run_task(setup, task, seed, ...)` for every task
+    and seed (tests/test_batch.py checks it), and much faster for many seeds.
 
     Parameters
     ----------
@@ -341,6 +324,11 @@ def run_batch(
         Step budget per task (steps), >= 1.
     self_critique, approval : bool
         The single loop's switches; asking them of "plan-execute" raises ValueError.
+    stop_when_done : bool
+        Lesson 3's stopping criterion (SB1).
+    budget_margin : int | None
+        Lesson 3's budget rule (SB2): each task's budget is planning + sequence length + margin,
+        capped at max_steps; None for the fixed budget.
 
     Returns
     -------
@@ -350,20 +338,10 @@ def run_batch(
     Raises
     ------
     TypeError, ValueError
-        For a bad setup, seeds, budget or switch, naming the parameter.
+        (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
     """
-    setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # the contract has no batch path
-    seeds = check_seeds(seeds)
-    max_steps = check_budget(max_steps)
-    check_switch(self_critique, "self_critique")
-    check_switch(approval, "approval")
-    if setup == "single-loop":
-        return _single_loop_batch(seeds, max_steps, self_critique, approval)
-    if self_critique or approval:
-        raise ValueError(
-            f"self_critique and approval are switches of setup 'single-loop' only, not of {setup!r}"
-        )
-    return _plan_execute_batch(seeds, max_steps)
+    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin)
+    return batch_run(config, seeds)
 
 
 def measure_batch(
@@ -390,10 +368,10 @@ def study_seeds(n_seeds: int, first: int = 20260218) -> np.ndarray:
         When n_seeds is not an integer >= 1, or the last seed would reach 2**32.
     """
     if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
-        raise TypeError(f"n_seeds must be an integer >= 1, got {n_seeds!r} ({type(n_seeds).__name__})")
+        raise InputTypeError(f"n_seeds must be an integer >= 1, got {n_seeds!r} ({type(n_seeds).__name__})")
     if n_seeds < 1:
-        raise ValueError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+        raise InputError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
     first = check_seed(first, "first")
     if n_seeds > SEED_LIMIT - first:
-        raise ValueError(f"n_seeds must be at most 2**32 - first = {SEED_LIMIT - first}, got {n_seeds!r}")
+        raise InputError(f"n_seeds must be at most 2**32 - first = {SEED_LIMIT - first}, got {n_seeds!r}")
     return check_seeds(np.arange(first, first + n_seeds, dtype=np.int64))

@@ -1,13 +1,13 @@
 """Checks of what a student, an instructor or a script passes in: seeds, step budgets, tasks, setups.
 
-Each check returns the clean value or raises TypeError (wrong kind of value) or ValueError
-(right kind, not allowed), with a message naming the parameter, the value and what is allowed.
+Each check returns the clean value or raises InputTypeError (wrong kind of value, a TypeError)
+or InputError (right kind, not allowed, a ValueError), with a message naming the parameter, the
+value and what is allowed.
 """
 
 import numbers
 
-import numpy as np
-
+from sim.errors import InputError, InputTypeError
 from sim.tasks import TASK_NAMES, TASKS, Task
 
 SEED_LIMIT = 2**32
@@ -29,15 +29,15 @@ def check_seed(seed: object, name: str = "seed") -> int:
         When `seed` is outside 0 .. 2**32 - 1.
     """
     if not _is_integer(seed):
-        raise TypeError(
+        raise InputTypeError(
             f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r} ({type(seed).__name__})"
         )
     if not 0 <= seed < SEED_LIMIT:
-        raise ValueError(f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r}")
+        raise InputError(f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r}")
     return int(seed)
 
 
-def check_seeds(seeds: object, name: str = "seeds") -> np.ndarray:
+def check_seeds(seeds: object, name: str = "seeds"):
     """Return `seeds` as a one-dimensional int64 array if every seed is an integer 0 <= seed < 2**32.
 
     Accepts a numpy integer array or a sequence of Python or numpy integers (bool is refused).
@@ -49,25 +49,27 @@ def check_seeds(seeds: object, name: str = "seeds") -> np.ndarray:
     ValueError
         When it is empty or not one-dimensional, or a seed is outside 0 .. 2**32 - 1.
     """
+    import numpy as np  # only the many-seed paths need numpy
+
     allowed = f"{name} must be a one-dimensional, non-empty sequence of integers 0 <= seed < 2**32"
     if isinstance(seeds, np.ndarray):
         if seeds.dtype.kind not in "iu":
-            raise TypeError(f"{allowed}, got an array of dtype {seeds.dtype}")
+            raise InputTypeError(f"{allowed}, got an array of dtype {seeds.dtype}")
         array = seeds
     else:
         if isinstance(seeds, str | bytes | dict | set) or not hasattr(seeds, "__iter__"):
-            raise TypeError(f"{allowed}, got {seeds!r} ({type(seeds).__name__})")
+            raise InputTypeError(f"{allowed}, got {seeds!r} ({type(seeds).__name__})")
         values = list(seeds)
         wrong = [value for value in values if not _is_integer(value)]
         if wrong:
             wrong = wrong[0]
-            raise TypeError(f"{allowed}, got the element {wrong!r} ({type(wrong).__name__})")
+            raise InputTypeError(f"{allowed}, got the element {wrong!r} ({type(wrong).__name__})")
         array = np.array([int(value) for value in values], dtype=object)
     if array.ndim != 1 or array.size == 0:
-        raise ValueError(f"{allowed}, got shape {array.shape}")
+        raise InputError(f"{allowed}, got shape {array.shape}")
     outside = (array < 0) | (array >= SEED_LIMIT)
     if outside.any():
-        raise ValueError(f"{allowed}, got {array[np.argmax(outside)]!r}")
+        raise InputError(f"{allowed}, got {array[np.argmax(outside)]!r}")
     return array.astype(np.int64)
 
 
@@ -95,9 +97,9 @@ def check_count(value: object, name: str, minimum: int, label: str = "", unit: s
     """
     allowed = f"{name}{label} must be an integer >= {minimum}{unit}"
     if not _is_integer(value):
-        raise TypeError(f"{allowed}, got {value!r} ({type(value).__name__})")
+        raise InputTypeError(f"{allowed}, got {value!r} ({type(value).__name__})")
     if value < minimum:
-        raise ValueError(f"{allowed}, got {value!r}")
+        raise InputError(f"{allowed}, got {value!r}")
     return int(value)
 
 
@@ -127,9 +129,9 @@ def check_task(task: object, name: str = "task") -> Task:
     if isinstance(task, Task) and task in TASKS:
         return task
     if not isinstance(task, str):
-        raise TypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
+        raise InputTypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
     if task not in TASK_NAMES:
-        raise ValueError(f"{name} must be one of G01..G24, got {task!r}")
+        raise InputError(f"{name} must be one of G01..G24, got {task!r}")
     return TASKS[TASK_NAMES.index(task)]
 
 
@@ -144,16 +146,18 @@ def check_setup(setup: object, name: str = "setup", allowed: tuple[str, ...] = S
         When `setup` is not one of `allowed`.
     """
     if not isinstance(setup, str):
-        raise TypeError(f"{name} must be one of {', '.join(allowed)}, got {setup!r} ({type(setup).__name__})")
+        raise InputTypeError(
+            f"{name} must be one of {', '.join(allowed)}, got {setup!r} ({type(setup).__name__})"
+        )
     if setup not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {setup!r}")
+        raise InputError(f"{name} must be one of {', '.join(allowed)}, got {setup!r}")
     return setup
 
 
 def check_switch(value: object, name: str) -> bool:
     """Return a True/False switch; anything but a bool raises TypeError naming the switch."""
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+        raise InputTypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
     return value
 
 
@@ -168,17 +172,3 @@ def check_margin(margin: object, name: str = "budget_margin") -> int:
         When the margin is negative.
     """
     return check_count(margin, name, 0, unit=" (steps)")
-
-
-def check_limit(value: object, name: str, minimum: int) -> int:
-    """Return a whole-number limit (a bound such as max_replans, max_tokens or max_seconds) if it is an
-    integer >= `minimum` (bool is refused; lesson 4, rule CT11).
-
-    Raises
-    ------
-    TypeError
-        When `value` is not an integer.
-    ValueError
-        When `value` is below `minimum`.
-    """
-    return check_count(value, name, minimum)

@@ -11,31 +11,23 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.agents import DEFAULT_BUDGET, DEFAULT_SEED
+from sim.agents import is_correct
 from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
-from sim.contract import (
+from sim.config import (
+    DEFAULT_BUDGET,
     DEFAULT_MAX_REPLANS,
     DEFAULT_MAX_SECONDS,
     DEFAULT_MAX_TOKENS,
-    EXIT_STATES,
-    format_events,
+    DEFAULT_SEED,
+    configs_for,
+    run_config,
 )
-from sim.measure import (
-    format_plan_accuracy,
-    format_table,
-    format_trace,
-    measure,
-    plan_accuracy,
-    run_label,
-    run_task,
-    seed_table,
-)
+from sim.errors import InputError
+from sim.exits import contract_table, exit_state_of, stop_reason_of
+from sim.measurement import measure_config, plan_accuracy
+from sim.runs import run_with
+from sim.tables import format_events, format_plan_accuracy, format_table, format_trace, seed_table
 
-JSON_KEYS = ("setup", "seed", "budget", "success", "steps", "calls", "tokens", "errors", "approvals", "rule",
-             "stop_when_done", "budget_margin", "self_critique", "approval")  # fmt: skip
-# added to the rows of setup "contract" (and to every CSV row when the contract is among the setups)
-CONTRACT_KEYS = ("replans", "success_exit", *(f"exit_{state.lower()}" for state in EXIT_STATES),
-                 "max_replans", "max_tokens", "max_seconds")  # fmt: skip
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
 
 
@@ -85,11 +77,58 @@ def _setup_list(text: str) -> list[str]:
     return _each(text, "setups", lambda part: check_setup(part, "setups"))
 
 
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    """The run options, the same for `table` and `trace`; each applies to the setups that have it."""
+    parser.add_argument(
+        "--self-critique", action="store_true", help="single loop: 40 more tokens per tool error"
+    )
+    parser.add_argument(
+        "--approval",
+        action="store_true",
+        help="single loop: count side-effecting calls that ask for approval",
+    )
+    parser.add_argument(
+        "--stop-when-done",
+        action="store_true",
+        help="the loops (lesson 3's rule SB1): end a run right after the call that completes the job",
+    )
+    parser.add_argument(
+        "--budget-margin",
+        type=lambda t: _integer(t, "budget-margin"),
+        default=None,
+        help="the loops (lesson 3's rule SB2): each task gets planning + sequence length + this "
+        "margin (steps), capped at the budget",
+    )
+    for option, default, minimum, unit in (
+        ("max-replans", DEFAULT_MAX_REPLANS, 0, "replans"),
+        ("max-tokens", DEFAULT_MAX_TOKENS, 1, "tokens"),
+        ("max-seconds", DEFAULT_MAX_SECONDS, 1, "simulated seconds"),
+    ):
+        parser.add_argument(
+            f"--{option}",
+            type=lambda t, o=option: _integer(t, o),
+            default=None,
+            help=f"contract: at most this many {unit}, >= {minimum} (default: {default})",
+        )
+
+
+OPTION_NAMES = (
+    "self_critique",
+    "approval",
+    "stop_when_done",
+    "budget_margin",
+    "max_replans",
+    "max_tokens",
+    "max_seconds",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m sim`."""
     parser = OneLineParser(
         prog="python -m sim",
         description="Agent loops, measured: the course's fictional simulator from the command line.",
+        epilog="Each option applies to the chosen setups that have it; an option that none of them has is refused.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     table = commands.add_parser("table", help="counted units per (setup, seed, budget)")
@@ -111,120 +150,58 @@ def build_parser() -> argparse.ArgumentParser:
         default=[DEFAULT_BUDGET],
         help="comma-separated step budgets >= 1 (default: 8)",
     )
-    table.add_argument(
-        "--self-critique", action="store_true", help="single loop: 40 more tokens per tool error"
-    )
-    table.add_argument(
-        "--approval",
-        action="store_true",
-        help="single loop: count side-effecting calls that ask for approval",
-    )
-    table.add_argument(
-        "--stop-when-done",
-        action="store_true",
-        help="lesson 3's stopping criterion: end a run right after the call that completes the job",
-    )
-    table.add_argument(
-        "--budget-margin",
-        type=lambda t: _integer(t, "budget-margin"),
-        default=None,
-        help="lesson 3's budget rule: each task gets planning + sequence length + this margin "
-        "(steps), capped at the budget",
-    )
-    for option, default, minimum, unit in (
-        ("max-replans", DEFAULT_MAX_REPLANS, 0, "replans"),
-        ("max-tokens", DEFAULT_MAX_TOKENS, 1, "tokens"),
-        ("max-seconds", DEFAULT_MAX_SECONDS, 1, "simulated seconds"),
-    ):
-        table.add_argument(
-            f"--{option}",
-            type=lambda t, o=option: _integer(t, o),
-            default=None,
-            help=f"contract: at most this many {unit}, >= {minimum} (default: {default})",
-        )
+    _add_options(table)
     table.add_argument("--format", choices=("text", "json", "csv"), default="text")
     trace = commands.add_parser("trace", help="one task's plan and executed trace")
     trace.add_argument("task", help="task name, G01..G24")
     trace.add_argument("--setup", default="plan-execute", help=f"one of {', '.join(SETUP_NAMES)}")
     trace.add_argument("--seed", type=lambda t: _integer(t, "seed"), default=DEFAULT_SEED)
     trace.add_argument("--budget", type=lambda t: _integer(t, "budget"), default=DEFAULT_BUDGET)
-    trace.add_argument("--stop-when-done", action="store_true", help="lesson 3's stopping criterion")
-    trace.add_argument(
-        "--max-replans",
-        type=lambda t: _integer(t, "max-replans"),
-        default=None,
-        help="contract only: replans allowed",
-    )
+    _add_options(trace)
     return parser  # fmt: skip
 
 
-def _contract_options(args) -> dict:
-    """The contract options given on the command line, by run_contract's parameter names."""
-    names = ("max_replans", "max_tokens", "max_seconds")
-    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
-
-
-def _exit_table(measurements) -> str:
-    rows = [{"setup": "contract", "run": run_label(m.seed, [x.seed for x in measurements]), "budget": m.budget, "max_replans": m.max_replans,
-             "replans": m.replans, **{state: getattr(m, f"exit_{state.lower()}") for state in EXIT_STATES},
-             "success_exit": f"{m.success_exit:.4f}"} for m in measurements]  # fmt: skip
-    return pd.DataFrame(rows).to_string(index=False)
+def _options(args) -> dict:
+    """The run options given on the command line, by RunConfig's field names."""
+    return {name: getattr(args, name) for name in OPTION_NAMES}
 
 
 def _table(args) -> str:
-    switches = args.self_critique or args.approval
-    if switches and "single-loop" not in args.setups:
-        raise ValueError("--self-critique and --approval are switches of setup single-loop only")
-    options = _contract_options(args)
-    if options and "contract" not in args.setups:
-        raise ValueError("--max-replans, --max-tokens and --max-seconds are options of setup contract only")
-    stop_rule = args.stop_when_done or args.budget_margin is not None
-    if stop_rule and args.setups == ["contract"]:
-        raise ValueError(
-            "--stop-when-done and --budget-margin are rules of setups single-loop and plan-execute"
-        )
-    measurements = []
-    for setup in args.setups:
-        on = setup == "single-loop"
-        for seed in args.seeds:
-            for budget in args.budgets:
-                if setup == "contract":  # the contract stops at its goal; its bounds are its own options
-                    measurements.append(measure(setup, seed, budget, **options))
-                    continue
-                measurements.append(
-                    measure(setup, seed, budget, on and args.self_critique, on and args.approval,
-                            args.stop_when_done, args.budget_margin)
-                )  # fmt: skip
-    contract = "contract" in args.setups
-    rows = [
-        {key: getattr(m, key) for key in JSON_KEYS + (CONTRACT_KEYS if m.setup == "contract" else ())}
-        for m in measurements
+    configs = {budget: configs_for(args.setups, budget, _options(args)) for budget in args.budgets}
+    measurements = [
+        measure_config(configs[budget][index], seed)
+        for index in range(len(args.setups))
+        for seed in args.seeds
+        for budget in args.budgets
     ]
+    rows = [m.row() for m in measurements]
     if args.format == "json":
         return json.dumps(rows, indent=2)
-    if args.format == "csv":  # the contract's columns stay empty on the other setups' rows
-        columns = list(JSON_KEYS + (CONTRACT_KEYS if contract else ()))
-        return pd.DataFrame(rows, columns=columns, dtype=object).to_csv(index=False).rstrip("\n")
+    if args.format == "csv":  # a column a setup does not have stays empty on its rows
+        return pd.DataFrame(rows, dtype=object).to_csv(index=False).rstrip("\n")
     lines = [format_table(seed_table(measurements))]
     if "plan-execute" in args.setups:
         lines += [format_plan_accuracy(plan_accuracy(seed), args.seeds) for seed in args.seeds]
-    if contract:
-        lines += ["", _exit_table([m for m in measurements if m.setup == "contract"])]
+    if "contract" in args.setups:
+        lines += ["", contract_table(measurements).to_string(index=False)]
     return "\n".join(lines)
 
 
 def _trace(args) -> str:
     task = check_task(args.task)
-    setup = check_setup(args.setup)
-    options = {} if args.max_replans is None else {"max_replans": args.max_replans}
-    if options and setup != "contract":
-        raise ValueError("--max-replans is an option of setup contract only")
-    run = run_task(setup, task, check_seed(args.seed), check_budget(args.budget, "budget"),
-                   stop_when_done=args.stop_when_done, **options)  # fmt: skip
-    text = f"setup {setup}  seed {run.seed}  budget {run.budget}\n" + format_trace(run)
-    if setup == "contract":
-        text += (f"\n  exit state {run.exit_state}  stop reason {run.stop_reason}  replans {run.replans}"
-                 f"  seconds {run.seconds}  correct {run.correct}\n" + format_events(run))  # fmt: skip
+    config = run_config(
+        check_setup(args.setup),
+        check_budget(args.budget, "budget"),
+        **{name: value for name, value in _options(args).items() if value is not None and value is not False},
+    )
+    run = run_with(config, task, check_seed(args.seed))  # fmt: skip
+    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
+        run
+    )
+    text += f"\n  solved {is_correct(run)}"
+    text += f"  stop reason {stop_reason_of(run)}  exit state {exit_state_of(run)}"
+    if config.setup == "contract":
+        text += f"  replans {run.replans}  seconds {run.seconds}\n" + format_events(run)
     return text
 
 
@@ -234,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         text = _table(args) if args.command == "table" else _trace(args)
-    except (TypeError, ValueError) as error:
+    except InputError as error:  # bad input only: a bug shows as the traceback it is
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
     try:

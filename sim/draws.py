@@ -7,13 +7,33 @@ Source: the seed lesson's listing (lesson 2), shared by every lesson.
 from collections.abc import Callable, Sequence
 
 MASK32 = 0xFFFFFFFF
+LCG_MULTIPLIER, LCG_INCREMENT = 1664525, 1013904223
+TWO_TO_32 = 4294967296
 
 
-def _mix32(key: int) -> int:
-    """Scramble a 32-bit key into a well-spread 32-bit start state (a murmur-style finaliser)."""
+def mix32(key):
+    """Scramble 32-bit keys into well-spread 32-bit start states (a murmur-style finaliser).
+
+    Parameters
+    ----------
+    key : int | numpy.ndarray
+        A 32-bit key, or a uint64 array of them (the batch path: one key per (task, seed) lane).
+
+    Returns
+    -------
+    int | numpy.ndarray
+        The start state of each draw stream, of the same kind and shape as `key`. One
+        definition for both forms: Python ints and uint64 arrays share these operators.
+    """
     x = ((key ^ (key >> 16)) * 2246822507) & MASK32
     x = ((x ^ (x >> 13)) * 3266489909) & MASK32
     return (x ^ (x >> 16)) & MASK32
+
+
+def next_state(state):
+    """One step of the 32-bit linear congruential generator (multiplier 1664525, increment
+    1013904223), on an int or a uint64 array of states; the draw it gives is state / 2**32."""
+    return (state * LCG_MULTIPLIER + LCG_INCREMENT) & MASK32
 
 
 def draw_stream(key: int) -> Callable[[], float]:
@@ -27,15 +47,15 @@ def draw_stream(key: int) -> Callable[[], float]:
     Returns
     -------
     Callable[[], float]
-        Each call advances a 32-bit linear congruential generator
-        (multiplier 1664525, increment 1013904223) and returns state / 2**32.
+        Each call advances the generator (`next_state`) from `mix32(key)` and returns
+        state / 2**32. The batch path advances the same generator on arrays.
     """
-    state = _mix32(key)
+    state = mix32(key)
 
     def next_draw() -> float:
         nonlocal state
-        state = (state * 1664525 + 1013904223) & MASK32
-        return state / 4294967296
+        state = next_state(state)
+        return state / TWO_TO_32
 
     return next_draw
 
@@ -106,3 +126,12 @@ def trace_id(text: object) -> int:
     for char in str(text):
         h = ((h ^ ord(char)) * 16777619) & MASK32
     return h
+
+
+def stream_key(seed, task_name: str, planner: bool = False):
+    """The key of a task's draw stream in a run: seed XOR trace_id(task name), or XOR
+    trace_id("plan" + task name) for the planner's stream (the split and the contract), rule AA22.
+
+    `seed` is an int, or a uint64 array of seeds (the batch path); the key is of the same kind.
+    """
+    return seed ^ trace_id(("plan" if planner else "") + task_name)

@@ -14,6 +14,8 @@ from scipy import special, stats
 
 from sim.bands import MEASURED, band_verdict
 from sim.batch import BatchRun, SeedMeasurements
+from sim.errors import InputError
+from sim.units import unit_named
 
 STUDY_FIRST_SEED = 20260218  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1
 STUDY_SIZES = (10, 30, 100, 300, 1000, 10000)  # numbers of seeds
@@ -21,17 +23,6 @@ CONFIDENCE = 0.95
 RESAMPLES = 10000
 RESAMPLING_SEED = 2026  # numpy Generator seed of every bootstrap in lesson 5
 RESAMPLE_WAYS = ("seeds", "tasks")
-# unit name -> (BatchRun field, how a run of 24 tasks aggregates it: "share" of tasks or "sum")
-UNITS = {
-    "success": ("correct", "share"),
-    "steps": ("steps", "sum"),
-    "tool calls": ("calls", "sum"),
-    "tokens": ("tokens", "sum"),
-    "tool errors": ("errors", "sum"),
-}
-# the band rule compares exact counts: the SeedMeasurements field of each unit
-BAND_FIELDS = {"success": "solved", "steps": "steps", "tool calls": "calls", "tokens": "tokens",
-               "tool errors": "errors"}  # fmt: skip
 # setups a study can compare: label -> (setup, self_critique, approval)
 SETUP_CHOICES = {
     "single loop": ("single-loop", False, False),
@@ -42,19 +33,13 @@ SETUP_CHOICES = {
 }
 
 
-def _check_unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}")
-    return unit
-
-
 def _check_size(n_seeds: int, available: int) -> int:
     if (
         isinstance(n_seeds, bool)
         or not isinstance(n_seeds, int | np.integer)
         or not 2 <= n_seeds <= available
     ):
-        raise ValueError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
+        raise InputError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
     return int(n_seeds)
 
 
@@ -70,8 +55,8 @@ def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) 
         is not 2..(seeds run).
     """
     if not np.array_equal(first.seeds, second.seeds) or first.budget != second.budget:
-        raise ValueError("first and second must be run on the same seeds with the same budget")
-    field, _ = UNITS[_check_unit(unit)]
+        raise InputError("first and second must be run on the same seeds with the same budget")
+    field = unit_named(unit).per_task
     n_seeds = _check_size(n_seeds, len(first.seeds))
     a = getattr(first, field)[:, :n_seeds].astype(np.int64)
     b = getattr(second, field)[:, :n_seeds].astype(np.int64)
@@ -117,7 +102,7 @@ def paired_interval(
     first, second : BatchRun
         The two setups run on the same seeds and budget.
     unit : str
-        One of UNITS: success, steps, tool calls, tokens, tool errors.
+        One of the counted units (sim.units.UNIT_NAMES): success, steps, tool calls, tokens, tool errors.
     n_seeds : int
         How many of the run's seeds (the first ones) the study uses, >= 2.
     resample : str
@@ -140,10 +125,10 @@ def paired_interval(
         For an unknown unit or resample way, or a bad n_seeds (see `paired_outcomes`).
     """
     if resample not in RESAMPLE_WAYS:
-        raise ValueError(f"resample must be one of {', '.join(RESAMPLE_WAYS)}, got {resample!r}")
+        raise InputError(f"resample must be one of {', '.join(RESAMPLE_WAYS)}, got {resample!r}")
     differences = paired_outcomes(first, second, unit, n_seeds)
     n_tasks = differences.shape[0]
-    scale = 1 / n_tasks if UNITS[unit][1] == "share" else 1
+    scale = 1 / n_tasks if unit_named(unit).share else 1
     if resample == "seeds":
         data = differences.sum(axis=0) * scale  # one value per seed: the run's difference
     else:
@@ -204,7 +189,7 @@ def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit
     first, second : SeedMeasurements
         The two setups at the same seeds.
     unit : str
-        One of UNITS; the rule compares exact counts (tasks solved for success).
+        One of sim.units.UNIT_NAMES; the rule compares exact counts (tasks solved for success).
 
     Returns
     -------
@@ -212,7 +197,7 @@ def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit
         pairs (how many pairs), measured (pairs whose verdict is "measured"), and
         measured_up / measured_down (of those, how many had second > first, second < first).
     """
-    field = BAND_FIELDS[_check_unit(unit)]
+    field = unit_named(unit).count
     a, b = getattr(first, field).tolist(), getattr(second, field).tolist()
     counts = {"pairs": len(a) // 2, "measured": 0, "measured_up": 0, "measured_down": 0}
     for i in range(0, 2 * counts["pairs"], 2):
@@ -261,7 +246,7 @@ def pass_hat_k(correct: np.ndarray, k: int) -> float:
     """
     n = correct.shape[1]
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= n:
-        raise ValueError(f"k must be an integer 1..{n} (the seeds per task), got {k!r}")
+        raise InputError(f"k must be an integer 1..{n} (the seeds per task), got {k!r}")
     successes = correct.sum(axis=1)
     return float(np.mean(special.comb(successes, k) / special.comb(n, k)))
 

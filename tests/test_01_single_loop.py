@@ -9,7 +9,8 @@ import nbformat
 import pytest
 
 import sim
-from sim.panel import Settings, single_loop_panel
+from sim.panel import Settings
+from sim.panel_single_loop import single_loop_panel
 
 LESSONS = Path(__file__).resolve().parents[1] / "lessons"
 SEEDS = (20260218, 20260219)
@@ -61,7 +62,7 @@ def test_loop_steps_replay_every_run_exactly(seed, budget, critique):
 def test_depth_is_the_position_the_loop_drew_selection_for(monkeypatch):
     """Independent check: record the depth the loop itself passes to selection() at each pick."""
     seen = []
-    real = sim.agents.selection
+    real = sim.picks.selection
 
     def recording(depth):
         seen.append(depth)
@@ -70,9 +71,9 @@ def test_depth_is_the_position_the_loop_drew_selection_for(monkeypatch):
     for seed in (*SEEDS, 5):
         for task in sim.TASKS:
             seen.clear()
-            monkeypatch.setattr(sim.agents, "selection", recording)
+            monkeypatch.setattr(sim.picks, "selection", recording)
             run = sim.run_single_loop(task, seed, 8)
-            monkeypatch.setattr(sim.agents, "selection", real)
+            monkeypatch.setattr(sim.picks, "selection", real)
             assert [s.depth for s in sim.loop_steps(run) if s.depth is not None] == seen
 
 

@@ -6,8 +6,9 @@ import pytest
 
 from sim import format_table, measure, seed_table
 from sim.contract import run_contract
-from sim.measure import exit_state_frame
-from sim.panel import CONTRACT_SETUPS, Settings, contract_panel
+from sim.exits import exit_state_frame
+from sim.panel import Settings
+from sim.panel_contract import CONTRACT_SETUPS, contract_panel
 
 
 def _expected(seed, budget, max_replans, max_tokens):

@@ -10,7 +10,8 @@ from scipy import stats
 
 import sim
 from sim import study
-from sim.panel import PANEL_RESAMPLES, Settings, how_many_seeds_panel
+from sim.panel import Settings
+from sim.panel_how_many_seeds import PANEL_RESAMPLES, how_many_seeds_panel
 
 SEEDS = sim.study_seeds(400)
 

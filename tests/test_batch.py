@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim import TASKS, correct_answer, is_correct, measure, run_task
-from sim.batch import MACHINE, measure_batch, run_batch, study_seeds
+from sim.batch import measure_batch, run_batch, study_seeds, tool_machine
 from sim.world import TOOL_NAMES, call_tool
 
 EDGES = [0, 1, 2, 2**31 - 1, 2**31, 20260218, 20260219, 2**32 - 2, 2**32 - 1]
@@ -80,18 +80,19 @@ def test_the_lessons_table_comes_out_of_the_batch():
 
 def test_the_tool_machine_is_what_the_tools_say():
     """Walk random tool sequences through the real tools and through the machine, side by side."""
-    from sim.agents import _call_and_observe, _initial_state
+    from sim.agents import call_and_observe, initial_state
 
+    machine = tool_machine()
     rng = np.random.default_rng(11)
     for t, task in enumerate(TASKS):
         for _ in range(30):
-            state, index = _initial_state(task), 0
+            state, index = initial_state(task), 0
             for tool in rng.integers(0, len(TOOL_NAMES), size=6):
                 observation = call_tool(TOOL_NAMES[tool], {**state, "value": state.get("result")})
-                failed = _call_and_observe(TOOL_NAMES[tool], state)
-                assert failed == ("error" in observation) == MACHINE.error[t, index, tool]
-                index = MACHINE.next_state[t, index, tool]
-            assert MACHINE.correct[t, index] == (state.get("result") == correct_answer(task))
+                failed = "error" in call_and_observe(TOOL_NAMES[tool], state)
+                assert failed == ("error" in observation) == machine.error[t, index, tool]
+                index = machine.next_state[t, index, tool]
+            assert machine.correct[t, index] == (state.get("result") == correct_answer(task))
 
 
 def test_study_seeds():
@@ -130,7 +131,27 @@ def test_bad_setup_budget_and_switches():
         run_batch("react", [1])
     with pytest.raises(ValueError, match="max_steps"):
         run_batch("single-loop", [1], 0)
-    with pytest.raises(ValueError, match="switches of setup 'single-loop' only"):
+    with pytest.raises(ValueError, match="is an option of setup 'single-loop' only, not of 'plan-execute'"):
         run_batch("plan-execute", [1], 8, approval=True)
     with pytest.raises(TypeError, match="approval must be True or False"):
         run_batch("single-loop", [1], 8, approval=1)
+
+
+RULES = [(setup, stop, margin) for setup in ("single-loop", "plan-execute") for stop, margin in
+         ((True, None), (False, 0), (True, 2))]  # fmt: skip
+
+
+@pytest.mark.parametrize("budget", (2, 6, 12))
+@pytest.mark.parametrize("setup, stop_when_done, budget_margin", RULES)
+def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when_done, budget_margin, budget):
+    """SB1 and SB2 run in the batch path from the same RunConfig; every outcome equals the one-seed path."""
+    seeds = SEEDS[:200]
+    batch = run_batch(setup, seeds, budget, stop_when_done=stop_when_done, budget_margin=budget_margin)
+    for t, task in enumerate(TASKS):
+        for j, seed in enumerate(seeds):
+            run = run_task(
+                setup, task, int(seed), budget, stop_when_done=stop_when_done, budget_margin=budget_margin
+            )
+            want = (is_correct(run), *(getattr(run, name) for name in FIELDS[1:]))
+            got = tuple(getattr(batch, name)[t, j] for name in FIELDS)
+            assert got == want, (task.name, int(seed))

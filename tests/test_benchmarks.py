@@ -22,3 +22,9 @@ def test_panel_latency_runs_for_each_lesson_it_knows():
         done = _run("benchmarks/panel_latency.py", "--lesson", lesson, "--changes", "4")
         assert done.returncode == 0, done.stderr
         assert f"lesson {lesson} panel, 4 changes: median" in done.stdout
+
+
+def test_startup_benchmark_runs():
+    done = _run("benchmarks/startup.py", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    assert "python -m sim table" in done.stdout and "median" in done.stdout

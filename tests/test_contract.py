@@ -10,20 +10,10 @@ import pytest
 from pydantic import ValidationError
 
 from sim import TASKS, correct_answer, measure, run_plan_execute, run_task
-from sim.contract import (
-    DEFAULT_MAX_SECONDS,
-    DEFAULT_MAX_TOKENS,
-    EXIT_STATES,
-    PARTIAL_SUCCESS,
-    REPLAN_EXHAUSTED,
-    SUCCESS,
-    TIMEOUT,
-    TOOL_CONTRACTS,
-    Plan,
-    plan_from_tools,
-    run_contract,
-    validate_plan,
-)
+from sim.config import DEFAULT_MAX_SECONDS, DEFAULT_MAX_TOKENS
+from sim.contract import run_contract
+from sim.exits import EXIT_STATES, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, STOP_REASONS, SUCCESS, TIMEOUT
+from sim.plan_schema import TOOL_CONTRACTS, Plan, plan_from_tools, validate_plan
 
 INITIAL = ("subscriber", "query", "column")
 CHARGE = ("read_meter", "consumption", "tariff")
@@ -151,7 +141,7 @@ def test_a_failed_precondition_is_a_replan_event_not_a_blind_call():
     assert validate_plan(raw, INITIAL) == []
     run = run_contract("G05", first_plan=raw, max_replans=0)
     assert run.calls == 1 and run.errors == 0 and run.stop_reason == "max_replans"
-    assert run.scratchpad.notes == ["precondition: step 's2' (tariff): the scratchpad lacks m3"]
+    assert run.scratchpad.notes == ("precondition: step 's2' (tariff): the scratchpad lacks m3",)
 
 
 def test_a_tool_error_and_a_missed_goal_are_replan_events():
@@ -240,10 +230,18 @@ def test_runs_are_deterministic():
 def test_contract_measurement_counts_exit_states():
     m = measure("contract", 20260218, 8)
     runs = [run_contract(task, 20260218, 8) for task in TASKS]
-    assert m.solved == sum(r.correct for r in runs) and m.replans == sum(r.replans for r in runs)
-    assert m.exit_success + m.exit_partial_success + m.exit_replan_exhausted + m.exit_timeout == 24
-    assert m.exit_success == sum(r.exit_state == SUCCESS for r in runs) and m.max_replans == 2
-    assert measure("contract", 20260218, 8, max_replans=0).max_replans == 0
+    counts = m.contract
+    assert m.solved == sum(r.correct for r in runs) and counts.replans == sum(r.replans for r in runs)
+    assert (
+        counts.exit_success + counts.exit_partial_success + counts.exit_replan_exhausted + counts.exit_timeout
+        == 24
+    )
+    assert counts.exit_success == sum(r.exit_state == SUCCESS for r in runs) and m.config.max_replans == 2
+    assert measure("contract", 20260218, 8, max_replans=0).config.max_replans == 0
+    stops = (counts.stop_plan_complete, counts.stop_max_steps, counts.stop_max_tokens, counts.stop_max_seconds,
+             counts.stop_max_replans)  # fmt: skip
+    assert stops == tuple(sum(r.stop_reason == reason for r in runs) for reason in STOP_REASONS)
+    assert measure("single-loop", 20260218, 8).contract is None
 
 
 @pytest.mark.parametrize(
@@ -263,7 +261,7 @@ def test_bad_bounds_are_refused(kwargs, error, words):
 
 
 def test_contract_options_belong_to_the_contract():
-    with pytest.raises(ValueError, match="options of setup 'contract' only"):
+    with pytest.raises(ValueError, match="is an option of setup 'contract' only, not of 'plan-execute'"):
         run_task("plan-execute", "G05", 1, 8, max_replans=1)
     with pytest.raises(TypeError, match="unknown option 'max_retries'"):
         run_task("contract", "G05", 1, 8, max_retries=1)
@@ -281,14 +279,18 @@ def test_cli_json_has_the_contract_keys_and_the_api_values():
     assert "replans" not in rows[2]
     for row in rows[:2]:
         m = measure("contract", 3, row["budget"], max_replans=1)
+        c = m.contract
         assert row == {"setup": "contract", "seed": 3, "budget": m.budget, "success": m.success, "steps": m.steps,
                        "calls": m.calls, "tokens": m.tokens, "errors": m.errors, "approvals": 0,
-                       "replans": m.replans, "success_exit": m.success_exit, "exit_success": m.exit_success,
-                       "exit_partial_success": m.exit_partial_success,
-                       "exit_replan_exhausted": m.exit_replan_exhausted, "exit_timeout": m.exit_timeout,
+                       "replans": c.replans, "success_exit": m.success_exit, "exit_success": c.exit_success,
+                       "exit_partial_success": c.exit_partial_success,
+                       "exit_replan_exhausted": c.exit_replan_exhausted, "exit_timeout": c.exit_timeout,
                        "max_replans": 1, "max_tokens": DEFAULT_MAX_TOKENS, "max_seconds": DEFAULT_MAX_SECONDS,
                        "rule": "contract bounds", "stop_when_done": False, "budget_margin": None,
-                       "self_critique": False, "approval": False}  # fmt: skip
+                       "self_critique": False, "approval": False, "seconds": c.seconds,
+                       "stop_plan_complete": c.stop_plan_complete, "stop_max_steps": c.stop_max_steps,
+                       "stop_max_tokens": c.stop_max_tokens, "stop_max_seconds": c.stop_max_seconds,
+                       "stop_max_replans": c.stop_max_replans}  # fmt: skip
 
 
 def test_cli_csv_and_text_with_the_contract():
@@ -296,19 +298,23 @@ def test_cli_csv_and_text_with_the_contract():
         "table", "--setups", "single-loop,contract", "--seeds", "3", "--format", "csv"
     ).stdout.splitlines()
     assert lines[0].endswith(",replans,success_exit,exit_success,exit_partial_success,exit_replan_exhausted,"
-                             "exit_timeout,max_replans,max_tokens,max_seconds")  # fmt: skip
-    assert lines[1].startswith("single-loop,3,8,") and lines[1].endswith(",,,,,,,,,")
+                             "exit_timeout,max_replans,max_tokens,max_seconds,seconds,stop_plan_complete,"
+                             "stop_max_steps,stop_max_tokens,stop_max_seconds,stop_max_replans")  # fmt: skip
+    assert lines[1].startswith("single-loop,3,8,") and lines[1].endswith("," * 15)
     text = _cli("table", "--setups", "contract").stdout
     assert "contract                   A   0.9583     84     51      8075     0" in text
     assert "REPLAN_EXHAUSTED" in text
     trace = _cli("trace", "G05", "--setup", "contract").stdout
-    assert "exit state SUCCESS  stop reason plan complete  replans 1" in trace
+    assert "solved True  stop reason plan complete  exit state SUCCESS  replans 1" in trace
 
 
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["table", "--max-replans", "1"], "options of setup contract only"),
+        (
+            ["table", "--max-replans", "1"],
+            "max_replans is an option of setup 'contract'; none of the chosen setups",
+        ),
         (
             ["table", "--setups", "contract", "--max-replans", "-1"],
             "max_replans must be an integer >= 0, got -1",
@@ -317,7 +323,10 @@ def test_cli_csv_and_text_with_the_contract():
             ["table", "--setups", "contract", "--max-tokens", "x"],
             "max-tokens must be a whole number, got 'x'",
         ),
-        (["trace", "G05", "--max-replans", "1"], "--max-replans is an option of setup contract only"),
+        (
+            ["trace", "G05", "--max-replans", "1"],
+            "max_replans is an option of setup 'contract' only, not of 'plan-execute'",
+        ),
     ],
 )
 def test_cli_bad_contract_options_exit_2(args, words):
@@ -327,7 +336,7 @@ def test_cli_bad_contract_options_exit_2(args, words):
 
 def test_the_exit_state_read_from_a_trace_agrees_with_the_contracts_own():
     from sim import run_single_loop
-    from sim.contract import exit_state_of
+    from sim.exits import exit_state_of
 
     for seed, budget, replans in itertools.product(range(5), (2, 3, 5, 8), (0, 2)):
         for task in TASKS:

@@ -4,9 +4,11 @@ import html
 
 import pytest
 
+import sim
 from sim import compare_setups, format_table, measure, run_plan_execute, seed_table
 from sim.figures import figure_png
-from sim.panel import ControlPanel, Settings, View, planner_executor_panel
+from sim.panel import ControlPanel, Settings, View
+from sim.panel_planner_executor import planner_executor_panel
 
 
 def _expected_table(seed, budget):
@@ -93,7 +95,7 @@ def test_reset_and_new_seed(panel):
 def test_a_render_error_is_shown_not_raised():
     def render(settings):
         if settings.budget > 5:
-            raise ValueError("budget above 5 is not drawn here")
+            raise sim.InputError("budget above 5 is not drawn here")
         from matplotlib.figure import Figure
 
         return View(f"<p>{settings.budget}</p>", Figure(figsize=(1, 1)))
@@ -106,7 +108,8 @@ def test_a_render_error_is_shown_not_raised():
 
 
 def test_figure_png_and_svg_are_deterministic():
-    from sim.figures import draw_band_chart, figure_svg
+    from sim.figures import figure_svg
+    from sim.figures_planner_executor import draw_band_chart
 
     single = [measure("single-loop", s) for s in (1, 2)]
     split = [measure("plan-execute", s) for s in (1, 2)]
@@ -138,7 +141,7 @@ def test_extra_controls_reach_render_and_reset():
 
 
 def test_set_refuses_a_value_a_dropdown_does_not_offer():
-    from sim.panel import step_budget_panel
+    from sim.panel_step_budget import step_budget_panel
 
     panel = step_budget_panel()
     panel.set(seed=5, setup="no-such-setup")
@@ -156,3 +159,19 @@ def test_runs_next_to_the_lesson_seeds_are_labelled_by_their_seeds():
     assert "20260218" in table and "single loop                A" not in table
     panel.reset.click()
     assert "single loop                A   0.9583" in html.unescape(panel.table.value)
+
+
+def test_a_bug_in_a_view_is_raised_not_shown_as_a_refusal():
+    """Only bad input (sim.InputError) becomes a refusal; a programming error stays the traceback it is."""
+
+    def render(settings):
+        if settings.budget > 5:
+            raise ZeroDivisionError("a bug")
+        from matplotlib.figure import Figure
+
+        return View(f"<p>{settings.budget}</p>", Figure(figsize=(1, 1)))
+
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False)
+    with pytest.raises(ZeroDivisionError):
+        panel.budget.value = 9
+    assert "Refused" not in panel.message.value

@@ -43,7 +43,7 @@ def test_bad_setup_and_switches():
         measure("react")
     with pytest.raises(TypeError, match="setup must be one of"):
         measure(None)
-    with pytest.raises(ValueError, match="switches of setup 'single-loop' only"):
+    with pytest.raises(ValueError, match="is an option of setup 'single-loop' only, not of 'plan-execute'"):
         run_task("plan-execute", "G05", 1, 8, self_critique=True)
     with pytest.raises(TypeError, match="self_critique must be True or False"):
         run_single_loop("G05", self_critique="yes")
@@ -76,7 +76,10 @@ def _cli(*args):
             "setups must be one of single-loop, plan-execute, contract, got 'react'",
         ),
         (["table", "--format", "xml"], "invalid choice: 'xml'"),
-        (["table", "--setups", "plan-execute", "--approval"], "switches of setup single-loop only"),
+        (
+            ["table", "--setups", "plan-execute", "--approval"],
+            "is an option of setup 'single-loop'; none of the chosen setups (plan-execute) has it",
+        ),
         (["trace", "G99"], "task must be one of G01..G24, got 'G99'"),
         (["trace", "G05", "--seed", "4294967296"], "seed must be an integer 0 <= seed < 2**32"),
         (["trace", "G05", "--budget", "0"], "budget (the step budget) must be an integer >= 1, got 0"),
@@ -129,9 +132,13 @@ def test_cli_stops_quietly_on_a_closed_pipe():
 def test_contract_is_refused_where_it_has_no_meaning():
     import sim
 
-    with pytest.raises(ValueError, match="setup must be one of single-loop, plan-execute, got 'contract'"):
+    with pytest.raises(
+        ValueError, match=r"setup must be one of single-loop, plan-execute \(the batch path\), got 'contract'"
+    ):
         sim.run_batch("contract", [1])
-    with pytest.raises(ValueError, match="budget_margin is a rule of setups"):
+    with pytest.raises(
+        ValueError, match="budget_margin is an option of setup 'single-loop' or 'plan-execute' only"
+    ):
         measure("contract", budget_margin=0)
     with pytest.raises(ValueError, match="the runs must have different seeds"):
         sim.compare_setups([measure("single-loop", 1)] * 2, [measure("plan-execute", 1)] * 2)

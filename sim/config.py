@@ -1,0 +1,166 @@
+"""One run configuration: the setup, the step budget and each option, checked once where input
+enters (the API, the CLI, a panel) and passed through every layer.
+
+Which option fits which setup is decided here and nowhere else (SETUP_OPTIONS). Introduced with
+the restructuring of `sim`; the options come from lesson 1 (self-critique, approval), lesson 3
+(the stopping rule SB1 and the budget rule SB2) and lesson 4 (the contract's bounds, CT11).
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+
+from sim.checks import SETUP_NAMES, check_budget, check_count, check_setup, check_switch
+from sim.errors import InputError, InputTypeError
+from sim.world import WORLD_SEED
+
+DEFAULT_SEED = WORLD_SEED  # run A of the lessons; run B is DEFAULT_SEED + 1
+DEFAULT_BUDGET = 8  # steps (rule AA25)
+DEFAULT_MAX_REPLANS = 2  # replans (CT11)
+DEFAULT_MAX_TOKENS = 1000  # tokens (CT11): twice the longest right run
+DEFAULT_MAX_SECONDS = 22  # simulated seconds (CT11): twice the longest right run
+
+# every option: (its value when not given, the smallest value allowed for a count; None for a switch)
+OPTIONS = {
+    "self_critique": (False, None),
+    "approval": (False, None),
+    "stop_when_done": (False, None),
+    "budget_margin": (None, 0),
+    "max_replans": (DEFAULT_MAX_REPLANS, 0),
+    "max_tokens": (DEFAULT_MAX_TOKENS, 1),
+    "max_seconds": (DEFAULT_MAX_SECONDS, 1),
+}
+SETUP_OPTIONS = {
+    "single-loop": ("self_critique", "approval", "stop_when_done", "budget_margin"),
+    "plan-execute": ("stop_when_done", "budget_margin"),
+    "contract": ("max_replans", "max_tokens", "max_seconds"),
+}
+UNITS_OF = {"budget_margin": " (steps)"}  # words after the minimum in a message
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """How one setup runs: the setup, the step budget (steps) and the options that setup has.
+
+    Fields: setup ("single-loop", "plan-execute" or "contract"); budget (steps, >= 1);
+    self_critique and approval (the single loop's switches, lesson 1); stop_when_done (SB1) and
+    budget_margin (SB2, steps, or None for the fixed budget), the loops' stopping rule (lesson 3);
+    max_replans, max_tokens (tokens) and max_seconds (simulated seconds), the contract's bounds
+    (CT11, lesson 4). An option that the setup does not have keeps its value of "not given"
+    (False, None); the contract's bounds take their defaults when not given.
+
+    Raises
+    ------
+    InputTypeError, InputError
+        On construction, for a value of the wrong kind or out of range, or an option asked of a
+        setup that does not have it, naming the option and the setups that have it.
+    """
+
+    setup: str
+    budget: int = DEFAULT_BUDGET
+    self_critique: bool = False
+    approval: bool = False
+    stop_when_done: bool = False
+    budget_margin: int | None = None
+    max_replans: int | None = None
+    max_tokens: int | None = None
+    max_seconds: int | None = None
+
+    def __post_init__(self):
+        setup = check_setup(self.setup)
+        object.__setattr__(self, "budget", check_budget(self.budget))
+        for name, (default, minimum) in OPTIONS.items():
+            value = getattr(self, name)
+            if name in SETUP_OPTIONS[setup]:
+                if value is None:
+                    value = default
+                if minimum is None:
+                    value = check_switch(value, name)
+                elif value is not None:
+                    value = check_count(value, name, minimum, unit=UNITS_OF.get(name, ""))
+                object.__setattr__(self, name, value)
+            elif not _not_given(value):
+                raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
+
+    @property
+    def rule(self) -> str:
+        """The stopping rule that runs: "fixed budget" (the seed's), "stop when done", or "<stop>,
+        budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4)."""
+        if self.setup == "contract":
+            return "contract bounds"
+        stop = "stop when done" if self.stop_when_done else "original stop"
+        if self.budget_margin is not None:
+            return f"{stop}, budget plan length + {self.budget_margin}"
+        return "stop when done" if self.stop_when_done else "fixed budget"
+
+    def options(self) -> dict:
+        """The setup's own options and their values, by name."""
+        return {name: getattr(self, name) for name in SETUP_OPTIONS[self.setup]}
+
+    def with_budget(self, budget: int) -> "RunConfig":
+        """The same configuration with another step budget (steps)."""
+        return replace(self, budget=budget)
+
+
+def _not_given(value: object) -> bool:
+    """An option's value of "not given": None, or False for a switch (0 is a value: a margin of 0)."""
+    return value is None or value is False
+
+
+def _having(option: str) -> str:
+    return " or ".join(repr(setup) for setup in SETUP_NAMES if option in SETUP_OPTIONS[setup])
+
+
+def run_config(setup: str, budget: int = DEFAULT_BUDGET, **options) -> RunConfig:
+    """A checked RunConfig from keyword options (what `measure` and `run_task` accept).
+
+    Raises
+    ------
+    InputTypeError
+        For an unknown option name (naming the options there are).
+    InputError
+        As RunConfig.
+    """
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise InputTypeError(f"unknown option {unknown[0]!r}: the options are {', '.join(OPTIONS)}")
+    return RunConfig(setup, budget, **options)
+
+
+def configs_for(setups: Iterable[str], budget: int, options: Mapping[str, object]) -> list[RunConfig]:
+    """One RunConfig per setup, for a table of several setups (the CLI's rule for mixed setups).
+
+    The rule: each option given applies to every chosen setup that has it and to no other; an
+    option that none of the chosen setups has is refused. Each row's `rule` and option columns
+    then say what ran.
+
+    Parameters
+    ----------
+    setups : Iterable[str]
+        Setup names.
+    budget : int
+        Step budget (steps).
+    options : Mapping[str, object]
+        Options given, by name; values equal to "not given" (False, None) are ignored.
+
+    Raises
+    ------
+    InputError
+        For an option that no chosen setup has, naming the setups that have it.
+    """
+    setups = [check_setup(setup) for setup in setups]
+    given = {name: value for name, value in options.items() if not _not_given(value)}
+    for name in given:
+        if name not in OPTIONS:
+            raise InputTypeError(f"unknown option {name!r}: the options are {', '.join(OPTIONS)}")
+        if not any(name in SETUP_OPTIONS[setup] for setup in setups):
+            raise InputError(
+                f"{name} is an option of setup {_having(name)}; none of the chosen setups "
+                f"({', '.join(setups)}) has it"
+            )
+    return [
+        RunConfig(setup, budget, **{n: v for n, v in given.items() if n in SETUP_OPTIONS[setup]})
+        for setup in setups
+    ]
+
+
+CONFIG_FIELDS = tuple(f.name for f in fields(RunConfig))

@@ -1,0 +1,163 @@
+"""Exit states (rule CT12): how a run ended, for the contract and, read from their traces, for the
+loops; what stopped a contract run (CT7, CT11); and the counts per setup and seed.
+
+Introduced in lesson 4, the contract (whose rules CT1-CT12 are stated in `sim.contract`).
+"""
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from sim.agents import is_correct
+from sim.checks import check_seed, check_task
+from sim.config import DEFAULT_BUDGET, configs_for
+from sim.labels import SETUP_LABELS, run_label
+from sim.runs import run_with
+from sim.tasks import TASKS, Task, correct_answer
+from sim.world import SUBSCRIBERS, consumption_m3
+
+# exit states (CT12) and stop reasons
+SUCCESS, PARTIAL_SUCCESS = "SUCCESS", "PARTIAL_SUCCESS"
+REPLAN_EXHAUSTED, TIMEOUT = "REPLAN_EXHAUSTED", "TIMEOUT"
+EXIT_STATES = (SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT)
+PLAN_COMPLETE = "plan complete"
+BOUND_NAMES = ("max_steps", "max_tokens", "max_seconds")  # checked in this order before a call (CT11)
+STOP_REASONS = (PLAN_COMPLETE, *BOUND_NAMES, "max_replans")
+
+
+def job_done(task: Task, fields: Mapping) -> bool:
+    """CT12: a record task is done when its record is written with the correct value; any other
+    task when the result held is the correct answer."""
+    if task.kind == "record":
+        return fields.get("written") is True and fields.get("value") == correct_answer(task)
+    return fields.get("result") == correct_answer(task)
+
+
+def holds_correct_intermediate(task: Task, fields: Mapping) -> bool:
+    """CT12: the right m3 held for a charge or record task, or the right amount for a record task."""
+    record = SUBSCRIBERS[task.subscriber]
+    right_m3 = fields.get("m3") == consumption_m3(record.previous, record.current)
+    if task.kind == "charge":
+        return right_m3
+    if task.kind == "record":
+        return right_m3 or fields.get("amount") == correct_answer(task)
+    return False
+
+
+def exit_state(done: bool, intermediate: bool, stop_reason: str) -> str:
+    """The one exit state of a run, in the order of CT12."""
+    if done:
+        return SUCCESS
+    if intermediate:
+        return PARTIAL_SUCCESS
+    if stop_reason == "max_replans":
+        return REPLAN_EXHAUSTED
+    return TIMEOUT
+
+
+def exit_state_of(run) -> str:
+    """The CT12 exit state of any run record, a contract run or a loop's (lesson 4 compares them).
+
+    Parameters
+    ----------
+    run : ContractRun | Run
+        A run of any setup. Its trace decides: a record task is done when its last successful
+        write_record wrote the correct value; another task when its answer is correct; a
+        successful consumption call (any task but a document or consumption task) or tariff
+        call (a record task) means a correct intermediate was held (the world's tools compute
+        it from the task's own subscriber). The stop reason is the run's own for a contract
+        run; for a loop it is "job done" when the agent stopped and "max_steps" when the
+        budget ran out, so a loop that stopped with a spoiled answer and no intermediate falls
+        to TIMEOUT, the order's last state.
+
+    Returns
+    -------
+    str
+        One of EXIT_STATES; for a contract run it equals `run.exit_state`.
+    """
+    task = check_task(run.task)
+    succeeded = [call for call in run.trace if not call.error]
+    if task.kind == "record":
+        writes = [call for call in succeeded if call.tool == "write_record"]
+        done = bool(writes) and writes[-1].held == correct_answer(task)
+    else:
+        done = run.answer == correct_answer(task)
+    tools = {call.tool for call in succeeded}
+    intermediate = (task.kind in ("charge", "record") and "consumption" in tools) or (
+        task.kind == "record" and "tariff" in tools
+    )
+    return exit_state(done, intermediate, stop_reason_of(run))
+
+
+def stop_reason_of(run) -> str:
+    """What ended a run: a contract run's own stop reason (one of STOP_REASONS); for a loop's run
+    "job done" when the agent stopped (it stops only once its job is done) and "max_steps" when
+    the budget ran out."""
+    return getattr(run, "stop_reason", None) or ("job done" if run.stopped else "max_steps")
+
+
+def exit_state_frame(
+    setups: Sequence[str], seeds: Sequence[int], max_steps: int = DEFAULT_BUDGET, **contract
+):
+    """Exit-state counts (rule CT12, read from each run by `exit_state_of`) per setup and seed.
+
+    Parameters
+    ----------
+    setups : Sequence[str]
+        Setup names; the contract's options go to setup "contract" only.
+    seeds : Sequence[int]
+        Run seeds.
+    max_steps : int
+        Step budget per task (steps).
+    **contract
+        max_replans, max_tokens, max_seconds for setup "contract" (rule CT11).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (setup, seed): setup (label), run, budget, one column per exit state
+        (tasks, of 24) and solved (tasks with the correct answer, the seed's measure).
+        Introduced in lesson 4.
+    """
+    rows = []
+    for config in configs_for(setups, max_steps, contract):
+        setup = config.setup
+        for seed in seeds:
+            runs = [run_with(config, task, check_seed(seed)) for task in TASKS]
+            states = [exit_state_of(run) for run in runs]
+            rows.append(
+                {"setup": SETUP_LABELS[setup], "run": run_label(seed, seeds), "budget": max_steps,
+                 **{state: states.count(state) for state in EXIT_STATES},
+                 "solved": sum(is_correct(run) for run in runs)}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def contract_table(measurements: Sequence) -> pd.DataFrame:
+    """What ended each contract run, per (seed, budget) measured: replans, tasks per exit state
+    (CT12), the share ending in SUCCESS, and tasks per stop reason (its plan complete, or the
+    bound it hit, CT7 and CT11), beside the bounds used. The CLI prints it under the seed's table.
+
+    Parameters
+    ----------
+    measurements : Sequence[Measurement]
+        Measurements of setup "contract" (others are left out).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per contract measurement.
+    """
+    contract = [m for m in measurements if m.contract is not None]
+    seeds = [m.seed for m in contract]
+    rows = []
+    for m in contract:
+        counts, config = m.contract, m.config
+        rows.append({"setup": "contract", "run": run_label(m.seed, seeds), "budget": m.budget,
+                     "max_tokens": config.max_tokens, "max_seconds": config.max_seconds,
+                     "max_replans": config.max_replans, "replans": counts.replans,
+                     **{state: getattr(counts, f"exit_{state.lower()}") for state in EXIT_STATES},
+                     "success_exit": f"{m.success_exit:.4f}",
+                     **{f"stop: {reason}": getattr(counts, "stop_" + reason.replace(" ", "_"))
+                        for reason in STOP_REASONS}})  # fmt: skip
+    return pd.DataFrame(rows)

@@ -1,0 +1,134 @@
+"""Figures of lesson 5, how many seeds: distributions over seeds, intervals as seeds grow, pass^k.
+
+Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.figures` saves
+them and holds the shared colours.
+"""
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from sim.units import UNITS
+
+STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
+RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
+STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else ""))
+                    for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
+
+
+def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
+    """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup.
+
+    Parameters
+    ----------
+    studies : dict[str, SeedMeasurements]
+        Setup label -> per-seed measurements (from `sim.measure_batch`), at most 2 setups.
+    marked : Sequence[int]
+        Positions (indices into the seeds) to mark with a line and a letter A, B, ...: the
+        lesson's two runs are positions 0 and 1.
+    title : str
+        Figure title; a default naming the number of seeds when empty.
+
+    Returns
+    -------
+    Figure
+        Three panels; x: tasks solved (of 24), tokens per run of 24 tasks, tool errors per run;
+        y: share of seeds. Vertical lines mark the chosen seeds in each setup's colour.
+    """
+    fig = Figure(figsize=(11, 3.3))  # fixed margins: no layout engine, so a panel redraws fast
+    axes = fig.subplots(1, 3, gridspec_kw={"left": 0.06, "right": 0.99, "bottom": 0.2, "top": 0.83,
+                                           "wspace": 0.25})  # fmt: skip
+    n_seeds = 0
+    for ax, (field, label) in zip(axes, STUDY_UNITS, strict=True):
+        values = [getattr(m, field) for m in studies.values()]
+        low, high = min(v.min() for v in values), max(v.max() for v in values)
+        if field == "tokens":
+            bins = np.linspace(low, high + 1, 41)
+        else:
+            bins = np.arange(low, high + 2) - 0.5
+        for j, (name, v) in enumerate(zip(studies, values, strict=True)):
+            colour = STUDY_COLOURS[j % 2]
+            share = np.histogram(v, bins=bins)[0] / len(v)
+            ax.stairs(share, bins, fill=True, alpha=0.35, color=colour, label=name)
+            ax.stairs(share, bins, color=colour)
+            for letter, position in zip("ABCDEFGH", marked, strict=False):
+                ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
+                ax.annotate(letter, (v[position], 1.0), xycoords=("data", "axes fraction"), color=colour,
+                            ha="center", va="bottom", fontsize=8, fontweight="bold")  # fmt: skip
+            n_seeds = len(v)
+        ax.set_xlabel(label, fontsize=9)
+        ax.tick_params(labelsize=8)
+    axes[0].set_ylabel("share of seeds", fontsize=9)
+    axes[0].legend(fontsize=7, loc="upper left")
+    fig.suptitle(
+        title or f"Over {n_seeds} seeds, each setup's spread; dashed lines: runs A and B", fontsize=10
+    )
+    return fig
+
+
+def draw_interval_growth(table) -> Figure:
+    """The paired difference and its interval against the number of seeds, both ways of resampling.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From `sim.study.interval_table`: unit, n_seeds, resample, difference, low, high.
+
+    Returns
+    -------
+    Figure
+        One panel a unit; x: number of seeds (log scale); y: second minus first per run of 24
+        tasks (share of tasks for success); a dot for the difference and a bar for the 95 %
+        interval, resampling seeds and resampling tasks side by side; zero as a black line.
+    """
+    units = list(dict.fromkeys(table["unit"]))
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    axes = fig.subplots(1, len(units))
+    for ax, unit in zip(np.atleast_1d(axes), units, strict=True):
+        ax.axhline(0, color="black", linewidth=0.8)
+        for way, factor in (("seeds", 0.9), ("tasks", 1.1)):
+            rows = table[(table["unit"] == unit) & (table["resample"] == way)]
+            x = rows["n_seeds"].to_numpy() * factor
+            y = rows["difference"].to_numpy()
+            error = np.vstack([y - rows["low"].to_numpy(), rows["high"].to_numpy() - y])
+            ax.errorbar(x, y, yerr=error, fmt="o", markersize=4, capsize=3, color=RESAMPLE_COLOURS[way],
+                        label=f"resampling {way}")  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_title(unit + (" (share of tasks)" if unit == "success" else " (per run)"), fontsize=10)
+        ax.set_xlabel("number of seeds", fontsize=9)
+        ax.tick_params(labelsize=8)
+    np.atleast_1d(axes)[0].set_ylabel("planner + executor minus single loop", fontsize=9)
+    np.atleast_1d(axes)[0].legend(fontsize=7)
+    fig.suptitle(
+        "Paired difference and its 95 % percentile bootstrap interval as the seeds grow", fontsize=10
+    )
+    return fig
+
+
+def draw_pass_k(table) -> Figure:
+    """pass^k (unbiased estimator) beside p^k for each setup, k on the x axis.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From `sim.study.pass_k_table`: column k and, per setup label, '<label> pass^k' and '<label> p^k'.
+
+    Returns
+    -------
+    Figure
+        Solid lines with dots: pass^k; dashed: p^k, what independent trials at the mean
+        success share would give; one colour a setup.
+    """
+    fig = Figure(figsize=(6.5, 3.6), layout="constrained")
+    ax = fig.subplots()
+    labels = [c[: -len(" pass^k")] for c in table.columns if c.endswith(" pass^k")]
+    for j, label in enumerate(labels):
+        colour = STUDY_COLOURS[j % 2]
+        ax.plot(table["k"], table[f"{label} pass^k"], "o-", color=colour, label=f"{label}: pass^k")
+        ax.plot(table["k"], table[f"{label} p^k"], "--", color=colour, label=f"{label}: p^k")
+    ax.set_xlabel("k (runs of the same task that must all succeed)", fontsize=9)
+    ax.set_ylabel("chance", fontsize=9)
+    ax.legend(fontsize=7)
+    ax.set_title("pass^k against p^k: failures gather on some tasks", fontsize=10)
+    return fig

@@ -1,0 +1,27 @@
+"""How the lessons name setups and runs in tables and figures. Introduced in lesson 2."""
+
+from sim.config import DEFAULT_SEED
+
+SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor", "contract": "contract"}
+RUN_LABELS = {DEFAULT_SEED: "A", DEFAULT_SEED + 1: "B"}
+
+
+def run_label(seed: int, seeds=None) -> str:
+    """The lessons' label of a run.
+
+    Parameters
+    ----------
+    seed : int
+        A run seed.
+    seeds : Iterable[int] | None
+        The seeds shown beside it. Letters are used only when every one of them is a lesson
+        run, so a table of seeds 20260217 and 20260218 never calls its second run "A".
+
+    Returns
+    -------
+    str
+        "A" for 20260218, "B" for 20260219, otherwise the seed's digits (lesson 2).
+    """
+    if seeds is not None and not set(seeds) <= set(RUN_LABELS):
+        return str(seed)
+    return RUN_LABELS.get(seed, str(seed))

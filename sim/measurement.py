@@ -1,0 +1,222 @@
+"""The measurement of one setup at one seed: the counted units over the 24 tasks, and the
+planner's plan accuracy.
+
+The counted units are success, steps, tool calls, tokens and tool errors (rule AA30; defined
+once in `sim.units`). Introduced in lesson 2, planner and executor.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+from sim.agents import is_correct
+from sim.checks import check_seed
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
+from sim.draws import draw_stream, stream_key
+from sim.exits import EXIT_STATES, STOP_REASONS
+from sim.picks import write_plan
+from sim.runs import run_with
+from sim.tasks import TASKS
+from sim.units import UNITS, Unit
+
+LOOP_SWITCHES = ("stop_when_done", "budget_margin", "self_critique", "approval")  # in every table row
+CONTRACT_BOUNDS = ("max_replans", "max_tokens", "max_seconds")
+
+
+@dataclass(frozen=True)
+class ContractCounts:
+    """What a measurement of setup "contract" adds (lesson 4): replans and simulated seconds summed
+    over the tasks; tasks per exit state (CT12); tasks per stop reason, i.e. what ended each run:
+    its plan complete, or the bound it hit (CT7, CT11)."""
+
+    replans: int
+    seconds: int
+    exit_success: int
+    exit_partial_success: int
+    exit_replan_exhausted: int
+    exit_timeout: int
+    stop_plan_complete: int
+    stop_max_steps: int
+    stop_max_tokens: int
+    stop_max_seconds: int
+    stop_max_replans: int
+
+    @classmethod
+    def of(cls, runs) -> "ContractCounts":
+        """Count a list of ContractRuns."""
+        exits = [run.exit_state for run in runs]
+        stops = [run.stop_reason for run in runs]
+        return cls(
+            sum(run.replans for run in runs), sum(run.seconds for run in runs),
+            *(exits.count(state) for state in EXIT_STATES), *(stops.count(reason) for reason in STOP_REASONS),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """The counted units of one setup at one seed and budget over the 24 tasks.
+
+    Fields: setup; seed; budget (steps); solved (tasks whose final answer is correct, of
+    n_tasks); steps, calls (tool calls), tokens and errors (tool errors), each summed over the
+    tasks; approvals (side-effecting calls that asked for approval); config (the RunConfig it ran
+    with: switches, stopping rule, bounds); contract (ContractCounts for setup "contract", else
+    None, lesson 4).
+    """
+
+    setup: str
+    seed: int
+    budget: int
+    solved: int
+    n_tasks: int
+    steps: int
+    calls: int
+    tokens: int
+    errors: int
+    approvals: int
+    config: RunConfig
+    contract: ContractCounts | None = None
+
+    @property
+    def success(self) -> float:
+        """Share of tasks solved, a fraction in [0, 1]."""
+        return self.solved / self.n_tasks
+
+    @property
+    def success_exit(self) -> float | None:
+        """Share of tasks ending in exit state SUCCESS (setup "contract"; None for the others)."""
+        return None if self.contract is None else self.contract.exit_success / self.n_tasks
+
+    @property
+    def rule(self) -> str:
+        """The stopping rule that ran (see RunConfig.rule)."""
+        return self.config.rule
+
+    def reported(self, unit: Unit) -> float | int:
+        """A counted unit as a table reports it: success as a share of the tasks, the others as counts."""
+        return self.success if unit.share else getattr(self, unit.count)
+
+    def row(self) -> dict:
+        """The measurement as one flat row: setup, seed, budget, success (a share), steps, calls,
+        tokens, errors, approvals, rule, the loops' switches (stop_when_done, budget_margin,
+        self_critique, approval); for the contract also replans, success_exit, the exit-state and
+        stop-reason counts and the bounds. What the CLI's JSON and CSV rows hold."""
+        row = {"setup": self.setup, "seed": self.seed, "budget": self.budget}
+        row.update({unit.reported: self.reported(unit) for unit in UNITS})
+        row.update({"approvals": self.approvals, "rule": self.rule})
+        row.update({name: getattr(self.config, name) for name in LOOP_SWITCHES})
+        if self.contract is not None:
+            counts = {f.name: getattr(self.contract, f.name) for f in fields(ContractCounts)}
+            row["replans"] = counts.pop("replans")
+            row["success_exit"] = self.success_exit
+            exits = {name: value for name, value in counts.items() if name.startswith("exit_")}
+            row.update(exits)
+            row.update({name: getattr(self.config, name) for name in CONTRACT_BOUNDS})
+            row["seconds"] = counts.pop("seconds")
+            row.update({name: value for name, value in counts.items() if name.startswith("stop_")})
+        return row
+
+
+def measure_config(config: RunConfig, seed: int) -> Measurement:
+    """Run all 24 tasks under a checked RunConfig at a checked seed and count the units."""
+    runs = [run_with(config, task, seed) for task in TASKS]
+    return Measurement(
+        config.setup, seed, config.budget, sum(is_correct(run) for run in runs), len(runs),
+        sum(run.steps for run in runs), sum(run.calls for run in runs), sum(run.tokens for run in runs),
+        sum(run.errors for run in runs), sum(run.approvals for run in runs), config,
+        ContractCounts.of(runs) if config.setup == "contract" else None,
+    )  # fmt: skip
+
+
+def measure(
+    setup: str,
+    seed: int = DEFAULT_SEED,
+    max_steps: int = DEFAULT_BUDGET,
+    self_critique: bool = False,
+    approval: bool = False,
+    stop_when_done: bool = False,
+    budget_margin: int | None = None,
+    **contract,
+) -> Measurement:
+    """Run all 24 tasks in one setup and count the units.
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop", "plan-execute" or "contract".
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+    max_steps : int
+        Step budget per task (steps), >= 1.
+    self_critique, approval : bool
+        The single loop's switches (lesson 1).
+    stop_when_done : bool
+        The loops' stopping criterion SB1 (lesson 3).
+    budget_margin : int | None
+        The loops' budget rule SB2 (lesson 3): each task's budget is planning step + its
+        sequence length + budget_margin, capped at max_steps; None for the fixed budget.
+    **contract
+        max_replans, max_tokens, max_seconds: the contract's bounds (CT11, lesson 4).
+
+    Returns
+    -------
+    Measurement
+        For setup "contract" with its ContractCounts.
+
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for a bad setup, seed, budget or option, or an option asked
+        of a setup that does not have it.
+    """
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
+                        stop_when_done=stop_when_done, budget_margin=budget_margin, **contract)  # fmt: skip
+    return measure_config(config, check_seed(seed))
+
+
+def measurements_for(configs: Sequence[RunConfig], seeds: Sequence[int]) -> list[Measurement]:
+    """A measurement per (config, seed), configs outermost: the rows of a table."""
+    return [measure_config(config, check_seed(seed)) for config in configs for seed in seeds]
+
+
+@dataclass(frozen=True)
+class PlanAccuracy:
+    """How right the planner's first plans are at one seed: right positions of all positions, fully right plans of all plans."""
+
+    seed: int
+    right_positions: int
+    positions: int
+    right_plans: int
+    plans: int
+
+    @property
+    def position_share(self) -> float:
+        """Share of plan positions that name the right tool."""
+        return self.right_positions / self.positions
+
+
+def plan_accuracy(seed: int = DEFAULT_SEED) -> PlanAccuracy:
+    """How right the planner's plans are at one seed (AA24, AA29).
+
+    Parameters
+    ----------
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+
+    Returns
+    -------
+    PlanAccuracy
+        Right positions of the 53 plan positions, and fully right plans of the 24.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad seed.
+    """
+    seed = check_seed(seed)
+    right_positions = positions = right_plans = 0
+    for task in TASKS:
+        plan = write_plan(task.sequence, draw_stream(stream_key(seed, task.name, planner=True)))
+        matches = [planned == wanted for planned, wanted in zip(plan, task.sequence, strict=True)]
+        right_positions += sum(matches)
+        positions += len(task.sequence)
+        right_plans += all(matches)
+    return PlanAccuracy(seed, right_positions, positions, right_plans, len(TASKS))

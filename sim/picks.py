@@ -1,0 +1,138 @@
+"""The fictional model's decisions: which tool a step picks, when a finished agent stops, what the
+planner writes. FICTIONAL: a "pick" is a draw, never a model call.
+
+Each rule is written once here and used by every engine: the one-seed runners (`sim.agents`),
+the contract (`sim.contract`) and the many-seed batch path (`sim.batch`, which applies the same
+comparisons to arrays of draws). Source: the seed lesson's single loop (lesson 1) and rules
+AA24, AA26, AA27 of the planner/executor lesson (lesson 2).
+"""
+
+from collections.abc import Callable, Sequence
+
+from sim.world import TOOL_NAMES
+
+STOP_SHARE = 0.88  # chance that an agent whose job is done stops at a step
+SELECTION_START, SELECTION_DROP, SELECTION_FLOOR = 0.80, 0.09, 0.34
+N_TOOLS = len(TOOL_NAMES)
+
+
+def selection(depth: int) -> float:
+    """The share of right tool picks at a position of a task's sequence.
+
+    Parameters
+    ----------
+    depth : int
+        Position in the sequence, 1 for the first tool.
+
+    Returns
+    -------
+    float
+        max(0.34, 0.80 - 0.09 x (depth - 1)): 0.8 at the first position, falling 0.09 a position.
+
+    Source: the seed's single loop (lesson 1); the planner uses selection(1) everywhere (AA24).
+    """
+    return max(SELECTION_FLOOR, SELECTION_START - SELECTION_DROP * (depth - 1))
+
+
+def expected_right_share(depth: int) -> float:
+    """Expected share of right picks at position `depth` once lucky random picks count: a pick that
+    misses the rule's draw takes one of the 5 tools at random, the right one with share 1/5.
+
+    Returns selection(depth) + (1 - selection(depth)) / 5, a fraction in [0, 1]. Source: lesson 1.
+    """
+    share = selection(depth)
+    return share + (1 - share) / N_TOOLS
+
+
+def stops(u):
+    """Whether a finished agent stops at this step: draw `u` (a float or an array) below STOP_SHARE."""
+    return u < STOP_SHARE
+
+
+def picks_right(u, share):
+    """Whether a pick takes the right tool: draw `u` below the share of right picks at its position
+    (`selection(depth)`; floats or arrays)."""
+    return u < share
+
+
+def random_tool_index(u):
+    """The tool a pick takes when it misses: index int(u x 5) of TOOL_NAMES, for a draw `u` in [0, 1)
+    (an int for a float, an int64 array for an array of draws)."""
+    scaled = u * N_TOOLS
+    return int(scaled) if isinstance(scaled, float) else scaled.astype("int64")
+
+
+def random_tool(draw: Callable[[], float]) -> str:
+    """A tool picked at random with the next draw of the stream (every tool with share 1/5)."""
+    return TOOL_NAMES[random_tool_index(draw())]
+
+
+def single_loop_pick(target: str | None, depth: int, draw: Callable[[], float]) -> str | None:
+    """The single loop's decision at one step (lesson 1).
+
+    Parameters
+    ----------
+    target : str | None
+        The tool at the first position of the task's sequence not yet done; None once the job is done.
+    depth : int
+        That position, 1-based.
+    draw : Callable[[], float]
+        The run's draw stream.
+
+    Returns
+    -------
+    str | None
+        None when a finished agent stops (share STOP_SHARE); otherwise the tool called: the
+        target with share selection(depth), else a tool at random (a finished agent that does
+        not stop calls a tool at random too).
+    """
+    if target is None:  # the job is done: the agent should stop
+        return None if stops(draw()) else random_tool(draw)
+    return target if picks_right(draw(), selection(depth)) else random_tool(draw)
+
+
+def write_plan(positions: Sequence[str], draw: Callable[[], float]) -> tuple[str, ...]:
+    """The planner's one call: a tool for each position, written before any observation.
+
+    Parameters
+    ----------
+    positions : Sequence[str]
+        The right tool of each position to plan (a task's sequence for a first plan, AA29; the
+        positions that remain for the contract's replan, CT6). The planner knows how many
+        positions there are, not which tools.
+    draw : Callable[[], float]
+        The run's draw stream (keyed by seed ^ trace_id("plan" + task name)).
+
+    Returns
+    -------
+    tuple[str, ...]
+        One tool name per position: the right tool with the flat share selection(1), else a
+        random tool (AA24).
+    """
+    return tuple(wanted if picks_right(draw(), selection(1)) else random_tool(draw) for wanted in positions)
+
+
+def executor_pick(plan: Sequence[str], calls: int, target: str | None, depth: int, draw) -> str | None:
+    """The executor's decision at one step (AA26, AA27, lesson 2).
+
+    While the job is not done and the plan has positions left, the executor calls the plan's next
+    position, right or wrong, without a draw (blind, AA26). Once the plan is used up it picks by
+    the single loop's rule (AA27); once the job is done it stops like the single loop.
+
+    Parameters
+    ----------
+    plan : Sequence[str]
+        The plan's tools.
+    calls : int
+        Tool calls made so far (the plan position to execute next).
+    target, depth, draw
+        As in `single_loop_pick`.
+
+    Returns
+    -------
+    str | None
+        The tool to call, or None to stop.
+    """
+    if target is not None and calls < len(plan):
+        return plan[calls]  # blind: the plan's next position, right or wrong
+    return single_loop_pick(target, depth, draw)

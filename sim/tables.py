@@ -1,0 +1,176 @@
+"""Tables for printing: the seed's four-row table in its own layout, plan-accuracy lines, walk-throughs
+of one run (the seed's form, and step tables of the single loop and the split), exit states.
+
+Tables are pandas DataFrames; `format_table` gives the seed's plain-text layout. Introduced in
+lesson 2 (the seed's table and walk-through); step tables in lessons 1 and 2; exit states in
+lesson 4.
+"""
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from sim.checks import check_task
+from sim.errors import InputError
+from sim.labels import SETUP_LABELS, run_label
+from sim.measurement import Measurement, PlanAccuracy
+from sim.tasks import correct_answer
+from sim.units import UNITS
+
+
+def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
+    """The seed lesson's table: columns setup, run, success, step, calls, tokens, error.
+
+    A `budget` column is added after `run` when the measurements span more than one budget,
+    and a `rule` column when any measurement used lesson 3's stopping rule.
+    Print it with `format_table` to get the seed's layout (success with 4 decimals).
+    """
+    if not measurements:
+        raise InputError("measurements must hold at least one Measurement, got none")
+    seeds = [m.seed for m in measurements]
+    table = pd.DataFrame(
+        {
+            "setup": [SETUP_LABELS[m.setup] for m in measurements],
+            "run": [run_label(m.seed, seeds) for m in measurements],
+            "budget": [m.budget for m in measurements],
+            "rule": [m.rule for m in measurements],
+            **{unit.seed_header: [m.reported(unit) for m in measurements] for unit in UNITS},
+        }
+    )
+    if table["budget"].nunique() <= 1:
+        table = table.drop(columns="budget")
+    if not any(m.config.stop_when_done or m.config.budget_margin is not None for m in measurements):
+        table = table.drop(columns="rule")
+    return table
+
+
+# column widths of the seed's table (characters, one space between columns)
+COLUMN_WIDTHS = {
+    "setup": 22,
+    "run": 5,
+    "budget": 6,
+    "success": 8,
+    "step": 6,
+    "calls": 6,
+    "tokens": 9,
+    "error": 5,
+}
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """Plain text of a seed_table in the seed's layout: setup left-aligned, numbers right-aligned,
+    success with 4 decimals; the data rows are character for character the seed's."""
+    widths = {
+        column: max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
+        if column != "success"
+        else COLUMN_WIDTHS["success"]
+        for column in table.columns
+    }
+    header = " ".join(
+        name.ljust(width) if name == "setup" else name.rjust(width) for name, width in widths.items()
+    )
+    rows = table.to_string(
+        index=False,
+        header=False,
+        col_space=widths,
+        formatters={"setup": lambda s: f"{s:<22}", "success": lambda x: f"{x:.4f}"},
+    )
+    return header + "\n" + rows
+
+
+def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None) -> str:
+    """One line in the seed's form: right positions r/p = share ; fully right plans f/n.
+    `seeds`: the seeds shown beside it, for the run's label (see `run_label`)."""
+    return (
+        f"plan {run_label(accuracy.seed, seeds)} : right positions {accuracy.right_positions}/"
+        f"{accuracy.positions} = {accuracy.position_share:.4f} ; fully right plans "
+        f"{accuracy.right_plans}/{accuracy.plans}"
+    )
+
+
+def format_trace(run) -> str:
+    """The walk-through of one Run in the seed's form: correct sequence, plan (split only),
+    executed trace with tool errors marked, then steps, tokens, tool errors, answer and correct answer."""
+    task = check_task(run.task)
+    lines = [
+        f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}",
+    ]
+    if run.plan is not None:
+        lines.append(f"  plan     : {' -> '.join(run.plan)}")
+    executed = " -> ".join(f"{call.tool}{' [error]' if call.error else ''}" for call in run.trace)
+    lines.append(f"  executed : {executed or '(no tool call)'}")
+    lines.append(
+        f"  steps {run.steps}  tokens {run.tokens}  tool errors {run.errors}"
+        f"  answer {run.answer}  correct {correct_answer(task)}"
+    )
+    return "\n".join(lines)
+
+
+def loop_step_table(steps) -> pd.DataFrame:
+    """One row per step of a single-loop run (from `loop_steps`), for printing.
+
+    Columns: step; depth (the position aimed at, blank once the job was done); target; tool
+    ("(stops)" when the agent stopped); pick ("right", "wrong" or blank without a target);
+    tool error ("yes" or blank); trace length (calls re-sent with the step); tokens (this
+    step); running tokens; answer held (blank when none). Source: lesson 1.
+    """
+    rows, running = [], 0
+    for step in steps:
+        running += step.tokens
+        rows.append({
+            "step": step.step,
+            "depth": "" if step.depth is None else step.depth,
+            "target": step.target or "(job done)",
+            "tool": step.tool or "(stops)",
+            "pick": "" if step.right is None else ("right" if step.right else "wrong"),
+            "tool error": "yes" if step.error else "",
+            "trace length": step.trace_length,
+            "tokens": step.tokens,
+            "running tokens": running,
+            "answer held": "" if step.held is None else step.held,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def split_step_table(run) -> pd.DataFrame:
+    """One row per step of a planner/executor run, for printing (lesson 2).
+
+    Parameters
+    ----------
+    run : Run
+        A run of setup "plan-execute" (it needs `run.plan`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns step; phase ("planning", "plan position k" while the executor follows the plan
+        blindly, "single-loop rule" after it, AA26-AA27, and "stop" for a step spent stopping);
+        tool; tool error ("yes" or blank); answer held (blank when none).
+
+    Raises
+    ------
+    ValueError
+        When the run has no plan.
+    """
+    if run.plan is None:
+        raise InputError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
+    rows = [
+        {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
+    ]
+    for index, call in enumerate(run.trace):
+        phase = f"plan position {index + 1}" if index < len(run.plan) else "single-loop rule"
+        rows.append({"step": index + 2, "phase": phase, "tool": call.tool, "tool error": "yes" if call.error else "",
+                     "answer held": "" if call.held is None else call.held})  # fmt: skip
+    if run.steps > 1 + len(run.trace):  # a step spent deciding to stop (not under stop_when_done)
+        rows.append(
+            {"step": run.steps, "phase": "stop", "tool": "(job done)", "tool error": "", "answer held": ""}
+        )
+    return pd.DataFrame(rows)
+
+
+def format_events(run) -> str:
+    """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened."""
+    lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
+    for e in run.events:
+        lines.append(f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}")
+    return "\n".join(lines)
