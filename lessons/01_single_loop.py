@@ -580,9 +580,11 @@ print(sim.side_effect_calls(SEED_A, BUDGET).to_string(index=False))
 approval_verdicts = sim.compare_setups(single, approval)
 print(sim.verdict_table(approval_verdicts, SEEDS).to_string(index=False))
 print("first = no switch, second = approval")
-asked = sim.band_verdict("approvals asked", [m.approvals for m in single], [m.approvals for m in approval])
+asked = sim.band_verdict(
+    "approvals", [m.approvals for m in single], [m.approvals for m in approval], label="approvals asked"
+)
 stray_counts = approvals["write_record where no record was asked"].tolist()
-unwanted = sim.band_verdict("approvals for unwanted writes", [0, 0], stray_counts)
+unwanted = sim.band_verdict("approvals", [0, 0], stray_counts, label="approvals for unwanted writes")
 for v in (*approval_verdicts, asked, unwanted):
     print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 

@@ -10,13 +10,13 @@ one-seed path is the specification; `sim.batch` is proven equal to it. Introduce
 
 from dataclasses import dataclass
 
-from sim.checks import check_seed, check_switch, check_task
+from sim.checks import check_seed, check_switch
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.draws import draw_stream, stream_key
 from sim.errors import InputError, InputTypeError
 from sim.picks import executor_pick, single_loop_pick, write_plan
-from sim.tasks import Task, correct_answer
+from sim.tasks import Task, check_task, correct_answer
 from sim.world import TOOLS, call_tool
 
 # which observation field becomes the answer the agent holds
@@ -57,8 +57,25 @@ class LoopStep:
     held: int | str | None
 
 
+class TaskRun:
+    """A finished run of one task, of any setup: a `Run` (the loops) or a `ContractRun` (the contract).
+    Every record has setup, task, seed, budget, steps, tokens, errors, approvals, answer, trace,
+    plan and stopped."""
+
+
+def check_run(run: object, name: str = "run", setups: tuple[str, ...] | None = None) -> TaskRun:
+    """Return `run` if it is a run record (of one of `setups`, when given), else the course's error
+    naming the parameter: InputTypeError for anything but a record, InputError for another setup."""
+    what = "a run record of one task (from sim.run_task)"
+    if not isinstance(run, TaskRun):
+        raise InputTypeError(f"{name} must be {what}, got {type(run).__name__}")
+    if setups is not None and run.setup not in setups:
+        raise InputError(f"{name} must be a run of setup {' or '.join(setups)}, got setup {run.setup!r}")
+    return run
+
+
 @dataclass(frozen=True)
-class Run:
+class Run(TaskRun):
     """The record of one task run.
 
     Fields: setup name; task name; seed; budget (steps); steps used (planning counts as one,
@@ -345,10 +362,15 @@ def is_correct(run: Run) -> bool:
     run : Run
         A finished run.
 
+    Raises
+    ------
+    TypeError
+        (InputTypeError) for anything but a run record.
+
     Returns
     -------
     bool
         True when the run's final answer equals the task's correct answer. Answers only: a record
         task's missing record write is not checked (lesson 3 shows what that hides).
     """
-    return run.answer == correct_answer(check_task(run.task))
+    return run.answer == correct_answer(check_run(run).task)

@@ -1,6 +1,9 @@
 """Command line: `python -m sim table` and `python -m sim trace TASK`, for slides and scripts.
 
-Bad input is reported on stderr in one line and the exit code is 2; there is never a traceback.
+Bad input is reported on stderr in one line, `python -m sim: error: ... (see --help)`, and the
+exit code is 2. A closed standard output ends with one line and exit code 1; Ctrl-C ends
+quietly with exit code 130. Numbers follow the course's one grammar (`sim.checks.parse_whole_number`).
+A table of the loops runs on the batch path, row for row equal to the one-seed path.
 """
 
 import argparse
@@ -12,7 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from sim.agents import is_correct
-from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
+from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, parse_whole_number
 from sim.config import (
     DEFAULT_BUDGET,
     DEFAULT_MAX_REPLANS,
@@ -24,30 +27,35 @@ from sim.config import (
 )
 from sim.errors import InputError
 from sim.exits import contract_table, exit_state_of, stop_reason_of
-from sim.measurement import measure_config, plan_accuracy
+from sim.measurement import measure_seeds, plan_accuracy
 from sim.runs import run_with
 from sim.tables import format_events, format_plan_accuracy, format_table, format_trace, seed_table
+from sim.tasks import check_task
 
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
 
 
-def _shown(text: str, limit: int = 40) -> str:
-    """A value as it is echoed in a message: quoted, and cut when it is long."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
-
-
 def _integer(text: str, name: str) -> int:
     try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {_shown(text)}") from None
+        return parse_whole_number(text, name)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def error_line(prog: str, message: str) -> str:
+    """The one form of every error line: `<prog>: error: <message> (see --help)`."""
+    return f"{prog}: error: {message} (see --help)\n"
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line on stderr (exit code 2), without the usage block."""
+    """An argparse parser whose errors are one line on stderr (exit code 2), without the usage block,
+    and which takes no abbreviated option (`--seed` is never read as `--seeds`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, error_line(self.prog, message))
 
 
 def _distinct(values: list, name: str) -> list:
@@ -61,7 +69,7 @@ def _each(text: str, name: str, check) -> list:
     """Split a comma-separated option and check each part; one message naming the option on error."""
     try:
         return _distinct([check(part.strip()) for part in text.split(",")], name)
-    except (TypeError, ValueError) as error:
+    except InputError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -168,10 +176,15 @@ def _options(args) -> dict:
 
 def _table(args) -> str:
     configs = {budget: configs_for(args.setups, budget, _options(args)) for budget in args.budgets}
-    measurements = [
-        measure_config(configs[budget][index], seed)
+    by_seed = {
+        (index, budget): measure_seeds(configs[budget][index], args.seeds)
         for index in range(len(args.setups))
-        for seed in args.seeds
+        for budget in args.budgets
+    }
+    measurements = [
+        by_seed[index, budget][j]
+        for index in range(len(args.setups))
+        for j in range(len(args.seeds))
         for budget in args.budgets
     ]
     rows = [m.row() for m in measurements]
@@ -206,14 +219,25 @@ def _trace(args) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code (0 on success, 2 on bad input)."""
+    """Run the CLI; return the exit code (0 on success, 2 on bad input, 1 when the output cannot be
+    written, 130 on Ctrl-C)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the conventional code
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         text = _table(args) if args.command == "table" else _trace(args)
     except InputError as error:  # bad input only: a bug shows as the traceback it is
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        sys.stderr.write(error_line(parser.prog, str(error)))
         return 2
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stderr.write(f"{parser.prog}: error: cannot write the output: standard output is closed\n")
+        return 1
     try:
         print(text)
         sys.stdout.flush()

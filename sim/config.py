@@ -9,7 +9,7 @@ the restructuring of `sim`; the options come from lesson 1 (self-critique, appro
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
-from sim.checks import SETUP_NAMES, check_budget, check_count, check_setup, check_switch
+from sim.checks import SETUP_NAMES, check_budget, check_count, check_items, check_setup, check_switch
 from sim.errors import InputError, InputTypeError
 from sim.world import WORLD_SEED
 
@@ -147,7 +147,13 @@ def configs_for(setups: Iterable[str], budget: int, options: Mapping[str, object
     InputError
         For an option that no chosen setup has, naming the setups that have it.
     """
-    setups = [check_setup(setup) for setup in setups]
+    setups = [
+        check_setup(setup, "setups") for setup in check_items(setups, object, "setups", "setup names", 1)
+    ]
+    if not isinstance(options, Mapping):
+        raise InputTypeError(
+            f"options must be a mapping of option name -> value, got {type(options).__name__}"
+        )
     given = {name: value for name, value in options.items() if not _not_given(value)}
     for name in given:
         if name not in OPTIONS:

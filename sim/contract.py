@@ -64,8 +64,8 @@ from types import MappingProxyType
 
 from pydantic import ValidationError
 
-from sim.agents import ToolCall, call_and_observe, initial_state
-from sim.checks import check_seed, check_task
+from sim.agents import TaskRun, ToolCall, call_and_observe, initial_state
+from sim.checks import check_seed
 from sim.config import (
     DEFAULT_BUDGET,
     DEFAULT_MAX_REPLANS,
@@ -95,7 +95,7 @@ from sim.plan_schema import (
     plan_length,
     validate_plan,
 )
-from sim.tasks import Task, correct_answer
+from sim.tasks import Task, check_task, correct_answer
 
 PLANNER_SECONDS = 5  # simulated seconds per planner call (CT10)
 
@@ -224,7 +224,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class ContractRun:
+class ContractRun(TaskRun):
     """The record of one contract run (lesson 4), immutable.
 
     Fields: setup ("contract"); task; seed; budget (max_steps); bounds; steps, tokens, seconds

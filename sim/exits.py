@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.agents import is_correct
-from sim.checks import check_seed, check_task
+from sim.checks import check_seed
 from sim.config import DEFAULT_BUDGET, configs_for
 from sim.labels import SETUP_LABELS, run_label
 from sim.runs import run_with
-from sim.tasks import TASKS, Task, correct_answer
+from sim.tasks import TASKS, Task, check_task, correct_answer
 from sim.world import SUBSCRIBERS, consumption_m3
 
 # exit states (CT12) and stop reasons

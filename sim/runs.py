@@ -6,9 +6,9 @@ budget (SB2) in lesson 3; the contract in lesson 4.
 """
 
 from sim.agents import Run, plan_execute, single_loop
-from sim.checks import check_budget, check_margin, check_seed, check_setup, check_task
+from sim.checks import check_budget, check_margin, check_seed, check_setup
 from sim.config import RunConfig, run_config
-from sim.tasks import Task
+from sim.tasks import Task, check_task
 
 
 def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
