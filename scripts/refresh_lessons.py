@@ -105,6 +105,7 @@ def refresh(source: Path) -> None:
         resources={"metadata": {"path": str(LESSONS)}},
         record_timing=False,  # no timestamps in stored cells
         store_widget_state=True,  # a trusted notebook shows its panel before it is run
+        coalesce_streams=True,  # one stream output per cell, however the kernel chunked its writes
     )
     try:
         client.execute()
