@@ -51,8 +51,9 @@ def stable_widget_ids(notebook, name: str):
     ipywidgets draws each widget's model id at random, and the saved widget state is keyed by
     those ids, so every run would rewrite the file. Here each model gets the id uuid5(name,
     k), k its place in a walk that starts at the views the outputs show (cell order) and follows
-    the models each state refers to ("IPY_MODEL_<id>", in the order they appear); the saved state
-    is then listed in that order. A run that changes nothing then leaves the file as it was.
+    the models each state refers to ("IPY_MODEL_<id>", in the order they appear), then from the
+    models no output shows, taken in the order of their content; the saved state is then listed
+    in that order. A run that changes nothing then leaves the file as it was.
     """
     state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     roots = [
@@ -62,15 +63,25 @@ def stable_widget_ids(notebook, name: str):
         for output in cell.get("outputs", [])
         if WIDGET_VIEW in output.get("data", {})
     ]
-    order, queue = [], [model for model in roots if model in state]
-    while queue:
-        model = queue.pop(0)
-        if model in order:
-            continue
-        order.append(model)
-        refs = MODEL_REF.findall(json.dumps(state[model], sort_keys=True))
-        queue += [ref for ref in refs if ref in state and ref not in order]
-    order += sorted(model for model in state if model not in order)  # unreachable models, if any
+    order = []
+
+    def walk(start: list[str]) -> None:
+        queue = [model for model in start if model in state]
+        while queue:
+            model = queue.pop(0)
+            if model in order:
+                continue
+            order.append(model)
+            refs = MODEL_REF.findall(json.dumps(state[model], sort_keys=True))
+            queue += [ref for ref in refs if ref in state and ref not in order]
+
+    def content(model: str) -> str:  # the state with every model id masked: what a model is, not its id
+        return re.sub(r"[0-9a-f]{32}", "ID", json.dumps(state[model], sort_keys=True))
+
+    walk(roots)  # the models the outputs show, and what they refer to
+    referred = {ref for model in state for ref in MODEL_REF.findall(json.dumps(state[model]))}
+    walk(sorted((m for m in state if m not in order and m not in referred), key=content))  # never shown
+    walk(sorted((m for m in state if m not in order), key=content))  # anything left (a cycle)
     new = {
         old: uuid.uuid5(uuid.NAMESPACE_URL, f"agent-loops-measured/{name}/{k}").hex
         for k, old in enumerate(order)
