@@ -52,8 +52,8 @@ def stable_widget_ids(notebook, name: str):
     those ids, so every run would rewrite the file. Here each model gets the id uuid5(name,
     k), k its place in a walk that starts at the views the outputs show (cell order) and follows
     the models each state refers to ("IPY_MODEL_<id>", in the order they appear), then from the
-    models no output shows, taken in the order of their content; the saved state is then listed
-    in that order. A run that changes nothing then leaves the file as it was.
+    models no output shows, taken in the order of their content (nbformat writes the saved
+    state sorted by id). A run that changes nothing then leaves the file as it was.
     """
     state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     roots = [

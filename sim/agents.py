@@ -373,4 +373,5 @@ def is_correct(run: Run) -> bool:
         True when the run's final answer equals the task's correct answer. Answers only: a record
         task's missing record write is not checked (lesson 3 shows what that hides).
     """
-    return run.answer == correct_answer(check_run(run).task)
+    run = check_run(run)
+    return run.answer == correct_answer(run.task)

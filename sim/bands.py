@@ -122,12 +122,8 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     ValueError
         When the runs do not pair by seed.
     """
-    for name, runs in (("first", first), ("second", second)):
-        wrong = [m for m in runs if not isinstance(m, Measurement)]
-        if wrong:
-            raise InputTypeError(
-                f"{name} must hold Measurements (from sim.measure), got {type(wrong[0]).__name__}"
-            )
+    first = check_items(first, Measurement, "first", "Measurements (from sim.measure)")
+    second = check_items(second, Measurement, "second", "Measurements (from sim.measure)")
     seeds = [a.seed for a in first]
     if seeds != [b.seed for b in second]:
         raise InputError("first and second must be measured on the same seeds, in order")
@@ -150,6 +146,8 @@ def verdict_table(verdicts: Sequence[BandVerdict], seeds: Sequence[int]) -> pd.D
     """
     verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.compare_setups)", 1)
     seeds = [check_seed(seed, "seeds") for seed in check_items(seeds, object, "seeds", "seeds")]
+    if len(set(seeds)) != len(seeds):
+        raise InputError(f"seeds must not repeat (each is one run), got {seeds}")
     short = [v.unit for v in verdicts if len(v.first) != len(seeds)]
     if short:
         raise InputError(

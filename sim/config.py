@@ -71,11 +71,11 @@ class RunConfig:
         for name, (default, minimum) in OPTIONS.items():
             value = getattr(self, name)
             if name in SETUP_OPTIONS[setup]:
-                if value is None:
-                    value = default
-                if minimum is None:
+                if minimum is None:  # a switch: True or False, nothing else
                     value = check_switch(value, name)
-                elif value is not None:
+                elif value is None:  # a count not given: its default
+                    value = default
+                if minimum is not None and value is not None:
                     value = check_count(value, name, minimum, unit=UNITS_OF.get(name, ""))
                 object.__setattr__(self, name, value)
             elif not _not_given(value):

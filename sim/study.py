@@ -35,11 +35,9 @@ SETUP_CHOICES = {
 
 
 def _check_size(n_seeds: int, available: int) -> int:
-    if (
-        isinstance(n_seeds, bool)
-        or not isinstance(n_seeds, int | np.integer)
-        or not 2 <= n_seeds <= available
-    ):
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
+        raise InputTypeError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
+    if not 2 <= n_seeds <= available:
         raise InputError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
     return int(n_seeds)
 

@@ -135,7 +135,9 @@ def pairing_problems(source: Path) -> list[str]:
     from_ipynb = jupytext.read(notebook_path)
     cells_py = [(c.cell_type, c.source.strip()) for c in from_py.cells]
     cells_nb = [(c.cell_type, c.source.strip()) for c in from_ipynb.cells]
-    fix = f"edit {source.name} (the source), then run {fix_command(source.stem)} (it re-executes and re-pairs)"
+    fix = (
+        f"edit {source.name} (the source), then run {fix_command(source.stem)} (it re-executes and re-pairs)"
+    )
     if cells_py == cells_nb:
         return []
     for index, (a, b) in enumerate(zip(cells_py, cells_nb, strict=False)):

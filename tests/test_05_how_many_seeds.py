@@ -27,7 +27,7 @@ def test_pass_hat_k_is_the_mean_over_tasks_of_the_binomial_ratio():
         expected = np.mean([math.comb(int(c), k) / math.comb(5, k) for c in correct.sum(axis=1)])
         assert study.pass_hat_k(correct, k) == pytest.approx(expected, rel=1e-12)
     assert study.pass_hat_k(correct, 1) == pytest.approx(correct.mean())
-    with pytest.raises(ValueError, match=r"k must be an integer 1..5"):
+    with pytest.raises(ValueError, match=r"k must be an integer 1 <= k <= 5"):
         study.pass_hat_k(correct, 6)
 
 

@@ -90,7 +90,9 @@ def test_prose_check_catches_an_unprinted_figure(tmp_path):
         ).source += "\n\nThe split wins 31415 times, 1,234 percent more, in eleven runs."
 
     problems = prose_figure_problems(_broken_copy(tmp_path, add_figure))
-    assert any("figure 31415 in cell 1 (markdown)" in p and "scripts/refresh_lessons.py" in p for p in problems)
+    assert any(
+        "figure 31415 in cell 1 (markdown)" in p and "scripts/refresh_lessons.py" in p for p in problems
+    )
     assert any("figure 1234 in cell 1 (markdown)" in p and "1,234 percent more" in p for p in problems)
     assert any("number word 'eleven'" in p for p in problems)
 

@@ -144,7 +144,7 @@ def test_only_bad_input_is_refused_by_the_cli(monkeypatch):
     def bug(*_):
         raise ValueError("a bug, not bad input")
 
-    monkeypatch.setattr(sim.cli, "measure_config", bug)
+    monkeypatch.setattr(sim.cli, "measure_seeds", bug)
     with pytest.raises(ValueError, match="a bug"):
         sim.cli.main(["table"])
 
