@@ -263,11 +263,11 @@ print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} 
 #    it, and a `consumption`, `tariff` or `search_docs` result becomes the answer the
 #    agent holds.
 # 4. **Move on.** The job advances one position only when the call was the right tool and
-#    did not fail.
+#    did not fail (the loop around the step counts it, and stops when the budget is spent).
 #
-# Here is one step as `sim` runs it (`take_step`, shared with the split of lesson 2), and the
-# single loop's decision inside it (`single_loop_pick`); the loop around the step, with its
-# stopping rule, is lesson 3's.
+# Here is one step as `sim` runs it (`take_step`, shared with the split of lesson 2: steps 1
+# to 3), and the single loop's decision inside it (`single_loop_pick`); the loop around the
+# step, which moves the job on and holds the stopping rule, is shown in lesson 3.
 
 # %%
 print(sim.code_of(sim.agents.take_step))

@@ -64,10 +64,10 @@ __all__ = sorted(_MODULE_OF)
 
 def __getattr__(name: str):
     """Import an exported name from its module on first use (PEP 562); submodules as attributes."""
-    if not name.startswith("_") and find_spec(f"sim.{name}") is not None:  # a submodule: sim.agents, ...
-        return import_module(f"sim.{name}")
-    module = _MODULE_OF.get(name)
+    module = _MODULE_OF.get(name)  # the export table first: no stray file can hide an export
     if module is None:
+        if not name.startswith("_") and find_spec(f"sim.{name}") is not None:  # a submodule: sim.agents, ...
+            return import_module(f"sim.{name}")
         raise AttributeError(f"module 'sim' has no attribute {name!r}")
     value = getattr(import_module(module), name)
     globals()[name] = value

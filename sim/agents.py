@@ -11,7 +11,7 @@ one-seed path is the specification; `sim.batch` is proven equal to it. Introduce
 from dataclasses import dataclass
 
 from sim.checks import check_seed, check_switch
-from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.draws import draw_stream, stream_key
 from sim.errors import InputError, InputTypeError
@@ -98,8 +98,8 @@ class Run(TaskRun):
     trace: tuple[ToolCall, ...]
     plan: tuple[str, ...] | None
     stopped: bool
-    log: tuple[LoopStep, ...] = ()
-    config: RunConfig | None = None
+    log: tuple[LoopStep, ...]
+    config: RunConfig
 
     @property
     def calls(self) -> int:
@@ -241,7 +241,9 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
     def pick(target, depth, draw, trace_length):
         return executor_pick(plan, trace_length, target, depth, draw)
 
-    return run_loop(task, seed, config, draw, pick, executor_step_tokens, 1, planner_tokens(len(plan)), plan)
+    planning = PLANNING_STEPS["plan-execute"]  # the planner's one call is a step (AA25)
+    return run_loop(task, seed, config, draw, pick, executor_step_tokens, steps=planning,
+                    tokens=planner_tokens(len(plan)), plan=plan)  # fmt: skip
 
 
 def run_single_loop(
@@ -283,8 +285,10 @@ def run_single_loop(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad task, seed, budget or switch.
     """
-    config = RunConfig("single-loop", max_steps, self_critique, approval, stop_when_done)
-    return single_loop(check_task(task), check_seed(seed), config)
+    task, seed = check_task(task), check_seed(seed)
+    return single_loop(
+        task, seed, RunConfig("single-loop", max_steps, self_critique, approval, stop_when_done)
+    )
 
 
 def run_plan_execute(
@@ -318,8 +322,8 @@ def run_plan_execute(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad task, seed, budget or switch.
     """
-    config = RunConfig("plan-execute", max_steps, stop_when_done=stop_when_done)
-    return plan_execute(check_task(task), check_seed(seed), config)
+    task, seed = check_task(task), check_seed(seed)
+    return plan_execute(task, seed, RunConfig("plan-execute", max_steps, stop_when_done=stop_when_done))
 
 
 def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, ...]:
@@ -346,6 +350,8 @@ def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, .
         raise InputTypeError(
             f"run must be a single-loop Run, got {type(run).__name__} {getattr(run, 'setup', '')!r}"
         )
+    if len(run.log) != run.steps or not isinstance(run.config, RunConfig):
+        raise InputError(f"run must hold its step log (one LoopStep a step, {run.steps}), got {len(run.log)}")
     if self_critique is not None and check_switch(self_critique, "self_critique") != run.config.self_critique:
         raise InputError(
             f"self_critique={self_critique} does not give the run's {run.tokens} tokens; "

@@ -25,6 +25,16 @@ BOUND_NAMES = ("max_steps", "max_tokens", "max_seconds")  # checked in this orde
 STOP_REASONS = (PLAN_COMPLETE, *BOUND_NAMES, "max_replans")
 
 
+def exit_field(state: str) -> str:
+    """The ContractCounts field (and table key) of an exit state: "exit_success" for SUCCESS."""
+    return f"exit_{state.lower()}"
+
+
+def stop_field(reason: str) -> str:
+    """The ContractCounts field (and table key) of a stop reason: "stop_plan_complete" for "plan complete"."""
+    return "stop_" + reason.replace(" ", "_")
+
+
 def job_done(task: Task, fields: Mapping) -> bool:
     """CT12: a record task is done when its record is written with the correct value; any other
     task when the result held is the correct answer."""
@@ -150,14 +160,12 @@ def contract_table(measurements: Sequence) -> pd.DataFrame:
     """
     contract = [m for m in measurements if m.contract is not None]
     seeds = [m.seed for m in contract]
-    rows = []
-    for m in contract:
-        counts, config = m.contract, m.config
-        rows.append({"setup": "contract", "run": run_label(m.seed, seeds), "budget": m.budget,
-                     "max_tokens": config.max_tokens, "max_seconds": config.max_seconds,
-                     "max_replans": config.max_replans, "replans": counts.replans,
-                     **{state: getattr(counts, f"exit_{state.lower()}") for state in EXIT_STATES},
-                     "success_exit": f"{m.success_exit:.4f}",
-                     **{f"stop: {reason}": getattr(counts, "stop_" + reason.replace(" ", "_"))
-                        for reason in STOP_REASONS}})  # fmt: skip
-    return pd.DataFrame(rows)
+    columns = {"setup": "setup", "budget": "budget", "max_tokens": "max_tokens", "max_seconds": "max_seconds",
+               "max_replans": "max_replans", "replans": "replans",
+               **{exit_field(state): state for state in EXIT_STATES}, "success_exit": "success_exit",
+               **{stop_field(reason): f"stop: {reason}" for reason in STOP_REASONS}}  # fmt: skip
+    rows = [{columns[key]: value for key, value in m.row().items() if key in columns} for m in contract]
+    table = pd.DataFrame(rows, columns=list(columns.values()))
+    table.insert(1, "run", [run_label(m.seed, seeds) for m in contract])
+    table["success_exit"] = table["success_exit"].map(lambda share: f"{share:.4f}")
+    return table

@@ -13,7 +13,7 @@ from sim.batch import BATCH_SETUPS, batch_run
 from sim.checks import check_seed, check_seeds
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
 from sim.draws import draw_stream, stream_key
-from sim.exits import EXIT_STATES, STOP_REASONS
+from sim.exits import EXIT_STATES, STOP_REASONS, exit_field, stop_field
 from sim.picks import write_plan
 from sim.runs import run_with
 from sim.tasks import TASKS
@@ -47,9 +47,11 @@ class ContractCounts:
         exits = [run.exit_state for run in runs]
         stops = [run.stop_reason for run in runs]
         return cls(
-            sum(run.replans for run in runs), sum(run.seconds for run in runs),
-            *(exits.count(state) for state in EXIT_STATES), *(stops.count(reason) for reason in STOP_REASONS),
-        )  # fmt: skip
+            replans=sum(run.replans for run in runs),
+            seconds=sum(run.seconds for run in runs),
+            **{exit_field(state): exits.count(state) for state in EXIT_STATES},
+            **{stop_field(reason): stops.count(reason) for reason in STOP_REASONS},
+        )
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 A lesson prints `code_of(sim.agents.take_step)` rather than slicing source text, so reformatting
 a module never breaks a lesson, and each piece a lesson shows is one named function: a later
 lesson's option lives in a function of its own and does not appear in an earlier lesson's code.
-Introduced with the restructuring of `sim` (lessons 1, 2, 3 and 4 show code this way).
+Introduced with the restructuring of `sim` (lessons 1 to 4 show code this way).
 """
 
 import inspect

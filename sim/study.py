@@ -15,22 +15,23 @@ from scipy import special, stats
 from sim.bands import MEASURED, band_verdict
 from sim.batch import BatchRun, SeedMeasurements
 from sim.checks import check_instance, check_integer
+from sim.config import DEFAULT_SEED, RunConfig
 from sim.errors import InputError, InputTypeError
 from sim.units import unit_named
 
-STUDY_FIRST_SEED = 20260218  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1
+STUDY_FIRST_SEED = DEFAULT_SEED  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1
 STUDY_SIZES = (10, 30, 100, 300, 1000, 10000)  # numbers of seeds
 CONFIDENCE = 0.95
 RESAMPLES = 10000
 RESAMPLING_SEED = 2026  # numpy Generator seed of every bootstrap in lesson 5
 RESAMPLE_WAYS = ("seeds", "tasks")
-# setups a study can compare: label -> (setup, self_critique, approval)
+# setups a study can compare: label -> its RunConfig (at the default budget; a study sets its own)
 SETUP_CHOICES = {
-    "single loop": ("single-loop", False, False),
-    "single loop + self-critique": ("single-loop", True, False),
-    "single loop + approval": ("single-loop", False, True),
-    "single loop + self-critique + approval": ("single-loop", True, True),
-    "planner + executor": ("plan-execute", False, False),
+    "single loop": RunConfig("single-loop"),
+    "single loop + self-critique": RunConfig("single-loop", self_critique=True),
+    "single loop + approval": RunConfig("single-loop", approval=True),
+    "single loop + self-critique + approval": RunConfig("single-loop", self_critique=True, approval=True),
+    "planner + executor": RunConfig("plan-execute"),
 }
 
 

@@ -116,7 +116,9 @@ def panel():
 def _expected_row(settings, unit):
     setups = [study.SETUP_CHOICES[settings.extra[name]] for name in ("first", "second")]
     seeds = sim.study_seeds(settings.extra["n_seeds"], settings.seed)
-    first, second = (sim.run_batch(s, seeds, settings.budget, c, a) for s, c, a in setups)
+    first, second = (
+        sim.run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval) for c in setups
+    )
     interval = study.paired_interval(first, second, unit, len(seeds), "seeds", PANEL_RESAMPLES)
     return f"[{interval.low:.4f}, {interval.high:.4f}]", f"{interval.difference:.4f}"
 
