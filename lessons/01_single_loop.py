@@ -263,11 +263,11 @@ print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} 
 #    it, and a `consumption`, `tariff` or `search_docs` result becomes the answer the
 #    agent holds.
 # 4. **Move on.** The job advances one position only when the call was the right tool and
-#    did not fail.
+#    did not fail (the loop around the step counts it, and stops when the budget is spent).
 #
-# Here is one step as `sim` runs it (`take_step`, shared with the split of lesson 2), and the
-# single loop's decision inside it (`single_loop_pick`); the loop around the step, with its
-# stopping rule, is lesson 3's.
+# Here is one step as `sim` runs it (`take_step`, shared with the split of lesson 2: steps 1
+# to 3), and the single loop's decision inside it (`single_loop_pick`); the loop around the
+# step, which moves the job on and holds the stopping rule, is shown in lesson 3.
 
 # %%
 print(sim.code_of(sim.agents.take_step))
@@ -580,9 +580,11 @@ print(sim.side_effect_calls(SEED_A, BUDGET).to_string(index=False))
 approval_verdicts = sim.compare_setups(single, approval)
 print(sim.verdict_table(approval_verdicts, SEEDS).to_string(index=False))
 print("first = no switch, second = approval")
-asked = sim.band_verdict("approvals asked", [m.approvals for m in single], [m.approvals for m in approval])
+asked = sim.band_verdict(
+    "approvals", [m.approvals for m in single], [m.approvals for m in approval], label="approvals asked"
+)
 stray_counts = approvals["write_record where no record was asked"].tolist()
-unwanted = sim.band_verdict("approvals for unwanted writes", [0, 0], stray_counts)
+unwanted = sim.band_verdict("approvals", [0, 0], stray_counts, label="approvals for unwanted writes")
 for v in (*approval_verdicts, asked, unwanted):
     print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 

@@ -94,7 +94,7 @@ rows = []
 for budget in BUDGETS:
     row = {"budget": budget}
     for setup in SETUPS:
-        planning = 1 if setup == "plan-execute" else 0
+        planning = sim.config.PLANNING_STEPS[setup]
         row[f"{sim.SETUP_LABELS[setup]}: could finish"] = sum(
             len(task.sequence) + planning <= budget for task in sim.TASKS
         )
@@ -239,13 +239,21 @@ print(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 # - **SB2, a budget from the plan.** Each task gets its plan length, plus 1 step of planning
 #   in the split, plus a margin for wrong picks (`budget_margin=m`).
 #
+# Here is the loop both setups run around lesson 1's step (`run_loop`), with SB1 as its
+# last test, and the task's own budget under SB2 (`RunConfig.task_budget`).
+
+# %%
+print(sim.code_of(sim.agents.run_loop))
+print(sim.code_of(sim.config.RunConfig.task_budget))
+
+# %% [markdown]
 # The margin is measured: with SB1 and a budget too large to bind (20 steps), how many steps
 # beyond the plan length did each task need?
 
 # %%
 extra = []
 for setup in SETUPS:
-    planning = 1 if setup == "plan-execute" else 0
+    planning = sim.config.PLANNING_STEPS[setup]
     for seed in SEEDS:
         for task in sim.TASKS:
             run = sim.run_task(setup, task, seed, 20, stop_when_done=True)

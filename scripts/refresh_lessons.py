@@ -10,12 +10,17 @@ then rewritten by jupytext from the executed notebook, so the pair is in sync. T
 formatted with ruff first, as the lint test expects.
 """
 
+import json
+import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import jupytext
+import nbformat
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
@@ -33,6 +38,64 @@ def printed(cell) -> str:
             else []
         )
     return "".join(parts)
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
+
+
+def stable_widget_ids(notebook, name: str):
+    """Give the widgets saved in `notebook` ids fixed by the lesson, in place; return the notebook.
+
+    ipywidgets draws each widget's model id at random, and the saved widget state is keyed by
+    those ids, so every run would rewrite the file. Here each model gets the id uuid5(name,
+    k), k its place in a walk that starts at the views the outputs show (cell order) and follows
+    the models each state refers to ("IPY_MODEL_<id>", in the order they appear), then from the
+    models no output shows, taken in the order of their content (nbformat writes the saved
+    state sorted by id). A run that changes nothing then leaves the file as it was.
+    """
+    state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    roots = [
+        output["data"][WIDGET_VIEW]["model_id"]
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if WIDGET_VIEW in output.get("data", {})
+    ]
+    order = []
+
+    def walk(start: list[str]) -> None:
+        queue = [model for model in start if model in state]
+        while queue:
+            model = queue.pop(0)
+            if model in order:
+                continue
+            order.append(model)
+            refs = MODEL_REF.findall(json.dumps(state[model], sort_keys=True))
+            queue += [ref for ref in refs if ref in state and ref not in order]
+
+    def content(model: str) -> str:  # the state with every model id masked: what a model is, not its id
+        return re.sub(r"[0-9a-f]{32}", "ID", json.dumps(state[model], sort_keys=True))
+
+    walk(roots)  # the models the outputs show, and what they refer to
+    referred = {ref for model in state for ref in MODEL_REF.findall(json.dumps(state[model]))}
+    walk(sorted((m for m in state if m not in order and m not in referred), key=content))  # never shown
+    walk(sorted((m for m in state if m not in order), key=content))  # anything left (a cycle)
+    new = {
+        old: uuid.uuid5(uuid.NAMESPACE_URL, f"agent-loops-measured/{name}/{k}").hex
+        for k, old in enumerate(order)
+    }
+    text = json.dumps({"cells": notebook.cells, "state": state})
+    text = re.sub(r"[0-9a-f]{32}", lambda m: new.get(m.group(0), m.group(0)), text)
+    renamed = json.loads(text)
+    for cell, renamed_cell in zip(notebook.cells, renamed["cells"], strict=True):
+        if cell.cell_type == "code":
+            cell["outputs"] = nbformat.from_dict(renamed_cell["outputs"])
+    if state:
+        ordered = {new[old]: renamed["state"][new[old]] for old in order}
+        notebook.metadata["widgets"][WIDGET_STATE]["state"] = ordered
+    return notebook
 
 
 def refresh(source: Path) -> None:
@@ -53,8 +116,13 @@ def refresh(source: Path) -> None:
         resources={"metadata": {"path": str(LESSONS)}},
         record_timing=False,  # no timestamps in stored cells
         store_widget_state=True,  # a trusted notebook shows its panel before it is run
+        coalesce_streams=True,  # one stream output per cell, however the kernel chunked its writes
     )
-    client.execute()
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        raise RefreshError(source, notebook, error) from None
+    stable_widget_ids(notebook, source.stem)
     jupytext.write(notebook, target, fmt="ipynb")
     jupytext.write(notebook, source, fmt="py:percent")
     changed = []
@@ -68,17 +136,56 @@ def refresh(source: Path) -> None:
         ]
         changed += list(range(len(old_code) + 1, len(new_code) + 1))
     summary = f"printed output changed in code cells {changed}" if changed else "printed outputs unchanged"
-    print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary} (widget ids always change)")
+    print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary}")
 
 
-def main(prefixes: list[str]) -> None:
+class RefreshError(Exception):
+    """A lesson's cell raised while it was re-executed: names the lesson, the cell and the error."""
+
+    def __init__(self, source: Path, notebook, error: CellExecutionError):
+        code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+        failed = next((k for k, cell in enumerate(code) if any(o.get("output_type") == "error"
+                                                                for o in cell.get("outputs", []))), None)  # fmt: skip
+        where = (
+            "a cell"
+            if failed is None
+            else f"code cell {failed + 1} (nbval Cell {failed}, JupyterLab [{failed + 1}])"
+        )
+        last = (getattr(error, "ename", "") + ": " + getattr(error, "evalue", "")).strip(": ") or str(
+            error
+        ).strip().splitlines()[-1]
+        super().__init__(f"{source.relative_to(ROOT)}: {where} raised {last}")
+
+
+def main(prefixes: list[str]) -> int:
+    """Refresh the lessons whose names start with one of `prefixes` (every lesson when none);
+    return the exit code: 0, 1 when a lesson's cell raised, 130 when interrupted (Ctrl-C)."""
     sources = sorted(LESSONS.glob("*.py"))
     chosen = [s for s in sources if not prefixes or any(s.name.startswith(p) for p in prefixes)]
     if not chosen:
-        sys.exit(f"no lesson in lessons/ starts with {', '.join(prefixes)}")
-    for source in chosen:
-        refresh(source)
+        print(f"no lesson in lessons/ starts with {', '.join(prefixes)}", file=sys.stderr)
+        return 2
+    done = []
+    try:
+        for source in chosen:
+            refresh(source)
+            done.append(source.stem)
+    except RefreshError as error:
+        print(f"refresh stopped: {error}", file=sys.stderr)
+        return _left(chosen, done, 1)
+    except KeyboardInterrupt:
+        print("refresh interrupted", file=sys.stderr)
+        return _left(chosen, done, 130)
+    return 0
+
+
+def _left(chosen: list[Path], done: list[str], code: int) -> int:
+    """Say which lessons were refreshed and which were not (their files as they were), and return `code`."""
+    rest = [source.stem for source in chosen if source.stem not in done]
+    print(f"refreshed: {', '.join(done) or 'none'}; not refreshed: {', '.join(rest)} "
+          f"(run again: {sys.argv[0]} {' '.join(stem[:2] for stem in rest)})", file=sys.stderr)  # fmt: skip
+    return code
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -42,7 +42,7 @@ _EXPORTS = {
                    "run_single_loop"),
     "sim.bands": ("BandVerdict", "band_verdict", "compare_setups", "verdict_table"),
     "sim.batch": ("BatchRun", "SeedMeasurements", "measure_batch", "run_batch", "study_seeds"),
-    "sim.checks": ("SETUP_NAMES", "check_budget", "check_seed", "check_seeds", "check_setup", "check_task"),
+    "sim.checks": ("SETUP_NAMES", "check_budget", "check_seed", "check_seeds", "check_setup"),
     "sim.config": ("DEFAULT_BUDGET", "DEFAULT_SEED", "RunConfig", "configs_for", "run_config"),
     "sim.errors": ("InputError", "InputTypeError"),
     "sim.labels": ("SETUP_LABELS", "run_label"),
@@ -53,7 +53,7 @@ _EXPORTS = {
     "sim.showcode": ("code_of",),
     "sim.tables": ("format_plan_accuracy", "format_table", "format_trace", "loop_step_table", "seed_table",
                    "split_step_table"),
-    "sim.tasks": ("TASKS", "TASK_NAMES", "Task", "correct_answer"),
+    "sim.tasks": ("TASKS", "TASK_NAMES", "Task", "check_task", "correct_answer"),
     "sim.traces": ("depth_picks", "recovery_task", "side_effect_calls"),
     "sim.units": ("UNITS", "UNIT_NAMES", "Unit"),
     "sim.world": ("SUBSCRIBERS", "TOOLS", "TOOL_NAMES", "WORLD_SEED", "call_tool", "charge"),
@@ -64,10 +64,10 @@ __all__ = sorted(_MODULE_OF)
 
 def __getattr__(name: str):
     """Import an exported name from its module on first use (PEP 562); submodules as attributes."""
-    if not name.startswith("_") and find_spec(f"sim.{name}") is not None:  # a submodule: sim.agents, ...
-        return import_module(f"sim.{name}")
-    module = _MODULE_OF.get(name)
+    module = _MODULE_OF.get(name)  # the export table first: no stray file can hide an export
     if module is None:
+        if not name.startswith("_") and find_spec(f"sim.{name}") is not None:  # a submodule: sim.agents, ...
+            return import_module(f"sim.{name}")
         raise AttributeError(f"module 'sim' has no attribute {name!r}")
     value = getattr(import_module(module), name)
     globals()[name] = value

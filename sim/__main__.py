@@ -1,7 +1,10 @@
-"""`python -m sim`: see sim.cli."""
+"""`python -m sim`: see sim.cli. Ctrl-C, even while the CLI loads, ends quietly with exit code 130."""
 
 import sys
 
-from sim.cli import main
+try:
+    from sim.cli import main
 
-sys.exit(main())
+    sys.exit(main())
+except KeyboardInterrupt:
+    sys.exit(130)

@@ -10,13 +10,13 @@ one-seed path is the specification; `sim.batch` is proven equal to it. Introduce
 
 from dataclasses import dataclass
 
-from sim.checks import check_seed, check_switch, check_task
-from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.checks import check_seed, check_switch
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.draws import draw_stream, stream_key
 from sim.errors import InputError, InputTypeError
 from sim.picks import executor_pick, single_loop_pick, write_plan
-from sim.tasks import Task, correct_answer
+from sim.tasks import Task, check_task, correct_answer
 from sim.world import TOOLS, call_tool
 
 # which observation field becomes the answer the agent holds
@@ -57,8 +57,25 @@ class LoopStep:
     held: int | str | None
 
 
+class TaskRun:
+    """A finished run of one task, of any setup: a `Run` (the loops) or a `ContractRun` (the contract).
+    Every record has setup, task, seed, budget, steps, tokens, errors, approvals, answer, trace,
+    plan and stopped."""
+
+
+def check_run(run: object, name: str = "run", setups: tuple[str, ...] | None = None) -> TaskRun:
+    """Return `run` if it is a run record (of one of `setups`, when given), else the course's error
+    naming the parameter: InputTypeError for anything but a record, InputError for another setup."""
+    what = "a run record of one task (from sim.run_task)"
+    if not isinstance(run, TaskRun):
+        raise InputTypeError(f"{name} must be {what}, got {type(run).__name__}")
+    if setups is not None and run.setup not in setups:
+        raise InputError(f"{name} must be a run of setup {' or '.join(setups)}, got setup {run.setup!r}")
+    return run
+
+
 @dataclass(frozen=True)
-class Run:
+class Run(TaskRun):
     """The record of one task run.
 
     Fields: setup name; task name; seed; budget (steps); steps used (planning counts as one,
@@ -81,8 +98,8 @@ class Run:
     trace: tuple[ToolCall, ...]
     plan: tuple[str, ...] | None
     stopped: bool
-    log: tuple[LoopStep, ...] = ()
-    config: RunConfig | None = None
+    log: tuple[LoopStep, ...]
+    config: RunConfig
 
     @property
     def calls(self) -> int:
@@ -224,7 +241,9 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
     def pick(target, depth, draw, trace_length):
         return executor_pick(plan, trace_length, target, depth, draw)
 
-    return run_loop(task, seed, config, draw, pick, executor_step_tokens, 1, planner_tokens(len(plan)), plan)
+    planning = PLANNING_STEPS["plan-execute"]  # the planner's one call is a step (AA25)
+    return run_loop(task, seed, config, draw, pick, executor_step_tokens, steps=planning,
+                    tokens=planner_tokens(len(plan)), plan=plan)  # fmt: skip
 
 
 def run_single_loop(
@@ -266,8 +285,10 @@ def run_single_loop(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad task, seed, budget or switch.
     """
-    config = RunConfig("single-loop", max_steps, self_critique, approval, stop_when_done)
-    return single_loop(check_task(task), check_seed(seed), config)
+    task, seed = check_task(task), check_seed(seed)
+    return single_loop(
+        task, seed, RunConfig("single-loop", max_steps, self_critique, approval, stop_when_done)
+    )
 
 
 def run_plan_execute(
@@ -301,8 +322,8 @@ def run_plan_execute(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad task, seed, budget or switch.
     """
-    config = RunConfig("plan-execute", max_steps, stop_when_done=stop_when_done)
-    return plan_execute(check_task(task), check_seed(seed), config)
+    task, seed = check_task(task), check_seed(seed)
+    return plan_execute(task, seed, RunConfig("plan-execute", max_steps, stop_when_done=stop_when_done))
 
 
 def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, ...]:
@@ -329,6 +350,8 @@ def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, .
         raise InputTypeError(
             f"run must be a single-loop Run, got {type(run).__name__} {getattr(run, 'setup', '')!r}"
         )
+    if len(run.log) != run.steps or not isinstance(run.config, RunConfig):
+        raise InputError(f"run must hold its step log (one LoopStep a step, {run.steps}), got {len(run.log)}")
     if self_critique is not None and check_switch(self_critique, "self_critique") != run.config.self_critique:
         raise InputError(
             f"self_critique={self_critique} does not give the run's {run.tokens} tokens; "
@@ -345,10 +368,16 @@ def is_correct(run: Run) -> bool:
     run : Run
         A finished run.
 
+    Raises
+    ------
+    TypeError
+        (InputTypeError) for anything but a run record.
+
     Returns
     -------
     bool
         True when the run's final answer equals the task's correct answer. Answers only: a record
         task's missing record write is not checked (lesson 3 shows what that hides).
     """
-    return run.answer == correct_answer(check_task(run.task))
+    run = check_run(run)
+    return run.answer == correct_answer(run.task)

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sim.checks import check_items, check_seed
 from sim.errors import InputError, InputTypeError
 from sim.labels import run_label
 from sim.measurement import Measurement
-from sim.units import UNITS
+from sim.units import UNIT_NAMES, UNITS
 
 MEASURED, UNMEASURED = "measured", "unmeasured"
 
@@ -39,13 +40,23 @@ class BandVerdict:
     note: str
 
 
-def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> BandVerdict:
+COUNTED = (
+    *UNIT_NAMES,
+    "approvals",
+)  # what the band rule compares: the counted units, and approvals (lesson 1)
+
+
+def band_verdict(
+    unit: str, first: Sequence[int], second: Sequence[int], label: str | None = None
+) -> BandVerdict:
     """Apply the band rule to one unit measured on the same runs in two setups.
 
     Parameters
     ----------
     unit : str
-        Name of the unit, for the record (a counted unit of `sim.units`, or approvals).
+        What is compared: one of COUNTED (the counted units of `sim.units`, or "approvals").
+    label : str | None
+        The name the record shows (e.g. "approvals asked"); None shows the unit.
     first, second : Sequence[int]
         The unit's exact count in each setup, one value per run (same runs, same order, >= 2).
 
@@ -59,6 +70,13 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
     ValueError
         When the two setups do not have the same number of runs, or fewer than two.
     """
+    if unit not in COUNTED:
+        kind = InputError if isinstance(unit, str) else InputTypeError
+        raise kind(f"unit must be one of {', '.join(COUNTED)}, got {unit!r}")
+    if label is not None and (not isinstance(label, str) or not label):
+        raise InputTypeError(f"label must be a non-empty string or None, got {label!r}")
+    first = check_items(first, numbers.Real, "first", "numbers (exact counts)")
+    second = check_items(second, numbers.Real, "second", "numbers (exact counts)")
     first, second = tuple(first), tuple(second)
     for name, values in (("first", first), ("second", second)):
         wrong = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v]
@@ -80,7 +98,7 @@ def band_verdict(unit: str, first: Sequence[int], second: Sequence[int]) -> Band
     else:
         note = f"on some run the difference does not exceed the band of {band}"
     return BandVerdict(
-        unit, first, second, differences, band_first, band_second, band,
+        label or unit, first, second, differences, band_first, band_second, band,
         MEASURED if measured else UNMEASURED, note,
     )  # fmt: skip
 
@@ -104,12 +122,8 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     ValueError
         When the runs do not pair by seed.
     """
-    for name, runs in (("first", first), ("second", second)):
-        wrong = [m for m in runs if not isinstance(m, Measurement)]
-        if wrong:
-            raise InputTypeError(
-                f"{name} must hold Measurements (from sim.measure), got {type(wrong[0]).__name__}"
-            )
+    first = check_items(first, Measurement, "first", "Measurements (from sim.measure)")
+    second = check_items(second, Measurement, "second", "Measurements (from sim.measure)")
     seeds = [a.seed for a in first]
     if seeds != [b.seed for b in second]:
         raise InputError("first and second must be measured on the same seeds, in order")
@@ -130,6 +144,15 @@ def verdict_table(verdicts: Sequence[BandVerdict], seeds: Sequence[int]) -> pd.D
 
     `seeds` label the runs (A, B for the lessons' seeds).
     """
+    verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.compare_setups)", 1)
+    seeds = [check_seed(seed, "seeds") for seed in check_items(seeds, object, "seeds", "seeds")]
+    if len(set(seeds)) != len(seeds):
+        raise InputError(f"seeds must not repeat (each is one run), got {seeds}")
+    short = [v.unit for v in verdicts if len(v.first) != len(seeds)]
+    if short:
+        raise InputError(
+            f"seeds must name one seed per run of the verdicts ({len(verdicts[0].first)}), got {len(seeds)}"
+        )
     labels = [run_label(seed, seeds) for seed in seeds]
     rows = []
     for v in verdicts:

@@ -25,7 +25,7 @@ import numpy as np
 
 from sim.agents import call_and_observe, initial_state
 from sim.checks import SEED_LIMIT, check_seed, check_seeds
-from sim.config import DEFAULT_BUDGET, RunConfig
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.draws import TWO_TO_32, mix32, next_state, stream_key
 from sim.errors import InputError, InputTypeError
@@ -144,19 +144,15 @@ class SeedMeasurements:
 class BatchRun:
     """One setup run on every task at every seed of a batch.
 
-    Fields: setup; seeds (n_seeds,) int64; budget (steps); self_critique and approval (the
-    single loop's switches); and per-(task, seed) outcomes, arrays of shape (24, n_seeds) with
-    the tasks in TASKS order: correct (bool, the final answer is the task's correct answer),
-    steps, calls (tool calls), tokens, errors (tool errors), approvals (int64), stopped (bool,
-    the agent stopped because its job was done rather than because the budget ran out);
-    config (the RunConfig it ran with).
+    Fields: config (the RunConfig it ran with; `setup`, `budget`, `self_critique` and `approval`
+    read from it); seeds (n_seeds,) int64; and per-(task, seed) outcomes, arrays of shape
+    (24, n_seeds) with the tasks in TASKS order: correct (bool, the final answer is the task's
+    correct answer), steps, calls (tool calls), tokens, errors (tool errors), approvals (int64),
+    stopped (bool, the agent stopped because its job was done rather than because the budget ran out).
     """
 
-    setup: str
+    config: RunConfig
     seeds: np.ndarray
-    budget: int
-    self_critique: bool
-    approval: bool
     correct: np.ndarray
     steps: np.ndarray
     calls: np.ndarray
@@ -164,7 +160,26 @@ class BatchRun:
     errors: np.ndarray
     approvals: np.ndarray
     stopped: np.ndarray
-    config: RunConfig | None = None
+
+    @property
+    def setup(self) -> str:
+        """The setup's name."""
+        return self.config.setup
+
+    @property
+    def budget(self) -> int:
+        """The step budget (steps)."""
+        return self.config.budget
+
+    @property
+    def self_critique(self) -> bool:
+        """The single loop's self-critique switch."""
+        return self.config.self_critique
+
+    @property
+    def approval(self) -> bool:
+        """The single loop's approval switch."""
+        return self.config.approval
 
     def head(self, n_seeds: int) -> "BatchRun":
         """The same run cut to its first n_seeds seeds (1 <= n_seeds <= len(seeds))."""
@@ -173,7 +188,12 @@ class BatchRun:
             or not isinstance(n_seeds, int | np.integer)
             or not 1 <= n_seeds <= len(self.seeds)
         ):
-            raise InputError(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
+            kind = (
+                InputError
+                if isinstance(n_seeds, int | np.integer) and not isinstance(n_seeds, bool)
+                else InputTypeError
+            )
+            raise kind(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
         cut = {name: getattr(self, name)[..., :n_seeds] for name in ("seeds", *TASK_FIELDS)}
         return replace(self, **cut)
 
@@ -215,10 +235,7 @@ def _write_plans(stream: np.ndarray, machine: ToolMachine) -> tuple[np.ndarray, 
 
 def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
     """Each task's step budget (steps), shape (24, 1): the budget, or lesson 3's SB2 budget."""
-    if config.budget_margin is None:
-        return np.full((len(TASKS), 1), config.budget, dtype=np.int64)
-    planning = 1 if config.setup == "plan-execute" else 0
-    return np.minimum(config.budget, planning + machine.length + config.budget_margin)[:, None]
+    return np.array([[config.task_budget(int(length))] for length in machine.length], dtype=np.int64)
 
 
 def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
@@ -233,7 +250,7 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
     if split:
         stream, plan = _write_plans(stream, machine)
         plan_length = np.broadcast_to(machine.length[:, None], shape)
-        steps += 1  # planning is a step (AA25)
+        steps += PLANNING_STEPS["plan-execute"]  # planning is a step (AA25)
         tokens += planner_tokens(plan_length)
         step_tokens = executor_step_tokens
     state, done, calls, errors, approvals = (
@@ -281,8 +298,7 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
             stopped |= complete
             active &= ~complete
     correct = machine.correct.reshape(-1).take(flat_tasks + state)
-    return BatchRun(config.setup, seeds, config.budget, config.self_critique, config.approval, correct,
-                    steps, calls, tokens, errors, approvals, stopped, config)  # fmt: skip
+    return BatchRun(config, seeds, correct, steps, calls, tokens, errors, approvals, stopped)
 
 
 def batch_run(config: RunConfig, seeds) -> BatchRun:
@@ -353,13 +369,14 @@ def measure_batch(
 ) -> SeedMeasurements:
     """The counted units of one setup at every seed: `run_batch(...).per_seed()`.
 
-    Parameters and raises as `run_batch`. Returns SeedMeasurements, arrays of shape (n_seeds,),
+    Parameters (setup, seeds, max_steps, the single loop's switches; no stopping rule) and raises as
+    `run_batch`. Returns SeedMeasurements, arrays of shape (n_seeds,),
     each entry equal to the field of `sim.measure(setup, seed, max_steps, ...)`.
     """
     return run_batch(setup, seeds, max_steps, self_critique, approval).per_seed()
 
 
-def study_seeds(n_seeds: int, first: int = 20260218) -> np.ndarray:
+def study_seeds(n_seeds: int, first: int = DEFAULT_SEED) -> np.ndarray:
     """The seeds of an N-seed study, first + i for i = 0..n_seeds - 1 (lesson 5), as int64.
 
     Raises

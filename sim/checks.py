@@ -6,9 +6,10 @@ value and what is allowed.
 """
 
 import numbers
+import re
+from collections.abc import Iterable
 
 from sim.errors import InputError, InputTypeError
-from sim.tasks import TASK_NAMES, TASKS, Task
 
 SEED_LIMIT = 2**32
 SETUP_NAMES = ("single-loop", "plan-execute", "contract")
@@ -47,7 +48,7 @@ def check_seeds(seeds: object, name: str = "seeds"):
     TypeError
         When `seeds` is not a sequence or array of integers.
     ValueError
-        When it is empty or not one-dimensional, or a seed is outside 0 .. 2**32 - 1.
+        When it is empty or not one-dimensional, a seed is outside 0 .. 2**32 - 1, or a seed repeats.
     """
     import numpy as np  # only the many-seed paths need numpy
 
@@ -70,7 +71,13 @@ def check_seeds(seeds: object, name: str = "seeds"):
     outside = (array < 0) | (array >= SEED_LIMIT)
     if outside.any():
         raise InputError(f"{allowed}, got {array[np.argmax(outside)]!r}")
-    return array.astype(np.int64)
+    array = array.astype(np.int64)
+    values, counts = np.unique(array, return_counts=True)
+    if (counts > 1).any():
+        raise InputError(
+            f"{name} must not repeat (each seed is one run), got {values[np.argmax(counts > 1)]} twice"
+        )
+    return array
 
 
 def check_count(value: object, name: str, minimum: int, label: str = "", unit: str = "") -> int:
@@ -116,25 +123,6 @@ def check_budget(max_steps: object, name: str = "max_steps") -> int:
     return check_count(max_steps, name, 1, label=" (the step budget)")
 
 
-def check_task(task: object, name: str = "task") -> Task:
-    """Return the Task for a task name G01..G24 (or a Task of the course's task set).
-
-    Raises
-    ------
-    TypeError
-        When `task` is neither a string nor a Task.
-    ValueError
-        When no task has that name.
-    """
-    if isinstance(task, Task) and task in TASKS:
-        return task
-    if not isinstance(task, str):
-        raise InputTypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
-    if task not in TASK_NAMES:
-        raise InputError(f"{name} must be one of G01..G24, got {task!r}")
-    return TASKS[TASK_NAMES.index(task)]
-
-
 def check_setup(setup: object, name: str = "setup", allowed: tuple[str, ...] = SETUP_NAMES) -> str:
     """Return `setup` if it is one of the known setup names.
 
@@ -172,3 +160,77 @@ def check_margin(margin: object, name: str = "budget_margin") -> int:
         When the margin is negative.
     """
     return check_count(margin, name, 0, unit=" (steps)")
+
+
+def check_integer(value: object, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """Return `value` as an int if it is an integer in [minimum, maximum] (either bound may be None;
+    bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When `value` is not an integer.
+    ValueError
+        When it is outside the bounds.
+    """
+    low = "" if minimum is None else f"{minimum} <= "
+    high = "" if maximum is None else f" <= {maximum}"
+    allowed = f"{name} must be an integer" + (f" {low}{name}{high}" if low or high else "")
+    if not _is_integer(value):
+        raise InputTypeError(f"{allowed}, got {value!r} ({type(value).__name__})")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise InputError(f"{allowed}, got {value!r}")
+    return int(value)
+
+
+def check_instance(value: object, kind: type | tuple, name: str, what: str) -> object:
+    """Return `value` if it is an instance of `kind`; otherwise InputTypeError naming the parameter and
+    `what` it must be (e.g. "a Run from sim.run_task")."""
+    if not isinstance(value, kind):
+        raise InputTypeError(f"{name} must be {what}, got {type(value).__name__} {_shown(value)}")
+    return value
+
+
+def check_items(values: object, kind: type | tuple, name: str, what: str, minimum: int = 0) -> list:
+    """Return `values` as a list if it is a sequence (not a string) of at least `minimum` instances of
+    `kind`; otherwise InputTypeError or InputError naming the parameter."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise InputTypeError(
+            f"{name} must be a sequence of {what}, got {type(values).__name__} {_shown(values)}"
+        )
+    values = list(values)
+    wrong = [v for v in values if not isinstance(v, kind)]
+    if wrong:
+        raise InputTypeError(f"{name} must be a sequence of {what}, got an element {type(wrong[0]).__name__}")
+    if len(values) < minimum:
+        raise InputError(f"{name} must hold at least {minimum} of {what}, got {len(values)}")
+    return values
+
+
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def parse_whole_number(text: object, name: str) -> int:
+    """The course's one grammar for a number typed as text (a seed, a budget or a bound, in the CLI
+    or a panel): the digits 0-9 with an optional leading minus, surrounding spaces trimmed, nothing
+    else: "+5", "1_000", "1.0", "1e3" and digits of other scripts are refused.
+
+    Raises
+    ------
+    InputTypeError
+        For text that is not a whole number in that grammar, naming the parameter.
+    """
+    if not isinstance(text, str):
+        raise InputTypeError(f"{name} must be a whole number as text, got {type(text).__name__}")
+    stripped = text.strip()
+    if not WHOLE_NUMBER.fullmatch(stripped):
+        raise InputTypeError(
+            f"{name} must be a whole number, got {_shown(text)}: the digits 0-9 only (a minus may lead)"
+        )
+    return int(stripped)
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A value as a message echoes it: its repr, cut when it is long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"

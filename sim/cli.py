@@ -1,53 +1,62 @@
 """Command line: `python -m sim table` and `python -m sim trace TASK`, for slides and scripts.
 
-Bad input is reported on stderr in one line and the exit code is 2; there is never a traceback.
+Bad input is reported on stderr in one line, `python -m sim: error: ... (see --help)`, and the
+exit code is 2. A closed standard output ends with one line and exit code 1; Ctrl-C ends
+quietly with exit code 130. Numbers follow the course's one grammar (`sim.checks.parse_whole_number`).
+A table of the loops runs on the batch path, row for row equal to the one-seed path.
 """
 
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 
 import pandas as pd
 
 from sim.agents import is_correct
-from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, check_task
+from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, parse_whole_number
 from sim.config import (
     DEFAULT_BUDGET,
-    DEFAULT_MAX_REPLANS,
-    DEFAULT_MAX_SECONDS,
-    DEFAULT_MAX_TOKENS,
     DEFAULT_SEED,
+    OPTIONS,
+    SETUP_OPTIONS,
     configs_for,
+    not_given,
     run_config,
 )
 from sim.errors import InputError
 from sim.exits import contract_table, exit_state_of, stop_reason_of
-from sim.measurement import measure_config, plan_accuracy
+from sim.measurement import measure_seeds, plan_accuracy
 from sim.runs import run_with
 from sim.tables import format_events, format_plan_accuracy, format_table, format_trace, seed_table
+from sim.tasks import check_task
 
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
 
 
-def _shown(text: str, limit: int = 40) -> str:
-    """A value as it is echoed in a message: quoted, and cut when it is long."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
-
-
 def _integer(text: str, name: str) -> int:
     try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {_shown(text)}") from None
+        return parse_whole_number(text, name)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def error_line(prog: str, message: str) -> str:
+    """The one form of every error line: `<prog>: error: <message> (see --help)`."""
+    return f"{prog}: error: {message} (see --help)\n"
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line on stderr (exit code 2), without the usage block."""
+    """An argparse parser whose errors are one line on stderr (exit code 2), without the usage block,
+    and which takes no abbreviated option (`--seed` is never read as `--seeds`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, error_line(self.prog, message))
 
 
 def _distinct(values: list, name: str) -> list:
@@ -61,7 +70,7 @@ def _each(text: str, name: str, check) -> list:
     """Split a comma-separated option and check each part; one message naming the option on error."""
     try:
         return _distinct([check(part.strip()) for part in text.split(",")], name)
-    except (TypeError, ValueError) as error:
+    except InputError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -77,50 +86,41 @@ def _setup_list(text: str) -> list[str]:
     return _each(text, "setups", lambda part: check_setup(part, "setups"))
 
 
+OPTION_HELP = {  # what each option does, for --help; its default, minimum and setups come from sim.config
+    "self_critique": "40 more tokens per tool error",
+    "approval": "count side-effecting calls that ask for approval",
+    "stop_when_done": "lesson 3's rule SB1: end a run right after the call that completes the job",
+    "budget_margin": "lesson 3's rule SB2: each task gets planning + sequence length + this margin (steps), "
+    "capped at the budget",
+    "max_replans": "at most this many replans",
+    "max_tokens": "at most this many tokens",
+    "max_seconds": "at most this many simulated seconds",
+}
+
+
+def flag(option: str) -> str:
+    """An option's command-line spelling: "--stop-when-done" for stop_when_done."""
+    return "--" + option.replace("_", "-")
+
+
 def _add_options(parser: argparse.ArgumentParser) -> None:
-    """The run options, the same for `table` and `trace`; each applies to the setups that have it."""
-    parser.add_argument(
-        "--self-critique", action="store_true", help="single loop: 40 more tokens per tool error"
-    )
-    parser.add_argument(
-        "--approval",
-        action="store_true",
-        help="single loop: count side-effecting calls that ask for approval",
-    )
-    parser.add_argument(
-        "--stop-when-done",
-        action="store_true",
-        help="the loops (lesson 3's rule SB1): end a run right after the call that completes the job",
-    )
-    parser.add_argument(
-        "--budget-margin",
-        type=lambda t: _integer(t, "budget-margin"),
-        default=None,
-        help="the loops (lesson 3's rule SB2): each task gets planning + sequence length + this "
-        "margin (steps), capped at the budget",
-    )
-    for option, default, minimum, unit in (
-        ("max-replans", DEFAULT_MAX_REPLANS, 0, "replans"),
-        ("max-tokens", DEFAULT_MAX_TOKENS, 1, "tokens"),
-        ("max-seconds", DEFAULT_MAX_SECONDS, 1, "simulated seconds"),
-    ):
-        parser.add_argument(
-            f"--{option}",
-            type=lambda t, o=option: _integer(t, o),
-            default=None,
-            help=f"contract: at most this many {unit}, >= {minimum} (default: {default})",
-        )
+    """The run options, the same for `table` and `trace`, one flag per option of sim.config.OPTIONS;
+    each applies to the chosen setups that have it."""
+    for option, (default, minimum) in OPTIONS.items():
+        having = ", ".join(setup for setup, names in SETUP_OPTIONS.items() if option in names)
+        if minimum is None:  # a switch
+            parser.add_argument(flag(option), action="store_true", help=f"{having}: {OPTION_HELP[option]}")
+            continue
+        shown = "" if default is None else f", default {default}"
+        parser.add_argument(flag(option), type=lambda t, o=option: _integer(t, flag(o)), default=None,
+                            help=f"{having}: {OPTION_HELP[option]} (>= {minimum}{shown})")  # fmt: skip
 
 
-OPTION_NAMES = (
-    "self_critique",
-    "approval",
-    "stop_when_done",
-    "budget_margin",
-    "max_replans",
-    "max_tokens",
-    "max_seconds",
-)
+def _in_flags(message: str) -> str:
+    """A refusal from sim.config, with each option named as the command line spells it."""
+    for option in OPTIONS:
+        message = re.sub(rf"\b{option}\b", flag(option), message)
+    return message
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -163,15 +163,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _options(args) -> dict:
     """The run options given on the command line, by RunConfig's field names."""
-    return {name: getattr(args, name) for name in OPTION_NAMES}
+    return {name: getattr(args, name) for name in tuple(OPTIONS)}
 
 
 def _table(args) -> str:
     configs = {budget: configs_for(args.setups, budget, _options(args)) for budget in args.budgets}
-    measurements = [
-        measure_config(configs[budget][index], seed)
+    by_seed = {
+        (index, budget): measure_seeds(configs[budget][index], args.seeds)
         for index in range(len(args.setups))
-        for seed in args.seeds
+        for budget in args.budgets
+    }
+    measurements = [
+        by_seed[index, budget][j]
+        for index in range(len(args.setups))
+        for j in range(len(args.seeds))
         for budget in args.budgets
     ]
     rows = [m.row() for m in measurements]
@@ -192,7 +197,7 @@ def _trace(args) -> str:
     config = run_config(
         check_setup(args.setup),
         check_budget(args.budget, "budget"),
-        **{name: value for name, value in _options(args).items() if value is not None and value is not False},
+        **{name: value for name, value in _options(args).items() if not not_given(value)},
     )
     run = run_with(config, task, check_seed(args.seed))  # fmt: skip
     text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
@@ -206,14 +211,25 @@ def _trace(args) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code (0 on success, 2 on bad input)."""
+    """Run the CLI; return the exit code (0 on success, 2 on bad input, 1 when the output cannot be
+    written, 130 on Ctrl-C)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the conventional code
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         text = _table(args) if args.command == "table" else _trace(args)
     except InputError as error:  # bad input only: a bug shows as the traceback it is
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        sys.stderr.write(error_line(parser.prog, _in_flags(str(error))))
         return 2
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stderr.write(f"{parser.prog}: error: cannot write the output: standard output is closed\n")
+        return 1
     try:
         print(text)
         sys.stdout.flush()

@@ -9,7 +9,7 @@ the restructuring of `sim`; the options come from lesson 1 (self-critique, appro
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
-from sim.checks import SETUP_NAMES, check_budget, check_count, check_setup, check_switch
+from sim.checks import SETUP_NAMES, check_budget, check_count, check_items, check_setup, check_switch
 from sim.errors import InputError, InputTypeError
 from sim.world import WORLD_SEED
 
@@ -34,6 +34,10 @@ SETUP_OPTIONS = {
     "plan-execute": ("stop_when_done", "budget_margin"),
     "contract": ("max_replans", "max_tokens", "max_seconds"),
 }
+PLANNING_STEPS = {
+    "single-loop": 0,
+    "plan-execute": 1,
+}  # steps a loop spends planning before its first call (AA25)
 UNITS_OF = {"budget_margin": " (steps)"}  # words after the minimum in a message
 
 
@@ -71,14 +75,14 @@ class RunConfig:
         for name, (default, minimum) in OPTIONS.items():
             value = getattr(self, name)
             if name in SETUP_OPTIONS[setup]:
-                if value is None:
-                    value = default
-                if minimum is None:
+                if minimum is None:  # a switch: True or False, nothing else
                     value = check_switch(value, name)
-                elif value is not None:
+                elif value is None:  # a count not given: its default
+                    value = default
+                if minimum is not None and value is not None:
                     value = check_count(value, name, minimum, unit=UNITS_OF.get(name, ""))
                 object.__setattr__(self, name, value)
-            elif not _not_given(value):
+            elif not not_given(value):
                 raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
 
     @property
@@ -96,12 +100,19 @@ class RunConfig:
         """The setup's own options and their values, by name."""
         return {name: getattr(self, name) for name in SETUP_OPTIONS[self.setup]}
 
+    def task_budget(self, length: int) -> int:
+        """A task's own step budget (steps) for a sequence of `length` tools: the budget, or under
+        lesson 3's rule SB2 min(budget, planning steps + length + budget_margin)."""
+        if self.budget_margin is None:
+            return self.budget
+        return min(self.budget, PLANNING_STEPS[self.setup] + length + self.budget_margin)
+
     def with_budget(self, budget: int) -> "RunConfig":
         """The same configuration with another step budget (steps)."""
         return replace(self, budget=budget)
 
 
-def _not_given(value: object) -> bool:
+def not_given(value: object) -> bool:
     """An option's value of "not given": None, or False for a switch (0 is a value: a margin of 0)."""
     return value is None or value is False
 
@@ -147,8 +158,14 @@ def configs_for(setups: Iterable[str], budget: int, options: Mapping[str, object
     InputError
         For an option that no chosen setup has, naming the setups that have it.
     """
-    setups = [check_setup(setup) for setup in setups]
-    given = {name: value for name, value in options.items() if not _not_given(value)}
+    setups = [
+        check_setup(setup, "setups") for setup in check_items(setups, object, "setups", "setup names", 1)
+    ]
+    if not isinstance(options, Mapping):
+        raise InputTypeError(
+            f"options must be a mapping of option name -> value, got {type(options).__name__}"
+        )
+    given = {name: value for name, value in options.items() if not not_given(value)}
     for name in given:
         if name not in OPTIONS:
             raise InputTypeError(f"unknown option {name!r}: the options are {', '.join(OPTIONS)}")

@@ -62,10 +62,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from pydantic import ValidationError
-
-from sim.agents import ToolCall, call_and_observe, initial_state
-from sim.checks import check_seed, check_task
+from sim.agents import TaskRun, ToolCall, call_and_observe, initial_state
+from sim.checks import check_seed
 from sim.config import (
     DEFAULT_BUDGET,
     DEFAULT_MAX_REPLANS,
@@ -90,12 +88,14 @@ from sim.plan_schema import (
     Plan,
     PlanStep,
     Rejection,
+    data_flow_problems,
     describe_plan,
+    parse_plan,
     plan_from_tools,
     plan_length,
-    validate_plan,
+    plan_tools,
 )
-from sim.tasks import Task, correct_answer
+from sim.tasks import Task, check_task, correct_answer
 
 PLANNER_SECONDS = 5  # simulated seconds per planner call (CT10)
 
@@ -224,17 +224,18 @@ class Event:
 
 
 @dataclass(frozen=True)
-class ContractRun:
+class ContractRun(TaskRun):
     """The record of one contract run (lesson 4), immutable.
 
     Fields: setup ("contract"); task; seed; budget (max_steps); bounds; steps, tokens, seconds
     (simulated), errors (tool errors), replans; answer (the result held, None if none); trace
-    (tool calls); plan (the first plan's tools, the split's plan); plans (every plan written that
+    (tool calls); plan (the tools of the first plan the run was given: the split's plan, or a
+    constructed first plan's); plans (every plan written that
     the schema accepted, as Plans, the first included; a constructed first plan that the schema
     refuses is in the events only); events (the log); scratchpad (the final ScratchpadRecord);
     exit_state (CT12); stop_reason (one of STOP_REASONS: what ended the run); correct (answer
     equals the correct answer, the seed's success measure); stopped (True when the plan
-    completed); approvals (always 0); config (the RunConfig it ran with).
+    completed); config (the RunConfig it ran with); approvals (always 0).
     """
 
     setup: str
@@ -257,8 +258,8 @@ class ContractRun:
     stop_reason: str
     correct: bool
     stopped: bool
+    config: RunConfig
     approvals: int = 0
-    config: RunConfig | None = None
 
     @property
     def calls(self) -> int:
@@ -380,19 +381,17 @@ def contract_run(
     pad = Scratchpad(fields=initial_state(task))
     goal = GOALS[task.kind]
     plan = plan_from_tools(first_tools, goal, pad.held()) if first_plan is None else first_plan
+    first_used = plan_tools(plan)  # the first plan the run was given: the planner's, or a constructed one
     events, trace, plans, written = [], [], [], 0
     stop = _planner_call(pad, bounds, events, plan_length(plan), False, describe_plan(plan))
     while stop is None:
         written += plan_length(plan)
-        problems = validate_plan(plan, pad.held())
-        error = problems[0] if problems else None
-        if not isinstance(plan, Plan):  # a constructed first plan: kept typed when the schema takes it
-            try:
-                plan = Plan.model_validate(plan)
-            except ValidationError:
-                pass  # refused by the schema: it stays in the events and notes only
-        if isinstance(plan, Plan):
+        parsed, problems = parse_plan(plan)  # a constructed first plan is kept typed when the schema takes it
+        if parsed is not None:
+            plan = parsed
             plans.append(plan)
+            problems = data_flow_problems(plan, pad.held())
+        error = problems[0] if problems else None  # a plan the schema refuses stays in the events and notes
         if error is None:
             error, stop = _execute(task, plan, pad, bounds, events, trace)
             if stop:
@@ -415,6 +414,6 @@ def contract_run(
     _log(events, pad, "stop", f"{stop}: {state}")
     return ContractRun(
         "contract", task.name, seed, bounds.max_steps, bounds, pad.steps, pad.tokens, pad.seconds,
-        pad.errors, pad.replans, answer, tuple(trace), first_tools, tuple(plans), tuple(events),
-        pad.record(), state, stop, answer == correct_answer(task), stop == PLAN_COMPLETE, 0, config,
+        pad.errors, pad.replans, answer, tuple(trace), first_used, tuple(plans), tuple(events),
+        pad.record(), state, stop, answer == correct_answer(task), stop == PLAN_COMPLETE, config, 0,
     )  # fmt: skip

@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.agents import is_correct
-from sim.checks import check_seed, check_task
+from sim.checks import check_seed
 from sim.config import DEFAULT_BUDGET, configs_for
 from sim.labels import SETUP_LABELS, run_label
 from sim.runs import run_with
-from sim.tasks import TASKS, Task, correct_answer
+from sim.tasks import TASKS, Task, check_task, correct_answer
 from sim.world import SUBSCRIBERS, consumption_m3
 
 # exit states (CT12) and stop reasons
@@ -23,6 +23,16 @@ EXIT_STATES = (SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT)
 PLAN_COMPLETE = "plan complete"
 BOUND_NAMES = ("max_steps", "max_tokens", "max_seconds")  # checked in this order before a call (CT11)
 STOP_REASONS = (PLAN_COMPLETE, *BOUND_NAMES, "max_replans")
+
+
+def exit_field(state: str) -> str:
+    """The ContractCounts field (and table key) of an exit state: "exit_success" for SUCCESS."""
+    return f"exit_{state.lower()}"
+
+
+def stop_field(reason: str) -> str:
+    """The ContractCounts field (and table key) of a stop reason: "stop_plan_complete" for "plan complete"."""
+    return "stop_" + reason.replace(" ", "_")
 
 
 def job_done(task: Task, fields: Mapping) -> bool:
@@ -150,14 +160,12 @@ def contract_table(measurements: Sequence) -> pd.DataFrame:
     """
     contract = [m for m in measurements if m.contract is not None]
     seeds = [m.seed for m in contract]
-    rows = []
-    for m in contract:
-        counts, config = m.contract, m.config
-        rows.append({"setup": "contract", "run": run_label(m.seed, seeds), "budget": m.budget,
-                     "max_tokens": config.max_tokens, "max_seconds": config.max_seconds,
-                     "max_replans": config.max_replans, "replans": counts.replans,
-                     **{state: getattr(counts, f"exit_{state.lower()}") for state in EXIT_STATES},
-                     "success_exit": f"{m.success_exit:.4f}",
-                     **{f"stop: {reason}": getattr(counts, "stop_" + reason.replace(" ", "_"))
-                        for reason in STOP_REASONS}})  # fmt: skip
-    return pd.DataFrame(rows)
+    columns = {"setup": "setup", "budget": "budget", "max_tokens": "max_tokens", "max_seconds": "max_seconds",
+               "max_replans": "max_replans", "replans": "replans",
+               **{exit_field(state): state for state in EXIT_STATES}, "success_exit": "success_exit",
+               **{stop_field(reason): f"stop: {reason}" for reason in STOP_REASONS}}  # fmt: skip
+    rows = [{columns[key]: value for key, value in m.row().items() if key in columns} for m in contract]
+    table = pd.DataFrame(rows, columns=list(columns.values()))
+    table.insert(1, "run", [run_label(m.seed, seeds) for m in contract])
+    table["success_exit"] = table["success_exit"].map(lambda share: f"{share:.4f}")
+    return table

@@ -1,5 +1,6 @@
 """How the lessons name setups and runs in tables and figures. Introduced in lesson 2."""
 
+from sim.checks import check_items, check_seed
 from sim.config import DEFAULT_SEED
 
 SETUP_LABELS = {"single-loop": "single loop", "plan-execute": "planner + executor", "contract": "contract"}
@@ -21,7 +22,16 @@ def run_label(seed: int, seeds=None) -> str:
     -------
     str
         "A" for 20260218, "B" for 20260219, otherwise the seed's digits (lesson 2).
+
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for a seed that is not an integer 0 <= seed < 2**32, or
+        seeds that are not None or such integers.
     """
+    seed = check_seed(seed)
+    if seeds is not None:
+        seeds = [check_seed(s, "seeds") for s in check_items(seeds, object, "seeds", "seeds")]
     if seeds is not None and not set(seeds) <= set(RUN_LABELS):
         return str(seed)
     return RUN_LABELS.get(seed, str(seed))

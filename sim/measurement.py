@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from sim.agents import is_correct
-from sim.checks import check_seed
+from sim.batch import BATCH_SETUPS, batch_run
+from sim.checks import check_seed, check_seeds
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
 from sim.draws import draw_stream, stream_key
-from sim.exits import EXIT_STATES, STOP_REASONS
+from sim.exits import EXIT_STATES, STOP_REASONS, exit_field, stop_field
 from sim.picks import write_plan
 from sim.runs import run_with
 from sim.tasks import TASKS
@@ -46,9 +47,11 @@ class ContractCounts:
         exits = [run.exit_state for run in runs]
         stops = [run.stop_reason for run in runs]
         return cls(
-            sum(run.replans for run in runs), sum(run.seconds for run in runs),
-            *(exits.count(state) for state in EXIT_STATES), *(stops.count(reason) for reason in STOP_REASONS),
-        )  # fmt: skip
+            replans=sum(run.replans for run in runs),
+            seconds=sum(run.seconds for run in runs),
+            **{exit_field(state): exits.count(state) for state in EXIT_STATES},
+            **{stop_field(reason): stops.count(reason) for reason in STOP_REASONS},
+        )
 
 
 @dataclass(frozen=True)
@@ -172,9 +175,39 @@ def measure(
     return measure_config(config, check_seed(seed))
 
 
-def measurements_for(configs: Sequence[RunConfig], seeds: Sequence[int]) -> list[Measurement]:
-    """A measurement per (config, seed), configs outermost: the rows of a table."""
-    return [measure_config(config, check_seed(seed)) for config in configs for seed in seeds]
+def measure_seeds(config: RunConfig, seeds: Sequence[int]) -> list[Measurement]:
+    """A measurement per seed under a checked RunConfig, equal to `measure_config` at each seed.
+
+    The loops run all seeds at once on the batch path (`sim.batch`, proven equal to the one-seed
+    path); the contract, which has no batch path, runs seed by seed.
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For seeds that are not distinct integers 0 <= seed < 2**32.
+    """
+    seeds = check_seeds(seeds)
+    if config.setup not in BATCH_SETUPS:
+        return [measure_config(config, int(seed)) for seed in seeds]
+    totals = batch_run(config, seeds).per_seed()
+    counts = zip(totals.seeds, totals.solved, totals.steps, totals.calls, totals.tokens, totals.errors,
+                 totals.approvals, strict=True)  # fmt: skip
+    return [
+        Measurement(
+            config.setup,
+            int(seed),
+            config.budget,
+            int(solved),
+            totals.n_tasks,
+            int(steps),
+            int(calls),
+            int(tokens),
+            int(errors),
+            int(approvals),
+            config,
+        )  # fmt: skip
+        for seed, solved, steps, calls, tokens, errors, approvals in counts
+    ]
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ done, out of budget, or wrong; and the outcome of every task at every budget.
 
 import pandas as pd
 
-from sim.checks import check_budget, check_seed, check_setup, check_task
+from sim.agents import check_run
+from sim.checks import check_budget, check_items, check_seed, check_setup
 from sim.runs import run_task
-from sim.tasks import TASKS, correct_answer
+from sim.tasks import TASKS, check_task, correct_answer
 
 OUTCOMES = ("solved", "solved, no record written", "spoiled", "out of budget", "wrong")
 
@@ -23,7 +24,7 @@ def outcome(run) -> str:
     - "out of budget": the budget ran out before the right answer was ever held;
     - "wrong": the run stopped without ever holding the right answer.
     """
-    task = check_task(run.task)
+    task = check_task(check_run(run).task)
     right = correct_answer(task)
     if run.answer == right:
         wrote = any(
@@ -56,7 +57,7 @@ def outcome_grid(setup: str, seed: int, budgets, stop_when_done: bool = False) -
     """
     setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # outcomes are lesson 3's loops
     seed = check_seed(seed)
-    budgets = [check_budget(b, "budgets") for b in budgets]
+    budgets = [check_budget(b, "budgets") for b in check_items(budgets, object, "budgets", "step budgets", 1)]
     data = {
         budget: [
             outcome(run_task(setup, task, seed, budget, stop_when_done=stop_when_done)) for task in TASKS

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 
 import ipywidgets as widgets
 
-from sim.checks import SEED_LIMIT, check_budget, check_seed, check_task
+from sim.checks import SEED_LIMIT, check_budget, check_integer, check_seed, parse_whole_number
 from sim.errors import InputError, InputTypeError
 from sim.figures import PANEL_DPI, figure_svg
-from sim.tasks import TASK_NAMES
+from sim.tasks import TASK_NAMES, check_task
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
 
@@ -121,18 +121,24 @@ class ControlPanel:
         display(self.widget)
 
     def _read_seed(self, text: object) -> int:
-        """The seed typed in the seed box, or TypeError/ValueError saying what is allowed."""
+        """The seed typed in the seed box (an int, or text in the course's grammar for numbers,
+        `sim.checks.parse_whole_number`), or InputTypeError/InputError saying what is allowed."""
         allowed = f"seed must be a whole number 0 <= seed <= {self.seed_max}"
         if self.seed_max < SEED_LIMIT - 1:
             allowed += " (run B uses seed + 1)"
-        text = str(text).strip().replace("_", "")
-        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
-        try:
-            seed = int(text)
-        except ValueError:
-            raise InputTypeError(f"{allowed}, got {shown}") from None
+        if isinstance(text, str):
+            try:
+                seed = parse_whole_number(text, "seed")
+            except InputError:
+                shown = repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
+                raise InputTypeError(f"{allowed}, got {shown}: the digits 0-9 only") from None
+        else:
+            try:
+                seed = check_integer(text, "seed")
+            except InputError:
+                raise InputTypeError(f"{allowed}, got {text!r} ({type(text).__name__})") from None
         if not 0 <= seed <= self.seed_max:
-            raise InputError(f"{allowed}, got {shown}")
+            raise InputError(f"{allowed}, got {seed}")
         return check_seed(seed)
 
     def _read_controls(self) -> Settings:
@@ -188,6 +194,8 @@ class ControlPanel:
             self._redraw(self._read_controls())
         except InputError as error:  # bad input only: a bug in a view shows as the traceback it is
             self._refuse(error)
+            return
+        self._show_settings()  # the box shows the value used (" 42 " becomes "42")
 
     def _on_new_seed(self, _button=None) -> None:
         self.seed.value = str(self._random.randrange(self.seed_max + 1))

@@ -5,13 +5,14 @@ split, and one task's contract run event by event.
 import ipywidgets as widgets
 
 from sim.bands import compare_setups, verdict_table
-from sim.config import DEFAULT_BUDGET, DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS, DEFAULT_SEED
-from sim.contract import run_contract
+from sim.config import DEFAULT_BUDGET, DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS, DEFAULT_SEED, configs_for
+from sim.contract import contract_run
 from sim.exits import exit_state_frame
 from sim.figures_contract import draw_exit_states
-from sim.measurement import measure
+from sim.measurement import measure_seeds
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.tables import format_events, format_table, format_trace, seed_table
+from sim.tasks import check_task
 
 CONTRACT_SETUPS = ("single-loop", "plan-execute", "contract")
 MAX_REPLANS_RANGE = (0, 5)  # replans, what the max_replans slider allows
@@ -25,17 +26,14 @@ def contract_view(settings: Settings) -> View:
     task's contract run, event by event."""
     seeds = (settings.seed, settings.seed + 1)
     options = {"max_replans": settings.extra["max_replans"], "max_tokens": settings.extra["max_tokens"]}
-    by_setup = {
-        setup: [
-            measure(setup, seed, settings.budget, **(options if setup == "contract" else {}))
-            for seed in seeds
-        ]
-        for setup in CONTRACT_SETUPS
-    }
+    configs = configs_for(
+        CONTRACT_SETUPS, settings.budget, options
+    )  # each option goes to the setup that has it
+    by_setup = {config.setup: measure_seeds(config, seeds) for config in configs}
     table_text = format_table(seed_table([m for runs in by_setup.values() for m in runs]))
     exits = exit_state_frame(CONTRACT_SETUPS, seeds, settings.budget, **options)
     verdicts = compare_setups(by_setup["plan-execute"], by_setup["contract"])
-    run = run_contract(settings.task, settings.seed, settings.budget, **options)
+    run = contract_run(check_task(settings.task), settings.seed, configs[-1])
     walk = (format_trace(run) + f"\n  exit state {run.exit_state}  stop reason {run.stop_reason}"
             f"  replans {run.replans}\n" + format_events(run))  # fmt: skip
     return View(

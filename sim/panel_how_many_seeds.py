@@ -7,7 +7,7 @@ from functools import lru_cache
 import ipywidgets as widgets
 import pandas as pd
 
-from sim.batch import run_batch, study_seeds
+from sim.batch import batch_run, study_seeds
 from sim.checks import SEED_LIMIT
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.errors import InputError
@@ -28,8 +28,7 @@ def _study_labels(first: str, second: str) -> tuple[str, str]:
 def study_run(first_seed: int, budget: int, label: str, size: int):
     """One setup (a label of sim.study.SETUP_CHOICES) run over `size` seeds from `first_seed` at the
     budget (steps): the BatchRun a lesson-5 view cuts to its number of seeds."""
-    setup, critique, approval = SETUP_CHOICES[label]
-    return run_batch(setup, study_seeds(size, first_seed), budget, critique, approval)
+    return batch_run(SETUP_CHOICES[label].with_budget(budget), study_seeds(size, first_seed))
 
 
 def how_many_seeds_view(settings: Settings, run=study_run) -> View:

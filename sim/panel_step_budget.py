@@ -4,7 +4,7 @@ outcome of every task at every budget up to the chosen one.
 
 import ipywidgets as widgets
 
-from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.figures_step_budget import draw_outcome_grid
 from sim.labels import SETUP_LABELS
 from sim.measurement import measure
@@ -25,7 +25,7 @@ def step_budget_view(settings: Settings) -> View:
     ]
     grid = outcome_grid(setup, settings.seed, range(1, settings.budget + 1), stop_when_done=stop)
     counts = grid[settings.budget].value_counts().reindex(OUTCOMES, fill_value=0).rename_axis(None)
-    rule = "stop when done" if stop else "fixed budget"
+    rule = RunConfig(setup, settings.budget, stop_when_done=stop).rule
     title = f"{SETUP_LABELS[setup]}, seed {settings.seed}, {rule}"
     return View(
         table_html=pre_html(format_table(seed_table(measurements))),

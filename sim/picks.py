@@ -9,6 +9,7 @@ AA24, AA26, AA27 of the planner/executor lesson (lesson 2).
 
 from collections.abc import Callable, Sequence
 
+from sim.checks import check_integer
 from sim.world import TOOL_NAMES
 
 STOP_SHARE = 0.88  # chance that an agent whose job is done stops at a step
@@ -29,8 +30,14 @@ def selection(depth: int) -> float:
     float
         max(0.34, 0.80 - 0.09 x (depth - 1)): 0.8 at the first position, falling 0.09 a position.
 
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for a depth that is not an integer >= 1.
+
     Source: the seed's single loop (lesson 1); the planner uses selection(1) everywhere (AA24).
     """
+    check_integer(depth, "depth", 1)
     return max(SELECTION_FLOOR, SELECTION_START - SELECTION_DROP * (depth - 1))
 
 
@@ -38,7 +45,8 @@ def expected_right_share(depth: int) -> float:
     """Expected share of right picks at position `depth` once lucky random picks count: a pick that
     misses the rule's draw takes one of the 5 tools at random, the right one with share 1/5.
 
-    Returns selection(depth) + (1 - selection(depth)) / 5, a fraction in [0, 1]. Source: lesson 1.
+    Returns selection(depth) + (1 - selection(depth)) / 5, a fraction in [0, 1]; raises as
+    `selection` for a depth that is not an integer >= 1. Source: lesson 1.
     """
     share = selection(depth)
     return share + (1 - share) / N_TOOLS

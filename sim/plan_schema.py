@@ -179,12 +179,31 @@ def validate_plan(plan: Plan | Mapping, held: Sequence[str]) -> list[Rejection]:
         [] when the plan may run; otherwise its refusals, each naming a step ("plan" when the
         schema refuses before any step can be named).
     """
-    if not isinstance(plan, Plan):
-        try:
-            plan = Plan.model_validate(plan)
-        except ValidationError as error:
-            return [_rejection_from(error)]
-    return data_flow_problems(plan, held)
+    parsed, refused = parse_plan(plan)
+    return refused if parsed is None else data_flow_problems(parsed, held)
+
+
+def parse_plan(plan: Plan | Mapping) -> tuple[Plan | None, list[Rejection]]:
+    """A plan as the schema reads it (CT1, CT4 structural): (the typed Plan, []) when it takes it,
+    (None, [its refusal]) when it does not. A Plan is returned as it is."""
+    if isinstance(plan, Plan):
+        return plan, []
+    try:
+        return Plan.model_validate(plan), []
+    except ValidationError as error:
+        return None, [_rejection_from(error)]
+
+
+def plan_tools(plan: Plan | Mapping) -> tuple[str, ...]:
+    """The tools of a plan's steps, in order (a raw plan's "tool" values, where it has them)."""
+    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
+    steps = steps if isinstance(steps, list | tuple) else []
+    tools = [
+        s.tool if isinstance(s, PlanStep) else s.get("tool")
+        for s in steps
+        if isinstance(s, PlanStep | Mapping)
+    ]
+    return tuple(str(tool) for tool in tools)
 
 
 def _rejection_from(error: ValidationError) -> Rejection:

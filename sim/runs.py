@@ -6,9 +6,9 @@ budget (SB2) in lesson 3; the contract in lesson 4.
 """
 
 from sim.agents import Run, plan_execute, single_loop
-from sim.checks import check_budget, check_margin, check_seed, check_setup, check_task
+from sim.checks import check_margin, check_seed, check_setup
 from sim.config import RunConfig, run_config
-from sim.tasks import Task
+from sim.tasks import Task, check_task
 
 
 def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
@@ -36,16 +36,13 @@ def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
         For a bad setup, task, margin or bound.
     """
     setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # the contract plans its own steps
-    task, margin = check_task(task), check_margin(margin)
-    planning = 1 if setup == "plan-execute" else 0
-    return min(check_budget(max_steps), planning + len(task.sequence) + margin)
+    task = check_task(task)
+    return RunConfig(setup, max_steps, budget_margin=check_margin(margin)).task_budget(len(task.sequence))
 
 
 def task_config(config: RunConfig, task: Task) -> RunConfig:
     """The configuration one task runs with: the budget, or the task's own SB2 budget (lesson 3)."""
-    if config.budget_margin is None:
-        return config
-    return config.with_budget(plan_length_budget(config.setup, task, config.budget_margin, config.budget))
+    return config.with_budget(config.task_budget(len(task.sequence)))
 
 
 def run_with(config: RunConfig, task: Task, seed: int):

@@ -3,12 +3,13 @@
 A lesson prints `code_of(sim.agents.take_step)` rather than slicing source text, so reformatting
 a module never breaks a lesson, and each piece a lesson shows is one named function: a later
 lesson's option lives in a function of its own and does not appear in an earlier lesson's code.
-Introduced with the restructuring of `sim` (lessons 1, 2, 3 and 4 show code this way).
+Introduced with the restructuring of `sim` (lessons 1 to 4 show code this way).
 """
 
 import inspect
 import textwrap
 
+from sim.checks import check_switch
 from sim.errors import InputTypeError
 
 
@@ -30,10 +31,12 @@ def code_of(obj, docstring: bool = False) -> str:
     Raises
     ------
     InputTypeError
-        For anything that is not a function or class of `sim`.
+        For anything that is not a function or class of `sim`, or a docstring switch that is
+        not True or False.
     """
     if not (inspect.isfunction(obj) or inspect.isclass(obj)) or not obj.__module__.startswith("sim."):
         raise InputTypeError(f"obj must be a function or class of sim, got {obj!r}")
+    check_switch(docstring, "docstring")
     source = textwrap.dedent(inspect.getsource(obj))
     if not docstring and obj.__doc__:
         body = inspect.getdoc(obj)

@@ -14,31 +14,31 @@ from scipy import special, stats
 
 from sim.bands import MEASURED, band_verdict
 from sim.batch import BatchRun, SeedMeasurements
-from sim.errors import InputError
+from sim.checks import check_instance, check_integer
+from sim.config import DEFAULT_SEED, RunConfig
+from sim.errors import InputError, InputTypeError
 from sim.units import unit_named
 
-STUDY_FIRST_SEED = 20260218  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1
+STUDY_FIRST_SEED = DEFAULT_SEED  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1
 STUDY_SIZES = (10, 30, 100, 300, 1000, 10000)  # numbers of seeds
 CONFIDENCE = 0.95
 RESAMPLES = 10000
 RESAMPLING_SEED = 2026  # numpy Generator seed of every bootstrap in lesson 5
 RESAMPLE_WAYS = ("seeds", "tasks")
-# setups a study can compare: label -> (setup, self_critique, approval)
+# setups a study can compare: label -> its RunConfig (at the default budget; a study sets its own)
 SETUP_CHOICES = {
-    "single loop": ("single-loop", False, False),
-    "single loop + self-critique": ("single-loop", True, False),
-    "single loop + approval": ("single-loop", False, True),
-    "single loop + self-critique + approval": ("single-loop", True, True),
-    "planner + executor": ("plan-execute", False, False),
+    "single loop": RunConfig("single-loop"),
+    "single loop + self-critique": RunConfig("single-loop", self_critique=True),
+    "single loop + approval": RunConfig("single-loop", approval=True),
+    "single loop + self-critique + approval": RunConfig("single-loop", self_critique=True, approval=True),
+    "planner + executor": RunConfig("plan-execute"),
 }
 
 
 def _check_size(n_seeds: int, available: int) -> int:
-    if (
-        isinstance(n_seeds, bool)
-        or not isinstance(n_seeds, int | np.integer)
-        or not 2 <= n_seeds <= available
-    ):
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
+        raise InputTypeError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
+    if not 2 <= n_seeds <= available:
         raise InputError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
     return int(n_seeds)
 
@@ -54,6 +54,8 @@ def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) 
         When the runs do not share their seeds and budget, for an unknown unit, or when n_seeds
         is not 2..(seeds run).
     """
+    check_instance(first, BatchRun, "first", "a BatchRun (from sim.run_batch)")
+    check_instance(second, BatchRun, "second", "a BatchRun (from sim.run_batch)")
     if not np.array_equal(first.seeds, second.seeds) or first.budget != second.budget:
         raise InputError("first and second must be run on the same seeds with the same budget")
     field = unit_named(unit).per_task
@@ -121,11 +123,15 @@ def paired_interval(
 
     Raises
     ------
-    ValueError
-        For an unknown unit or resample way, or a bad n_seeds (see `paired_outcomes`).
+    TypeError, ValueError
+        (InputTypeError, InputError) for runs that are not BatchRuns of the same seeds and budget,
+        an unknown unit or resample way, a bad n_seeds (see `paired_outcomes`), n_resamples below 1
+        or a negative random_seed.
     """
     if resample not in RESAMPLE_WAYS:
         raise InputError(f"resample must be one of {', '.join(RESAMPLE_WAYS)}, got {resample!r}")
+    n_resamples = check_integer(n_resamples, "n_resamples", 1)
+    random_seed = check_integer(random_seed, "random_seed", 0)
     differences = paired_outcomes(first, second, unit, n_seeds)
     n_tasks = differences.shape[0]
     scale = 1 / n_tasks if unit_named(unit).share else 1
@@ -197,6 +203,8 @@ def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit
         pairs (how many pairs), measured (pairs whose verdict is "measured"), and
         measured_up / measured_down (of those, how many had second > first, second < first).
     """
+    check_instance(first, SeedMeasurements, "first", "SeedMeasurements (from sim.measure_batch)")
+    check_instance(second, SeedMeasurements, "second", "SeedMeasurements (from sim.measure_batch)")
     field = unit_named(unit).count
     a, b = getattr(first, field).tolist(), getattr(second, field).tolist()
     counts = {"pairs": len(a) // 2, "measured": 0, "measured_up": 0, "measured_down": 0}
@@ -241,12 +249,17 @@ def pass_hat_k(correct: np.ndarray, k: int) -> float:
 
     Raises
     ------
-    ValueError
-        When k is not 1..n_seeds.
+    TypeError, ValueError
+        (InputTypeError, InputError) for `correct` that is not a 2-D array of 0/1 or bools, or k
+        that is not an integer 1..n_seeds.
     """
+    if not isinstance(correct, np.ndarray) or correct.ndim != 2 or correct.dtype.kind not in "biu":
+        shape = getattr(correct, "shape", None)
+        raise InputTypeError(
+            f"correct must be a 2-D array (tasks, seeds) of bools, got {type(correct).__name__} of shape {shape}"
+        )
     n = correct.shape[1]
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= n:
-        raise InputError(f"k must be an integer 1..{n} (the seeds per task), got {k!r}")
+    k = check_integer(k, "k", 1, n)
     successes = correct.sum(axis=1)
     return float(np.mean(special.comb(successes, k) / special.comb(n, k)))
 
@@ -255,7 +268,10 @@ def pass_k_table(runs: dict, ks=range(1, 9)) -> pd.DataFrame:
     """pass^k and p^k for each setup: columns k, then for each label '<label> pass^k' and '<label> p^k'.
 
     `runs` maps a setup label to its BatchRun; p is the share of (task, seed) runs solved.
+    Raises InputTypeError for runs that are not such a mapping, and as `pass_hat_k` for a bad k.
     """
+    if not isinstance(runs, dict) or not all(isinstance(run, BatchRun) for run in runs.values()):
+        raise InputTypeError(f"runs must be a dict of setup label -> BatchRun, got {type(runs).__name__}")
     rows = []
     for k in ks:
         row = {"k": k}

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.checks import check_task
+from sim.agents import LoopStep, check_run
+from sim.checks import check_instance, check_items
 from sim.errors import InputError
 from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement, PlanAccuracy
-from sim.tasks import correct_answer
+from sim.tasks import check_task, correct_answer
 from sim.units import UNITS
 
 
@@ -25,8 +26,9 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     and a `rule` column when any measurement used lesson 3's stopping rule.
     Print it with `format_table` to get the seed's layout (success with 4 decimals).
     """
-    if not measurements:
-        raise InputError("measurements must hold at least one Measurement, got none")
+    measurements = check_items(
+        measurements, Measurement, "measurements", "Measurements (from sim.measure)", 1
+    )
     seeds = [m.seed for m in measurements]
     table = pd.DataFrame(
         {
@@ -59,7 +61,16 @@ COLUMN_WIDTHS = {
 
 def format_table(table: pd.DataFrame) -> str:
     """Plain text of a seed_table in the seed's layout: setup left-aligned, numbers right-aligned,
-    success with 4 decimals; the data rows are character for character the seed's."""
+    success with 4 decimals; the data rows are character for character the seed's.
+
+    Raises InputTypeError for anything but a DataFrame, InputError for one without the seed's
+    columns (setup, run, success, step, calls, tokens, error)."""
+    check_instance(table, pd.DataFrame, "table", "a DataFrame from sim.seed_table")
+    missing = [name for name in ("setup", "run", *(unit.seed_header for unit in UNITS)) if name not in table]
+    if missing:
+        raise InputError(
+            f"table must be a table from sim.seed_table, it lacks the columns {', '.join(missing)}"
+        )
     widths = {
         column: max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
         if column != "success"
@@ -80,7 +91,9 @@ def format_table(table: pd.DataFrame) -> str:
 
 def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None) -> str:
     """One line in the seed's form: right positions r/p = share ; fully right plans f/n.
-    `seeds`: the seeds shown beside it, for the run's label (see `run_label`)."""
+    `seeds`: the seeds shown beside it, for the run's label (see `run_label`).
+    Raises InputTypeError for anything but a PlanAccuracy (from sim.plan_accuracy)."""
+    check_instance(accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from sim.plan_accuracy)")
     return (
         f"plan {run_label(accuracy.seed, seeds)} : right positions {accuracy.right_positions}/"
         f"{accuracy.positions} = {accuracy.position_share:.4f} ; fully right plans "
@@ -90,8 +103,9 @@ def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None) -> str:
 
 def format_trace(run) -> str:
     """The walk-through of one Run in the seed's form: correct sequence, plan (split only),
-    executed trace with tool errors marked, then steps, tokens, tool errors, answer and correct answer."""
-    task = check_task(run.task)
+    executed trace with tool errors marked, then steps, tokens, tool errors, answer and correct answer
+    (the seed's label for the expected answer). Raises InputTypeError for anything but a run record."""
+    task = check_task(check_run(run).task)
     lines = [
         f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}",
     ]
@@ -114,6 +128,7 @@ def loop_step_table(steps) -> pd.DataFrame:
     tool error ("yes" or blank); trace length (calls re-sent with the step); tokens (this
     step); running tokens; answer held (blank when none). Source: lesson 1.
     """
+    steps = check_items(steps, LoopStep, "steps", "LoopSteps (from sim.loop_steps)")
     rows, running = [], 0
     for step in steps:
         running += step.tokens
@@ -152,7 +167,7 @@ def split_step_table(run) -> pd.DataFrame:
     ValueError
         When the run has no plan.
     """
-    if run.plan is None:
+    if check_run(run).plan is None:
         raise InputError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
     rows = [
         {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
@@ -169,7 +184,9 @@ def split_step_table(run) -> pd.DataFrame:
 
 
 def format_events(run) -> str:
-    """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened."""
+    """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened.
+    Raises InputTypeError or InputError for anything but a contract run."""
+    check_run(run, setups=("contract",))
     lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
     for e in run.events:
         lines.append(f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}")

@@ -7,6 +7,7 @@ its sequence (rule AA29). Introduced in lesson 1, the single loop.
 from dataclasses import dataclass
 
 from sim.draws import draw_stream, weighted_pick
+from sim.errors import InputError, InputTypeError
 from sim.world import SUBSCRIBERS, WORLD_SEED, charge, consumption_m3
 
 N_TASKS = 24
@@ -72,20 +73,45 @@ TASKS = _build_tasks()
 TASK_NAMES = tuple(task.name for task in TASKS)
 
 
-def correct_answer(task: Task) -> int | str:
+def check_task(task: object, name: str = "task") -> Task:
+    """Return the Task for a task name G01..G24 (or a Task of the course's task set).
+
+    Raises
+    ------
+    TypeError
+        When `task` is neither a string nor a Task.
+    ValueError
+        When no task has that name.
+    """
+    if isinstance(task, Task) and task in TASKS:
+        return task
+    if not isinstance(task, str):
+        raise InputTypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
+    if task not in TASK_NAMES:
+        raise InputError(f"{name} must be one of G01..G24, got {task!r}")
+    return TASKS[TASK_NAMES.index(task)]
+
+
+def correct_answer(task: Task | str) -> int | str:
     """Return the answer a task should end with.
 
     Parameters
     ----------
-    task : Task
-        One of TASKS.
+    task : Task | str
+        One of TASKS, or its name G01..G24.
 
     Returns
     -------
     int | str
         m3 for a consumption task, the document code "SY01" for a document task, and the
         charge for a charge or record task (a record task's answer is the charge it writes).
+
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for anything but a task of the course or its name.
     """
+    task = check_task(task)
     record = SUBSCRIBERS[task.subscriber]
     m3 = consumption_m3(record.previous, record.current)
     if task.kind == "consumption":

@@ -5,10 +5,13 @@ from WORLD_SEED and never changes; a run's seed drives only the agent's and plan
 (rule AA22). Introduced in lesson 1, the single loop.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from sim.checks import check_integer
 from sim.draws import draw_stream, tokenize
+from sim.errors import InputError, InputTypeError
 
 WORLD_SEED = 20260218
 REGIONS = ("east", "west", "north", "south", "central")
@@ -82,15 +85,24 @@ def charge(m3: int, customer_type: str) -> int:
     Parameters
     ----------
     m3 : int
-        Consumption in cubic metres.
+        Consumption in cubic metres, an integer >= 0.
     customer_type : str
-        "residential" or "commercial" (anything but "commercial" is charged as residential).
+        "residential" or "commercial".
 
     Returns
     -------
     int
         The charge in the fictional currency's units.
+
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for m3 that is not an integer >= 0, or another customer type.
     """
+    check_integer(m3, "m3", 0)
+    if customer_type not in CUSTOMER_TYPES:
+        kind = InputError if isinstance(customer_type, str) else InputTypeError
+        raise kind(f"customer_type must be one of {', '.join(CUSTOMER_TYPES)}, got {customer_type!r}")
     remaining, lower, total = m3, 0, 0
     for upper, unit_price in TARIFF_BANDS:
         in_band = min(remaining, upper - lower)
@@ -191,7 +203,16 @@ def call_tool(name: str, state: dict) -> dict:
     -------
     dict
         The tool's observation; a tool error is a dict with the key "error".
+
+    Raises
+    ------
+    TypeError
+        (InputTypeError) when `name` is not a string or `state` not a mapping.
     """
+    if not isinstance(name, str):
+        raise InputTypeError(f"name must be a tool name ({', '.join(TOOL_NAMES)}), got {name!r}")
+    if not isinstance(state, Mapping):
+        raise InputTypeError(f"state must be a mapping of field names to values, got {type(state).__name__}")
     tool = TOOLS.get(name)
     if tool is None:
         return {"error": "no such tool"}

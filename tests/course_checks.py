@@ -41,6 +41,24 @@ EXEMPT = [
 ]
 
 
+REFRESH = ".venv/bin/python scripts/refresh_lessons.py"
+
+
+def cell_name(cells, index: int) -> str:
+    """A cell as people find it: its place among all cells (1-based), and for a code cell its name in
+    nbval ("Cell k", counting code cells from 0) and its prompt in JupyterLab after Run All ("[k+1]")."""
+    cell = cells[index]
+    if cell.cell_type != "code":
+        return f"cell {index + 1} ({cell.cell_type})"
+    k = sum(c.cell_type == "code" for c in cells[:index])
+    return f"cell {index + 1} (nbval Cell {k}, JupyterLab [{k + 1}])"
+
+
+def fix_command(stem: str) -> str:
+    """The maintainer command that re-executes and re-pairs one lesson."""
+    return f"{REFRESH} {stem[:2]}"
+
+
 def lesson_notebooks() -> list[Path]:
     """Every lessons/*.ipynb, found by glob."""
     return sorted(LESSONS.glob("*.ipynb"))
@@ -91,16 +109,19 @@ def prose_figure_problems(path: Path) -> list[str]:
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type != "markdown":
             continue
-        first_line = cell.source.strip().splitlines()[0][:60] if cell.source.strip() else ""
         prose = prose_text(cell.source)
+        where = cell_name(notebook.cells, index)
         for figure in dict.fromkeys(numbers_in(prose)):
             if figure not in printed:
+                line = next((ln for ln in cell.source.splitlines() if figure in numbers_in(ln)), "")
                 problems.append(
-                    f"{path.stem}: figure {figure} in markdown cell {index} ({first_line!r}) is printed by no code cell"
+                    f"{path.stem}: figure {figure} in {where} is printed by no code cell; the line: "
+                    f"{line.strip()!r}; print it from a code cell, then run {fix_command(path.stem)}"
                 )
         for word in dict.fromkeys(w.lower() for w in NUMBER_WORDS.findall(prose)):
+            line = next((ln for ln in cell.source.splitlines() if word in ln.lower()), "")
             problems.append(
-                f"{path.stem}: number word {word!r} in markdown cell {index} ({first_line!r}): write figures in digits"
+                f"{path.stem}: number word {word!r} in {where}: write figures in digits; the line: {line.strip()!r}"
             )
     return problems
 
@@ -114,14 +135,23 @@ def pairing_problems(source: Path) -> list[str]:
     from_ipynb = jupytext.read(notebook_path)
     cells_py = [(c.cell_type, c.source.strip()) for c in from_py.cells]
     cells_nb = [(c.cell_type, c.source.strip()) for c in from_ipynb.cells]
+    fix = (
+        f"edit {source.name} (the source), then run {fix_command(source.stem)} (it re-executes and re-pairs)"
+    )
     if cells_py == cells_nb:
         return []
     for index, (a, b) in enumerate(zip(cells_py, cells_nb, strict=False)):
         if a != b:
+            lines_py, lines_nb = a[1].splitlines(), b[1].splitlines()
+            line = next((i for i, (x, y) in enumerate(zip(lines_py, lines_nb, strict=False)) if x != y),
+                        min(len(lines_py), len(lines_nb)))  # fmt: skip
+            shown_py = lines_py[line] if line < len(lines_py) else "(no line)"
+            shown_nb = lines_nb[line] if line < len(lines_nb) else "(no line)"
             return [
-                f"{source.stem}: cell {index} differs between .py and .ipynb ({a[1][:50]!r} vs {b[1][:50]!r})"
+                f"{source.stem}: {cell_name(from_ipynb.cells, index)} differs between .py and .ipynb at its "
+                f"line {line + 1}: .py {shown_py!r}, .ipynb {shown_nb!r}; {fix}"
             ]
-    return [f"{source.stem}: .py has {len(cells_py)} cells, .ipynb has {len(cells_nb)}"]
+    return [f"{source.stem}: .py has {len(cells_py)} cells, .ipynb has {len(cells_nb)}; {fix}"]
 
 
 def execution_problems(path: Path) -> list[str]:
@@ -129,5 +159,8 @@ def execution_problems(path: Path) -> list[str]:
     notebook = nbformat.read(path, as_version=4)
     counts = [cell.get("execution_count") for cell in notebook.cells if cell.cell_type == "code"]
     if counts != list(range(1, len(counts) + 1)):
-        return [f"{path.stem}: code cells carry execution counts {counts}, not 1..{len(counts)} in order"]
+        return [
+            f"{path.stem}: code cells carry execution counts {counts}, not 1..{len(counts)} in order (outputs "
+            f"stripped, e.g. by `jupytext --to ipynb` without --update?); run {fix_command(path.stem)}"
+        ]
     return []

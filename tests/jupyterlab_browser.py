@@ -26,6 +26,7 @@ import secrets
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -71,11 +72,16 @@ def copy_repository(root: Path, dest: Path) -> Path:
 
     Each lesson's pair (.py and .ipynb) gets one modification time, the later of the two: a
     fresh clone writes both at nearly the same moment, and the test must not depend on the
-    order in which the copy wrote them (jupytext refuses an .ipynb newer than its .py).
+    order in which the copy wrote them (jupytext refuses an .ipynb newer than its .py). The copy
+    is writable by its owner even when the checkout is read-only (a shared or root-owned folder):
+    the lessons save figures and JupyterLab saves checkpoints in it.
     """
     ignore = shutil.ignore_patterns(".git", ".venv", "venv", "*.egg-info", "__pycache__", ".ipynb_checkpoints",
                                     ".pytest_cache", ".ruff_cache")  # fmt: skip
     shutil.copytree(root, dest, ignore=ignore)
+    for path in (dest, *dest.rglob("*")):
+        writable = stat.S_IWUSR | (stat.S_IXUSR if path.is_dir() else 0)
+        path.chmod(path.stat().st_mode | stat.S_IRUSR | writable)
     for notebook in (dest / "lessons").glob("*.ipynb"):
         source = notebook.with_suffix(".py")
         if source.exists():
@@ -433,13 +439,18 @@ class NotebookPage:
             timeout=PAGE_S * 1000,
         )
         self.menu("Run", "Run All Cells")
+        # Done when every code cell has run, or as soon as an error has stopped the run (no cell
+        # still queued or running, "[*]:", and an error or stderr output shown): a lesson's first
+        # error ends the wait at once instead of at the timeout.
         self._wait_or_explain(
             """(n) => {
               const panel = document.querySelector('.jp-NotebookPanel');
               const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
               const state = panel.querySelector('.jp-Notebook-ExecutionIndicator');
-              return state && state.dataset.status === 'idle' && prompts.length === n
-                && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+              if (!state || state.dataset.status !== 'idle' || prompts.length !== n) return false;
+              if (prompts.some(p => p.textContent.includes('*'))) return false;
+              const failed = panel.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]');
+              return failed !== null || prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
             }""",
             arg=code_cells,
             timeout=RUN_ALL_S * 1000,

@@ -27,7 +27,7 @@ def test_pass_hat_k_is_the_mean_over_tasks_of_the_binomial_ratio():
         expected = np.mean([math.comb(int(c), k) / math.comb(5, k) for c in correct.sum(axis=1)])
         assert study.pass_hat_k(correct, k) == pytest.approx(expected, rel=1e-12)
     assert study.pass_hat_k(correct, 1) == pytest.approx(correct.mean())
-    with pytest.raises(ValueError, match=r"k must be an integer 1..5"):
+    with pytest.raises(ValueError, match=r"k must be an integer 1 <= k <= 5"):
         study.pass_hat_k(correct, 6)
 
 
@@ -116,7 +116,9 @@ def panel():
 def _expected_row(settings, unit):
     setups = [study.SETUP_CHOICES[settings.extra[name]] for name in ("first", "second")]
     seeds = sim.study_seeds(settings.extra["n_seeds"], settings.seed)
-    first, second = (sim.run_batch(s, seeds, settings.budget, c, a) for s, c, a in setups)
+    first, second = (
+        sim.run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval) for c in setups
+    )
     interval = study.paired_interval(first, second, unit, len(seeds), "seeds", PANEL_RESAMPLES)
     return f"[{interval.low:.4f}, {interval.high:.4f}]", f"{interval.difference:.4f}"
 

@@ -18,6 +18,7 @@ test fails.
 
 import hashlib
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -265,3 +266,34 @@ def test_without_chromium_the_test_is_skipped_with_the_install_command_and_fails
     monkeypatch.setattr(sys.modules[__name__], "IN_CI", True)
     with pytest.raises(pytest.fail.Exception, match=r"CI=true.*apt-get install -y chromium|apt-get.*CI=true"):
         _require_chromium()
+
+
+def test_a_lessons_first_error_ends_the_wait_at_once(lab, new_page, monkeypatch):
+    """Run All stops at an error; the wait ends there, not at its timeout (here cut to 60 s: a wait
+    that only ended at the timeout would fail this test)."""
+    monkeypatch.setattr(jupyterlab_browser, "RUN_ALL_S", 60)
+    page = new_page(
+        _served_notebook(lab, "first-error.ipynb", ['raise ValueError("stops here")', "print(2)"])
+    )
+    page.open()
+    page.clear_and_run_all(2)
+    assert any("stops here" in problem for problem in page.problems())
+    assert page.prompts()[1].strip() in ("[ ]:", "")  # the cell after the error never ran
+
+
+def test_the_served_copy_is_writable_even_from_a_read_only_checkout(tmp_path):
+    source = tmp_path / "checkout"
+    (source / "lessons").mkdir(parents=True)
+    (source / "lessons" / "01_x.py").write_text("# %%\n")
+    (source / "figures").mkdir()
+    for path in (source / "lessons" / "01_x.py", source / "lessons", source / "figures", source):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        copy = copy_repository(source, tmp_path / "copy")
+        # mode bits, not a write: root (as in CI) may write whatever the modes say
+        for path in (copy, copy / "lessons", copy / "figures", copy / "lessons" / "01_x.py"):
+            mode = path.stat().st_mode
+            assert mode & stat.S_IWUSR and (not path.is_dir() or mode & stat.S_IXUSR), (path, oct(mode))
+    finally:
+        for path in (source, source / "lessons", source / "figures"):
+            path.chmod(0o755)

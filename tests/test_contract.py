@@ -313,11 +313,11 @@ def test_cli_csv_and_text_with_the_contract():
     [
         (
             ["table", "--max-replans", "1"],
-            "max_replans is an option of setup 'contract'; none of the chosen setups",
+            "--max-replans is an option of setup 'contract'; none of the chosen setups",
         ),
         (
             ["table", "--setups", "contract", "--max-replans", "-1"],
-            "max_replans must be an integer >= 0, got -1",
+            "--max-replans must be an integer >= 0, got -1",
         ),
         (
             ["table", "--setups", "contract", "--max-tokens", "x"],
@@ -325,7 +325,7 @@ def test_cli_csv_and_text_with_the_contract():
         ),
         (
             ["trace", "G05", "--max-replans", "1"],
-            "max_replans is an option of setup 'contract' only, not of 'plan-execute'",
+            "--max-replans is an option of setup 'contract' only, not of 'plan-execute'",
         ),
     ],
 )

@@ -90,8 +90,10 @@ def test_prose_check_catches_an_unprinted_figure(tmp_path):
         ).source += "\n\nThe split wins 31415 times, 1,234 percent more, in eleven runs."
 
     problems = prose_figure_problems(_broken_copy(tmp_path, add_figure))
-    assert any("figure 31415 in markdown cell" in p for p in problems)
-    assert any("figure 1234 in markdown cell" in p for p in problems)
+    assert any(
+        "figure 31415 in cell 1 (markdown)" in p and "scripts/refresh_lessons.py" in p for p in problems
+    )
+    assert any("figure 1234 in cell 1 (markdown)" in p and "1,234 percent more" in p for p in problems)
     assert any("number word 'eleven'" in p for p in problems)
 
 
@@ -119,7 +121,8 @@ def test_execution_check_catches_an_unexecuted_notebook(tmp_path):
             if cell.cell_type == "code":
                 cell.execution_count, cell.outputs = None, []
 
-    assert execution_problems(_broken_copy(tmp_path, unexecute))
+    problems = execution_problems(_broken_copy(tmp_path, unexecute))
+    assert problems and "scripts/refresh_lessons.py" in problems[0] and "jupytext --to ipynb" in problems[0]
 
 
 def test_execution_check_catches_cells_run_out_of_order(tmp_path):
@@ -137,6 +140,9 @@ def test_pairing_check_catches_a_drifted_pair(tmp_path):
     )
     notebook = tmp_path / NOTEBOOKS[0].name
     notebook.write_bytes(NOTEBOOKS[0].read_bytes())
-    assert pairing_problems(source)
+    problems = pairing_problems(source)
+    assert problems and "'## A measurement'" in problems[0] and "'## The measurement'" in problems[0]
+    assert "(markdown) differs between .py and .ipynb at its line" in problems[0]
+    assert f"scripts/refresh_lessons.py {source.stem[:2]}" in problems[0]
     notebook.unlink()
     assert pairing_problems(source) == [f"{source.name} has no paired {notebook.name}"]

@@ -175,3 +175,17 @@ def test_a_bug_in_a_view_is_raised_not_shown_as_a_refusal():
     with pytest.raises(ZeroDivisionError):
         panel.budget.value = 9
     assert "Refused" not in panel.message.value
+
+
+@pytest.mark.parametrize("text", ["+5", "1_000", "١٢", "1.0", "0x10"])
+def test_the_panel_follows_the_one_grammar_for_numbers(text):
+    panel = planner_executor_panel()
+    panel.seed.value = text
+    assert "Refused: seed must be a whole number" in panel.message.value
+    assert panel.seed.value == "20260218" and panel.settings.seed == 20260218  # the box shows what is used
+
+
+def test_the_panel_box_shows_the_value_it_used():
+    panel = planner_executor_panel()
+    panel.seed.value = "  42 "
+    assert panel.settings.seed == 42 and panel.seed.value == "42" and panel.message.value == ""

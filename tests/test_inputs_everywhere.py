@@ -1,0 +1,126 @@
+"""Every function `sim` exports checks its arguments as its docstring states them (issue 18): a wrong
+type, a value out of range or None (where None is not a default) raises the course's own error
+(`sim.InputError`; `sim.InputTypeError` for a wrong kind, also a TypeError), naming the parameter.
+Never an AttributeError, an IndexError or a library's internals."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import sim
+from sim import study
+
+M1, M2 = sim.measure("single-loop", 1, 4), sim.measure("single-loop", 2, 4)
+SPLIT, LOOP = sim.run_plan_execute("G05"), sim.run_single_loop("G05")
+B1, B2 = sim.run_batch("single-loop", [1, 2, 3], 4), sim.run_batch("plan-execute", [1, 2, 3], 4)
+
+VALID = {
+    sim.band_verdict: dict(unit="steps", first=[1, 2], second=[3, 4]),
+    sim.call_tool: dict(name="read_meter", state={"subscriber": "A001"}),
+    sim.charge: dict(m3=10, customer_type="residential"),
+    sim.check_budget: dict(max_steps=3),
+    sim.check_seed: dict(seed=3),
+    sim.check_seeds: dict(seeds=[1, 2]),
+    sim.check_setup: dict(setup="contract"),
+    sim.check_task: dict(task="G01"),
+    sim.code_of: dict(obj=sim.picks.selection, docstring=False),
+    sim.compare_setups: dict(first=[M1, M2], second=[M1, M2]),
+    sim.configs_for: dict(setups=["single-loop"], budget=8, options={}),
+    sim.correct_answer: dict(task="G05"),
+    sim.depth_picks: dict(seed=1, max_steps=3),
+    sim.expected_right_share: dict(depth=2),
+    sim.format_plan_accuracy: dict(accuracy=sim.plan_accuracy(1)),
+    sim.format_table: dict(table=sim.seed_table([M1])),
+    sim.format_trace: dict(run=SPLIT),
+    sim.is_correct: dict(run=SPLIT),
+    sim.loop_step_table: dict(steps=sim.loop_steps(LOOP)),
+    sim.loop_steps: dict(run=LOOP),
+    sim.measure: dict(setup="single-loop", seed=1, max_steps=3, self_critique=False, budget_margin=1),
+    sim.measure_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3),
+    sim.outcome: dict(run=LOOP),
+    sim.outcome_grid: dict(setup="single-loop", seed=1, budgets=[2, 3]),
+    sim.plan_accuracy: dict(seed=1),
+    sim.plan_length_budget: dict(setup="plan-execute", task="G05", margin=1, max_steps=8),
+    sim.recovery_task: dict(seed=1, max_steps=3),
+    sim.run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1),
+    sim.run_config: dict(setup="single-loop", budget=3),
+    sim.run_label: dict(seed=20260218),
+    sim.run_plan_execute: dict(task="G05", seed=1, max_steps=3),
+    sim.run_single_loop: dict(task="G05", seed=1, max_steps=3, approval=False),
+    sim.run_task: dict(setup="single-loop", task="G05", seed=1, max_steps=3),
+    sim.seed_table: dict(measurements=[M1]),
+    sim.selection: dict(depth=1),
+    sim.side_effect_calls: dict(seed=1, max_steps=3),
+    sim.split_step_table: dict(run=SPLIT),
+    sim.study_seeds: dict(n_seeds=3, first=5),
+    sim.verdict_table: dict(verdicts=sim.compare_setups([M1, M2], [M1, M2]), seeds=[1, 2]),
+    study.pass_hat_k: dict(correct=B1.correct, k=2),
+    study.paired_interval: dict(first=B1, second=B2, unit="tokens", n_seeds=3, n_resamples=50, random_seed=1),
+    study.band_rule_over_pairs: dict(first=B1.per_seed(), second=B2.per_seed(), unit="tokens"),
+}  # fmt: skip
+NAMED_BY_VALUE = {"name", "allowed"}  # a check's own naming parameters: they say what to call the value
+ALIASES = {"budget": "budget", "max_steps": "max_steps", "obj": "obj"}
+# a value out of range, or of the right kind but refused, for these parameters
+OUT_OF_RANGE = {
+    "unit": "foo", "setup": "react", "task": "G99", "customer_type": "industrial", "seeds": [1, 1],
+    "first": [M1], "budgets": [0], "measurements": [], "k": 99, "n_resamples": 0, "depth": 0, "m3": -1,
+    "run": None, "n_seeds": 0,
+}  # fmt: skip
+SPECIAL = [
+    (sim.verdict_table, "seeds", [1]),
+    (sim.split_step_table, "run", LOOP),
+    (study.pass_hat_k, "correct", B1.correct[0]),
+    (study.pass_hat_k, "k", 1.5),
+    (study.paired_interval, "first", B1.head(2)),
+    (sim.band_verdict, "label", 5),
+    (sim.run_label, "seeds", "AB"),
+]
+
+
+def _wrong_values(name, valid, default):
+    values = [] if default is None else [None]
+    if isinstance(valid, bool):
+        values += ["yes", 1]
+    elif isinstance(valid, int):
+        values += ["3", 2.5, True, -1 if name not in ("seed", "first") else -5]
+    elif isinstance(valid, str):
+        values += [5]
+    elif isinstance(valid, list | tuple | np.ndarray):
+        values += [5, "x"]
+    else:
+        values += ["x", 5]
+    if name in OUT_OF_RANGE and OUT_OF_RANGE[name] is not None:
+        values.append(OUT_OF_RANGE[name])
+    return values
+
+
+CASES = []
+for function, valid in VALID.items():
+    parameters = inspect.signature(function).parameters
+    for name, value in valid.items():
+        if name in NAMED_BY_VALUE:
+            continue
+        default = parameters[name].default
+        for wrong in _wrong_values(name, value, None if default is inspect.Parameter.empty else default):
+            CASES.append((function, name, wrong))
+CASES += SPECIAL
+
+
+def test_every_exported_function_has_a_valid_call_here():
+    exported = {getattr(sim, n) for n in sim.__all__ if inspect.isfunction(getattr(sim, n))}
+    assert exported <= set(VALID), sorted(f.__name__ for f in exported - set(VALID))
+    for function, valid in VALID.items():
+        function(**valid)  # the baseline is accepted
+
+
+@pytest.mark.parametrize("function, name, wrong", CASES,
+                         ids=[f"{f.__name__}-{n}-{type(w).__name__}-{i}" for i, (f, n, w) in enumerate(CASES)])  # fmt: skip
+def test_a_wrong_argument_is_refused_naming_its_parameter(function, name, wrong):
+    arguments = {**VALID[function], name: wrong}
+    with pytest.raises(sim.InputError) as caught:
+        function(**arguments)
+    message = str(caught.value)
+    assert ALIASES.get(name, name).split("_")[0] in message, message
+    if isinstance(wrong, str) and name not in ("unit", "setup", "task", "customer_type", "name"):
+        assert isinstance(caught.value, TypeError), f"a string for {name} is a wrong kind: {message}"

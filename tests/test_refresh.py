@@ -1,0 +1,77 @@
+"""The maintainer command (scripts/refresh_lessons.py): a second run with nothing changed leaves the
+files as they were (widget ids fixed by the lesson), and a failing or interrupted run says which lesson,
+which cell, and what is left to do."""
+
+import importlib.util
+import random
+import re
+import uuid
+
+import nbformat
+import pytest
+from course_checks import ROOT, lesson_notebooks
+
+SPEC = importlib.util.spec_from_file_location("refresh_lessons", ROOT / "scripts" / "refresh_lessons.py")
+refresh_lessons = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(refresh_lessons)
+
+
+def _with_random_ids(notebook, seed: int):
+    """The notebook as a fresh run writes it: every widget model id drawn anew, the state in their order."""
+    rng = random.Random(seed)
+    text = nbformat.writes(notebook)
+    ids = dict.fromkeys(re.findall(r"[0-9a-f]{32}", text))
+    fresh = {old: uuid.UUID(int=rng.getrandbits(128)).hex for old in ids}
+    copy = nbformat.reads(re.sub(r"[0-9a-f]{32}", lambda m: fresh[m.group(0)], text), as_version=4)
+    state = copy.metadata["widgets"][refresh_lessons.WIDGET_STATE]["state"]
+    keys = list(state)
+    rng.shuffle(keys)
+    copy.metadata["widgets"][refresh_lessons.WIDGET_STATE]["state"] = {key: state[key] for key in keys}
+    return copy
+
+
+@pytest.mark.parametrize("path", lesson_notebooks(), ids=[p.stem for p in lesson_notebooks()])
+def test_widget_ids_are_fixed_by_the_lesson_whatever_ipywidgets_drew(path):
+    committed = nbformat.read(path, as_version=4)
+    assert refresh_lessons.WIDGET_STATE in committed.metadata.get("widgets", {}), "no saved widget state"
+    for seed in (1, 2):
+        again = refresh_lessons.stable_widget_ids(_with_random_ids(committed, seed), path.stem)
+        assert nbformat.writes(again) == nbformat.writes(committed), (
+            f"{path.stem}: the saved widgets are not in the refresh command's normal form; run "
+            f".venv/bin/python scripts/refresh_lessons.py {path.stem[:2]}"
+        )
+
+
+def test_a_failing_cell_names_the_lesson_and_the_cell(tmp_path, monkeypatch, capsys):
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "09_broken.py").write_text('# %%\nprint("fine")\n\n# %%\nraise ValueError("no good")\n')
+    monkeypatch.setattr(refresh_lessons, "ROOT", tmp_path)
+    monkeypatch.setattr(refresh_lessons, "LESSONS", lessons)
+    assert refresh_lessons.main(["09"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "lessons/09_broken.py: code cell 2 (nbval Cell 1, JupyterLab [2]) raised ValueError: no good" in err
+    )
+    assert "refreshed: none; not refreshed: 09_broken" in err
+    assert not (lessons / "09_broken.ipynb").exists()  # nothing half-written
+
+
+def test_an_interrupted_refresh_says_what_was_and_was_not_refreshed(tmp_path, monkeypatch, capsys):
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    for name in ("01_a", "02_b"):
+        (lessons / f"{name}.py").write_text("# %%\nprint(1)\n")
+    calls = []
+
+    def refresh(source):
+        calls.append(source.stem)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(refresh_lessons, "refresh", refresh)
+    monkeypatch.setattr(refresh_lessons, "LESSONS", lessons)
+    assert refresh_lessons.main([]) == 130
+    err = capsys.readouterr().err
+    assert "refresh interrupted" in err and "refreshed: 01_a; not refreshed: 02_b" in err
+    assert "Traceback" not in err
