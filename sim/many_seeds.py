@@ -17,8 +17,8 @@ from sim.bands import MEASURED, BandVerdict
 from sim.batch import BatchRun, batch_run, study_seeds
 from sim.batch_contract import RIGHT, contract_batch, planner_tapes
 from sim.checks import check_instance, check_integer, check_items, check_seed
-from sim.config import DEFAULT_SEED, RunConfig
-from sim.errors import InputError
+from sim.config import DEFAULT_SEED, PLANNING_STEPS, RunConfig
+from sim.errors import InputError, InputTypeError
 from sim.picks import expected_right_share
 from sim.tasks import TASKS
 from sim.units import unit_named
@@ -145,3 +145,36 @@ def fully_right_plans(n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> p
         rows.append({"length": length, "plans": full.size, "fully right": int(full.sum()),
                      "share": float(full.mean()), "model": expected_right_share(1) ** length})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def extra_steps(setup: str, seeds, cap: int = 20) -> np.ndarray:
+    """Steps each task needed beyond its plan (planning steps + sequence length) under lesson 3's
+    SB1 (stop when done), with a budget of `cap` steps that should not bind; shape (24, n_seeds).
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For a setup without a batch path, bad seeds, a bad cap, or a cap that did bind (a run
+        ended by the budget rather than by SB1: raise the cap).
+    """
+    run = batch_run(RunConfig(setup, cap, stop_when_done=True), seeds)
+    if not run.stopped.all():
+        raise InputError(f"cap must let every run finish, got {cap}: raise it")
+    lengths = np.array([len(task.sequence) for task in TASKS])[:, None]
+    return run.steps - PLANNING_STEPS[setup] - lengths
+
+
+def smallest_margin(extra: np.ndarray, coverage: float) -> int:
+    """The smallest margin (steps) with which at least `coverage` of the task runs in `extra` finish
+    (lesson 3's SB2, tuned on a block of seeds).
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For `extra` that is not an integer array, or coverage outside (0, 1].
+    """
+    if not isinstance(extra, np.ndarray) or extra.dtype.kind not in "iu":
+        raise InputTypeError(f"extra must be an integer array (from extra_steps), got {type(extra).__name__}")
+    if not isinstance(coverage, float | int) or isinstance(coverage, bool) or not 0 < coverage <= 1:
+        raise InputError(f"coverage must be a share in (0, 1], got {coverage!r}")
+    return int(np.quantile(extra, coverage, method="higher"))
