@@ -639,80 +639,109 @@ for r in timed_out:
 # ## The contract next to real frameworks
 #
 # Real agent frameworks bound a run too; how they report its end differs. The table is held
-# as data in the cell below, from each framework's documentation (the page and version read
-# are in the last column); it maps each framework's bounds and end signals onto the 4
-# exit states and says what each lacks. "none" means the documentation read names no such
-# mechanism, not that none can be built.
+# as data in the cell below, each cell read from the framework's own source code at a
+# released version (the version and a link to the line read are in the data); it maps each
+# framework's bounds and end signals onto the 4 exit states and says what each lacks. "No"
+# or "none" means the source read has no such mechanism, not that none can be built on it.
 
 # %%
 frameworks = pd.DataFrame(
     [
         {
             "framework": "LangGraph",
-            "bounds": "recursion_limit (super-steps; default 25)",
-            "SUCCESS": "graph reaches END",
-            "PARTIAL_SUCCESS": "none",
-            "REPLAN_EXHAUSTED": "none (replanning is a graph you write)",
-            "TIMEOUT": "GraphRecursionError raised at the limit",
-            "lacks": "token and time bounds, a replan limit, a partial result on the error",
-            "read": "reference.langchain.com langgraph.errors.GraphRecursionError (since v0.1); "
-            "langgraph-sdk Config.recursion_limit (defaults to 25); GRAPH_RECURSION_LIMIT guide",
+            "version": "langgraph 1.2.11",
+            "bounds": "recursion_limit (super-steps; default 10007, env-overridable; was 25 up to 1.0.5); optional step_timeout, node timeouts",
+            "SUCCESS": "No tasks left to run: loop status 'done'; invoke returns the final state. No named success value",
+            "PARTIAL_SUCCESS": "Not from the runtime (it raises); a graph can read RemainingSteps/IsLastStep to answer early, as prebuilt agent does",
+            "REPLAN_EXHAUSTED": "No replan concept or limit; per-node RetryPolicy retries a failed node (max_attempts default 3)",
+            "TIMEOUT": "Raises GraphRecursionError ('Recursion limit of N reached…'); step_timeout: TimeoutError; node timeout: NodeTimeoutError",
+            "lacks": "No token bound, no whole-run time bound, no replan limit; exit states exist only as internal loop.status",
+            "source": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/_internal/_config.py#L32",
+            "has token": False,
+            "has time": False,
+            "has replan": False,
+            "has partial": False,
+            "has exits": False,
         },
         {
             "framework": "LangChain AgentExecutor",
-            "bounds": "max_iterations (default 15), max_execution_time (seconds)",
-            "SUCCESS": "agent returns AgentFinish",
-            "PARTIAL_SUCCESS": "early_stopping_method 'generate': one more LLM call writes a final answer",
-            "REPLAN_EXHAUSTED": "none",
-            "TIMEOUT": "early_stopping_method 'force' (default): a string saying a time or iteration limit was met",
-            "lacks": "a token bound, which limit ended the run, an exit state beyond the text",
-            "read": "reference.langchain.com langchain-classic AgentExecutor.max_iterations and "
-            ".early_stopping_method (since v1.0)",
+            "version": "langchain-classic 1.0.8",
+            "bounds": "max_iterations (default 15; None = unbounded), max_execution_time (wall-clock seconds; default None)",
+            "SUCCESS": "Agent returns AgentFinish (or a return_direct tool fires); result dict with 'output'",
+            "PARTIAL_SUCCESS": "early_stopping_method='generate': one more LLM call for a final answer; only the deprecated LLMChain Agent class",
+            "REPLAN_EXHAUSTED": "None; handle_parsing_errors can send parse errors back as observations, bounded only by max_iterations",
+            "TIMEOUT": "No exception: 'force' (default) returns output 'Agent stopped due to iteration limit or time limit.'",
+            "lacks": "No token bound, no replan limit, no named exit state (only the output string); sync path checks time between steps",
+            "source": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1023",
+            "has token": False,
+            "has time": True,
+            "has replan": False,
+            "has partial": True,
+            "has exits": False,
         },
         {
             "framework": "smolagents",
-            "bounds": "max_steps (default 20), planning_interval (plan every n steps; default None)",
-            "SUCCESS": "final answer returned",
-            "PARTIAL_SUCCESS": "none in the page read",
-            "REPLAN_EXHAUSTED": "none: planning runs on a clock, not on a failure",
-            "TIMEOUT": "max_steps reached (how the end is reported: not in the page read)",
-            "lacks": "token and time bounds in MultiStepAgent's parameters, replanning on failure, exit states",
-            "read": "huggingface.co/docs/smolagents v1.25.0 reference/agents (MultiStepAgent); "
-            "v1.21.2 plan_customization example",
+            "version": "v1.26.0",
+            "bounds": "max_steps (default 20, per-run override); planning_interval (default None); CodeAgent local code run 30 s per snippet",
+            "SUCCESS": "final_answer output ends the loop; RunResult.state 'success' when return_full_result=True",
+            "PARTIAL_SUCCESS": "Yes: at max_steps one extra LLM call (provide_final_answer) writes an answer, which is returned",
+            "REPLAN_EXHAUSTED": "Periodic planning every planning_interval steps (not on failure); no replan limit",
+            "TIMEOUT": "Not raised: AgentMaxStepsError('Reached max steps.') stored on last step; RunResult.state 'max_steps_error'",
+            "lacks": "No token or run-time bound (token_usage, timing only reported); no replan limit; just two exit states",
+            "source": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L300-L305",
+            "has token": False,
+            "has time": False,
+            "has replan": False,
+            "has partial": True,
+            "has exits": True,
         },
         {
-            "framework": "OpenAI Agents SDK",
-            "bounds": "max_turns (DEFAULT_MAX_TURNS; 10 in agents-core 0.0.9)",
-            "SUCCESS": "final_output produced",
-            "PARTIAL_SUCCESS": "an error handler may return a final output for max_turns",
-            "REPLAN_EXHAUSTED": "none",
-            "TIMEOUT": "MaxTurnsExceeded raised, unless handled",
-            "lacks": "token and time bounds on the run, a replan limit, a named exit state",
-            "read": "openai.github.io/openai-agents-python ref/run (Runner.run) and ref/exceptions; "
-            "@openai/agents-core 0.0.9 run.js; agents-core 0.5.1 errorHandlers",
+            "framework": "OpenAI Agents SDK (Python)",
+            "version": "openai-agents-python v0.22.0",
+            "bounds": "max_turns (DEFAULT_MAX_TURNS = 10; None disables); per-call ModelSettings.timeout; per-tool timeout_seconds",
+            "SUCCESS": "Loop ends when the agent produces a final output of output_type; RunResult.final_output",
+            "PARTIAL_SUCCESS": "Yes: error_handlers={'max_turns': fn} may return a final_output (Python SDK, since v0.8.0)",
+            "REPLAN_EXHAUSTED": "None; only opt-in model-call retries (ModelRetrySettings.max_retries, default None)",
+            "TIMEOUT": "Raises MaxTurnsExceeded('Max turns (N) exceeded') unless a handler answers; model-call timeout: ModelTimeoutError",
+            "lacks": "No run-level token or time bound, no replan limit; early ends are exceptions (with run_data), not a status field",
+            "source": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_config.py#L44",
+            "has token": False,
+            "has time": False,
+            "has replan": False,
+            "has partial": True,
+            "has exits": False,
         },
         {
             "framework": "AutoGen AgentChat",
-            "bounds": "termination conditions: MaxMessage, TokenUsage, Timeout, TextMention, "
-            "StopMessage, Handoff, SourceMatch, External; combined with AND / OR",
-            "SUCCESS": "TextMention or StopMessage: the agents say they are done",
-            "PARTIAL_SUCCESS": "none",
-            "REPLAN_EXHAUSTED": "none",
-            "TIMEOUT": "MaxMessage, TokenUsage or Timeout termination",
-            "lacks": "exit states as values (TaskResult.stop_reason is free text), a replan limit, "
-            "a check that the work is right",
-            "read": "microsoft.github.io/autogen stable: agentchat tutorial 'Termination' (also 0.4.7), "
-            "autogen_agentchat.base TaskResult (messages, stop_reason)",
+            "version": "autogen-agentchat python-v0.7.5",
+            "bounds": "Team max_turns (default None; MagenticOne 20) + 11 termination conditions (MaxMessage, TokenUsage, Timeout…); & |",
+            "SUCCESS": "No success state: a run ends when a condition fires; TaskResult(messages, stop_reason)",
+            "PARTIAL_SUCCESS": "Yes: TaskResult keeps all messages on any stop; MagenticOne writes a final answer at max rounds",
+            "REPLAN_EXHAUSTED": "MagenticOne only: re-plans after max_stalls (default 3); re-plans not capped except by max_turns",
+            "TIMEOUT": "No exception: stop_reason = StopMessage text, e.g. 'Timeout of N seconds reached'; agent errors raise RuntimeError",
+            "lacks": "No named exit states (stop_reason is free text); no replan limit; Timeout checked only when new messages arrive",
+            "source": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/__init__.py#L6-L18",
+            "has token": True,
+            "has time": True,
+            "has replan": False,
+            "has partial": True,
+            "has exits": False,
         },
         {
             "framework": "this contract (sim)",
+            "version": "this course",
             "bounds": "max_steps 8, max_tokens 1000, max_seconds 22, max_replans 2",
             "SUCCESS": "SUCCESS, checked against the task",
             "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (right m3 or amount held)",
             "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
             "TIMEOUT": "TIMEOUT, with the bound named",
             "lacks": "a real model: every figure here is from a fictional simulator",
-            "read": "sim/contract.py and sim/plan_schema.py, rules CT1 to CT12",
+            "source": "sim/contract.py and sim/plan_schema.py, rules CT1 to CT12",
+            "has token": True,
+            "has time": True,
+            "has replan": True,
+            "has partial": True,
+            "has exits": True,
         },
     ]
 )
@@ -721,15 +750,22 @@ print()
 print(frameworks[["framework", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED"]].to_string(index=False))
 print()
 for row in frameworks.itertuples():
-    print(f"{row.framework}\n  bounds: {row.bounds}\n  lacks : {row.lacks}\n  read  : {row.read}")
+    print(
+        f"{row.framework} ({row.version})\n  bounds: {row.bounds}\n  lacks : {row.lacks}\n  source: {row.source}"
+    )
+real = frameworks[frameworks["framework"] != "this contract (sim)"]
+for flag, words in (("has token", "a token bound on the run"), ("has time", "a time bound on the whole run"),
+                    ("has replan", "a replan limit"), ("has partial", "a built-in partial result"),
+                    ("has exits", "named exit states")):  # fmt: skip
+    having = real.loc[real[flag], "framework"].tolist()
+    print(f"{words}: {len(having)} of {len(real)} ({', '.join(having) or 'none'})")
 
 # %% [markdown]
-# Every framework in the table can bound the number of steps (LangGraph's super-steps,
-# AgentExecutor's iterations, smolagents' steps, the Agents SDK's turns, AutoGen's messages).
-# In the pages read, only AgentExecutor and AutoGen can bound time, and only AutoGen tokens.
-# None counts replans against a limit, and none reports a partial success as such: a run
-# that holds a right intermediate and runs out of steps looks the same as one that holds
-# nothing.
+# Every framework read bounds a run by steps, turns, iterations or messages, and the last
+# lines count the rest from the table's data: few bound tokens or the whole run's time, none
+# counts replans against a limit, and the ways to end with a partial result differ from one
+# framework to the next. A run stopped by a bound is reported as an exception in some and as
+# ordinary output in others, so code that calls an agent must know which.
 #
 # ## Summary
 #
@@ -752,8 +788,8 @@ for row in frameworks.itertuples():
 #   computed but not written from a record written, which the original answer measure does
 #   not.
 # - The replan limit trades tasks against cost: 18 solved with none allowed, 23 with 2.
-# - The frameworks read bound steps; fewer bound tokens or time; none bounds replans or
-#   names a partial success.
+# - The frameworks read, at the versions read, all bound steps; few bound tokens or the
+#   whole run's time; none has a replan limit.
 #
 # ## Exercises
 #
