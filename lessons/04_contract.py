@@ -640,7 +640,8 @@ for r in timed_out:
 #
 # Real agent frameworks bound a run too; how they report its end differs. The table is held
 # as data in the cell below, each cell read from the framework's own source code at a
-# released version (the version and a link to the line read are in the data); it maps each
+# released version (the version, and a link to the lines read for each cell, are in the
+# data; the listing prints the link for the bounds); it maps each
 # framework's bounds and end signals onto the 4 exit states and says what each lacks. "No"
 # or "none" means the source read has no such mechanism, not that none can be built on it.
 
@@ -657,6 +658,14 @@ frameworks = pd.DataFrame(
             "TIMEOUT": "Raises GraphRecursionError ('Recursion limit of N reached…'); step_timeout: TimeoutError; node timeout: NodeTimeoutError",
             "lacks": "No token bound, no whole-run time bound, no replan limit; exit states exist only as internal loop.status",
             "source": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/_internal/_config.py#L32",
+            "sources": {
+                "bounds": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/_internal/_config.py#L32",
+                "SUCCESS": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/pregel/_loop.py#L652-L655",
+                "PARTIAL_SUCCESS": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/managed/is_last_step.py#L18-L24",
+                "REPLAN_EXHAUSTED": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/types.py#L418-L430",
+                "TIMEOUT": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/pregel/main.py#L3002-L3011",
+                "lacks": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/pregel/_loop.py#L256-L264",
+            },
             "has token": False,
             "has time": False,
             "has replan": False,
@@ -673,6 +682,14 @@ frameworks = pd.DataFrame(
             "TIMEOUT": "No exception: 'force' (default) returns output 'Agent stopped due to iteration limit or time limit.'",
             "lacks": "No token bound, no replan limit, no named exit state (only the output string); sync path checks time between steps",
             "source": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1023",
+            "sources": {
+                "bounds": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1023",
+                "SUCCESS": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1597-L1602",
+                "PARTIAL_SUCCESS": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L946-L947",
+                "REPLAN_EXHAUSTED": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1042",
+                "TIMEOUT": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1032",
+                "lacks": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1235-L1238",
+            },
             "has token": False,
             "has time": True,
             "has replan": False,
@@ -689,6 +706,14 @@ frameworks = pd.DataFrame(
             "TIMEOUT": "Not raised: AgentMaxStepsError('Reached max steps.') stored on last step; RunResult.state 'max_steps_error'",
             "lacks": "No token or run-time bound (token_usage, timing only reported); no replan limit; just two exit states",
             "source": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L300-L305",
+            "sources": {
+                "bounds": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L300-L305",
+                "SUCCESS": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L582-L591",
+                "PARTIAL_SUCCESS": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L606-L607",
+                "REPLAN_EXHAUSTED": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L550-L551",
+                "TIMEOUT": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L630",
+                "lacks": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L201-L204",
+            },
             "has token": False,
             "has time": False,
             "has replan": False,
@@ -705,6 +730,14 @@ frameworks = pd.DataFrame(
             "TIMEOUT": "Raises MaxTurnsExceeded('Max turns (N) exceeded') unless a handler answers; model-call timeout: ModelTimeoutError",
             "lacks": "No run-level token or time bound, no replan limit; early ends are exceptions (with run_data), not a status field",
             "source": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_config.py#L44",
+            "sources": {
+                "bounds": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_config.py#L44",
+                "SUCCESS": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run.py#L271-L272",
+                "PARTIAL_SUCCESS": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_error_handlers.py#L50-L53",
+                "REPLAN_EXHAUSTED": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/retry.py#L210-L213",
+                "TIMEOUT": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run.py#L1450",
+                "lacks": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/model_settings.py#L218-L220",
+            },
             "has token": False,
             "has time": False,
             "has replan": False,
@@ -721,6 +754,14 @@ frameworks = pd.DataFrame(
             "TIMEOUT": "No exception: stop_reason = StopMessage text, e.g. 'Timeout of N seconds reached'; agent errors raise RuntimeError",
             "lacks": "No named exit states (stop_reason is free text); no replan limit; Timeout checked only when new messages arrive",
             "source": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/__init__.py#L6-L18",
+            "sources": {
+                "bounds": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/__init__.py#L6-L18",
+                "SUCCESS": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/base/_task.py#L9-L16",
+                "PARTIAL_SUCCESS": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/teams/_group_chat/_base_group_chat.py#L555-L564",
+                "REPLAN_EXHAUSTED": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/teams/_group_chat/_magentic_one/_magentic_one_orchestrator.py#L402-L405",
+                "TIMEOUT": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/_terminations.py#L383-L385",
+                "lacks": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/base/_task.py#L15-L16",
+            },
             "has token": True,
             "has time": True,
             "has replan": False,
@@ -737,6 +778,7 @@ frameworks = pd.DataFrame(
             "TIMEOUT": "TIMEOUT, with the bound named",
             "lacks": "a real model: every figure here is from a fictional simulator",
             "source": "sim/contract.py and sim/plan_schema.py, rules CT1 to CT12",
+            "sources": {},
             "has token": True,
             "has time": True,
             "has replan": True,
