@@ -277,8 +277,10 @@ print(sim.code_of(sim.picks.single_loop_pick))
 # ### The rules, in figures
 #
 # The loop's constants, printed from `sim` so the text and the simulator cannot drift apart.
-# The share of right picks starts at 0.8 at the first position and falls by 0.09 with every
-# position, down to a floor of 0.34. An agent whose job is done stops with chance 0.88 at
+# The draw that takes the right tool succeeds with share 0.8 at the first position, and that
+# share falls by 0.09 with every position, down to a floor of 0.34. A missed draw picks one of
+# the 5 tools at random and lands on the right one 1 time in 5, so the share of right picks
+# is a little higher than the draw's: 0.84 at the first position. An agent whose job is done stops with chance 0.88 at
 # each step. Token accounting: a step costs 60 + 22 x trace length, because the step
 # re-sends the whole trace so far; every observation costs 30; with self-critique on, every
 # tool error costs 40 more.
@@ -287,13 +289,18 @@ print(sim.code_of(sim.picks.single_loop_pick))
 rules = pd.DataFrame(
     [
         (
-            "share of right picks at position d, selection(d)",
+            "draw that takes the right tool at position d, selection(d)",
             f"max({picks.SELECTION_FLOOR}, {picks.SELECTION_START} - {picks.SELECTION_DROP} x (d - 1))",
         ),
         (
             "a wrong draw picks one of the tools at random",
             f"{len(sim.TOOL_NAMES)} tools, right by luck with share 1/{len(sim.TOOL_NAMES)}",
         ),
+        (
+            "right picks at position d, lucky picks counted",
+            f"selection(d) + (1 - selection(d)) / {len(sim.TOOL_NAMES)}",
+        ),
+        ("right picks at position 1", f"{sim.expected_right_share(1):.2f}"),
         ("chance that a finished agent stops, each step", f"{picks.STOP_SHARE}"),
         (
             "single-loop step (tokens)",
@@ -595,6 +602,25 @@ for v in (*approval_verdicts, asked, unwanted):
 # 4 and 6 of them are for writes nobody asked for, also measured. In this simulator an
 # approval is only counted; nobody refuses, so the stray writes still happen. What refusing
 # them would save is a question for a rule the simulator does not have.
+#
+# Two runs are a small sample. Beside each verdict, the cell runs the 3 loops over
+# 10,000 seeds (runs A and B are the first 2) and prints the mean paired difference per run
+# with its 95 % interval (lesson 5 explains such intervals). Both switches are given by the
+# rules: neither changes a draw, so every difference but self-critique's tokens is exactly
+# zero on every seed.
+
+# %%
+from sim.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
+
+many_plain = many_seed_run(sim.RunConfig("single-loop", BUDGET))
+for label, config, verdicts_two in (
+    ("self-critique", sim.RunConfig("single-loop", BUDGET, self_critique=True), critique_verdicts),
+    ("approval", sim.RunConfig("single-loop", BUDGET, approval=True), approval_verdicts),
+):
+    beside = beside_many_seeds(verdicts_two, many_plain, many_seed_run(config))
+    print(f"{label} minus no switch, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    print(beside.drop(columns="agrees").to_string(index=False))
+    print(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
 #
 # ## Summary
 #

@@ -372,12 +372,23 @@ def run_contract(
 
 
 def contract_run(
-    task: Task, seed: int, config: RunConfig, first_plan: Plan | Mapping | None = None
+    task: Task, seed: int, config: RunConfig, first_plan: Plan | Mapping | None = None, planner=None
 ) -> ContractRun:
-    """The contract on a checked task, seed and config (see `run_contract` and rules CT1-CT12)."""
+    """The contract on a checked task, seed and config (see `run_contract` and rules CT1-CT12).
+
+    `planner`, when given, writes the tools of every plan in place of the seed's draw stream:
+    called as planner(positions) -> tools, in the order the run asks (the first plan, then each
+    replan). The batch path (`sim.batch_contract`) passes the same picks read from arrays; None
+    draws them here from the seed's planner stream (`sim.picks.write_plan`).
+    """
     bounds = Bounds.of(config)
-    draw = draw_stream(stream_key(seed, task.name, planner=True))
-    first_tools = write_plan(task.sequence, draw)  # CT2: the split's first plan, the same draws
+    if planner is None:
+        draw = draw_stream(stream_key(seed, task.name, planner=True))
+
+        def planner(positions):
+            return write_plan(positions, draw)
+
+    first_tools = planner(task.sequence)  # CT2: the split's first plan, the same draws
     pad = Scratchpad(fields=initial_state(task))
     goal = GOALS[task.kind]
     plan = plan_from_tools(first_tools, goal, pad.held()) if first_plan is None else first_plan
@@ -405,7 +416,7 @@ def contract_run(
             stop = "max_replans"
             break
         remaining = task.sequence[pad.progress :] or task.sequence[-1:]
-        tools = write_plan(remaining, draw)  # CT6: the planner's rule on the positions that remain
+        tools = planner(remaining)  # CT6: the planner's rule on the positions that remain
         plan = plan_from_tools(tools, goal, pad.held(), 1 + written)
         stop = _planner_call(pad, bounds, events, len(tools), True, describe_plan(plan))
     fields = pad.fields

@@ -36,6 +36,38 @@ def outcome(run) -> str:
     return "wrong" if run.stopped else "out of budget"
 
 
+LOSSES = ("spoiled after the job was done", "spoiled before the job was done", "out of budget", "wrong")
+
+
+def loss_cause(run) -> str | None:
+    """Why a loop's run lost its task, read from its step log (lessons 2 and 3); None when the
+    final answer is right.
+
+    Returns one of LOSSES: "spoiled after the job was done" (the call that completed the job left
+    the right answer held, and a later call replaced it: the agent did not stop); "spoiled before
+    the job was done" (the right answer was held and lost while positions were still open);
+    "out of budget" or "wrong" (the right answer was never held; see `outcome`).
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For anything but a run of setup "single-loop" or "plan-execute".
+    """
+    run = check_run(run, setups=("single-loop", "plan-execute"))
+    task = check_task(run.task)
+    right = correct_answer(task)
+    if run.answer == right:
+        return None
+    completed = next(
+        (step for step in run.log if step.depth == len(task.sequence) and step.right and not step.error), None
+    )
+    if completed is not None and completed.held == right:
+        return LOSSES[0]
+    if any(call.held == right for call in run.trace):
+        return LOSSES[1]
+    return outcome(run)
+
+
 def outcome_grid(setup: str, seed: int, budgets, stop_when_done: bool = False) -> pd.DataFrame:
     """The outcome of every task at every budget (lesson 3).
 

@@ -9,7 +9,15 @@ from dataclasses import replace
 
 import pytest
 
-from sim import TASKS, measure, plan_length_budget, run_plan_execute, run_single_loop, run_task
+from sim import (
+    TASKS,
+    correct_answer,
+    measure,
+    plan_length_budget,
+    run_plan_execute,
+    run_single_loop,
+    run_task,
+)
 from sim.outcomes import OUTCOMES, outcome, outcome_grid
 from sim.panel import Settings
 from sim.panel_step_budget import step_budget_panel
@@ -130,3 +138,19 @@ def test_cli_stop_rule_is_named_in_json_rows():
     assert all(row["stop_when_done"] is True and row["budget_margin"] == 4 for row in rows)
     single = measure("single-loop", 20260218, 12, stop_when_done=True, budget_margin=4)
     assert rows[0]["tokens"] == single.tokens and rows[0]["steps"] == single.steps
+
+
+@pytest.mark.parametrize("setup", ["single-loop", "plan-execute"])
+def test_loss_cause_reads_from_the_log_what_the_stop_rule_rerun_shows(setup):
+    """Independent check: a spoiled run was spoiled after the job was done exactly when the same run
+    under SB1 (stop right after the completing call) ends solved (lesson 3's own method)."""
+    from sim.outcomes import loss_cause
+
+    for seed in range(120):
+        for task in TASKS:
+            run = run_task(setup, task, seed, 12)
+            cause = loss_cause(run)
+            assert (cause is None) == (run.answer == correct_answer(task))
+            if outcome(run) == "spoiled":
+                rerun = outcome(run_task(setup, task, seed, 12, stop_when_done=True))
+                assert (cause == "spoiled after the job was done") == (rerun == "solved"), (task.name, seed)

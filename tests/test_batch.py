@@ -11,6 +11,9 @@ import pytest
 
 from sim import TASKS, correct_answer, is_correct, measure, run_task
 from sim.batch import measure_batch, run_batch, study_seeds, tool_machine
+from sim.batch_contract import contract_batch
+from sim.config import RunConfig
+from sim.contract import contract_run
 from sim.world import TOOL_NAMES, call_tool
 
 EDGES = [0, 1, 2, 2**31 - 1, 2**31, 20260218, 20260219, 2**32 - 2, 2**32 - 1]
@@ -154,4 +157,26 @@ def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when
             )
             want = (is_correct(run), *(getattr(run, name) for name in FIELDS[1:]))
             got = tuple(getattr(batch, name)[t, j] for name in FIELDS)
+            assert got == want, (task.name, int(seed))
+
+
+CONTRACT_CONFIGS = [RunConfig("contract"), RunConfig("contract", 3, max_replans=0),
+                    RunConfig("contract", 12, max_replans=4, max_tokens=600), RunConfig("contract", 8, max_seconds=9)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "config", CONTRACT_CONFIGS, ids=[f"contract-{i}" for i in range(len(CONTRACT_CONFIGS))]
+)
+def test_the_contracts_batch_path_equals_its_one_seed_path(config):
+    """sim.batch_contract draws each lane's planner picks at once and runs the one-seed contract per
+    distinct prefix of picks; every lane must equal sim.contract.contract_run at its seed."""
+    seeds = np.concatenate([EDGES, SEEDS[:150]])
+    seeds = np.unique(seeds)
+    batch = contract_batch(config, seeds)
+    for t, task in enumerate(TASKS):
+        for j, seed in enumerate(seeds):
+            run = contract_run(task, int(seed), config)
+            want = (run.correct, run.steps, run.calls, run.tokens, run.errors, run.stopped, 0)
+            got = tuple(getattr(batch, name)[t, j] for name in ("correct", "steps", "calls", "tokens", "errors",
+                                                                   "stopped", "approvals"))  # fmt: skip
             assert got == want, (task.name, int(seed))

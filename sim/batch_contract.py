@@ -1,0 +1,110 @@
+"""The contract over many seeds at once, bit-identical to its one-seed path (`sim.contract.contract_run`).
+
+A contract run draws only from its planner stream, and only to pick the tools of its plans: the
+first plan, then each replan, every position right with the flat share selection(1), else a tool
+at random (CT2, CT6). So the picks of a (task, seed) lane form a fixed tape: position after
+position, whatever the run does with them. This module draws every lane's tape at once with the
+batch path's generator (`sim.batch.draw`, the same rules of `sim.picks`), then runs the readable
+one-seed contract once per distinct prefix of picks a run actually reads, and gives every lane
+that starts with that prefix the same outcome. Lanes share prefixes often (most plans are right),
+so 10,000 seeds cost a few thousand one-seed runs. Introduced for lesson 4's many-seed columns.
+"""
+
+import numpy as np
+
+from sim.batch import BatchRun, draw, mix32
+from sim.checks import check_seeds
+from sim.config import RunConfig
+from sim.contract import contract_run
+from sim.draws import stream_key
+from sim.errors import InputError
+from sim.picks import picks_right, random_tool_index, selection
+from sim.tasks import TASK_NAMES, TASKS
+from sim.world import TOOL_NAMES
+
+RIGHT = -1  # a pick that took the position's right tool (by the draw, not by luck)
+OUTCOME_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
+
+
+def planner_tapes(seeds: np.ndarray, n_positions: int) -> np.ndarray:
+    """Every lane's picks for `n_positions` positions, shape (24, n_seeds, n_positions), int8:
+    RIGHT where the draw took the right tool, else the index of the tool drawn at random
+    (`sim.picks.write_plan`'s rule, on each task's planner stream)."""
+    keys = np.stack([stream_key(seeds.astype(np.uint64), name, planner=True) for name in TASK_NAMES])
+    stream = mix32(keys)
+    lanes = np.ones(stream.shape, dtype=bool)
+    tapes = np.empty((*stream.shape, n_positions), dtype=np.int8)
+    for position in range(n_positions):
+        stream, u = draw(stream, lanes)
+        right = picks_right(u, selection(1))
+        stream, u = draw(stream, ~right)
+        tapes[:, :, position] = np.where(right, RIGHT, random_tool_index(u))
+    return tapes
+
+
+def _tape_planner(tape: np.ndarray):
+    """A planner reading picks from one lane's tape, in order; `read()` says how many it has read."""
+    used = 0
+
+    def planner(positions):
+        nonlocal used
+        picks = tape[used : used + len(positions)]
+        used += len(positions)
+        return tuple(
+            wanted if pick == RIGHT else TOOL_NAMES[pick]
+            for wanted, pick in zip(positions, picks, strict=True)
+        )
+
+    planner.read = lambda: used
+    return planner
+
+
+def contract_batch(config: RunConfig, seeds) -> BatchRun:
+    """The contract on all 24 tasks at every seed: a BatchRun equal, lane for lane, to
+    `sim.contract.contract_run` (tests/test_batch.py checks it).
+
+    Parameters
+    ----------
+    config : RunConfig
+        A checked configuration of setup "contract" (its bounds, CT11).
+    seeds : Sequence[int] | numpy.ndarray
+        Distinct integers 0 <= seed < 2**32.
+
+    Returns
+    -------
+    BatchRun
+        Per-(task, seed) outcomes of shape (24, n_seeds); approvals are 0 (the contract asks none).
+
+    Raises
+    ------
+    InputError
+        For a configuration of another setup, or bad seeds.
+    """
+    if not isinstance(config, RunConfig) or config.setup != "contract":
+        raise InputError(f"config must be a RunConfig of setup 'contract', got {config!r}")
+    seeds = check_seeds(seeds)
+    longest = max(len(task.sequence) for task in TASKS)
+    n_positions = longest * min(1 + config.max_replans, config.budget)  # a planner call is a step
+    tapes = planner_tapes(seeds, n_positions)
+    shape = (len(TASKS), len(seeds))
+    out = {name: np.zeros(shape, dtype=bool if name in ("correct", "stopped") else np.int64)
+           for name in OUTCOME_FIELDS}  # fmt: skip
+    for t, task in enumerate(TASKS):
+        seen: dict[bytes, tuple] = {}  # picks a run read -> its outcome
+        lengths: list[int] = []  # how many picks the runs read, ascending
+        rows = tapes[t].tobytes()
+        width = n_positions
+        for j in range(len(seeds)):
+            row = rows[j * width : (j + 1) * width]
+            outcome = next((seen[row[:n]] for n in lengths if row[:n] in seen), None)
+            if outcome is None:
+                planner = _tape_planner(tapes[t, j])
+                run = contract_run(task, int(seeds[j]), config, planner=planner)
+                outcome = (run.correct, run.steps, run.calls, run.tokens, run.errors, run.stopped)
+                read = planner.read()
+                seen[row[:read]] = outcome
+                lengths = sorted({*lengths, read})
+            for name, value in zip(OUTCOME_FIELDS, outcome, strict=True):
+                out[name][t, j] = value
+    return BatchRun(config, seeds, out["correct"], out["steps"], out["calls"], out["tokens"], out["errors"],
+                    np.zeros(shape, dtype=np.int64), out["stopped"])  # fmt: skip
