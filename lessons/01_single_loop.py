@@ -136,9 +136,9 @@ display(Image(filename=path))
 # ### A meter rollover
 #
 # A meter counts up to 99999 and then starts again at 0. When the current reading is *below*
-# the previous one, the meter has rolled over, and the consumption is the difference plus
-# 100000. The `consumption` tool applies this rule. Worked through for a meter that read
-# 99990 last period and reads 25 now:
+# the previous one, the meter has rolled over, and the consumption is the difference
+# plus 100000. The `consumption` tool applies this rule. Worked through for a meter that
+# read 99990 last period and reads 25 now:
 
 # %%
 previous, current = 99990, 25
@@ -455,8 +455,10 @@ print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"
 #
 # ## The growing trace: the single loop pays for its own history
 #
-# Every step re-sends the whole trace, so each step costs 22 tokens more than the one
-# before. The longest run on run A (first among the longest) shows it step by step:
+# Every step re-sends the whole trace, so each step that calls a tool costs 22 tokens more
+# than the one before it; the stop step at the end re-sends the trace too, but has no
+# observation to pay for. The longest run on run A (first among the longest) shows it step
+# by step:
 
 # %%
 runs = {
@@ -497,8 +499,8 @@ for label, task_runs in runs.items():
 
 # %% [markdown]
 # G15 needs 4 tools but took 8 steps, and its 8 steps cost 1306 tokens; 616 of them, 47.2 %,
-# only re-send the trace. A clean run of a 4-tool task costs 640 tokens, one of 1 tool
-# 172. Because the step cost grows with the trace, tokens grow faster than steps: each
+# only re-send the trace. A clean run of a 4-tool task costs 640 tokens, and one of 1 tool
+# costs 172. Because the step cost grows with the trace, tokens grow faster than steps: each
 # wasted step makes every later step dearer. Over all tasks, 32.9 % of run A's tokens and
 # 32.5 % of run B's go to re-sending the trace. That is the cost lesson 2's executor
 # avoids by carrying a plan instead of the trace.
@@ -621,13 +623,14 @@ for label, config, verdicts_two in (
     print(f"{label} minus no switch, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
     print(beside.drop(columns="agrees").to_string(index=False))
     print(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
-#
+
+# %% [markdown]
 # ## Summary
 #
 # - The world is fixed and fictional: 60 subscribers, a tariff in 4 bands, 5 documents,
 #   5 tools (one with a side effect), 24 tasks in 4 kinds with sequences of 1 to 4 tools.
-# - The single loop picks each step's tool with share `selection(d)`, falling from 0.8 by
-#   0.09 a position; a wrong draw is a random tool, right by luck 1 time in 5.
+# - The single loop's draw takes the right tool with share `selection(d)`, falling from 0.8
+#   by 0.09 a position; a missed draw is a random tool, right by luck 1 time in 5.
 # - At budget 8 it solves 23 of 24 tasks on both runs (0.9583), with 97 and 98 steps, 74
 #   tool calls, 11978 and 11994 tokens and 8 and 7 tool errors: lesson 2's single-loop rows.
 # - Right picks fall with depth: from 0.8 to 0.5 on run A and from 0.7742 to 0.5 on run B,

@@ -331,8 +331,9 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
 # ### Tool errors: a direction, not a measured size
 #
 # The split makes more tool errors: 10 and 12 against 8 and 7. The direction is the same on
-# both runs, and the mechanism is plain: a wrong position that is executed blindly calls a
-# tool whose fields are missing from the state. The cell below counts where the split's
+# both runs, and the mechanism is plain: a wrong position that is executed blindly can call
+# a tool whose fields are not in the state yet (a wrong `read_meter` or `search_docs` always
+# finds its fields and makes no tool error). The cell below counts where the split's
 # errors happen, and the plan's positions carry most of them. But the bands are 1 and 2,
 # and on run A the difference is only 2. We know the direction from the mechanism; at this
 # scale we cannot measure the size.
@@ -419,8 +420,8 @@ display(Image(filename=path))
 #
 # ## Next: where should the loop stop?
 #
-# Both setups stumble at the same place: the step budget. A budget of 8 steps was a choice
-# nobody justified. G05 needed 3 more steps after its plan ran out; with a smaller budget it ends
+# Both setups ran on the same step budget, 8 steps, and that budget was a choice nobody
+# justified. G05 needed 3 more steps after its plan ran out; with a smaller budget it ends
 # with a wrong answer, as the cell shows. And an agent that has finished but does not stop
 # can spoil the right answer it holds. Lesson 3 sweeps the budget and writes a stopping
 # rule down.
