@@ -95,6 +95,7 @@ OPTION_HELP = {  # what each option does, for --help; its default, minimum and s
     "max_replans": "at most this many replans",
     "max_tokens": "at most this many tokens",
     "max_seconds": "at most this many simulated seconds",
+    "lookalike": "the course's rule LA1 (lesson 4): offer the look-alike tool estimate_use beside the five",
 }
 
 
