@@ -85,11 +85,15 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-@cache
 def tool_machine(tools: tuple[str, ...] = TOOL_NAMES) -> ToolMachine:
     """Find every task's reachable states with the real tools of the tool set `tools` (the run's,
     `RunConfig.tools`) and tabulate them (see ToolMachine); built on first use and kept, one machine
     per tool set (a standard cache; the arrays are read-only)."""
+    return _tool_machine(tuple(tools))
+
+
+@cache
+def _tool_machine(tools: tuple[str, ...]) -> ToolMachine:
     searched = [_task_states(task, tools) for task in TASKS]
     n_states = max(len(states) for states, _, _ in searched)
     next_state_of = np.zeros((len(TASKS), n_states, len(tools)), dtype=np.int64)
@@ -326,6 +330,7 @@ def run_batch(
     approval: bool = False,
     stop_when_done: bool = False,
     budget_margin: int | None = None,
+    lookalike: bool = False,
 ) -> BatchRun:
     """Run one setup on all 24 tasks at every seed of `seeds`, vectorised across (task, seed).
 
@@ -347,6 +352,8 @@ def run_batch(
     budget_margin : int | None
         Lesson 3's budget rule (SB2): each task's budget is planning + sequence length + margin,
         capped at max_steps; None for the fixed budget.
+    lookalike : bool
+        The course's rule LA1 (lesson 4): the tool set offers the look-alike tool as a sixth.
 
     Returns
     -------
@@ -358,7 +365,9 @@ def run_batch(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
     """
-    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin)
+    config = RunConfig(
+        setup, max_steps, self_critique, approval, stop_when_done, budget_margin, lookalike=lookalike
+    )
     return batch_run(config, seeds)
 
 
