@@ -187,5 +187,7 @@ def test_the_cli_has_the_flag_and_says_what_ran():
         "contract bounds, look-alike (LA1)",
         "fixed budget, look-alike (LA1)",
     }
+    text = _cli("table", "--setups", "plan-execute", "--lookalike").stdout
+    assert "fixed budget, look-alike (LA1)" in text and "right positions" not in text  # no five-tool accuracy
     refused = _cli("table", "--setups", "single-loop", "--lookalike", "--approval")
     assert refused.returncode == 2 and "--lookalike and --approval cannot be combined" in refused.stderr
