@@ -537,6 +537,151 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
         )
 
 # %% [markdown]
+# ## When validation is not an oracle: a look-alike tool
+#
+# The oracle is a property of this world's 5 tools, not of validation. The course's own rule
+# **LA1** (not the source's; the option `lookalike`, off everywhere else in the course) puts a
+# look-alike in the tool set: a 6th tool, `estimate_use`, that takes the same fields as
+# `consumption` and gives the same field, with a wrong value. The planner documents it with
+# the contract of the tool it imitates: the same requires and produces. The cell prints the rule from `sim` and checks the wrong value against every subscriber. A
+# look-alike that forgot the meter rollover would not do here: no meter in this world rolls
+# over, so it would be right for every subscriber, as the last line shows.
+
+# %%
+from sim.world import IMITATES, LOOKALIKE_EXTRA_M3, SUBSCRIBERS, consumption_m3
+
+TOOL_SET_LA = sim.RunConfig("contract", lookalike=True).tools
+FAKE = TOOL_SET_LA[-1]
+fake_contract = plan_schema.tool_contract(FAKE)
+rule_la = pd.DataFrame(
+    [
+        ("LA1", "the look-alike", f"{FAKE}, imitating {IMITATES[FAKE]}"),
+        ("LA1", "requires (the planner's contract)", ", ".join(fake_contract.requires)),
+        ("LA1", "produces (the planner's contract)", ", ".join(fake_contract.produces)),
+        ("LA1", "its m3", f"the consumption, with rollover, + {LOOKALIKE_EXTRA_M3}"),
+        ("LA1", "simulated seconds", f"{plan_schema.tool_seconds(FAKE)}, as {IMITATES[FAKE]}"),
+        ("LA1", "tool set with the option", f"{len(TOOL_SET_LA)} tools, {FAKE} last"),
+        ("LA1", "a pick that misses (every setup)", f"index int(u x {len(TOOL_SET_LA)}) of the tool set"),
+    ],
+    columns=["rule", "what", "value"],
+)
+print(rule_la.to_string(index=False))
+wrong_m3 = wrong_charge = 0
+for record in SUBSCRIBERS.values():
+    right = consumption_m3(record.previous, record.current)
+    fake_m3 = sim.call_tool(FAKE, {"previous": record.previous, "current": record.current})["m3"]
+    wrong_m3 += fake_m3 != right
+    wrong_charge += sim.charge(fake_m3, record.customer_type) != sim.charge(right, record.customer_type)
+print(
+    f"{FAKE}: a wrong m3 for {wrong_m3} of {len(SUBSCRIBERS)} subscribers, a wrong charge for {wrong_charge}"
+)
+print(f"subscribers whose meter rolled over: {sum(r.current < r.previous for r in SUBSCRIBERS.values())}")
+
+# %% [markdown]
+# The enumeration again, now over the 6 tools (6 to the power of the plan's length), each
+# candidate wrapped and validated as the contract does it with the look-alike in its tool
+# set. For each kind of task whose plan uses `consumption`, 2 candidates pass: the right plan
+# and the same plan with the look-alike in its place. Validation checks fields, and the two
+# tools' fields are the same.
+
+# %%
+for kind in plan_schema.GOALS:
+    task = next(t for t in sim.TASKS if t.kind == kind)
+    goal, candidates = (
+        plan_schema.GOALS[kind],
+        list(itertools.product(TOOL_SET_LA, repeat=len(task.sequence))),
+    )
+    passing = [tools for tools in candidates
+               if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL, tool_set=TOOL_SET_LA),
+                                                INITIAL, TOOL_SET_LA)]  # fmt: skip
+    print(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
+          + "; ".join(" -> ".join(tools) for tools in passing))  # fmt: skip
+
+# %% [markdown]
+# The measurement with the look-alike in every setup's tool set: the 3 setups on runs A and
+# B at 8 steps, the contract with its default bounds. A pick that misses now lands on one of
+# 6 tools, so these runs differ from the ones above wherever a pick missed. The last lines
+# list the contract's runs that completed their plan with a wrong answer.
+
+# %%
+single_la = [sim.measure("single-loop", seed, BUDGET, lookalike=True) for seed in SEEDS]
+split_la = [sim.measure("plan-execute", seed, BUDGET, lookalike=True) for seed in SEEDS]
+contract_la = [sim.measure("contract", seed, BUDGET, lookalike=True) for seed in SEEDS]
+print(sim.format_table(sim.seed_table(single_la + split_la + contract_la)))
+print()
+exits_la = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET, lookalike=True)
+exits_la["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_la]
+print(exits_la.to_string(index=False))
+for seed in SEEDS:
+    runs = [sim.run_task("contract", task, seed, BUDGET, lookalike=True) for task in sim.TASKS]
+    fooled = [f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
+              f"{sim.correct_answer(r.task)}), {r.errors} tool errors, stop reason {r.stop_reason}, exit {r.exit_state}"
+              for r in runs if r.stop_reason == "plan complete" and not r.correct]  # fmt: skip
+    print(f"run {sim.run_label(seed)}: plan complete with a wrong answer: {'; '.join(fooled) or 'none'}")
+
+# %% [markdown]
+# The band rule's verdicts, contract against each loop with the same tool set, each beside
+# the same comparison over 10,000 seeds.
+
+# %%
+many_la = {
+    setup: many_seed_run(sim.RunConfig(setup, BUDGET, lookalike=True))
+    for setup in ("single-loop", "plan-execute", "contract")
+}
+for label, first, runs_two in (("single loop", "single-loop", single_la),
+                               ("planner + executor", "plan-execute", split_la)):  # fmt: skip
+    verdicts_two = sim.compare_setups(runs_two, contract_la)
+    print(f"first = {label}, second = contract, both with the look-alike")
+    print(sim.verdict_table(verdicts_two, SEEDS).to_string(index=False))
+    beside = beside_many_seeds(verdicts_two, many_la[first], many_la["contract"])
+    print(f"the same over {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    print(beside.drop(columns="agrees").to_string(index=False))
+    print()
+
+# %% [markdown]
+# What the look-alike costs each setup over the same 10,000 seeds (with the look-alike minus
+# with the 5 tools, paired by seed), and how many of the contract's task runs complete their
+# plan with a wrong answer, with and without it.
+
+# %%
+from sim.many_seeds import paired_difference
+
+cost_rows = []
+for setup in ("single-loop", "plan-execute", "contract"):
+    difference = paired_difference(many[setup], many_la[setup], "success")
+    cost_rows.append({"setup": SETUP_LABELS[setup],
+                      "solved a run, 5 tools": f"{many[setup].correct.sum(axis=0).mean():.2f}",
+                      "with the look-alike": f"{many_la[setup].correct.sum(axis=0).mean():.2f}",
+                      "success difference": f"{difference['mean']:+.4f}",
+                      "95 % interval": f"[{difference['low']:+.4f}, {difference['high']:+.4f}]"})  # fmt: skip
+print(pd.DataFrame(cost_rows).to_string(index=False))
+for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_la["contract"])):
+    fooled = runs.stopped & ~runs.correct
+    print(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
+          f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
+
+# %% [markdown]
+# What validation buys when it is no longer an oracle, as far as these figures go:
+#
+# - **Tool errors stay at 0**, on both runs and over 10,000 seeds. That still holds by
+#   construction: both plans that pass call only tools that cannot fail on what the plan
+#   feeds them.
+# - **A plan that passes is no longer a right plan.** On run B, G23 runs the look-alike,
+#   completes its plan with a wrong answer and no tool error, and stops with "plan complete".
+#   CT12 has no exit state for a completed plan with a wrong answer, so it ends in TIMEOUT,
+#   the order's last state; nothing in the run marks its answer as wrong. Over 10,000 seeds
+#   6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none
+#   do, by construction.
+# - **With the same tool set, the contract still solves more.** On runs A and B success is
+#   unmeasured against both loops; over 10,000 seeds the contract solves more than the
+#   single loop (+0.0336 a run) and the split (+0.0275). Steps, tool calls, tokens and tool
+#   errors stay measured and lower, as with the 5 tools.
+# - **The look-alike costs every setup tasks**: -0.0400 a run for the single loop, -0.0260
+#   for the split and -0.0236 for the contract. Validation does not catch it, so the
+#   contract's lead is not validation telling the two tools apart; these figures do not say
+#   where each setup loses its tasks.
+
+# %% [markdown]
 # ## Across step budgets
 #
 # The budgets of lesson 3: 2, 4, 6, 8 and 12 steps, for all 3 setups on both runs; the
@@ -827,6 +972,10 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #   differences are unmeasured); it keeps fewer tool calls and fewer tool errors.
 # - Validation is an oracle in this world: of every plan the planner could write, only the
 #   right one passes, so the 0 tool errors hold by construction.
+# - With the course's look-alike tool (rule LA1, off elsewhere) validation passes 2 plans for
+#   each kind that uses `consumption`. The contract keeps 0 tool errors (by construction), but
+#   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer; with the
+#   same tool set it still solves more than both loops over 10,000 seeds.
 # - In this world a plan that passes validation never fails a precondition; the check is
 #   shown on a constructed plan whose step claims a field its tool does not produce.
 # - Every run ends in one exit state with a stop reason; PARTIAL_SUCCESS separates a record

@@ -15,9 +15,9 @@ from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.draws import draw_stream, stream_key
 from sim.errors import InputError, InputTypeError
-from sim.picks import executor_pick, single_loop_pick, write_plan
+from sim.picks import draws_among, executor_pick, single_loop_pick, write_plan
 from sim.tasks import Task, check_task, correct_answer
-from sim.world import TOOLS, call_tool
+from sim.world import IMITATES, TOOLS, call_tool
 
 # which observation field becomes the answer the agent holds
 RESULT_FIELDS = {"consumption": "m3", "tariff": "amount", "search_docs": "code"}
@@ -118,7 +118,8 @@ def call_and_observe(tool: str, state: dict) -> dict:
 
     A write_record call writes the answer held (`state["value"]`). A tool error (an observation
     with the key "error") changes nothing else; otherwise the observation's fields join the
-    state, and the field named by RESULT_FIELDS becomes the answer held (`state["result"]`).
+    state, and the field named by RESULT_FIELDS becomes the answer held (`state["result"]`); the
+    course's look-alike (LA1, lesson 4) is read like the tool it imitates.
     Used by every setup, and by the batch path to tabulate each task's tools.
     """
     if tool == "write_record":
@@ -126,8 +127,9 @@ def call_and_observe(tool: str, state: dict) -> dict:
     observation = call_tool(tool, state)
     if "error" not in observation:
         state.update(observation)
-        if tool in RESULT_FIELDS:
-            state["result"] = observation[RESULT_FIELDS[tool]]
+        original = IMITATES.get(tool, tool)
+        if original in RESULT_FIELDS:
+            state["result"] = observation[RESULT_FIELDS[original]]
     return observation
 
 
@@ -228,8 +230,9 @@ def _loop_pick(target, depth, draw, _trace_length):
 
 
 def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
-    """The single loop on a checked task, seed and config (see `run_single_loop`)."""
-    draw = draw_stream(stream_key(seed, task.name))
+    """The single loop on a checked task, seed and config (see `run_single_loop`); its random picks
+    draw among the config's tool set (the five tools, or six under LA1, lesson 4)."""
+    draw = draws_among(draw_stream(stream_key(seed, task.name)), config.tools)
     return run_loop(task, seed, config, draw, _loop_pick, loop_step_tokens)
 
 
@@ -243,6 +246,19 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
 
     planning = PLANNING_STEPS["plan-execute"]  # the planner's one call is a step (AA25)
     return run_loop(task, seed, config, draw, pick, executor_step_tokens, steps=planning,
+                    tokens=planner_tokens(len(plan)), plan=plan)  # fmt: skip
+
+
+def plan_execute_among(task: Task, seed: int, config: RunConfig) -> Run:
+    """The split of `plan_execute` whose planner and executor draw among the config's tool set
+    (lesson 4's LA1: six tools with the look-alike); with the five tools it equals `plan_execute`."""
+    draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
+    plan = write_plan(task.sequence, draw)
+
+    def pick(target, depth, draw, trace_length):
+        return executor_pick(plan, trace_length, target, depth, draw)
+
+    return run_loop(task, seed, config, draw, pick, executor_step_tokens, steps=PLANNING_STEPS["plan-execute"],
                     tokens=planner_tokens(len(plan)), plan=plan)  # fmt: skip
 
 

@@ -31,9 +31,8 @@ from sim.draws import TWO_TO_32, mix32, next_state, stream_key
 from sim.errors import InputError, InputTypeError
 from sim.picks import picks_right, random_tool_index, selection, stops
 from sim.tasks import TASK_NAMES, TASKS, correct_answer
-from sim.world import TOOL_NAMES, TOOLS
+from sim.world import TOOL_NAMES, WORLD_TOOLS
 
-N_TOOLS = len(TOOL_NAMES)
 MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
 TASK_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "approvals", "stopped")  # per (task, seed)
 BATCH_SETUPS = ("single-loop", "plan-execute")  # the contract has no batch path
@@ -43,7 +42,8 @@ BATCH_SETUPS = ("single-loop", "plan-execute")  # the contract has no batch path
 class ToolMachine:
     """Every task's tools as a state machine, stacked over the 24 tasks (read-only arrays).
 
-    Fields: n_states (states per task; state 0 is the task's starting state, tasks with
+    Fields: tools (the tool set, in index order: the five tools, or six under LA1, lesson 4);
+    n_states (states per task; state 0 is the task's starting state, tasks with
     fewer states are padded); next_state (n_tasks, n_states, n_tools) int64, the state after
     calling a tool; error (same shape) bool, whether that call is a tool error; correct
     (n_tasks, n_states) bool, whether the answer held in that state is the task's correct
@@ -51,6 +51,7 @@ class ToolMachine:
     the task's sequence, -1 from its length on; length (n_tasks,) int64, the sequence length.
     """
 
+    tools: tuple[str, ...]
     n_states: int
     next_state: np.ndarray
     error: np.ndarray
@@ -59,14 +60,14 @@ class ToolMachine:
     length: np.ndarray
 
 
-def _task_states(task) -> tuple[list[dict], dict, dict]:
-    """Breadth-first search of the states a task can reach; returns states, next and error maps."""
+def _task_states(task, tools: tuple[str, ...]) -> tuple[list[dict], dict, dict]:
+    """Breadth-first search of the states a task can reach with `tools`; returns states, next and error maps."""
     states = [initial_state(task)]
     index = {tuple(sorted(states[0].items())): 0}
     next_state_of, error = {}, {}
     position = 0
     while position < len(states):
-        for tool_index, tool in enumerate(TOOL_NAMES):
+        for tool_index, tool in enumerate(tools):
             after = dict(states[position])
             failed = "error" in call_and_observe(tool, after)
             key = tuple(sorted(after.items()))
@@ -84,14 +85,19 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def tool_machine(tools: tuple[str, ...] = TOOL_NAMES) -> ToolMachine:
+    """Find every task's reachable states with the real tools of the tool set `tools` (the run's,
+    `RunConfig.tools`) and tabulate them (see ToolMachine); built on first use and kept, one machine
+    per tool set (a standard cache; the arrays are read-only)."""
+    return _tool_machine(tuple(tools))
+
+
 @cache
-def tool_machine() -> ToolMachine:
-    """Find every task's reachable states with the real tools and tabulate them (see ToolMachine);
-    built on first use and kept (a standard cache; the arrays are read-only)."""
-    searched = [_task_states(task) for task in TASKS]
+def _tool_machine(tools: tuple[str, ...]) -> ToolMachine:
+    searched = [_task_states(task, tools) for task in TASKS]
     n_states = max(len(states) for states, _, _ in searched)
-    next_state_of = np.zeros((len(TASKS), n_states, N_TOOLS), dtype=np.int64)
-    error = np.zeros((len(TASKS), n_states, N_TOOLS), dtype=bool)
+    next_state_of = np.zeros((len(TASKS), n_states, len(tools)), dtype=np.int64)
+    error = np.zeros((len(TASKS), n_states, len(tools)), dtype=bool)
     correct = np.zeros((len(TASKS), n_states), dtype=bool)
     for t, (task, (states, moves, failures)) in enumerate(zip(TASKS, searched, strict=True)):
         for (state, tool), after in moves.items():
@@ -101,10 +107,10 @@ def tool_machine() -> ToolMachine:
         correct[t, : len(states)] = [state.get("result") == wanted for state in states]
     sequence = np.full((len(TASKS), MAX_SEQUENCE + 1), -1, dtype=np.int64)
     for t, task in enumerate(TASKS):
-        sequence[t, : len(task.sequence)] = [TOOL_NAMES.index(tool) for tool in task.sequence]
+        sequence[t, : len(task.sequence)] = [tools.index(tool) for tool in task.sequence]
     length = np.array([len(task.sequence) for task in TASKS], dtype=np.int64)
     arrays = (next_state_of, error, correct, sequence, length)
-    return ToolMachine(n_states, *(_read_only(a) for a in arrays))
+    return ToolMachine(tools, n_states, *(_read_only(a) for a in arrays))
 
 
 def draw(state: np.ndarray, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -229,7 +235,7 @@ def _write_plans(stream: np.ndarray, machine: ToolMachine) -> tuple[np.ndarray, 
         right = writing & picks_right(u, selection(1))
         stream, u = draw(stream, writing & ~right)
         wanted = machine.sequence[:, position, None]
-        plan[:, :, position] = np.where(right, wanted, random_tool_index(u))
+        plan[:, :, position] = np.where(right, wanted, random_tool_index(u, len(machine.tools)))
     return stream, plan
 
 
@@ -240,7 +246,7 @@ def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
 
 def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
     """`sim.agents.run_loop` on every (task, seed) lane at once; see it for the rules."""
-    machine = tool_machine()
+    machine, n_tools = tool_machine(config.tools), len(config.tools)
     shape = (len(TASKS), len(seeds))
     split = config.setup == "plan-execute"
     stream = _lanes(seeds, split)
@@ -264,7 +270,7 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
     active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
     flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
     selection_by_done = np.array([selection(d + 1) for d in range(MAX_SEQUENCE + 1)])
-    side_effect = np.array([TOOLS[tool].side_effect for tool in TOOL_NAMES])
+    side_effect = np.array([WORLD_TOOLS[tool].side_effect for tool in machine.tools])
     while True:
         active &= steps < budgets
         if not active.any():
@@ -281,10 +287,10 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         stream, u = draw(stream, calling & ~following & ~right)
         position = np.minimum(calls, plan.shape[2] - 1)[:, :, None]
         planned = np.take_along_axis(plan, position, axis=2)[:, :, 0]
-        choice = np.where(following, planned, np.where(right, target, random_tool_index(u)))
+        choice = np.where(following, planned, np.where(right, target, random_tool_index(u, n_tools)))
         if config.approval:
             approvals += calling & side_effect[choice]
-        flat = (flat_tasks + state) * N_TOOLS + choice
+        flat = (flat_tasks + state) * n_tools + choice
         failed = machine.error.reshape(-1).take(flat) & calling
         state = np.where(calling, machine.next_state.reshape(-1).take(flat), state)
         tokens += calling * observation_tokens(failed, config.self_critique)
@@ -324,6 +330,7 @@ def run_batch(
     approval: bool = False,
     stop_when_done: bool = False,
     budget_margin: int | None = None,
+    lookalike: bool = False,
 ) -> BatchRun:
     """Run one setup on all 24 tasks at every seed of `seeds`, vectorised across (task, seed).
 
@@ -345,6 +352,8 @@ def run_batch(
     budget_margin : int | None
         Lesson 3's budget rule (SB2): each task's budget is planning + sequence length + margin,
         capped at max_steps; None for the fixed budget.
+    lookalike : bool
+        The course's rule LA1 (lesson 4): the tool set offers the look-alike tool as a sixth.
 
     Returns
     -------
@@ -356,7 +365,9 @@ def run_batch(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
     """
-    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin)
+    config = RunConfig(
+        setup, max_steps, self_critique, approval, stop_when_done, budget_margin, lookalike=lookalike
+    )
     return batch_run(config, seeds)
 
 

@@ -18,18 +18,17 @@ from sim.config import RunConfig
 from sim.contract import contract_run
 from sim.draws import stream_key
 from sim.errors import InputError
-from sim.picks import picks_right, random_tool_index, selection
+from sim.picks import N_TOOLS, picks_right, random_tool_index, selection
 from sim.tasks import TASK_NAMES, TASKS
-from sim.world import TOOL_NAMES
 
 RIGHT = -1  # a pick that took the position's right tool (by the draw, not by luck)
 OUTCOME_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
 
 
-def planner_tapes(seeds: np.ndarray, n_positions: int) -> np.ndarray:
+def planner_tapes(seeds: np.ndarray, n_positions: int, n_tools: int = N_TOOLS) -> np.ndarray:
     """Every lane's picks for `n_positions` positions, shape (24, n_seeds, n_positions), int8:
-    RIGHT where the draw took the right tool, else the index of the tool drawn at random
-    (`sim.picks.write_plan`'s rule, on each task's planner stream)."""
+    RIGHT where the draw took the right tool, else the index of the tool drawn at random among
+    `n_tools` tools (`sim.picks.write_plan`'s rule, on each task's planner stream; 6 under LA1)."""
     keys = np.stack([stream_key(seeds.astype(np.uint64), name, planner=True) for name in TASK_NAMES])
     stream = mix32(keys)
     lanes = np.ones(stream.shape, dtype=bool)
@@ -38,12 +37,13 @@ def planner_tapes(seeds: np.ndarray, n_positions: int) -> np.ndarray:
         stream, u = draw(stream, lanes)
         right = picks_right(u, selection(1))
         stream, u = draw(stream, ~right)
-        tapes[:, :, position] = np.where(right, RIGHT, random_tool_index(u))
+        tapes[:, :, position] = np.where(right, RIGHT, random_tool_index(u, n_tools))
     return tapes
 
 
-def _tape_planner(tape: np.ndarray):
-    """A planner reading picks from one lane's tape, in order; `read()` says how many it has read."""
+def _tape_planner(tape: np.ndarray, tools: tuple[str, ...]):
+    """A planner reading picks from one lane's tape, in order (a random pick's index is one of
+    `tools`, the run's tool set); `read()` says how many it has read."""
     used = 0
 
     def planner(positions):
@@ -51,8 +51,7 @@ def _tape_planner(tape: np.ndarray):
         picks = tape[used : used + len(positions)]
         used += len(positions)
         return tuple(
-            wanted if pick == RIGHT else TOOL_NAMES[pick]
-            for wanted, pick in zip(positions, picks, strict=True)
+            wanted if pick == RIGHT else tools[pick] for wanted, pick in zip(positions, picks, strict=True)
         )
 
     planner.read = lambda: used
@@ -85,7 +84,7 @@ def contract_batch(config: RunConfig, seeds) -> BatchRun:
     seeds = check_seeds(seeds)
     longest = max(len(task.sequence) for task in TASKS)
     n_positions = longest * min(1 + config.max_replans, config.budget)  # a planner call is a step
-    tapes = planner_tapes(seeds, n_positions)
+    tapes = planner_tapes(seeds, n_positions, len(config.tools))  # 5 tools, or 6 under LA1
     shape = (len(TASKS), len(seeds))
     out = {name: np.zeros(shape, dtype=bool if name in ("correct", "stopped") else np.int64)
            for name in OUTCOME_FIELDS}  # fmt: skip
@@ -98,7 +97,7 @@ def contract_batch(config: RunConfig, seeds) -> BatchRun:
             row = rows[j * width : (j + 1) * width]
             outcome = next((seen[row[:n]] for n in lengths if row[:n] in seen), None)
             if outcome is None:
-                planner = _tape_planner(tapes[t, j])
+                planner = _tape_planner(tapes[t, j], config.tools)
                 run = contract_run(task, int(seeds[j]), config, planner=planner)
                 outcome = (run.correct, run.steps, run.calls, run.tokens, run.errors, run.stopped)
                 read = planner.read()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 
 from sim.checks import SETUP_NAMES, check_budget, check_count, check_items, check_setup, check_switch
 from sim.errors import InputError, InputTypeError
-from sim.world import WORLD_SEED
+from sim.world import LOOKALIKE_TOOLS, TOOL_NAMES, WORLD_SEED
 
 DEFAULT_SEED = WORLD_SEED  # run A of the lessons; run B is DEFAULT_SEED + 1
 DEFAULT_BUDGET = 8  # steps (rule AA25)
@@ -28,11 +28,12 @@ OPTIONS = {
     "max_replans": (DEFAULT_MAX_REPLANS, 0),
     "max_tokens": (DEFAULT_MAX_TOKENS, 1),
     "max_seconds": (DEFAULT_MAX_SECONDS, 1),
+    "lookalike": (False, None),
 }
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", "stop_when_done", "budget_margin"),
-    "plan-execute": ("stop_when_done", "budget_margin"),
-    "contract": ("max_replans", "max_tokens", "max_seconds"),
+    "single-loop": ("self_critique", "approval", "stop_when_done", "budget_margin", "lookalike"),
+    "plan-execute": ("stop_when_done", "budget_margin", "lookalike"),
+    "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike"),
 }
 PLANNING_STEPS = {
     "single-loop": 0,
@@ -49,14 +50,17 @@ class RunConfig:
     self_critique and approval (the single loop's switches, lesson 1); stop_when_done (SB1) and
     budget_margin (SB2, steps, or None for the fixed budget), the loops' stopping rule (lesson 3);
     max_replans, max_tokens (tokens) and max_seconds (simulated seconds), the contract's bounds
-    (CT11, lesson 4). An option that the setup does not have keeps its value of "not given"
+    (CT11, lesson 4); lookalike, the course's own rule LA1 (every setup, lesson 4; stated in
+    `sim.world`): the run's tool set (`tools`) offers the look-alike `estimate_use` after the
+    five tools. An option that the setup does not have keeps its value of "not given"
     (False, None); the contract's bounds take their defaults when not given.
 
     Raises
     ------
     InputTypeError, InputError
         On construction, for a value of the wrong kind or out of range, or an option asked of a
-        setup that does not have it, naming the option and the setups that have it.
+        setup that does not have it, naming the option and the setups that have it; and for
+        lookalike with approval (approval counts the side effects of the five tools only).
     """
 
     setup: str
@@ -68,6 +72,7 @@ class RunConfig:
     max_replans: int | None = None
     max_tokens: int | None = None
     max_seconds: int | None = None
+    lookalike: bool = False
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -84,17 +89,29 @@ class RunConfig:
                 object.__setattr__(self, name, value)
             elif not not_given(value):
                 raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
+        if self.lookalike and self.approval:
+            raise InputError("lookalike and approval cannot be combined: approval counts the five tools only")
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        """The tool set the run offers, in the order random picks index it: the five tools, and
+        under LA1 (lookalike, lesson 4) the look-alike after them."""
+        return TOOL_NAMES + tuple(LOOKALIKE_TOOLS) if self.lookalike else TOOL_NAMES
 
     @property
     def rule(self) -> str:
         """The stopping rule that runs: "fixed budget" (the seed's), "stop when done", or "<stop>,
-        budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4)."""
+        budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4);
+        followed by ", look-alike (LA1)" when the tool set offers the look-alike (lesson 4)."""
         if self.setup == "contract":
-            return "contract bounds"
+            return "contract bounds" + self._lookalike_note()
         stop = "stop when done" if self.stop_when_done else "original stop"
         if self.budget_margin is not None:
-            return f"{stop}, budget plan length + {self.budget_margin}"
-        return "stop when done" if self.stop_when_done else "fixed budget"
+            return f"{stop}, budget plan length + {self.budget_margin}" + self._lookalike_note()
+        return ("stop when done" if self.stop_when_done else "fixed budget") + self._lookalike_note()
+
+    def _lookalike_note(self) -> str:
+        return ", look-alike (LA1)" if self.lookalike else ""
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""

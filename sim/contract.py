@@ -42,7 +42,7 @@ Its model, stated as rules CT1..CT12 (the constants below carry the numbers):
   length + 30 for the error context; a tool call 40 + 10 x tool calls so far, plus 30 for its
   observation (AA28's executor step). All of it is `sim.costs`.
 - CT10. Simulated seconds. A planner call takes PLANNER_SECONDS; a tool call takes its tool's
-  duration (TOOL_SECONDS), or its step's timeout when it is cut there.
+  duration (TOOL_SECONDS, `tool_seconds`), or its step's timeout when it is cut there.
 - CT11. Bounds. max_steps (default 8, the course's budget), max_tokens (default 1000), max_seconds
   (default 22) and max_replans (default 2). The token and seconds defaults are twice the cost of
   the longest right run (a record task: 1 plan and 4 tool calls, 500 tokens, 11 seconds). Before
@@ -81,10 +81,9 @@ from sim.exits import (
     holds_correct_intermediate,
     job_done,
 )
-from sim.picks import write_plan
+from sim.picks import draws_among, write_plan
 from sim.plan_schema import (
     GOALS,
-    TOOL_SECONDS,
     Plan,
     PlanStep,
     Rejection,
@@ -94,6 +93,7 @@ from sim.plan_schema import (
     plan_from_tools,
     plan_length,
     plan_tools,
+    tool_seconds,
 )
 from sim.tasks import Task, check_task, correct_answer
 
@@ -193,7 +193,7 @@ def tool_cost(calls_so_far: int, step: PlanStep) -> tuple[int, int]:
     executor's step and its observation; the seconds are the tool's duration, or the step's
     timeout when that is shorter."""
     tokens = executor_step_tokens(calls_so_far) + observation_tokens(False)
-    return tokens, min(TOOL_SECONDS.get(step.tool, 0), step.timeout)
+    return tokens, min(tool_seconds(step.tool), step.timeout)
 
 
 def bound_hit(pad: Scratchpad, bounds: Bounds, tokens: int, seconds: int) -> str | None:
@@ -296,7 +296,7 @@ def _execute(task, plan: Plan, pad, bounds, events, trace) -> tuple[Rejection | 
             return None, hit
         pad.steps, pad.calls = pad.steps + 1, pad.calls + 1
         pad.tokens, pad.seconds = pad.tokens + tokens, pad.seconds + seconds
-        if TOOL_SECONDS.get(step.tool, 0) > step.timeout:
+        if tool_seconds(step.tool) > step.timeout:
             error, observation = True, {"error": f"timed out after {step.timeout} s"}
         else:
             observation = call_and_observe(step.tool, pad.fields)
@@ -381,9 +381,9 @@ def contract_run(
     replan). The batch path (`sim.batch_contract`) passes the same picks read from arrays; None
     draws them here from the seed's planner stream (`sim.picks.write_plan`).
     """
-    bounds = Bounds.of(config)
+    bounds, tools = Bounds.of(config), config.tools  # the run's tool set: 5 tools, or 6 under LA1 (lesson 4)
     if planner is None:
-        draw = draw_stream(stream_key(seed, task.name, planner=True))
+        draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), tools)
 
         def planner(positions):
             return write_plan(positions, draw)
@@ -391,13 +391,15 @@ def contract_run(
     first_tools = planner(task.sequence)  # CT2: the split's first plan, the same draws
     pad = Scratchpad(fields=initial_state(task))
     goal = GOALS[task.kind]
-    plan = plan_from_tools(first_tools, goal, pad.held()) if first_plan is None else first_plan
+    plan = plan_from_tools(first_tools, goal, pad.held(), 1, tools) if first_plan is None else first_plan
     first_used = plan_tools(plan)  # the first plan the run was given: the planner's, or a constructed one
     events, trace, plans, written = [], [], [], 0
     stop = _planner_call(pad, bounds, events, plan_length(plan), False, describe_plan(plan))
     while stop is None:
         written += plan_length(plan)
-        parsed, problems = parse_plan(plan)  # a constructed first plan is kept typed when the schema takes it
+        parsed, problems = parse_plan(
+            plan, tools
+        )  # a constructed first plan is kept typed when the schema takes it
         if parsed is not None:
             plan = parsed
             plans.append(plan)
@@ -416,9 +418,9 @@ def contract_run(
             stop = "max_replans"
             break
         remaining = task.sequence[pad.progress :] or task.sequence[-1:]
-        tools = planner(remaining)  # CT6: the planner's rule on the positions that remain
-        plan = plan_from_tools(tools, goal, pad.held(), 1 + written)
-        stop = _planner_call(pad, bounds, events, len(tools), True, describe_plan(plan))
+        picked = planner(remaining)  # CT6: the planner's rule on the positions that remain
+        plan = plan_from_tools(picked, goal, pad.held(), 1 + written, tools)
+        stop = _planner_call(pad, bounds, events, len(picked), True, describe_plan(plan))
     fields = pad.fields
     state = exit_state(job_done(task, fields), holds_correct_intermediate(task, fields), stop)
     answer = fields.get("result")

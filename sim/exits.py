@@ -73,9 +73,10 @@ def exit_state_of(run) -> str:
     run : ContractRun | Run
         A run of any setup. Its trace decides: a record task is done when its last successful
         write_record wrote the correct value; another task when its answer is correct; a
-        successful consumption call (any task but a document or consumption task) or tariff
-        call (a record task) means a correct intermediate was held (the world's tools compute
-        it from the task's own subscriber). The stop reason is the run's own for a contract
+        successful consumption call (any task but a document or consumption task) or a tariff
+        call that gave the correct amount (a record task) means a correct intermediate was held
+        (the world's tools compute it from the task's own subscriber; under the course's LA1 a
+        tariff call may follow the look-alike's wrong m3, lesson 4). The stop reason is the run's own for a contract
         run; for a loop it is "job done" when the agent stopped and "max_steps" when the
         budget ran out, so a loop that stopped with a spoiled answer and no intermediate falls
         to TIMEOUT, the order's last state.
@@ -93,8 +94,9 @@ def exit_state_of(run) -> str:
     else:
         done = run.answer == correct_answer(task)
     tools = {call.tool for call in succeeded}
+    right_amount = any(call.tool == "tariff" and call.held == correct_answer(task) for call in succeeded)
     intermediate = (task.kind in ("charge", "record") and "consumption" in tools) or (
-        task.kind == "record" and "tariff" in tools
+        task.kind == "record" and right_amount
     )
     return exit_state(done, intermediate, stop_reason_of(run))
 

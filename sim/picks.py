@@ -8,6 +8,7 @@ AA24, AA26, AA27 of the planner/executor lesson (lesson 2).
 """
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from sim.checks import check_integer
 from sim.world import TOOL_NAMES
@@ -63,16 +64,40 @@ def picks_right(u, share):
     return u < share
 
 
-def random_tool_index(u):
-    """The tool a pick takes when it misses: index int(u x 5) of TOOL_NAMES, for a draw `u` in [0, 1)
-    (an int for a float, an int64 array for an array of draws)."""
-    scaled = u * N_TOOLS
+def random_tool_index(u, n_tools: int = N_TOOLS):
+    """The tool a pick takes when it misses: index int(u x N) of the tool set in use, N = n_tools
+    tools (5, or 6 under the course's rule LA1), for a draw `u` in [0, 1) (an int for a float, an
+    int64 array for an array of draws)."""
+    scaled = u * n_tools
     return int(scaled) if isinstance(scaled, float) else scaled.astype("int64")
 
 
+@dataclass(frozen=True)
+class ToolDraws:
+    """A run's draw stream together with the tool set its random picks draw among (lesson 4, LA1).
+
+    Called like the stream itself (the next draw, in [0, 1)); `tools` are tool names in index order.
+    A bare draw stream picks among the five tools (TOOL_NAMES).
+    """
+
+    stream: Callable[[], float]
+    tools: tuple[str, ...]
+
+    def __call__(self) -> float:
+        return self.stream()
+
+
+def draws_among(stream: Callable[[], float], tools: tuple[str, ...]) -> Callable[[], float]:
+    """The draws of a run whose tool set is `tools` (`RunConfig.tools`): the bare stream for the
+    five tools, else the stream with its tool set (ToolDraws)."""
+    return stream if tools == TOOL_NAMES else ToolDraws(stream, tools)
+
+
 def random_tool(draw: Callable[[], float]) -> str:
-    """A tool picked at random with the next draw of the stream (every tool with share 1/5)."""
-    return TOOL_NAMES[random_tool_index(draw())]
+    """A tool picked at random with the next draw of the stream, among the stream's tool set (every
+    tool with share 1/N: the five tools, or under LA1 the six of a ToolDraws)."""
+    tools = draw.tools if isinstance(draw, ToolDraws) else TOOL_NAMES
+    return tools[random_tool_index(draw(), len(tools))]
 
 
 def single_loop_pick(target: str | None, depth: int, draw: Callable[[], float]) -> str | None:

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
-from sim.world import TOOL_NAMES, TOOLS
+from sim.world import IMITATES, TOOL_NAMES
 
 TOOL_SECONDS = MappingProxyType(
     {"read_meter": 2, "consumption": 1, "tariff": 1, "search_docs": 3, "write_record": 2}
@@ -35,6 +35,19 @@ TOOL_CONTRACTS = MappingProxyType(
     }
 )  # CT3
 GOALS = MappingProxyType({"charge": "amount", "consumption": "m3", "document": "code", "record": "written"})
+
+
+def tool_contract(tool: str) -> ToolContract:
+    """A tool's documented contract (CT3); the course's look-alike (LA1, lesson 4) is documented
+    with the contract of the tool it imitates, so validation cannot tell the two apart."""
+    return TOOL_CONTRACTS[IMITATES.get(tool, tool)]
+
+
+def tool_seconds(tool: str) -> int:
+    """A tool's duration (simulated seconds, CT10): the look-alike's is its original's (LA1); 0 for
+    a name that is no tool."""
+    return TOOL_SECONDS.get(IMITATES.get(tool, tool), 0)
+
 
 # ---- the plan schema (CT1, CT4 structural)
 
@@ -86,24 +99,25 @@ class Plan(BaseModel):
     steps: tuple[PlanStep, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _structure(self):
-        problems = structural_problems(self.steps)
+    def _structure(self, info: ValidationInfo):
+        problems = structural_problems(self.steps, (info.context or {}).get("tools", TOOL_NAMES))
         if problems:
             raise PlanRejected(problems[0])
         return self
 
 
-def structural_problems(steps: Sequence[PlanStep]) -> list[Rejection]:
-    """Structural refusals of a list of steps (CT4), in step order; [] when the structure is sound."""
+def structural_problems(steps: Sequence[PlanStep], tools: Sequence[str] = TOOL_NAMES) -> list[Rejection]:
+    """Structural refusals of a list of steps (CT4), in step order; [] when the structure is sound.
+    `tools` is the run's tool set (the five tools; six under LA1, lesson 4): any other tool is unknown."""
     problems, seen = [], set()
     ids = [step.id for step in steps]
     for index, step in enumerate(steps):
         if step.id in seen:
             problems.append(Rejection("duplicate id", step.id, f"step {step.id!r}: the id is used twice"))
-        if step.tool not in TOOLS:
+        if step.tool not in tools:
             problems.append(
                 Rejection("unknown tool", step.id, f"step {step.id!r}: unknown tool {step.tool!r}; "
-                          f"the tools are {', '.join(TOOL_NAMES)}")
+                          f"the tools are {', '.join(tools)}")
             )  # fmt: skip
         for dependency in step.depends_on:
             if dependency in ids[index:]:
@@ -163,7 +177,9 @@ def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
     return problems
 
 
-def validate_plan(plan: Plan | Mapping, held: Sequence[str]) -> list[Rejection]:
+def validate_plan(
+    plan: Plan | Mapping, held: Sequence[str], tools: Sequence[str] = TOOL_NAMES
+) -> list[Rejection]:
     """Validate a plan before execution (CT4): the schema and structure, then the data flow.
 
     Parameters
@@ -172,6 +188,8 @@ def validate_plan(plan: Plan | Mapping, held: Sequence[str]) -> list[Rejection]:
         A Plan, or the raw data of one ({"goal": ..., "steps": [...]}).
     held : Sequence[str]
         Field names the scratchpad holds.
+    tools : Sequence[str]
+        The run's tool set (default the five tools; with the look-alike under LA1, lesson 4).
 
     Returns
     -------
@@ -179,17 +197,21 @@ def validate_plan(plan: Plan | Mapping, held: Sequence[str]) -> list[Rejection]:
         [] when the plan may run; otherwise its refusals, each naming a step ("plan" when the
         schema refuses before any step can be named).
     """
-    parsed, refused = parse_plan(plan)
+    parsed, refused = parse_plan(plan, tools)
     return refused if parsed is None else data_flow_problems(parsed, held)
 
 
-def parse_plan(plan: Plan | Mapping) -> tuple[Plan | None, list[Rejection]]:
-    """A plan as the schema reads it (CT1, CT4 structural): (the typed Plan, []) when it takes it,
-    (None, [its refusal]) when it does not. A Plan is returned as it is."""
+def parse_plan(
+    plan: Plan | Mapping, tools: Sequence[str] = TOOL_NAMES
+) -> tuple[Plan | None, list[Rejection]]:
+    """A plan as the schema reads it (CT1, CT4 structural) for the tool set `tools`: (the typed
+    Plan, []) when it takes it, (None, [its refusal]) when it does not. A Plan is returned as it
+    is when its tools are in `tools`."""
     if isinstance(plan, Plan):
-        return plan, []
+        unknown = [r for r in structural_problems(plan.steps, tools) if r.kind == "unknown tool"]
+        return (None, unknown[:1]) if unknown else (plan, [])
     try:
-        return Plan.model_validate(plan), []
+        return Plan.model_validate(plan, context={"tools": tuple(tools)}), []
     except ValidationError as error:
         return None, [_rejection_from(error)]
 
@@ -216,7 +238,8 @@ def _rejection_from(error: ValidationError) -> Rejection:
     return Rejection("schema", step, f"{'.'.join(map(str, where)) or 'plan'}: {first['msg']}")
 
 
-def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_number: int = 1) -> Plan:
+def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_number: int = 1,
+                    tool_set: Sequence[str] = TOOL_NAMES) -> Plan:  # fmt: skip
     """The plan the fictional planner writes around its chosen tools (CT3).
 
     Parameters
@@ -229,17 +252,19 @@ def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_
         Fields the scratchpad holds; a required field held needs no dependency.
     first_number : int
         Steps are numbered s<first_number>, s<first_number + 1>, ... so ids stay unique in a run.
+    tool_set : Sequence[str]
+        The run's tool set, which the schema checks the tools against (LA1 adds the look-alike).
 
     Returns
     -------
     Plan
-        Requires and produces from TOOL_CONTRACTS; depends_on the latest earlier step producing
+        Requires and produces from TOOL_CONTRACTS (`tool_contract`); depends_on the latest earlier step producing
         each required field not held; timeout TIMEOUT_FACTOR x the tool's duration (simulated
         seconds). Data flow is not checked here: `validate_plan` does that.
     """
     steps = []
     for offset, tool in enumerate(tools):
-        contract = TOOL_CONTRACTS[tool]
+        contract = tool_contract(tool)
         depends = []
         for name in contract.requires:
             producers = [s.id for s in steps if name in s.produces]
@@ -248,9 +273,9 @@ def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_
         steps.append(
             PlanStep(id=f"s{first_number + offset}", tool=tool, depends_on=tuple(depends),
                      requires=contract.requires, produces=contract.produces,
-                     timeout=TIMEOUT_FACTOR * TOOL_SECONDS[tool])
+                     timeout=TIMEOUT_FACTOR * tool_seconds(tool))
         )  # fmt: skip
-    return Plan(goal=goal, steps=tuple(steps))
+    return Plan.model_validate({"goal": goal, "steps": tuple(steps)}, context={"tools": tuple(tool_set)})
 
 
 def plan_length(plan: Plan | Mapping) -> int:

@@ -5,7 +5,7 @@ It takes a checked RunConfig (`sim.config`) and hands it to the setup's engine: 
 budget (SB2) in lesson 3; the contract in lesson 4.
 """
 
-from sim.agents import Run, plan_execute, single_loop
+from sim.agents import Run, plan_execute, plan_execute_among, single_loop
 from sim.checks import check_margin, check_seed, check_setup
 from sim.config import RunConfig, run_config
 from sim.tasks import Task, check_task
@@ -52,9 +52,10 @@ def run_with(config: RunConfig, task: Task, seed: int):
 
         return contract_run(task, seed, config)
     config = task_config(config, task)
-    return (
-        single_loop(task, seed, config) if config.setup == "single-loop" else plan_execute(task, seed, config)
-    )
+    if config.setup == "single-loop":
+        return single_loop(task, seed, config)
+    split = plan_execute_among if config.lookalike else plan_execute  # LA1, lesson 4: six tools
+    return split(task, seed, config)
 
 
 def run_task(setup: str, task, seed: int, max_steps: int, self_critique: bool = False, approval: bool = False,
@@ -77,7 +78,8 @@ def run_task(setup: str, task, seed: int, max_steps: int, self_critique: bool = 
         Lesson 3's stopping criterion (SB1), for the loops.
     **options
         The setup's other options (see `sim.config.SETUP_OPTIONS`): budget_margin (the loops,
-        lesson 3); max_replans, max_tokens and max_seconds (contract, rule CT11, lesson 4).
+        lesson 3); max_replans, max_tokens and max_seconds (contract, rule CT11, lesson 4);
+        lookalike (every setup, the course's rule LA1, lesson 4).
 
     Returns
     -------

@@ -23,7 +23,8 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     """The seed lesson's table: columns setup, run, success, step, calls, tokens, error.
 
     A `budget` column is added after `run` when the measurements span more than one budget,
-    and a `rule` column when any measurement used lesson 3's stopping rule.
+    and a `rule` column when any measurement used lesson 3's stopping rule or lesson 4's
+    look-alike tool (LA1).
     Print it with `format_table` to get the seed's layout (success with 4 decimals).
     """
     measurements = check_items(
@@ -41,7 +42,8 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     )
     if table["budget"].nunique() <= 1:
         table = table.drop(columns="budget")
-    if not any(m.config.stop_when_done or m.config.budget_margin is not None for m in measurements):
+    if not any(m.config.stop_when_done or m.config.budget_margin is not None or m.config.lookalike
+               for m in measurements):  # fmt: skip
         table = table.drop(columns="rule")
     return table
 

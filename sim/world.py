@@ -3,6 +3,14 @@
 Nothing here is real: no model, tool server or network is called. The world is built once
 from WORLD_SEED and never changes; a run's seed drives only the agent's and planner's draws
 (rule AA22). Introduced in lesson 1, the single loop.
+
+The course's own rule LA1 (lesson 4; not the source's, off by default): with the option
+`lookalike` a run's tool set (`RunConfig.tools`) offers a sixth tool after the five,
+`estimate_use`, a look-alike of `consumption`: it takes the same fields (previous, current)
+and gives the same field (m3), but its m3 is 1 too high, for every pair of readings, so every
+answer computed from it is wrong. Every random pick then draws among 6 tools
+(`sim.picks.random_tool_index`), and the planner documents the look-alike with the contract
+of the tool it imitates (`sim.plan_schema.tool_contract`), so validation cannot tell the two apart.
 """
 
 from collections.abc import Mapping
@@ -189,13 +197,35 @@ TOOLS = MappingProxyType(
 TOOL_NAMES = tuple(TOOLS)
 
 
+# ---- the course's own look-alike (rule LA1, lesson 4; not the source's). It is never one of the five
+# TOOLS: an agent can pick it only in a run whose tool set offers it (RunConfig.lookalike, .tools).
+
+LOOKALIKE_EXTRA_M3 = 1  # LA1: the look-alike's m3 is this much too high, for every pair of readings
+
+
+def estimate_use(previous=None, current=None, **_):
+    """Tool (LA1, the course's own look-alike of `consumption`): the same fields in and out, a wrong
+    m3: the consumption with rollover plus 1 (it counts both readings as used)."""
+    if previous is None or current is None:
+        return {"error": "missing field"}
+    return {"m3": consumption_m3(previous, current) + LOOKALIKE_EXTRA_M3}
+
+
+LOOKALIKE_TOOLS = MappingProxyType(
+    {"estimate_use": Tool("estimate_use", estimate_use, ("previous", "current"), False)}
+)
+IMITATES = MappingProxyType({"estimate_use": "consumption"})  # LA1: look-alike -> the tool it imitates
+WORLD_TOOLS = MappingProxyType({**TOOLS, **LOOKALIKE_TOOLS})  # every tool a call can name
+
+
 def call_tool(name: str, state: dict) -> dict:
     """Call tool `name` with the fields of its schema taken from `state`; other fields are filtered out.
 
     Parameters
     ----------
     name : str
-        One of TOOL_NAMES; any other name returns {"error": "no such tool"}.
+        One of TOOL_NAMES, or the course's look-alike "estimate_use" (LA1: only a run whose tool set
+        offers it picks it); any other name returns {"error": "no such tool"}.
     state : dict
         The agent's state; it is read, never changed.
 
@@ -213,7 +243,7 @@ def call_tool(name: str, state: dict) -> dict:
         raise InputTypeError(f"name must be a tool name ({', '.join(TOOL_NAMES)}), got {name!r}")
     if not isinstance(state, Mapping):
         raise InputTypeError(f"state must be a mapping of field names to values, got {type(state).__name__}")
-    tool = TOOLS.get(name)
+    tool = WORLD_TOOLS.get(name)
     if tool is None:
         return {"error": "no such tool"}
     arguments = {field: state[field] for field in tool.fields if field in state}

@@ -161,7 +161,9 @@ def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when
 
 
 CONTRACT_CONFIGS = [RunConfig("contract"), RunConfig("contract", 3, max_replans=0),
-                    RunConfig("contract", 12, max_replans=4, max_tokens=600), RunConfig("contract", 8, max_seconds=9)]  # fmt: skip
+                    RunConfig("contract", 12, max_replans=4, max_tokens=600), RunConfig("contract", 8, max_seconds=9),
+                    RunConfig("contract", lookalike=True), RunConfig("contract", 3, max_replans=0, lookalike=True),
+                    RunConfig("contract", 12, max_replans=4, max_tokens=600, lookalike=True)]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -180,3 +182,33 @@ def test_the_contracts_batch_path_equals_its_one_seed_path(config):
             got = tuple(getattr(batch, name)[t, j] for name in ("correct", "steps", "calls", "tokens", "errors",
                                                                    "stopped", "approvals"))  # fmt: skip
             assert got == want, (task.name, int(seed))
+
+
+LOOKALIKE_CASES = [("single-loop", {}), ("single-loop", {"self_critique": True}), ("plan-execute", {}),
+                   ("single-loop", {"stop_when_done": True, "budget_margin": 1}),
+                   ("plan-execute", {"stop_when_done": True})]  # fmt: skip
+
+
+@pytest.mark.parametrize("budget", (2, 8, 12))
+@pytest.mark.parametrize(
+    "setup, options", LOOKALIKE_CASES, ids=[f"{s}-{sorted(o)}" for s, o in LOOKALIKE_CASES]
+)
+def test_the_lookalike_runs_in_the_batch_path_as_in_the_one_seed_path(setup, options, budget):
+    """Lesson 4's LA1: with the look-alike in the tool set the loops pick among 6 tools; the batch path
+    searches that tool set's machine and equals the one-seed path lane for lane."""
+    seeds = np.unique(np.concatenate([EDGES, SEEDS[:250]]))
+    batch = run_batch(setup, seeds, budget, lookalike=True, **options)
+    assert batch.config.tools[-1] == "estimate_use" and len(batch.config.tools) == 6
+    for t, task in enumerate(TASKS):
+        for j, seed in enumerate(seeds):
+            run = run_task(setup, task, int(seed), budget, lookalike=True, **options)
+            want = (is_correct(run), *(getattr(run, name) for name in FIELDS[1:]))
+            got = tuple(getattr(batch, name)[t, j] for name in FIELDS)
+            assert got == want, (task.name, int(seed))
+
+
+def test_the_lookalikes_machine_has_a_sixth_tool_and_the_five_tools_machine_is_unchanged():
+    five, six = tool_machine(), tool_machine(RunConfig("single-loop", lookalike=True).tools)
+    assert five is tool_machine(TOOL_NAMES) and five.tools == TOOL_NAMES
+    assert six.next_state.shape[2] == 6 and five.next_state.shape[2] == 5
+    assert np.array_equal(six.sequence, five.sequence)  # the five keep their indices

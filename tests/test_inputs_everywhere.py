@@ -43,7 +43,7 @@ VALID = {
     sim.plan_accuracy: dict(seed=1),
     sim.plan_length_budget: dict(setup="plan-execute", task="G05", margin=1, max_steps=8),
     sim.recovery_task: dict(seed=1, max_steps=3),
-    sim.run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1),
+    sim.run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1, lookalike=False),
     sim.run_config: dict(setup="single-loop", budget=3),
     sim.run_label: dict(seed=20260218),
     sim.run_plan_execute: dict(task="G05", seed=1, max_steps=3),
@@ -75,6 +75,9 @@ SPECIAL = [
     (study.paired_interval, "first", B1.head(2)),
     (sim.band_verdict, "label", 5),
     (sim.run_label, "seeds", "AB"),
+    (sim.measure, "lookalike", "yes"),  # lesson 4's LA1, an option reached through **options
+    (sim.run_task, "lookalike", 1),
+    (sim.run_config, "lookalike", None),
 ]
 
 
