@@ -962,6 +962,41 @@ REGISTRY: dict[str, list] = {
          Printed("           0   A      18", "           0   B      18", "           2   A      23", "           2   B      23")),
         ("few bound tokens or the whole run's time; none has a replan limit",
          Printed("a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5", "a replan limit: 0 of 5 (none)")),
+        # the look-alike (LA1)
+        ("puts a look-alike in the tool set: a 6th tool", Printed("the look-alike estimate_use, imitating consumption",
+                                                                 "6 tools, estimate_use last")),
+        ("The planner documents it with the contract of the tool it imitates", Printed(
+            "LA1 requires (the planner's contract)                   previous, current",
+            "LA1 produces (the planner's contract)                                  m3")),
+        ("The cell prints the rule from", NotAClaim("says what the next cell prints")),
+        ("A look-alike that forgot the meter rollover would not do here", Printed("subscribers whose meter rolled over: 0")),
+        ("2 candidates pass: the right plan and the same plan with the look-alike in its place", Printed(
+            "charge: 216 candidate plans, 2 pass validation: read_meter -> consumption -> tariff; read_meter -> estimate_use -> tariff",
+            "consumption: 36 candidate plans, 2 pass validation",
+            "record: 1296 candidate plans, 2 pass validation")),
+        ("Validation checks fields, and the two tools' fields are the same", Printed(
+            "LA1 requires (the planner's contract)                   previous, current")),
+        ("The measurement with the look-alike in every setup's tool set", NotAClaim("says what the next cell measures")),
+        ("contract against each loop with the same tool set, each beside the same comparison",
+         NotAClaim("says what the next cell prints")),
+        ("What the look-alike costs each setup over the same 10,000 seeds", NotAClaim("says what the next cell prints")),
+        ("6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none do, by construction",
+         Printed("contract, with the look-alike: 6276 of 240000 task runs complete their plan with a wrong answer",
+                 "contract, 5 tools: 0 of 240000 task runs complete their plan with a wrong answer")),
+        ("With the same tool set, the contract still solves more", Printed(
+            "success    unmeasured         +0.0336   [+0.0322, +0.0351]   resolved up",
+            "success    unmeasured         +0.0275   [+0.0262, +0.0288]   resolved up")),
+        ("over 10,000 seeds the contract solves more than the single loop (+0.0336 a run) and the split (+0.0275)",
+         Printed("+0.0336   [+0.0322, +0.0351]   resolved up", "+0.0275   [+0.0262, +0.0288]   resolved up")),
+        ("Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools", Printed(
+            "steps measured down          -11.90", "tool calls measured down          -22.25",
+            "tokens measured down        -3582.80", "tool errors measured down           -6.19",
+            "steps measured down          -35.15", "tool calls measured down          -23.04",
+            "tokens measured down        -2270.72", "tool errors measured down          -11.10")),
+        ("The look-alike costs every setup tasks", Printed(
+            "single loop                 22.55               21.59            -0.0400 [-0.0412, -0.0389]",
+            "planner + executor                 22.36               21.73            -0.0260 [-0.0270, -0.0250]",
+            "contract                 22.96               22.40            -0.0236 [-0.0243, -0.0229]")),
         ("Lower max_tokens step by step at budget 8", NotAClaim("an exercise for the student")),
         ("Find a seed at which the contract solves more tasks than the split on both runs",
          NotAClaim("an exercise for the student")),
