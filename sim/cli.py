@@ -95,6 +95,8 @@ OPTION_HELP = {  # what each option does, for --help; its default, minimum and s
     "max_replans": "at most this many replans",
     "max_tokens": "at most this many tokens",
     "max_seconds": "at most this many simulated seconds",
+    "common_draws": "lesson 5's rule CR1 (common random numbers): both loops take the same draw for the "
+    "same pick, a stream per task and position; off: each setup's own streams",
 }
 
 
@@ -186,7 +188,9 @@ def _table(args) -> str:
         return pd.DataFrame(rows, dtype=object).to_csv(index=False).rstrip("\n")
     lines = [format_table(seed_table(measurements))]
     if "plan-execute" in args.setups:
-        lines += [format_plan_accuracy(plan_accuracy(seed), args.seeds) for seed in args.seeds]
+        lines += [
+            format_plan_accuracy(plan_accuracy(seed, args.common_draws), args.seeds) for seed in args.seeds
+        ]
     if "contract" in args.setups:
         lines += ["", contract_table(measurements).to_string(index=False)]
     return "\n".join(lines)

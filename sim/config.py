@@ -3,7 +3,8 @@ enters (the API, the CLI, a panel) and passed through every layer.
 
 Which option fits which setup is decided here and nowhere else (SETUP_OPTIONS). Introduced with
 the restructuring of `sim`; the options come from lesson 1 (self-critique, approval), lesson 3
-(the stopping rule SB1 and the budget rule SB2) and lesson 4 (the contract's bounds, CT11).
+(the stopping rule SB1 and the budget rule SB2), lesson 4 (the contract's bounds, CT11) and
+lesson 5 (common draws, CR1).
 """
 
 from collections.abc import Iterable, Mapping
@@ -28,10 +29,11 @@ OPTIONS = {
     "max_replans": (DEFAULT_MAX_REPLANS, 0),
     "max_tokens": (DEFAULT_MAX_TOKENS, 1),
     "max_seconds": (DEFAULT_MAX_SECONDS, 1),
+    "common_draws": (False, None),
 }
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", "stop_when_done", "budget_margin"),
-    "plan-execute": ("stop_when_done", "budget_margin"),
+    "single-loop": ("self_critique", "approval", "stop_when_done", "budget_margin", "common_draws"),
+    "plan-execute": ("stop_when_done", "budget_margin", "common_draws"),
     "contract": ("max_replans", "max_tokens", "max_seconds"),
 }
 PLANNING_STEPS = {
@@ -49,7 +51,8 @@ class RunConfig:
     self_critique and approval (the single loop's switches, lesson 1); stop_when_done (SB1) and
     budget_margin (SB2, steps, or None for the fixed budget), the loops' stopping rule (lesson 3);
     max_replans, max_tokens (tokens) and max_seconds (simulated seconds), the contract's bounds
-    (CT11, lesson 4). An option that the setup does not have keeps its value of "not given"
+    (CT11, lesson 4); common_draws (the loops, rule CR1, lesson 5: both setups take the same draw
+    for the same pick, common random numbers; off by default, the seed's own streams). An option that the setup does not have keeps its value of "not given"
     (False, None); the contract's bounds take their defaults when not given.
 
     Raises
@@ -68,6 +71,7 @@ class RunConfig:
     max_replans: int | None = None
     max_tokens: int | None = None
     max_seconds: int | None = None
+    common_draws: bool = False
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -88,13 +92,16 @@ class RunConfig:
     @property
     def rule(self) -> str:
         """The stopping rule that runs: "fixed budget" (the seed's), "stop when done", or "<stop>,
-        budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4)."""
+        budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4);
+        with " + common draws" after it under rule CR1 (lesson 5)."""
         if self.setup == "contract":
             return "contract bounds"
         stop = "stop when done" if self.stop_when_done else "original stop"
         if self.budget_margin is not None:
-            return f"{stop}, budget plan length + {self.budget_margin}"
-        return "stop when done" if self.stop_when_done else "fixed budget"
+            rule = f"{stop}, budget plan length + {self.budget_margin}"
+        else:
+            rule = "stop when done" if self.stop_when_done else "fixed budget"
+        return rule + (" + common draws" if self.common_draws else "")
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""
