@@ -26,10 +26,13 @@ then what measures and shows them):
 - bands: the band rule (AA30)
 - batch: many seeds at once, vectorised, equal to the one-seed path
 - machine, lanes: the batch path's tool state machine; where its draws come from (AA22 or CR1)
-- study: many-seed statistics: paired bootstrap intervals, band rule over seed pairs, pass^k
+- study: many-seed comparisons: differences and their intervals, band rule over seed pairs, pass^k
+- intervals, power, clusters, reliability: t and bootstrap intervals and their coverage; power,
+  sign and magnitude errors, A/A studies; task kinds; pass^k at trial counts, cost per success
 - showcode: the code a lesson shows, whole functions from `sim`
 - figures: saving the lessons' figures; figures_<lesson>: each lesson's figures
 - panel: the generic control panel; panel_<lesson>: each lesson's view and panel
+- exercises_<lesson>: checks of a lesson's exercises that say right or wrong, not the answer
 - cli: `python -m sim`
 
 `import sim` is quick: each name below is imported from its module on first use (PEP 562), so

@@ -227,7 +227,8 @@ def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) ->
     fig = Figure(figsize=(7.5, 3.8), layout="constrained")
     ax = fig.subplots()
     palette = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3")
-    colour = {label: palette[i % len(palette)] for i, label in enumerate([*tables, *(curves or {})])}
+    labels = dict.fromkeys([*tables, *(curves or {})])  # a curve takes the colour of its table
+    colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
     for label, table in tables.items():
         ax.plot(table["n_seeds"], table["power"], "o-", color=colour[label], label=f"{label}: measured")
     for label, (x, y) in (curves or {}).items():

@@ -143,15 +143,16 @@ def disjoint_studies(values, n_seeds: int) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Shape (..., n // n_seeds, n_seeds): study j holds seeds j x n_seeds .. (j + 1) x n_seeds - 1;
-        the last n % n_seeds seeds are left out.
+        Shape (..., n // n_seeds, n_seeds), of the dtype of `values`: study j holds seeds
+        j x n_seeds .. (j + 1) x n_seeds - 1; the last n % n_seeds seeds are left out.
 
     Raises
     ------
     InputTypeError, InputError
         For values that are not an array of numbers, or n_seeds not an integer 1..n.
     """
-    values = check_values(values, "values", None, minimum=1)
+    check_values(values, "values", None, minimum=1)
+    values = np.asarray(values)  # its own dtype: bools stay bools (success per task)
     n_seeds = check_integer(n_seeds, "n_seeds", 1)
     if n_seeds > values.shape[-1]:
         raise InputError(f"values must hold at least n_seeds = {n_seeds} seeds, got {values.shape[-1]}")
