@@ -245,8 +245,9 @@ print(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}
 # Simulation has long had a fix for two setups that share no chance: make them share it.
 # Under **common random numbers** (Law, 2015) both setups take the same random number for the
 # same decision, so the difference between them comes from the setups, not from their luck.
-# The course adds it as its own option, `common_draws`, for both loop setups. It is off by
-# default: the seed's streams, lessons 1 to 4 and every golden figure stay as they were.
+# The course adds it as its own option, `common_draws` (`--common-draws` on the command line),
+# for both loop setups. It is off by default: the seed's streams, lessons 1 to 4 and every
+# golden figure stay as they were.
 #
 # What is "the same decision" for two setups that decide differently? The single loop picks a
 # tool at every step for the position of the task's sequence it has reached; the split's

@@ -156,12 +156,9 @@ def stream_key(seed, task_name: str, planner: bool = False, position: int | None
     return seed ^ trace_id(("plan" if planner else "") + task_name)
 
 
-DRAWS_PER_PICK = 2  # CR1: every pick under common draws takes 2 draws of its position's stream
-
-
 def pick_draws(state):
-    """One pick's draws under common draws (rule CR1, lesson 5): the next DRAWS_PER_PICK = 2 draws
-    of its position's stream, taken whether the pick needs 1 or 2 of them, so that the a-th pick
+    """One pick's draws under common draws (rule CR1, lesson 5): the next 2 draws of its position's
+    stream, taken whether the pick needs 1 or 2 of them, so that the a-th pick
     aimed at a position always takes that stream's draws 2a - 1 and 2a.
 
     Parameters

@@ -1,5 +1,5 @@
 """Many-seed studies: differences between two setups at the same seeds, their intervals (over
-seeds, or over whole tasks), the band rule over many pairs of seeds, pass^k and pass@k.
+seeds, or over whole tasks), the band rule over many pairs of seeds, pass^k.
 
 All figures come from `sim.batch` runs of the same seeds in both setups. Intervals come from
 `sim.intervals`: the t interval by default, which covers at the sizes lesson 5 uses them (its
