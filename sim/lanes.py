@@ -61,10 +61,11 @@ class PositionLanes:
     """Common draws (CR1): one stream per (task, seed, position), shared by both setups.
 
     Positions are 0-based here, index i for position i + 1 (the one-seed path's depth); index
-    length is a finished agent's stop decision. Parameters as SeedLanes, without `planner`.
+    length is a finished agent's stop decision. `seeds` as in SeedLanes; both setups use the same
+    streams, so there is no `planner`.
     """
 
-    def __init__(self, seeds: np.ndarray, planner: bool = False):
+    def __init__(self, seeds: np.ndarray):
         seeds = seeds.astype(np.uint64)
         keys = [
             [stream_key(seeds, name, position=i + 1) for i in range(MAX_SEQUENCE + 1)] for name in TASK_NAMES
