@@ -24,8 +24,8 @@
 #
 # "Unmeasured" is a statement about 2 runs, not about the agents. This lesson asks how many runs
 # a comparison needs, and answers with the one thing real evaluations never have: a known
-# ground truth. The simulator is cheap, so 10,000 seeds give each setup's long-run value, and
-# every method below can be checked against it:
+# ground truth. The simulator is cheap, so 10,000 seeds give each setup's long-run value to
+# within a narrow interval, and every method below can be checked against it:
 #
 # 1. How widely does each unit spread over many seeds, and where do lesson 2's runs sit?
 # 2. Is the comparison paired? What do common random numbers buy?
@@ -353,7 +353,8 @@ display(Image(filename=path))
 # promise at small N depends on the method. Here the truth is known, so the promise can be
 # checked: cut the 10,000 seeds into disjoint studies of N seeds (5,000 studies of 2 seeds,
 # 2,000 of 5, and so on), compute each study's interval, and count how often it holds the
-# 10,000-seed value. The methods: the t interval; the percentile bootstrap, a common default;
+# 10,000-seed value. That value stands in for the truth: it is an estimate too, but from 100
+# times the seeds of the largest study checked. The methods: the t interval; the percentile bootstrap, a common default;
 # and BCa, the bias-corrected and accelerated bootstrap (Efron,
 # 1987). Each bootstrap study draws 1,000 resamples, enough for a coverage share and what
 # keeps the 3 methods at 5 sizes affordable here. The units: the success difference and the
