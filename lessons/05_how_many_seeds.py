@@ -22,15 +22,19 @@
 # on success was unmeasured, its token saving was measured, and its extra tool errors were a
 # direction without a measured size.
 #
-# "Unmeasured" is a statement about 2 runs, not about the agents. This lesson asks what more
-# seeds would tell, and answers with figures:
+# "Unmeasured" is a statement about 2 runs, not about the agents. This lesson asks how many runs
+# a comparison needs, and answers with the one thing real evaluations never have: a known
+# ground truth. The simulator is cheap, so 10,000 seeds give each setup's long-run value to
+# within a narrow interval, and every method below can be checked against it:
 #
-# 1. How widely does each counted unit spread over many seeds, and where inside that spread
-#    do the lesson's 2 runs sit?
-# 2. How does the paired difference between the setups, and its confidence interval, change
-#    as the number of seeds grows? From how many seeds on does the interval leave zero out?
-# 3. Where do the 2-run band rule and the intervals agree, and where not?
-# 4. How reliable is each setup when the same task is run k times (pass^k)?
+# 1. How widely does each unit spread over many seeds, and where do lesson 2's runs sit?
+# 2. Is the comparison paired? What do common random numbers buy?
+# 3. Which confidence intervals hold the true value as often as they claim?
+# 4. How many seeds does a study need to show an effect (power)?
+# 5. The 24 tasks come in 4 kinds: what does an interval over tasks speak for?
+# 6. The traps of small studies: wrong signs, inflated sizes, peeking, many comparisons.
+# 7. Reliability and cost as users meet them: pass^k at real trial counts, tokens per success.
+# 8. What carries over to real agents, and what does not.
 #
 # Everything is **fictional** and deterministic, as in every lesson. The seeds of a study of
 # N seeds are 20260218 + i for i = 0..N-1, so the lesson's runs A and B are always its first
@@ -44,9 +48,11 @@ import numpy as np
 import pandas as pd
 import scipy
 from IPython.display import Image, display
+from scipy import stats
 
 import sim
-from sim import figures, figures_how_many_seeds, study
+from sim import clusters, figures, figures_how_many_seeds, intervals, power, reliability, study
+from sim import exercises_how_many_seeds as exercises
 
 print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
@@ -61,9 +67,40 @@ print(
 )
 print(f"step budget: {BUDGET} steps for both setups | numbers of seeds studied: {', '.join(map(str, SIZES))}")
 print(
-    f"intervals: {study.CONFIDENCE:.0%} percentile bootstrap (scipy.stats.bootstrap, method='percentile'), "
-    f"{study.RESAMPLES} resamples, numpy Generator seeded with {study.RESAMPLING_SEED}"
+    f"intervals: {intervals.CONFIDENCE:.0%} t intervals (scipy.stats) unless a cell names another; bootstrap "
+    f"intervals: scipy.stats.bootstrap, numpy Generator seeded with {intervals.RESAMPLING_SEED}, "
+    f"{intervals.RESAMPLES} resamples for one interval, {intervals.COVERAGE_RESAMPLES} per study in a coverage study"
 )
+
+# %% [markdown]
+# The lesson sets itself against the current practice of agent and model evaluation. Its
+# sources, by authors, year and title, and what each contributes here:
+
+# %%
+SOURCES = [
+    ("Miller", 2024, "Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations",
+     "paired differences, clustered errors, power"),
+    ("Yao, Shinn, Razavi, Narasimhan", 2024, "tau-bench: A Benchmark for Tool-Agent-User Interaction in "
+     "Real-World Domains", "pass^k"),
+    ("UK AI Security Institute", 2024, "Inspect (evaluation framework): epochs and reducers",
+     "several trials per task, reduced per task"),
+    ("Kapoor, Stroebl, Siegel, Nadgir, Narayanan", 2024, "AI Agents That Matter", "cost beside accuracy"),
+    ("Bjarnason, Silva, Monperrus", 2026, "On Randomness in Agentic Evals", "run-to-run variance, power"),
+    ("Bowyer, Aitchison, Ivanova", 2025, "Position: Don't Use the CLT in LLM Evals With Fewer Than a Few "
+     "Hundred Datapoints", "small-sample intervals"),
+    ("Efron", 1987, "Better Bootstrap Confidence Intervals", "BCa"),
+    ("Gelman, Carlin", 2014, "Beyond Power Calculations: Assessing Type S (Sign) and Type M (Magnitude) "
+     "Errors", "sign and magnitude errors"),
+    ("Johari, Koomen, Pekelis, Walsh", 2017, "Peeking at A/B Tests: Why It Matters, and What to Do About It",
+     "peeking"),
+    ("Law", 2015, "Simulation Modeling and Analysis (5th edition)", "common random numbers"),
+    ("Chen et al.", 2021, "Evaluating Large Language Models Trained on Code", "pass@k"),
+    ("Cochran", 1977, "Sampling Techniques (3rd edition)", "stratified intervals"),
+    ("He and Thinking Machines Lab", 2025, "Defeating Nondeterminism in LLM Inference",
+     "non-determinism at temperature 0"),
+]  # fmt: skip
+for authors, year, title, what in SOURCES:
+    print(f"{authors} ({year}). {title}. Here: {what}.")
 
 # %% [markdown]
 # ## Many seeds at once
@@ -94,6 +131,7 @@ print("the batch path gives the same figures at seeds A and B")
 single = sim.run_batch("single-loop", SEEDS, BUDGET)
 split = sim.run_batch("plan-execute", SEEDS, BUDGET)
 per_seed = {"single loop": single.per_seed(), "planner + executor": split.per_seed()}
+single_ps, split_ps = per_seed.values()
 runs = single.correct.size + split.correct.size
 print(f"{len(SEEDS)} seeds x {len(sim.TASKS)} tasks x 2 setups = {runs} task runs")
 
@@ -148,31 +186,269 @@ display(Image(filename=path))
 for label, m in per_seed.items():
     share_23 = (m.solved == 23).mean()
     print(f"{label}: mean tasks solved {m.solved.mean():.2f}; share of seeds with 23 solved {share_23:.4f}")
-print(f"planner + executor tokens: median {np.median(per_seed['planner + executor'].tokens):g}")
+print(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 
 # %% [markdown]
-# ## The paired difference, and how sure we can be of it
+# ## Paired by seed? Not here
 #
-# Both setups ran on the same seeds and the same tasks, so the comparison is **paired**: for
-# each seed, the split's figure minus the single loop's. Its mean over N seeds estimates the
-# split's effect. How far that estimate could move is told by a bootstrap interval: draw N
-# seeds with replacement from the N we have, take the mean difference again, repeat 10,000
-# times, and keep the middle 95 % of those means.
-#
-# What we resample decides which question the interval answers:
-#
-# - **Resampling seeds** (each seed with its 24 tasks): would another seed of the same agents
-#   on *these* 24 tasks give a different difference? Seeds are the only source of chance, so
-#   this interval narrows without end as N grows.
-# - **Resampling tasks** (each task with all N of its seeds): would *other tasks like these*
-#   give a different difference? With only 24 tasks, this interval stops narrowing once each
-#   task's own effect is known: more seeds cannot stand in for more tasks.
-#
-# Differences are per run of 24 tasks: success as a share of the tasks, tokens and tool
-# errors as counts. The table shows every number of seeds studied.
+# Running both setups at the same seeds looks like a **paired** comparison, and is often called
+# one. Pairing helps when the two measurements at a seed share their
+# chance, so that the per-seed difference cancels it: then the difference spreads less than
+# either setup. Here they share nothing. Rule AA22 keys the single loop's draws by the seed and
+# the task, the split's by the seed and "plan" + the task: at the same seed, the two setups
+# draw from unrelated streams. The cell measures it for every unit: the correlation between
+# the setups' values at the same seed, the spread (standard deviation) of the per-seed
+# difference, and the spread unpaired runs would give, `sqrt(sd1**2 + sd2**2)`.
 
 # %%
-intervals = study.interval_table(single, split, units=("success", "tokens", "tool errors"), sizes=SIZES)
+rows = []
+for unit in sim.UNITS:
+    a, b = getattr(single_ps, unit.count), getattr(split_ps, unit.count)
+    rows.append({
+        "unit": unit.name, "correlation at the same seed": f"{np.corrcoef(a, b)[0, 1]:+.3f}",
+        "sd of the per-seed difference": f"{np.std(b - a, ddof=1):.2f}",
+        "sd if unpaired": f"{np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.2f}",
+    })  # fmt: skip
+print(pd.DataFrame(rows).to_string(index=False))
+print(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
+
+# %% [markdown]
+# At the same seed the setups' values are unrelated: every correlation lies between -0.013 and
+# -0.005, and the per-seed difference spreads as much as unpaired runs would (1.62 tasks either
+# way for success, 1038.45 against 1032.67 tokens). Running both setups at the same seeds bought
+# the comparison nothing: its intervals over seeds were, in effect, intervals for unpaired runs.
+# They were still valid intervals, since they used the measured spread of the differences; the
+# word "paired" was what was wrong.
+#
+# What does pair here is the **task**. Tasks differ in how hard they are, and they are hard for
+# both setups alike: a task's share of seeds solved by the single loop and by the split move
+# together across the 24 tasks. A comparison made task by task cancels that, so an interval
+# over tasks is a paired one, and a narrow one.
+
+# %%
+by_task = {label: run.correct.mean(axis=1) for label, run in (("single loop", single), ("split", split))}
+a, b = by_task.values()
+print(f"per-task success over {N_MAX} seeds: correlation between the setups across the 24 tasks "
+      f"{np.corrcoef(a, b)[0, 1]:.3f}")  # fmt: skip
+print(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}; "
+      f"of an unpaired difference {np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.4f}")  # fmt: skip
+
+# %% [markdown]
+# Across the 24 tasks the 2 setups' per-task success correlates 0.972, and the per-task
+# difference spreads 0.0174 where an unpaired one would spread 0.1011. Miller (2024) makes the
+# same point for model evaluations: the question, here the task, is the unit to pair on and to
+# cluster by.
+
+# %% [markdown]
+# ## Common random numbers
+#
+# Simulation has long had a fix for two setups that share no chance: make them share it.
+# Under **common random numbers** (Law, 2015) both setups take the same random number for the
+# same decision, so the difference between them comes from the setups, not from their luck.
+# The course adds it as its own option, `common_draws` (`--common-draws` on the command line),
+# for both loop setups. It is off by default: the seed's streams, lessons 1 to 4 and every
+# golden figure stay as they were.
+#
+# What is "the same decision" for two setups that decide differently? The single loop picks a
+# tool at every step for the position of the task's sequence it has reached; the split's
+# planner picks a tool for every position at once, and its executor picks by the single loop's
+# rule only once the plan is used up. What both have is a **pick aimed at a position**. The
+# course's rule:
+#
+# **CR1.** Under common draws, every pick aimed at position p of a task's sequence (p = 1 to
+# its length, and length + 1 for a finished agent's decision to stop) draws from a stream of
+# its own, keyed by the seed, the task and p, the same stream in both setups. The a-th pick
+# aimed at p in a run takes that stream's draws `2a - 1` and `2a`, whether it needs one or
+# both: the first decides (right pick, or stop), the second names the random tool. The
+# planner writes the first pick aimed at each position; the executor's own picks are the
+# later ones.
+#
+# So the single loop's first pick at a position and the plan's entry there take the same draw:
+# where the single loop picks right (a draw below its share at that depth) the planner does
+# too, since its flat share is the largest. Taking 2 draws per pick even when 1 is needed keeps
+# the streams aligned after the setups part ways. The code, from `sim.draws` and
+# `sim.common_draws`:
+
+# %%
+print(sim.code_of(sim.draws.PositionDraws.pick))
+print(sim.code_of(sim.common_draws.plan_execute_common))
+
+# %% [markdown]
+# Both setups again over the same 10,000 seeds, now under CR1. Common draws change which draw a
+# decision gets, not how draws are distributed, so each setup on its own should behave as on
+# its own streams. The cell compares each setup's means with a Welch t interval of the
+# difference (the two runs share no seed's draws).
+
+# %%
+single_cr = sim.run_batch("single-loop", SEEDS, BUDGET, common_draws=True)
+split_cr = sim.run_batch("plan-execute", SEEDS, BUDGET, common_draws=True)
+single_cr_ps, split_cr_ps = single_cr.per_seed(), split_cr.per_seed()
+for label, own, common in (("single loop", single_ps, single_cr_ps), ("split", split_ps, split_cr_ps)):
+    for field in ("solved", "tokens"):
+        x, y = getattr(common, field), getattr(own, field)
+        ci = stats.ttest_ind(x, y, equal_var=False).confidence_interval(intervals.CONFIDENCE)
+        holds = "holds 0" if ci.low <= 0 <= ci.high else "leaves 0 out"
+        print(f"{label}, {field}: own streams {y.mean():.2f}, common draws {x.mean():.2f}; "
+              f"difference interval [{ci.low:.2f}, {ci.high:.2f}] {holds}")  # fmt: skip
+
+# %% [markdown]
+# What CR1 buys, unit by unit: the correlation at the same seed, the spread of the per-seed
+# difference with and without it, and how many seeds CR1 needs for an interval as narrow as 100
+# seeds give on the setups' own streams (the width of an interval goes with sd / sqrt(N), so
+# the ratio of the variances).
+
+# %%
+rows = []
+for unit in sim.UNITS:
+    own = getattr(split_ps, unit.count) - getattr(single_ps, unit.count)
+    common = getattr(split_cr_ps, unit.count) - getattr(single_cr_ps, unit.count)
+    rows.append({
+        "unit": unit.name,
+        "correlation, common draws": f"{np.corrcoef(getattr(single_cr_ps, unit.count), getattr(split_cr_ps, unit.count))[0, 1]:.3f}",
+        "sd, own streams": f"{own.std(ddof=1):.2f}", "sd, common draws": f"{common.std(ddof=1):.2f}",
+        "seeds for the width of 100": f"{100 * common.var(ddof=1) / own.var(ddof=1):.0f}",
+    })  # fmt: skip
+print(pd.DataFrame(rows).to_string(index=False))
+
+# %% [markdown]
+# Checked on the data rather than by the formula: the success interval from 1,000 seeds on
+# the setups' own streams, and from the number of seeds CR1 should need for the same width.
+
+# %%
+own_diff = (split_ps.solved - single_ps.solved) / len(sim.TASKS)
+common_diff = (split_cr_ps.solved - single_cr_ps.solved) / len(sim.TASKS)
+n_common = int(np.ceil(1000 * common_diff.var(ddof=1) / own_diff.var(ddof=1)))
+for label, values, n in (("own streams", own_diff, 1000), ("common draws", common_diff, n_common)):
+    low, high = intervals.t_interval(values[:n])
+    print(f"{label}, {n} seeds: success difference {values[:n].mean():+.4f}, interval [{low:+.4f}, {high:+.4f}], "
+          f"width {high - low:.4f}")  # fmt: skip
+for label, values in (("own streams", own_diff), ("common draws", common_diff)):
+    low, high = intervals.t_interval(values)
+    print(f"{label}, {N_MAX} seeds: {values.mean():+.4f} [{low:+.4f}, {high:+.4f}]")
+
+# %%
+path = figures.save_figure(
+    figures_how_many_seeds.draw_paired_spread(split_ps.solved - single_ps.solved, split_cr_ps.solved - single_cr_ps.solved),
+    "05_how_many_seeds-common-draws",
+)  # fmt: skip
+display(Image(filename=path))
+
+# %% [markdown]
+# Each setup's mean tasks solved and tokens stay put under CR1: every interval of the
+# difference holds zero. What changes is the pairing. The setups' values at a seed now
+# correlate 0.656 for success and 0.72 to 0.788 for the other units; the per-seed difference
+# in tasks solved spreads 0.97 instead of 1.62, in tokens 601.32 instead of 1038.45. An
+# interval as narrow as 100 seeds give on the setups' own streams takes 35 seeds under CR1 for
+# success, and 24 to 34 for the other units. On the data: 1,000 seeds on own streams give a
+# success interval 0.0081 wide, 354 seeds under CR1 one 0.0083 wide; over all 10,000 seeds the
+# 2 estimates agree (-0.0079 and -0.0077) and the CR1 interval is the narrower one.
+#
+# The gain holds **by construction** of the simulator: a pick's outcome is its draw compared
+# with a share that depends only on the position, so the same draw tends to give the same
+# outcome in both setups. Real agents share far less (see the last section).
+#
+# ## Intervals that cover
+#
+# A 95 % interval promises to hold the true value in 95 % of studies. Whether it keeps that
+# promise at small N depends on the method. Here the truth is known, so the promise can be
+# checked: cut the 10,000 seeds into disjoint studies of N seeds (5,000 studies of 2 seeds,
+# 2,000 of 5, and so on), compute each study's interval, and count how often it holds the
+# 10,000-seed value. That value stands in for the truth: it is an estimate too, but from 100
+# times the seeds of the largest study checked. The methods: the t interval; the percentile bootstrap, a common default;
+# and BCa, the bias-corrected and accelerated bootstrap (Efron,
+# 1987). Each bootstrap study draws 1,000 resamples, enough for a coverage share and what
+# keeps the 3 methods at 5 sizes affordable here. The units: the success difference and the
+# token difference.
+
+# %%
+coverage_data = {
+    "success difference": (split_ps.solved - single_ps.solved) / len(sim.TASKS),
+    "token difference": (split_ps.tokens - single_ps.tokens).astype(float),
+}
+coverage = {label: intervals.coverage_table(d, float(d.mean())) for label, d in coverage_data.items()}
+for label, table in coverage.items():
+    shown = table.pivot(index="n_seeds", columns="method", values="coverage")[
+        list(intervals.INTERVAL_METHODS)
+    ]
+    shown.insert(0, "studies", table.groupby("n_seeds")["studies"].first())
+    print(f"{label}: share of studies whose {intervals.CONFIDENCE:.0%} interval holds the {N_MAX}-seed value")
+    print(shown.rename_axis("seeds per study").to_string(float_format=lambda x: f"{x:.3f}"))
+
+# %%
+path = figures.save_figure(figures_how_many_seeds.draw_coverage(coverage), "05_how_many_seeds-coverage")
+display(Image(filename=path))
+
+# %% [markdown]
+# A coverage share is itself measured on a finite number of studies, so it has its own
+# interval (Clopper-Pearson, from `scipy.stats.binomtest`); at 100 seeds per study there are only
+# 100 studies:
+
+# %%
+for label, table in coverage.items():
+    row = table[(table["n_seeds"] == 100) & (table["method"] == "t")].iloc[0]
+    print(f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
+          f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]")  # fmt: skip
+ties = (np.ptp(intervals.disjoint_studies(coverage_data["success difference"], 2), axis=1) == 0).mean()
+print(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
+
+# %% [markdown]
+# Why the percentile bootstrap falls short at small N: it spreads the mean of N values by their
+# plug-in standard deviation, which divides by N rather than N - 1, and reads normal quantiles
+# where the t interval reads the wider t quantiles. For a mean of normal values its interval is
+# `z * sqrt((N - 1) / N) / t(N - 1)` times as wide as the t interval. The measured ratio of the
+# mean widths beside it:
+
+# %%
+rows = []
+for n in sorted(set(coverage["token difference"]["n_seeds"])):
+    row = {"seeds per study": n, "formula": f"{intervals.percentile_width_ratio(n):.3f}"}
+    for label, table in coverage.items():
+        widths = table[table["n_seeds"] == n].set_index("method")["width"]
+        row[f"measured, {label}"] = f"{widths['percentile'] / widths['t']:.3f}"
+    rows.append(row)
+print(pd.DataFrame(rows).to_string(index=False))
+
+# %% [markdown]
+# What the coverage study shows:
+#
+# - **No method covers at 2 seeds**, the size of lesson 2's comparison. The percentile and BCa
+#   intervals hold the 10,000-seed value in 0.485 of the 2-seed studies of success, 0.489 of
+#   tokens: the bootstrap of 2 values cannot see beyond them. The t interval holds it in 0.825
+#   for success, because 0.175 of the 2-seed studies see the same success difference twice and
+#   get an interval of width zero.
+# - **The percentile bootstrap falls short at small N**: 0.843 at 5 seeds and 0.912 at 10 for
+#   success, 0.841 and 0.897 for tokens; BCa is no better there (0.845, 0.901; 0.843, 0.892).
+#   The formula's width ratio, 0.109 at 2 seeds, 0.631 at 5 and 0.822 at 10, is what the
+#   measured widths show (0.079, 0.613, 0.814 for success). From 30 seeds on the methods
+#   agree within the noise of the coverage shares themselves.
+# - **The t interval holds** from 5 seeds on: 0.968, 0.956 and 0.943 for success at 5, 10 and
+#   30 seeds, 0.949 to 0.952 for tokens. At 100 seeds the shares, 0.91 and 0.97, rest on 100
+#   studies only; their own intervals, [0.836, 0.958] and [0.915, 0.994], both hold 95 %.
+#
+# So from here on every interval over seeds in this lesson, and in its panel, is a t interval:
+# its coverage holds at the sizes it is used at (10 seeds and more). Bowyer et al. (2025) warn
+# that intervals built on the central limit theorem fail on small benchmarks; here the t
+# interval holds from 5 seeds for these units, whose per-seed values are sums over 24 tasks.
+# That is a finding about this simulator, not a licence. The coverage of an interval over
+# *tasks* cannot be checked here at all: the simulator has one set of 24 tasks.
+#
+# ## The difference as the seeds grow
+#
+# The difference between the setups over the first N seeds, with its t interval, for N from
+# 10 to 10,000, counted two ways:
+#
+# - **Over seeds** (one value a seed: the run's difference over its 24 tasks): would another
+#   seed of the same agents on *these* 24 tasks give a different difference? Seeds are the only
+#   source of chance, so this interval narrows without end as N grows.
+# - **Over tasks** (one value a task: its mean difference over the N seeds): would *other tasks
+#   like these* give a different difference? With only 24 tasks, this interval stops narrowing
+#   once each task's own effect is known: more seeds cannot stand in for more tasks.
+#
+# Differences are per run of 24 tasks: success as a share of the tasks, tokens and tool errors
+# as counts.
+
+# %%
+table = study.interval_table(single, split, units=("success", "tokens", "tool errors"), sizes=SIZES)
 
 
 def show_intervals(table, unit, digits):
@@ -184,80 +460,190 @@ def show_intervals(table, unit, digits):
                 (table["unit"] == unit) & (table["n_seeds"] == n_seeds) & (table["resample"] == way)
             ].iloc[0]
             row["difference"] = f"{r.difference:.{digits}f}"
-            row[f"interval, resampling {way}"] = f"[{r.low:.{digits}f}, {r.high:.{digits}f}]"
+            row[f"interval over {way}"] = f"[{r.low:.{digits}f}, {r.high:.{digits}f}]"
             row[f"zero out ({way})"] = "yes" if r.excludes_zero else "no"
         rows.append(row)
     print(f"{unit}: planner + executor minus single loop, per run of {len(sim.TASKS)} tasks")
     print(pd.DataFrame(rows).to_string(index=False))
 
 
-show_intervals(intervals, "success", 4)
-
-# %%
-show_intervals(intervals, "tokens", 1)
-
-# %%
-show_intervals(intervals, "tool errors", 2)
-
-# %% [markdown]
-# The figure puts the tables above side by side: a dot for the difference, a bar for the
-# interval, resampling seeds on the left of each pair and resampling tasks on the right.
-
-# %%
-path = figures.save_figure(
-    figures_how_many_seeds.draw_interval_growth(intervals), "05_how_many_seeds-intervals"
-)
-display(Image(filename=path))
-
-# %% [markdown]
-# ### From how many seeds on is the effect shown?
-#
-# For each unit and each way of resampling, the smallest number of seeds studied from which
-# on the interval leaves zero out at every larger number too. (An interval can leave zero
-# out once by chance and take it back at the next size: tool errors resampled by task leave
-# zero out at 10 seeds and take it back at 30.)
-
-# %%
-for unit in ("success", "tokens", "tool errors"):
-    for way in study.RESAMPLE_WAYS:
-        n = study.smallest_study(intervals, unit, way)
-        last = intervals[(intervals["unit"] == unit) & (intervals["resample"] == way)].iloc[-1]
-        if n is None:
-            print(f"{unit}, resampling {way}: the interval holds zero up to {N_MAX} seeds "
-                  f"([{last.low:.4f}, {last.high:.4f}])")  # fmt: skip
-        else:
-            print(f"{unit}, resampling {way}: zero is out from {n} seeds on "
-                  f"(at {N_MAX} seeds: {last.difference:.4f} in [{last.low:.4f}, {last.high:.4f}])")  # fmt: skip
-at_max = intervals[(intervals["unit"] == "success") & (intervals["n_seeds"] == N_MAX)].set_index("resample")
+show_intervals(table, "success", 4)
+at_max = table[(table["unit"] == "success") & (table["n_seeds"] == N_MAX)].set_index("resample")
 lost = -at_max.loc["seeds", "difference"] * len(sim.TASKS)
 widths = at_max["high"] - at_max["low"]
 print(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost every {1 / lost:.1f} runs; "
-      f"interval resampling tasks {widths['tasks'] / widths['seeds']:.1f} times as wide as resampling seeds")  # fmt: skip
+      f"interval over tasks {widths['tasks'] / widths['seeds']:.1f} times as wide as over seeds")  # fmt: skip
+
+# %%
+show_intervals(table, "tokens", 1)
+
+# %%
+show_intervals(table, "tool errors", 2)
+
+# %% [markdown]
+# The figure puts the tables side by side: a dot for the difference, a bar for the interval,
+# over seeds on the left of each pair and over tasks on the right.
+
+# %%
+path = figures.save_figure(figures_how_many_seeds.draw_interval_growth(table), "05_how_many_seeds-intervals")
+display(Image(filename=path))
 
 # %% [markdown]
 # What the figures show:
 #
 # - **Success.** The split *does* solve fewer tasks, by a small amount: -0.0079 of the tasks
-#   per run at 10,000 seeds, 0.19 tasks: 1 task lost every 5.3 runs. At 10 and 30 seeds
-#   the difference even has the other sign, and the interval holds zero at 100 seeds too.
-#   From 300 seeds on, both intervals leave zero out. Resampled by task, the interval at
-#   10,000 seeds is still [-0.0150, -0.0012], 5.2 times as wide as resampled by seed: the
-#   loss sits on some tasks more than others, and 24 tasks say little about tasks in general.
-# - **Tokens.** The saving is large against every spread: both intervals leave zero out from
-#   10 seeds on. By seed the interval is tight at 10,000 seeds; by task it stays wide: the
-#   saving differs from task to task, and another set of tasks could save more or less.
-# - **Tool errors.** The split's extra errors are shown from 30 seeds by seed and from 100
-#   seeds by task.
+#   per run at 10,000 seeds, 0.19 tasks: 1 task lost every 5.3 runs. At 10 and 30 seeds the
+#   difference even has the other sign, with intervals that hold zero. In this sequence of
+#   studies the interval over seeds leaves zero out from 300 seeds on, the one over tasks from
+#   1,000 (at 300 seeds it is [-0.0250, 0.0003]). Over tasks the interval at 10,000 seeds is
+#   still [-0.0152, -0.0005], 5.5 times as wide as over seeds: the loss sits on some tasks
+#   more than others, and 24 tasks say little about tasks in general.
+# - **Tokens.** The saving is large against every spread: both intervals leave zero out at
+#   every size. Over seeds the interval is tight at 10,000 seeds; over tasks it stays wide.
+# - **Tool errors.** The split's extra errors leave zero out from 30 seeds over seeds and from
+#   100 over tasks.
+#
+# ## Sample size by power
+#
+# Reading down the table for the first N at which zero is out follows one path: each larger
+# study holds the smaller ones, and another first seed would give another N. A sample size is a
+# property of *all* N-seed studies: its **power** is the share of them whose interval leaves
+# zero out. With 10,000 seeds the share can be counted: cut them into disjoint studies of N
+# seeds and count. Beside it, the closed form that Miller (2024) gives for planning,
+# `n = (z(1 - alpha/2) + z(1 - beta))**2 * sigma**2 / delta**2`, with sigma the spread of the
+# per-seed difference and delta the effect, both from the 10,000 seeds.
+
+# %%
+power_tables = {}
+for unit in sim.UNITS:
+    d = (getattr(split_ps, unit.count) - getattr(single_ps, unit.count)).astype(float)
+    power_tables[unit.name] = power.power_table(d, power.POWER_SIZES)
+shown = pd.DataFrame(
+    {"studies": power_tables["success"]["studies"].to_numpy()}, index=list(power.POWER_SIZES)
+)
+for name, t in power_tables.items():
+    shown[name] = t["power"].to_numpy()
+print(
+    "share of disjoint N-seed studies whose t interval leaves zero out (planner + executor against single loop)"
+)
+print(shown.rename_axis("seeds").to_string(float_format=lambda x: f"{x:.3f}"))
+
+# %% [markdown]
+# The seeds each unit needs for 80 % power, by the closed form, on the setups' own streams and
+# under common draws:
+
+# %%
+rows = []
+for unit in sim.UNITS:
+    row = {"unit": unit.name}
+    for tag, (a, b) in (
+        ("own streams", (single_ps, split_ps)),
+        ("common draws", (single_cr_ps, split_cr_ps)),
+    ):
+        d = (getattr(b, unit.count) - getattr(a, unit.count)).astype(float)
+        if tag == "own streams":
+            row["effect"] = f"{d.mean():+.3f}"
+        row[f"sd, {tag}"] = f"{d.std(ddof=1):.3f}"
+        row[f"seeds for {power.TARGET_POWER:.0%}, {tag}"] = int(
+            np.ceil(power.seeds_for_power(d.std(ddof=1), d.mean()))
+        )
+    rows.append(row)
+print(pd.DataFrame(rows).to_string(index=False))
+print("per run of 24 tasks; success in tasks solved")
+
+# %% [markdown]
+# The closed form against the measured power, for success, with and without common draws:
+
+# %%
+curves, measured = {}, {}
+rows = []
+for tag, (a, b) in (("own streams", (single_ps, split_ps)), ("common draws", (single_cr_ps, split_cr_ps))):
+    d = (b.solved - a.solved).astype(float)
+    measured[f"success, {tag}"] = power.power_table(d, power.POWER_SIZES)
+    grid = np.unique(np.geomspace(power.POWER_SIZES[0], power.POWER_SIZES[-1], 60).astype(int))
+    curves[f"success, {tag}"] = (grid, [power.closed_form_power(d.std(ddof=1), d.mean(), n) for n in grid])
+    for n, p in zip(power.POWER_SIZES, measured[f"success, {tag}"]["power"], strict=True):
+        rows.append({"seeds": n, "draws": tag, "measured": f"{p:.3f}",
+                     "closed form": f"{power.closed_form_power(d.std(ddof=1), d.mean(), n):.3f}"})  # fmt: skip
+print(
+    pd.DataFrame(rows).pivot(index="seeds", columns="draws", values=["measured", "closed form"]).to_string()
+)
+for name in ("tool calls", "tool errors"):
+    measured[name] = power_tables[name]
+path = figures.save_figure(figures_how_many_seeds.draw_power(measured, curves), "05_how_many_seeds-power")
+display(Image(filename=path))
+
+# %% [markdown]
+# "From 300 seeds on" was one path, not a sample size. Counted over independent studies, a
+# 100-seed study shows the split's loss in success 0.2 of the time, a 200-seed study 0.32 of the
+# time, a 500-seed study 0.8. The closed form asks for 579 seeds for 80 % power; tool calls,
+# an effect of +0.863 calls against a spread of 7.313, need 564. Tokens need 6 seeds, tool
+# errors 10, steps 1: what decides is the effect against the spread of the per-seed difference,
+# as the formula says. Under common draws success needs 215 seeds and tool calls 160.
+#
+# The closed form follows the measured power within the noise of the counts (at 500 and 1,000
+# seeds, 20 and 10 studies are few): at 100 seeds 0.214 against 0.2 measured, under common
+# draws 0.481 against 0.49. It is a normal approximation, and the measured shares use the t
+# interval, so at 10 seeds the formula runs a little high (0.066 against 0.053). Bjarnason et
+# al. (2026) recommend the same planning for agent benchmarks: a power calculation before the
+# runs, from the spread a pilot shows and the smallest effect worth finding.
+#
+# ## Tasks as clusters
+#
+# The 24 tasks are not 24 unrelated draws: they come in 4 kinds (document, consumption,
+# charge and record tasks), and a kind fixes the tool sequence. The split's effect on success,
+# kind by kind, with its t interval over the 10,000 seeds, per task of the kind:
+
+# %%
+kinds = clusters.kind_table(single, split, "success", N_MAX)
+print(kinds.to_string(index=False, float_format=lambda x: f"{x:+.4f}"))
+
+# %% [markdown]
+# The effect over all 24 tasks with its interval counted 3 ways, per run as a share of the tasks: over seeds
+# (these 24 tasks, other seeds), over tasks (other tasks drawn like these, each task one draw),
+# and over tasks stratified by kind (other tasks drawn within each kind, the kinds in these
+# numbers; Cochran, 1977).
+
+# %%
+over_seeds = study.paired_interval(single, split, "success", N_MAX)
+rows = [{"interval": "seeds", "difference": over_seeds.difference, "low": over_seeds.low, "high": over_seeds.high,
+         "df": float(N_MAX - 1)}]  # fmt: skip
+shown = pd.concat([pd.DataFrame(rows), clusters.task_intervals(single, split, "success", N_MAX)])
+shown["df"] = shown["df"].map(lambda x: f"{x:.1f}")
+print(shown.to_string(index=False, float_format=lambda x: f"{x:+.4f}"))
+print(f"kinds drawn by the task generator with weights {', '.join(map(str, sim.tasks.KIND_WEIGHTS))} "
+      f"(charge, consumption, document, record); here {dict(zip(kinds['kind'], kinds['tasks'], strict=True))}")  # fmt: skip
+
+# %% [markdown]
+# The split's effect changes sign between kinds: it loses 0.0352 of a task per charge task
+# ([-0.0381, -0.0323]) and gains 0.0149 per record task ([+0.0082, +0.0216]); it loses a little
+# on consumption tasks (-0.0028) and shows nothing on document tasks (-0.0001, an interval that
+# holds zero). One number for "the split's effect" averages these by how many tasks of each
+# kind the set holds: 3 record tasks here, where the generator draws a record task with weight
+# 0.28. By these figures, a set with more record tasks would show a smaller loss.
+#
+# Which population each interval speaks for:
+#
+# - **Over seeds**, [-0.0092, -0.0066]: these 24 tasks, run again at other seeds. Nothing more.
+# - **Over tasks**, [-0.0152, -0.0005] with 23 degrees of freedom: sets of tasks drawn by the
+#   same generator, kinds and all. It is wide because kinds differ.
+# - **Over tasks, stratified by kind**, [-0.0100, -0.0058] with 5.9 degrees of freedom (the
+#   Welch-Satterthwaite count): sets with these kinds in these numbers, each kind's tasks drawn
+#   anew. It is narrower because within a kind the tasks differ little, and that holds by
+#   construction: a kind fixes the tool sequence, and tasks of a kind differ only in their
+#   subscriber.
+#
+# None of them speaks for tasks unlike these: other kinds, other tools, other worlds.
 #
 # ## The band rule against the intervals
 #
-# Lesson 2's rule decides with 2 runs. Set its verdicts at runs A and B beside the interval
-# over 10,000 seeds (resampling seeds), for all 5 counted units. The rule's verdicts are
-# printed by `sim.compare_setups`, as in lesson 2.
+# Lesson 2's rule decides with 2 runs. Set its verdicts at runs A and B beside the t interval
+# over 10,000 seeds, for all 5 counted units. The rule's verdicts are printed by
+# `sim.compare_setups`, as in lesson 2.
 
 # %%
 verdicts = sim.compare_setups(single_ab, split_ab)
-long_run = {unit: study.paired_interval(single, split, unit, N_MAX, "seeds") for unit in sim.UNIT_NAMES}
+long_run = {unit: study.paired_interval(single, split, unit, N_MAX) for unit in sim.UNIT_NAMES}
 rows = []
 for v in verdicts:
     interval = long_run[v.unit]
@@ -294,7 +680,7 @@ print(f"the band rule and the intervals agree on {agree} units and differ on {le
 # %%
 rows = []
 for unit in sim.UNIT_NAMES:
-    counts = study.band_rule_over_pairs(per_seed["single loop"], per_seed["planner + executor"], unit)
+    counts = study.band_rule_over_pairs(single_ps, split_ps, unit)
     right = counts["measured_up"] if long_run[unit].difference > 0 else counts["measured_down"]
     rows.append({
         "unit": unit, "pairs": counts["pairs"], "measured": counts["measured"],
@@ -306,21 +692,111 @@ print(pairs.to_string(index=False))
 print(f"right direction = the sign of the difference over {N_MAX} seeds")
 
 # %% [markdown]
-# The rule is cautious and still not safe. Even the token saving, measured from 10 seeds on
-# by the intervals, passes the rule in only 1812 of the 5,000 pairs: each setup's tokens
-# spread widely from seed to seed (standard deviations 854.69 and 579.58 above, against a
-# saving of 1237.42), so the band of 2 runs is often larger than the saving. When the effect
-# is small, a "measured" can point the wrong way: for success, 137 of the 374 measured pairs
-# say the split solves *more* tasks; for tool calls, 213 of 562 say it makes fewer calls.
-# Two runs can tell a large effect from nothing; only many runs give its size and, for a small
-# effect, its sign.
+# The rule is cautious and still not safe. Even the token saving, which every interval shows from
+# 10 seeds on, passes the rule in only 1812 of the 5,000 pairs: each setup's tokens spread
+# widely from seed to seed (standard deviations 854.69 and 579.58 above, against a saving of
+# 1237.42), so the band of 2 runs is often larger than the saving. When the effect is small, a
+# "measured" can point the wrong way: for success, 137 of the 374 measured pairs say the split
+# solves *more* tasks; for tool calls, 213 of 562 say it makes fewer calls.
+#
+# ## The traps of small studies
+#
+# ### Wrong signs and inflated sizes
+#
+# A small study that does leave zero out is not thereby right. Gelman and Carlin (2014) name
+# two errors: a **type S** error, a shown effect with the wrong sign, and a **type M** error,
+# its exaggeration (|estimate| / |true effect|). Among the disjoint studies of each size whose
+# interval leaves zero out, for the success difference, beside lesson 2's band rule on its
+# 5,000 pairs:
+
+# %%
+truth = float((split_ps.solved - single_ps.solved).mean())
+errors = power.power_table((split_ps.solved - single_ps.solved).astype(float), (10, 30, 100, 300))
+band = study.band_rule_over_pairs(single_ps, split_ps, "success")
+rows = [{"study": "band rule, 2 seeds", "studies": band["pairs"], "shown": band["measured"],
+         "wrong sign": f"{band['measured_up'] / band['measured']:.3f}",
+         "exaggeration": f"{band['measured_size'] / abs(truth):.1f}"}]  # fmt: skip
+for r in errors.itertuples(index=False):
+    rows.append({"study": f"t interval, {r.n_seeds} seeds", "studies": r.studies, "shown": r.excluding,
+                 "wrong sign": f"{r.type_s:.3f}", "exaggeration": f"{r.type_m:.1f}"})  # fmt: skip
+print(pd.DataFrame(rows).to_string(index=False))
+print(
+    f"true effect: {truth:+.4f} tasks per run ({N_MAX} seeds); wrong sign and exaggeration among the studies shown"
+)
+
+# %% [markdown]
+# Of the 374 pairs the band rule measures for success, 0.366 have the wrong sign, and the size
+# they show is 9.9 times the true one. Of the 1000 studies of 10 seeds, 53 leave zero out;
+# 0.245 of those have the wrong sign, and they exaggerate the effect 6.2 times. At 30 seeds the
+# figures are 0.067 and 3.9; at 100 and 300 seeds no study shown has the wrong sign, but the
+# ones shown still overstate the effect 2.3 and 1.3 times. Leaving zero out selects the studies
+# whose noise happened to be large: a small study that "finds" a small effect reports it too
+# big, and sometimes backwards. Power protects against both: at 80 % power the studies shown
+# are most studies, not the lucky few.
+#
+# ### Peeking
+#
+# A study that looks at its interval as the seeds come in and stops at the first look that
+# leaves zero out has more chances to be fooled than one read once (Johari et al., 2017). To
+# measure it without any true effect to find, run an **A/A study**: one setup against itself on
+# disjoint seeds, where every "effect" is a false positive. The single loop over 100,000 seeds
+# gives 500 A/A studies of 100 seeds an arm; each is read at 10, 20, ..., 100 seeds.
+
+# %%
+AA_SEEDS, AA_STUDIES, AA_ARM = 100_000, 500, 100
+aa = power.per_task_outcomes(sim.RunConfig("single-loop", BUDGET), AA_SEEDS, study.STUDY_FIRST_SEED)
+aa_success = power.aa_differences(aa["success"].sum(axis=0), AA_STUDIES, AA_ARM)
+peek = power.peeking(aa_success, list(range(10, AA_ARM + 1, 10)))
+print(f"single loop over {AA_SEEDS} seeds: {peek['studies']} A/A studies of {AA_ARM} seeds an arm, "
+      f"looks at {', '.join(map(str, peek['looks']))} seeds")  # fmt: skip
+print(f"false-positive rate, read once at {peek['looks'][-1]} seeds: {peek['fixed']:.3f}")
+print(f"false-positive rate, stopped at the first look that leaves zero out: {peek['peeking']:.3f}")
+
+# %% [markdown]
+# Read once at 100 seeds, 0.04 of the A/A studies leave zero out, close to the 5 % a 95 %
+# interval allows. Stopped at the first of 10 looks that leaves zero out, 0.196 do. The remedy
+# is to fix the number of seeds before the study (from a power calculation, as above), or to use
+# a method built for looking, such as the always-valid intervals of Johari et al. (2017).
+
+# %% [markdown]
+# ### Many comparisons
+#
+# A study can read 5 units, several sizes and 2 ways of counting, and report whatever leaves
+# zero out. Each comparison alone errs in about 5 % of A/A studies; a study that
+# reports whichever of many comparisons leaves zero out errs far more often. The remedy is to
+# name **one primary comparison before looking** (here: success, 100 seeds, over seeds), and
+# to treat the rest as exploration, or to correct for their number (Bonferroni: each interval
+# at 1 - 0.05 / k).
+
+# %%
+flags = power.aa_exclusions(aa, AA_STUDIES, (10, 30, AA_ARM))
+every_unit = [(unit, AA_ARM, "seeds") for unit in sim.UNIT_NAMES]
+corrected = power.aa_exclusions(aa, AA_STUDIES, (AA_ARM,), confidence=1 - 0.05 / len(every_unit))
+rows = [
+    ("the primary comparison alone: success, 100 seeds, over seeds", 1, power.family_error(flags, [every_unit[0]])),
+    ("any of the 5 units (100 seeds, over seeds)", len(every_unit), power.family_error(flags, every_unit)),
+    ("any unit, size (10, 30, 100) or way (seeds, tasks)", len(flags), power.family_error(flags)),
+    ("any of the 5 units, each at 1 - 0.05 / 5 (Bonferroni)", len(every_unit), power.family_error(corrected, every_unit)),
+]  # fmt: skip
+print(pd.DataFrame(rows, columns=["reported", "comparisons", "false-positive rate"]).to_string(
+    index=False, float_format=lambda x: f"{x:.3f}"))  # fmt: skip
+print(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were independent, "
+      f"1 - 0.95**5 = {1 - 0.95**5:.3f}")  # fmt: skip
+
+# %% [markdown]
+# The primary comparison alone errs in 0.04 of the A/A studies. Reporting whichever of the 5
+# units leaves zero out errs in 0.136, whichever of all 30 comparisons in 0.414: a study free to
+# choose among them finds an "effect" in about 2 of 5 cases where there is none. The 5 units err
+# together less often than 5 independent tests would (0.226), because they move together (more
+# steps mean more calls and more tokens). Bonferroni's correction brings the 5 units back to
+# 0.04.
 #
 # ## pass^k: the same task, k times
 #
 # Success is a share of tasks. A user who runs the same task again and again asks something
-# else: how likely is it that **all k runs** succeed? tau-bench calls that pass^k and
-# estimates it without bias from n runs per task, c of them successful, as the mean over
-# tasks of C(c, k) / C(n, k). Here n is 10,000 seeds. Beside it stands p^k, what k
+# else: how likely is it that **all k runs** succeed? tau-bench (Yao et al., 2024) calls that
+# pass^k and estimates it without bias from n runs per task, c of them successful, as the mean
+# over tasks of C(c, k) / C(n, k). Here n is 10,000 seeds. Beside it stands p^k, what k
 # independent runs would give if every run succeeded with the overall share p.
 
 # %%
@@ -333,23 +809,22 @@ display(Image(filename=path))
 
 # %% [markdown]
 # pass^k falls more slowly than p^k: at k = 8 the single loop keeps 0.6851 against 0.6071,
-# the split 0.6398 against 0.5676. p^k pictures a flaky agent that fails any task with the
-# same chance. The gap says failures are not spread like that: they gather on some tasks.
-# The table by task kind shows where. Document tasks (1 tool call long) are solved 0.9981 and
-# 0.9980 of the time; record tasks (4 tool calls long) only 0.7581 and 0.7730, so their
-# pass^8 is 0.1091 and 0.1275. The split's losses sit on the charge tasks (0.9468 against
-# 0.9116), while on record tasks it does slightly better. A hard task fails again and again,
-# an easy one almost never, and pass^k counts that; p^k spreads the same failures evenly.
+# the split 0.6398 against 0.5676. The mean of each task's own p_t**k is at least the k-th
+# power of their mean (Jensen's inequality), with equality only when every task is as hard as
+# every other. p^k pictures an agent that fails any task with the same chance; here failures
+# gather on some tasks. The table by task kind shows where. Document tasks (1 tool call long)
+# are solved 0.9981 and 0.9980 of the time; record tasks (4 tool calls long) only 0.7581 and
+# 0.7730, so their pass^8 is 0.1091 and 0.1275.
 
 # %%
-kinds = [task.kind for task in sim.TASKS]
+kind_of = [task.kind for task in sim.TASKS]
 rows = []
-for kind in dict.fromkeys(kinds):
-    mask = np.array([k == kind for k in kinds])
+for kind in dict.fromkeys(kind_of):
+    mask = np.array([k == kind for k in kind_of])
     row = {
         "kind": kind,
         "tasks": int(mask.sum()),
-        "tool calls long": len(sim.TASKS[kinds.index(kind)].sequence),
+        "tool calls long": len(sim.TASKS[kind_of.index(kind)].sequence),
     }
     for label, run in (("single loop", single), ("planner + executor", split)):
         share = run.correct[mask].mean(axis=1)
@@ -359,44 +834,180 @@ for kind in dict.fromkeys(kinds):
 print(pd.DataFrame(rows).to_string(index=False))
 
 # %% [markdown]
+# ### pass^k at the trial counts benchmarks use
+#
+# Real benchmarks cannot run 10,000 trials a task: tau-bench reports pass^k from a handful of
+# trials, and Inspect runs a few epochs a sample and reduces them per sample. With n = 4 and
+# n = 8 trials per task, the disjoint studies of the 10,000 seeds show how far one benchmark's
+# pass^k can land from the 10,000-seed value, how often a t interval over the 24 tasks holds
+# that value, and pass@k (Chen et al., 2021: at least 1 of k trials succeeds) beside it.
+
+# %%
+rows = []
+for label, run in (("single loop", single), ("planner + executor", split)):
+    for n in reliability.TRIAL_COUNTS:
+        for r in reliability.trial_table(run, n, (1, n // 2, n)).itertuples(index=False):
+            rows.append({"setup": label, "trials": n, "k": r.k, f"{N_MAX} seeds": f"{r.all_seeds:.4f}",
+                         "sd over studies": f"{r.sd:.4f}", "5 % to 95 %": f"{r.p5:.3f} to {r.p95:.3f}",
+                         "interval holds it": f"{r.covered:.3f}", "pass@k": f"{r.pass_at_k:.4f}"})  # fmt: skip
+print(pd.DataFrame(rows).to_string(index=False))
+for n in reliability.TRIAL_COUNTS:
+    by_setup = [
+        reliability.per_task_pass(np.moveaxis(intervals.disjoint_studies(run.correct, n), 1, 0), n).mean(
+            axis=1
+        )
+        for run in (single, split)
+    ]
+    ahead = (by_setup[1] >= by_setup[0]).mean()
+    print(f"{n} trials a task, the same seeds for both setups: the split's pass^{n} at least the single loop's "
+          f"in {ahead:.3f} of the studies")  # fmt: skip
+
+# %% [markdown]
+# The estimator is unbiased, not precise. With 4 trials a task, one benchmark's pass^4 for the
+# single loop lands anywhere from 0.667 to 0.917 (its 5th to 95th percentile over the studies)
+# around 0.8041; with 8 trials, pass^8 from 0.542 to 0.792 around 0.6851 (standard deviation
+# 0.0797). The 2 setups' pass^8 over 10,000 seeds, 0.6851 and 0.6398, lie well inside each
+# other's spread, and in 0.406 of the 8-trial studies the split's pass^8 comes out at least
+# the single loop's: the wrong order. A t interval over the 24 tasks holds the 10,000-seed value
+# in 0.919 to 0.987 of the studies; it is built for other tasks like these, not for these very
+# tasks.
+# pass@k climbs to 0.9996 by k = 4 and 1.0000 by k = 8: at least one success in k trials is
+# nearly certain, and says little about the reliability a user meets, which pass^k measures.
+#
+# ## Cost per success
+#
+# Kapoor et al. (2024) ask that agents be compared on cost as well as accuracy. The cost a
+# user meets is tokens per solved task: all tokens spent over all tasks solved. For 5 setups,
+# over a study of 100 seeds (a size a real evaluation might afford), each with its BCa interval
+# over seeds (a seed's tokens and tasks solved resampled together) and the success share with
+# its t interval; beside each, the value over all 10,000 seeds.
+
+# %%
+COST_SEEDS = 100
+COST_SETUPS = {
+    "single loop": ("single-loop", {}),
+    "planner + executor": ("plan-execute", {}),
+    "single loop + self-critique": ("single-loop", {"self_critique": True}),
+    "single loop, stop when done": ("single-loop", {"stop_when_done": True}),
+    "planner + executor, stop when done": ("plan-execute", {"stop_when_done": True}),
+}
+rows = []
+for label, (setup, options) in COST_SETUPS.items():
+    run = sim.run_batch(setup, SEEDS, BUDGET, **options)
+    found = reliability.cost_per_success(run, COST_SEEDS)
+    totals = run.per_seed()
+    everything = totals.tokens.sum() / totals.solved.sum()
+    rows.append({"setup": label, **found, f"{N_MAX} seeds": everything,
+                 "holds it": "yes" if found["low"] <= everything <= found["high"] else "no"})  # fmt: skip
+cost = pd.DataFrame(rows)
+shown = pd.DataFrame({
+    "setup": cost["setup"],
+    "success [interval]": [f"{r.success:.4f} [{r.success_low:.4f}, {r.success_high:.4f}]" for r in cost.itertuples()],
+    "tokens per solved task [interval]": [f"{r.tokens_per_success:.1f} [{r.low:.1f}, {r.high:.1f}]" for r in cost.itertuples()],
+    f"{N_MAX} seeds": cost[f"{N_MAX} seeds"].map(lambda x: f"{x:.1f}"),
+    "holds it": cost["holds it"],
+})  # fmt: skip
+print(f"first {COST_SEEDS} seeds, budget {BUDGET}")
+print(shown.to_string(index=False))
+
+# %%
+path = figures.save_figure(figures_how_many_seeds.draw_cost_success(cost), "05_how_many_seeds-cost-success")
+display(Image(filename=path))
+
+# %% [markdown]
+# Over the first 100 seeds every interval holds its 10,000-seed value (one study, so this is no
+# coverage claim). The split spends fewer tokens per solved task than the single loop, 461.3
+# [453.5, 469.0] against 523.4 [512.8, 534.4], at a success share whose interval overlaps the
+# single loop's. Lesson 3's stopping rule moves both loops down and to the right: 357.5 and 373.2
+# tokens per solved task at success 0.9704 and 0.96. Self-critique costs tokens and buys no
+# success (534.4 against 523.4 at the same 0.9354): it changes no draw, by construction (lesson 1).
+#
+# ## What carries over to real agents
+#
+# **The method transfers.** Name the unit and the population (seeds, tasks, kinds). Pair what
+# truly pairs, and measure the correlation before counting on it. Plan the number of runs by
+# power, from a pilot's spread and the smallest effect worth finding, and fix it and the primary
+# comparison before looking. Use intervals whose coverage holds at your N. Report pass^k with
+# its spread, and cost beside success.
+#
+# **The numbers do not.** Every spread, correlation, effect and sample size above is this
+# simulator's, where the seed is the only source of noise and any run can be repeated exactly.
+# Real agent evaluations add sources of noise the simulator does not have:
+#
+# - **The model's own sampling, and non-determinism even at temperature 0**: the same request
+#   can return different tokens because of batching and the order of floating-point sums on the
+#   server (He and Thinking Machines Lab, 2025); agent trajectories part early and the
+#   differences cascade (Bjarnason et al., 2026).
+# - **Judge noise**: an LLM or a human grading the answer adds its own variance, and its own bias.
+# - **Drift**: the model behind an API name is updated; tools, web pages, environments and user
+#   simulators change between runs and between the 2 setups' runs.
+# - **The tasks**: a real benchmark is one draw of tasks, usually larger and more varied than
+#   24, with its own clusters (Miller, 2024).
+#
+# Common random numbers are at best partial there: one can share task instances, environment and
+# user-simulator seeds and cached tool responses, rarely the model's own sampling between 2
+# different prompts or architectures. Expect less from pairing than CR1 gives here.
+#
 # ## Summary
 #
 # - The batch path runs 10,000 seeds of both setups at once and gives, outcome for outcome,
-#   the one-seed path's figures.
-# - Over 10,000 seeds each unit spreads widely; lesson 2's runs A and B sit inside that
-#   spread, and 2 runs are one draw of it.
-# - The split's effect on success is real and small: -0.0079 of the tasks per run. Its
-#   interval leaves zero out from 300 seeds on, resampling seeds or tasks.
-# - The token saving shows from 10 seeds, the extra tool errors from 30 seeds (resampling
-#   seeds) or 100 (resampling tasks).
-# - Resampling tasks answers a wider question and stays wide: more seeds cannot replace more
-#   tasks.
-# - The band rule agrees with the intervals on steps and tokens, calls success and tool
-#   errors unmeasured where the intervals show an effect, and measures tool calls in the wrong
-#   direction at runs A and B.
-# - pass^8 is 0.6851 for the single loop and 0.6398 for the split, above p^8: failures gather
-#   on hard tasks.
+#   the one-seed path's figures; lesson 2's runs A and B are 2 draws from a wide spread.
+# - Same seeds are not paired draws: at a seed the setups correlate between -0.013 and -0.005.
+#   Tasks do pair (0.972 across tasks). Common draws (rule CR1) pair the seeds too, by
+#   construction: the success difference spreads 0.97 instead of 1.62, and 35 seeds do what 100
+#   did.
+# - The t interval covers from 5 seeds on; the percentile bootstrap and BCa fall short below 30
+#   (0.843 and 0.845 at 5 seeds for success), and nothing covers at 2.
+# - The split's loss of -0.0079 of the tasks per run needs 579 seeds for 80 % power on its own
+#   streams, 215 under common draws; a 100-seed study shows it 0.2 of the time.
+# - The effect changes sign between kinds (-0.0352 per charge task, +0.0149 per record task);
+#   an interval over tasks speaks for task sets drawn like these, stratified for sets of this mix.
+# - Small studies that show an effect exaggerate it (6.2 times at 10 seeds) and get its sign
+#   wrong (0.245); peeking at 10 looks turns 0.04 false positives into 0.196; choosing among 30
+#   comparisons into 0.414.
+# - pass^8 is 0.6851 for the single loop and 0.6398 for the split, above p^8 because failures
+#   gather on hard tasks; from 8 trials a benchmark's pass^8 spreads 0.0797.
+# - Tokens per solved task: 461.3 for the split against 523.4 for the single loop over 100 seeds;
+#   lesson 3's stopping rule lowers both.
 #
 # ## Exercises
 #
-# Use the panel below; each question can be answered with its controls.
-#
-# 1. Set the number of seeds to 100 and press **new seed** a few times. How often does the
-#    success interval, resampling seeds, leave zero out? What does that say about a study
-#    of 100 seeds?
-# 2. Compare **single loop** with **single loop + self-critique**. Which units differ? Why
+# 1. **Power, computed and checked.** Choose your own first seed `MY_SEED`. Run both setups at
+#    the lesson's budget over the 5,000 seeds from it (`sim.run_batch`), take the per-seed
+#    difference in tasks solved, cut it into 50 disjoint studies of 100 seeds, and compute the
+#    share of studies whose 95 % t interval leaves zero out (`scipy.stats.ttest_1samp(...)
+#    .confidence_interval()` per study, or `sim.intervals.t_interval` on all at once). Put the
+#    share into `my_power` and run the check: it says right or wrong, and which way, never the
+#    answer. Is it near the lesson's figure for 100 seeds?
+# 2. **Coverage, computed and checked.** From the same seeds, the per-seed token difference in
+#    1,000 disjoint studies of 5 seeds: the share of studies whose 95 % percentile bootstrap
+#    interval (`scipy.stats.bootstrap`, 1,000 resamples) holds the 5,000-seed mean. Put it into
+#    `my_coverage` and check it (a resampling seed of your own moves it a little; the check
+#    allows for that). Then do the same with the t interval.
+# 3. In the panel, set the seeds to 300 and press **new seed** a few times, with **common
+#    draws** off and then on. How often does the success interval over seeds leave zero out
+#    in each case? Compare with the power table.
+# 4. Compare **single loop** with **single loop + self-critique**. Which units differ? Why
 #    are the intervals of the others a single point, [0, 0]?
-# 3. Set the budget to 4 and the seeds to 10,000. Does the split still solve fewer tasks
-#    than the single loop? Do the two ways of resampling agree?
-# 4. With the lesson's setups, find the smallest number of seeds at which the tool-error
-#    interval, resampling seeds, leaves zero out for your own first seed. Is it near 30?
-#
+# 5. Set the budget to 4 and the seeds to 10,000. Does the split still solve fewer tasks
+#    than the single loop? Do the intervals over seeds and over tasks agree?
+
+# %%
+print(f"exercises 1 and 2: {exercises.EXERCISE_SEEDS} seeds from your first seed; power: studies of "
+      f"{exercises.POWER_STUDY_SEEDS} seeds; coverage: studies of {exercises.COVERAGE_STUDY_SEEDS} seeds, "
+      f"{exercises.COVERAGE_RESAMPLES} resamples each")  # fmt: skip
+MY_SEED = 12345  # your own first seed: an integer 0 <= MY_SEED < 2**32 - 5000
+my_power = None  # exercise 1: your share of 100-seed studies whose interval leaves zero out
+my_coverage = None  # exercise 2: your coverage of 5-seed percentile bootstrap intervals
+print(exercises.check_power(MY_SEED, my_power))
+print(exercises.check_coverage(MY_SEED, my_coverage))
+
+# %% [markdown]
 # ## Explore
 #
-# The panel runs two setups over N seeds from a first seed, at a budget, and redraws the
-# spreads and the table of differences and intervals. For speed its intervals use fewer
-# resamples than the lesson's cells, as the note under the figure says. **reset** brings
-# back the lesson's defaults. Its output is not part of the checked record.
+# The panel runs two setups over N seeds from a first seed, at a budget, on their own streams or
+# on common draws, and redraws the spreads and the table of differences and t intervals.
+# **reset** brings back the lesson's defaults. Its output is not part of the checked record.
 
 # %%
 # NBVAL_IGNORE_OUTPUT

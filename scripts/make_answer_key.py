@@ -264,29 +264,44 @@ def lesson_04() -> list[str]:
 
 
 def lesson_05() -> list[str]:
-    from sim.study import RESAMPLES, paired_interval
+    from sim import exercises_how_many_seeds as exercises
+    from sim import intervals, power
+    from sim.study import paired_interval
 
     lines = ["## Lesson 5 · How many seeds?", ""]
-    firsts = range(A, A + 20 * 100, 100)  # 20 disjoint 100-seed studies
     many = sim.study_seeds(10000)
-    effect = paired_interval(
-        sim.run_batch("single-loop", many),
-        sim.run_batch("plan-execute", many),
-        "success",
-        10000,
-        "seeds",
-        1000,
-    ).difference
-    excluded = 0
-    for first in firsts:
-        seeds = sim.study_seeds(100, first)
-        single, split = sim.run_batch("single-loop", seeds), sim.run_batch("plan-execute", seeds)
-        excluded += paired_interval(single, split, "success", 100, "seeds", 1000).excludes_zero
+    shares, at_100 = {}, None
+    for label, common in (("own streams", False), ("common draws", True)):
+        single = sim.run_batch("single-loop", many, common_draws=common).per_seed()
+        split = sim.run_batch("plan-execute", many, common_draws=common).per_seed()
+        d = (split.solved - single.solved).astype(float)
+        row = power.power_table(d, (300,)).iloc[0]
+        closed = power.closed_form_power(d.std(ddof=1), d.mean(), 300)
+        shares[label] = (int(row.excluding), int(row.studies), closed)
+        at_100 = at_100 if common else power.power_table(d, (100,)).iloc[0].power
+    seeds = sim.study_seeds(exercises.EXERCISE_SEEDS, A)
+    tokens = (
+        sim.measure_batch("plan-execute", seeds).tokens - sim.measure_batch("single-loop", seeds).tokens
+    ).astype(float)
+    low, high = intervals.t_interval(intervals.disjoint_studies(tokens, exercises.COVERAGE_STUDY_SEEDS))
+    t_coverage = float(((low <= tokens.mean()) & (tokens.mean() <= high)).mean())
     lines.append(
-        f"1. Over 20 disjoint studies of 100 seeds (first seeds {A}, {A + 100}, ...; 1,000 resamples as in the "
-        f"panel), the success interval resampling seeds leaves zero out in {excluded}. Over 10,000 seeds the "
-        f"effect is {24 * effect:+.3f} tasks per run of 24: a study of 100 seeds is too small to show it "
-        "most of the time."
+        f"1. For first seed {A}: {exercises.power_answer(A):.2f} of the 50 studies of 100 seeds leave zero out (the "
+        f"lesson's power table, on the first 10,000 seeds, says {at_100:.2f} at 100 seeds). For a student's own "
+        "seed: `sim.exercises_how_many_seeds.power_answer(seed)`; `check_power(seed, share)` is what the notebook runs."
+    )
+    lines.append(
+        f"2. For first seed {A}: the percentile bootstrap covers in {exercises.coverage_answer(A):.3f} of the 1,000 "
+        f"5-seed studies, the t interval in {t_coverage:.3f}. For a student's seed: "
+        "`sim.exercises_how_many_seeds.coverage_answer(seed)` (the check accepts answers within 0.01)."
+    )
+    lines.append(
+        "3. At 300 seeds, over the disjoint 300-seed studies of the lesson's 10,000 seeds, the success interval "
+        "leaves zero out in "
+        + "; ".join(
+            f"{n} of {k} studies with {label} (closed form {c:.2f})" for label, (n, k, c) in shares.items()
+        )
+        + ". A few presses of **new seed** give a rough share of the same."
     )
     seeds = sim.study_seeds(10000)
     plain, critique = (
@@ -295,38 +310,24 @@ def lesson_05() -> list[str]:
     )
     differ = []
     for unit in ("success", "steps", "tool calls", "tokens", "tool errors"):
-        interval = paired_interval(plain, critique, unit, 10000, "seeds", 1000)
+        interval = paired_interval(plain, critique, unit, 10000)
         if (interval.low, interval.high) != (0.0, 0.0):
             differ.append(f"{unit} [{interval.low:.2f}, {interval.high:.2f}]")
     lines.append(
-        f"2. Over 10,000 seeds only these units differ: {', '.join(differ)}. Self-critique changes no draw, so "
+        f"4. Over 10,000 seeds only these units differ: {', '.join(differ)}. Self-critique changes no draw, so "
         "every run is the same but for the 40 tokens per tool error; a difference that is 0 on every seed has "
-        "every resample at 0."
+        "a spread of 0 and an interval of width 0."
     )
     single4, split4 = sim.run_batch("single-loop", seeds, 4), sim.run_batch("plan-execute", seeds, 4)
-    ways = {
-        way: paired_interval(single4, split4, "success", 10000, way, RESAMPLES) for way in ("seeds", "tasks")
-    }
+    ways = {way: paired_interval(single4, split4, "success", 10000, way) for way in ("seeds", "tasks")}
     lines.append(
-        f"3. At budget 4 over 10,000 seeds the split's success difference is {ways['seeds'].difference:+.4f} "
-        f"(share of tasks per run); resampling seeds [{ways['seeds'].low:+.4f}, {ways['seeds'].high:+.4f}], "
-        f"resampling tasks [{ways['tasks'].low:+.4f}, {ways['tasks'].high:+.4f}]: "
+        f"5. At budget 4 over 10,000 seeds the split's success difference is {ways['seeds'].difference:+.4f} "
+        f"(share of tasks per run); over seeds [{ways['seeds'].low:+.4f}, {ways['seeds'].high:+.4f}], "
+        f"over tasks [{ways['tasks'].low:+.4f}, {ways['tasks'].high:+.4f}]: "
         + ("both leave zero out." if all(w.excludes_zero for w in ways.values()) else
            "they do not agree on leaving zero out." if len({w.excludes_zero for w in ways.values()}) > 1 else
            "neither leaves zero out.")
     )  # fmt: skip
-    single, split = sim.run_batch("single-loop", seeds), sim.run_batch("plan-execute", seeds)
-    excludes = {
-        n: paired_interval(single, split, "tool errors", n, "seeds", 1000).excludes_zero
-        for n in range(2, 201)
-    }
-    from_on = min((n for n in excludes if all(excludes[m] for m in excludes if m >= n)), default=None)
-    first_n = min((n for n, e in excludes.items() if e), default=None)
-    lines.append(
-        f"4. From the lesson's first seed {A}, resampling seeds with the panel's 1,000 resamples, the tool-error "
-        f"interval first leaves zero out at {first_n} seeds and leaves it out at every size from {from_on} to 200. "
-        "Other first seeds give other numbers: the lesson's figure is one study's answer, not a constant."
-    )
     return lines + [""]
 
 

@@ -12,6 +12,7 @@ then what measures and shows them):
 - costs: tokens per step, planner call and observation (AA28)
 - config: RunConfig, the one checked run configuration, and which option fits which setup
 - agents: the single loop and the planner/executor split, one engine (run_loop, take_step)
+- common_draws: both loops on shared draws, common random numbers (rule CR1, lesson 5)
 - plan_schema: the contract's plan DAG under pydantic, and validation (CT1, CT3, CT4)
 - contract: the contract's run: preconditions, scratchpad, replanning, bounds (CT1-CT12)
 - exits: exit states (CT12), stop reasons, exit-state tables
@@ -24,10 +25,14 @@ then what measures and shows them):
 - traces: right picks by depth, side-effect calls, the walk-through task (lesson 1)
 - bands: the band rule (AA30)
 - batch: many seeds at once, vectorised, equal to the one-seed path
-- study: many-seed statistics: paired bootstrap intervals, band rule over seed pairs, pass^k
+- machine, lanes: the batch path's tool state machine; where its draws come from (AA22 or CR1)
+- study: many-seed comparisons: differences and their intervals, band rule over seed pairs, pass^k
+- intervals, power, clusters, reliability: t and bootstrap intervals and their coverage; power,
+  sign and magnitude errors, A/A studies; task kinds; pass^k at trial counts, cost per success
 - showcode: the code a lesson shows, whole functions from `sim`
 - figures: saving the lessons' figures; figures_<lesson>: each lesson's figures
 - panel: the generic control panel; panel_<lesson>: each lesson's view and panel
+- exercises_<lesson>: checks of a lesson's exercises that say right or wrong, not the answer
 - cli: `python -m sim`
 
 `import sim` is quick: each name below is imported from its module on first use (PEP 562), so

@@ -8,119 +8,31 @@ generator (`sim.draws.mix32`, `next_state`), the picks (`sim.picks`) and the tok
 
 - The draw stream is a 32-bit linear congruential generator; it is carried out here in uint64
   arrays, one stream per (task, seed) lane, advanced only in the lanes that draw at that step.
-- What a tool returns depends only on the state the agent holds. From a task's starting state
-  only a few states can be reached (44 per task), so each task's tools form a small state
-  machine: for every reachable state and every tool, the next state and whether the call is a
-  tool error. The machine is found once, when first needed, by calling the real tools through
-  the one-seed path's own step (`sim.agents.call_and_observe`), so no tariff or document rule
-  is written twice.
+- What a tool returns depends only on the state the agent holds, so each task's tools form a
+  small state machine (`sim.machine`), found once with the real tools.
+
+Where the draws come from is `sim.lanes`: the seed's streams (AA22), or under the option
+`common_draws` one stream per (task, position), shared by both setups (CR1).
 
 Introduced in lesson 5, how many seeds.
 """
 
 from dataclasses import dataclass, replace
-from functools import cache
 
 import numpy as np
 
-from sim.agents import call_and_observe, initial_state
 from sim.checks import SEED_LIMIT, check_seed, check_seeds
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
-from sim.draws import TWO_TO_32, mix32, next_state, stream_key
 from sim.errors import InputError, InputTypeError
+from sim.lanes import lane_draws
+from sim.machine import MAX_SEQUENCE, ToolMachine, tool_machine
 from sim.picks import picks_right, random_tool_index, selection, stops
-from sim.tasks import TASK_NAMES, TASKS, correct_answer
-from sim.world import TOOL_NAMES, WORLD_TOOLS
+from sim.tasks import TASKS
+from sim.world import WORLD_TOOLS
 
-MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
 TASK_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "approvals", "stopped")  # per (task, seed)
 BATCH_SETUPS = ("single-loop", "plan-execute")  # the contract has no batch path
-
-
-@dataclass(frozen=True)
-class ToolMachine:
-    """Every task's tools as a state machine, stacked over the 24 tasks (read-only arrays).
-
-    Fields: tools (the tool set, in index order: the five tools, or six under LA1, lesson 4);
-    n_states (states per task; state 0 is the task's starting state, tasks with
-    fewer states are padded); next_state (n_tasks, n_states, n_tools) int64, the state after
-    calling a tool; error (same shape) bool, whether that call is a tool error; correct
-    (n_tasks, n_states) bool, whether the answer held in that state is the task's correct
-    answer; sequence (n_tasks, MAX_SEQUENCE + 1) int64, the tool index at each position of
-    the task's sequence, -1 from its length on; length (n_tasks,) int64, the sequence length.
-    """
-
-    tools: tuple[str, ...]
-    n_states: int
-    next_state: np.ndarray
-    error: np.ndarray
-    correct: np.ndarray
-    sequence: np.ndarray
-    length: np.ndarray
-
-
-def _task_states(task, tools: tuple[str, ...]) -> tuple[list[dict], dict, dict]:
-    """Breadth-first search of the states a task can reach with `tools`; returns states, next and error maps."""
-    states = [initial_state(task)]
-    index = {tuple(sorted(states[0].items())): 0}
-    next_state_of, error = {}, {}
-    position = 0
-    while position < len(states):
-        for tool_index, tool in enumerate(tools):
-            after = dict(states[position])
-            failed = "error" in call_and_observe(tool, after)
-            key = tuple(sorted(after.items()))
-            if key not in index:
-                index[key] = len(states)
-                states.append(after)
-            next_state_of[position, tool_index] = index[key]
-            error[position, tool_index] = failed
-        position += 1
-    return states, next_state_of, error
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
-
-
-def tool_machine(tools: tuple[str, ...] = TOOL_NAMES) -> ToolMachine:
-    """Find every task's reachable states with the real tools of the tool set `tools` (the run's,
-    `RunConfig.tools`) and tabulate them (see ToolMachine); built on first use and kept, one machine
-    per tool set (a standard cache; the arrays are read-only)."""
-    return _tool_machine(tuple(tools))
-
-
-@cache
-def _tool_machine(tools: tuple[str, ...]) -> ToolMachine:
-    searched = [_task_states(task, tools) for task in TASKS]
-    n_states = max(len(states) for states, _, _ in searched)
-    next_state_of = np.zeros((len(TASKS), n_states, len(tools)), dtype=np.int64)
-    error = np.zeros((len(TASKS), n_states, len(tools)), dtype=bool)
-    correct = np.zeros((len(TASKS), n_states), dtype=bool)
-    for t, (task, (states, moves, failures)) in enumerate(zip(TASKS, searched, strict=True)):
-        for (state, tool), after in moves.items():
-            next_state_of[t, state, tool] = after
-            error[t, state, tool] = failures[state, tool]
-        wanted = correct_answer(task)
-        correct[t, : len(states)] = [state.get("result") == wanted for state in states]
-    sequence = np.full((len(TASKS), MAX_SEQUENCE + 1), -1, dtype=np.int64)
-    for t, task in enumerate(TASKS):
-        sequence[t, : len(task.sequence)] = [tools.index(tool) for tool in task.sequence]
-    length = np.array([len(task.sequence) for task in TASKS], dtype=np.int64)
-    arrays = (next_state_of, error, correct, sequence, length)
-    return ToolMachine(tools, n_states, *(_read_only(a) for a in arrays))
-
-
-def draw(state: np.ndarray, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Advance the draw streams of the lanes where `lanes` is True; return (new states, draws).
-
-    The draws are state / 2**32 as in sim.draws.draw_stream, in [0, 1); where `lanes` is
-    False the state is kept and the draw is meaningless.
-    """
-    advanced = next_state(state)
-    return np.where(lanes, advanced, state), advanced / TWO_TO_32
 
 
 @dataclass(frozen=True)
@@ -217,26 +129,18 @@ class BatchRun:
         )
 
 
-def _lanes(seeds: np.ndarray, planner: bool) -> np.ndarray:
-    """Start states of the (task, seed) draw streams (`sim.draws.stream_key`), shape (24, n_seeds)."""
-    seeds = seeds.astype(np.uint64)
-    return mix32(np.stack([stream_key(seeds, name, planner) for name in TASK_NAMES]))
-
-
-def _write_plans(stream: np.ndarray, machine: ToolMachine) -> tuple[np.ndarray, np.ndarray]:
-    """`sim.picks.write_plan` in every lane: (stream after the planner's draws, plans of shape
-    (24, n_seeds, MAX_SEQUENCE) holding tool indices)."""
-    shape = stream.shape
+def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndarray:
+    """`sim.picks.write_plan` in every lane, drawing from `draws` (a `sim.lanes` source): plans of
+    shape (24, n_seeds, MAX_SEQUENCE) holding tool indices."""
     length = machine.length[:, None]
     plan = np.zeros((*shape, MAX_SEQUENCE), dtype=np.int64)
     for position in range(MAX_SEQUENCE):
         writing = np.broadcast_to(position < length, shape)
-        stream, u = draw(stream, writing)
-        right = writing & picks_right(u, selection(1))
-        stream, u = draw(stream, writing & ~right)
+        right = writing & picks_right(draws.decide(writing, position), selection(1))
+        u = draws.tool(writing & ~right, position)
         wanted = machine.sequence[:, position, None]
         plan[:, :, position] = np.where(right, wanted, random_tool_index(u, len(machine.tools)))
-    return stream, plan
+    return plan
 
 
 def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
@@ -249,12 +153,12 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
     machine, n_tools = tool_machine(config.tools), len(config.tools)
     shape = (len(TASKS), len(seeds))
     split = config.setup == "plan-execute"
-    stream = _lanes(seeds, split)
+    draws = lane_draws(seeds, split, config.common_draws)
     zeros = np.zeros(shape, dtype=np.int64)
     plan, plan_length = np.zeros((*shape, 1), dtype=np.int64), zeros  # no plan: never followed
     steps, tokens, step_tokens = zeros.copy(), zeros.copy(), loop_step_tokens
     if split:
-        stream, plan = _write_plans(stream, machine)
+        plan = _write_plans(draws, machine, shape)
         plan_length = np.broadcast_to(machine.length[:, None], shape)
         steps += PLANNING_STEPS["plan-execute"]  # planning is a step (AA25)
         tokens += planner_tokens(plan_length)
@@ -280,11 +184,11 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         target = np.take_along_axis(machine.sequence, done, axis=1)
         finished = target < 0
         following = active & ~finished & (calls < plan_length)  # blind: the plan's next position
-        stream, u = draw(stream, active & ~following)
+        u = draws.decide(active & ~following, done)
         stop = active & finished & stops(u)
         right = active & ~finished & ~following & picks_right(u, selection_by_done[done])
         calling = active & ~stop
-        stream, u = draw(stream, calling & ~following & ~right)
+        u = draws.tool(calling & ~following & ~right, done)
         position = np.minimum(calls, plan.shape[2] - 1)[:, :, None]
         planned = np.take_along_axis(plan, position, axis=2)[:, :, 0]
         choice = np.where(following, planned, np.where(right, target, random_tool_index(u, n_tools)))
@@ -330,6 +234,7 @@ def run_batch(
     approval: bool = False,
     stop_when_done: bool = False,
     budget_margin: int | None = None,
+    common_draws: bool = False,
     lookalike: bool = False,
 ) -> BatchRun:
     """Run one setup on all 24 tasks at every seed of `seeds`, vectorised across (task, seed).
@@ -352,6 +257,9 @@ def run_batch(
     budget_margin : int | None
         Lesson 3's budget rule (SB2): each task's budget is planning + sequence length + margin,
         capped at max_steps; None for the fixed budget.
+    common_draws : bool
+        Lesson 5's rule CR1: both setups take the same draw for the same pick (a stream per task
+        and position, shared); False (the default) is the seed's own streams (AA22).
     lookalike : bool
         The course's rule LA1 (lesson 4): the tool set offers the look-alike tool as a sixth.
 
@@ -365,9 +273,8 @@ def run_batch(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
     """
-    config = RunConfig(
-        setup, max_steps, self_critique, approval, stop_when_done, budget_margin, lookalike=lookalike
-    )
+    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin,
+                       lookalike=lookalike, common_draws=common_draws)  # fmt: skip
     return batch_run(config, seeds)
 
 

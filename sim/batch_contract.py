@@ -12,12 +12,13 @@ so 10,000 seeds cost a few thousand one-seed runs. Introduced for lesson 4's man
 
 import numpy as np
 
-from sim.batch import BatchRun, draw, mix32
+from sim.batch import BatchRun
 from sim.checks import check_seeds
 from sim.config import RunConfig
 from sim.contract import contract_run
-from sim.draws import stream_key
+from sim.draws import mix32, stream_key
 from sim.errors import InputError
+from sim.lanes import draw
 from sim.picks import N_TOOLS, picks_right, random_tool_index, selection
 from sim.tasks import TASK_NAMES, TASKS
 

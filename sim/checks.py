@@ -234,3 +234,92 @@ def _shown(value: object, limit: int = 40) -> str:
     """A value as a message echoes it: its repr, cut when it is long."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def check_choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
+    """Return `value` if it is one of the strings `allowed` (a method, a resampling way, a kind).
+
+    Raises
+    ------
+    TypeError
+        When `value` is not a string.
+    ValueError
+        When it is not one of `allowed`.
+    """
+    if not isinstance(value, str):
+        raise InputTypeError(
+            f"{name} must be one of {', '.join(allowed)}, got {value!r} ({type(value).__name__})"
+        )
+    if value not in allowed:
+        raise InputError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def check_share(value: object, name: str) -> float:
+    """Return `value` as a float if it is a number strictly between 0 and 1 (a confidence level, a
+    power, a share); bool is refused.
+
+    Raises
+    ------
+    TypeError
+        When `value` is not a real number.
+    ValueError
+        When it is not strictly between 0 and 1.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputTypeError(
+            f"{name} must be a number between 0 and 1, got {value!r} ({type(value).__name__})"
+        )
+    if not 0 < value < 1:
+        raise InputError(f"{name} must be a number between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def check_values(values: object, name: str, ndim: int | None = 1, minimum: int = 2):
+    """Return `values` as a float array if it is a numpy array (or a sequence) of finite numbers
+    with `ndim` dimensions (None: 1 or more) and at least `minimum` values along its last axis
+    (bool arrays count as 0 and 1: success per task).
+
+    Raises
+    ------
+    TypeError
+        When `values` is not an array or sequence of numbers.
+    ValueError
+        When its shape is not as asked, it is too short, or it holds a value that is not finite.
+    """
+    import numpy as np  # only the many-seed statistics need numpy
+
+    allowed = (
+        f"{name} must be a {ndim}-dimensional array of numbers with at least {minimum} along its last axis"
+    )
+    if isinstance(values, str | bytes | dict | set) or not isinstance(values, np.ndarray | list | tuple):
+        raise InputTypeError(f"{allowed}, got {_shown(values)} ({type(values).__name__})")
+    try:
+        array = np.asarray(values)
+    except ValueError as error:  # ragged sequences
+        raise InputError(f"{allowed}: {error}") from None
+    if array.dtype.kind not in "biuf":
+        raise InputTypeError(f"{allowed}, got an array of dtype {array.dtype}")
+    if array.ndim != (ndim or max(array.ndim, 1)) or array.shape[-1] < minimum:
+        raise InputError(f"{allowed}, got shape {array.shape}")
+    array = array.astype(float)
+    if not np.isfinite(array).all():
+        raise InputError(f"{allowed} and every value finite, got {array[~np.isfinite(array)][0]!r}")
+    return array
+
+
+def check_real(value: object, name: str) -> float:
+    """Return `value` as a float if it is a finite real number (bool is refused).
+
+    Raises
+    ------
+    TypeError
+        When `value` is not a real number.
+    ValueError
+        When it is not finite.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a number, got {_shown(value)} ({type(value).__name__})")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(f"{name} must be a finite number, got {value!r}")
+    return float(value)

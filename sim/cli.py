@@ -96,6 +96,8 @@ OPTION_HELP = {  # what each option does, for --help; its default, minimum and s
     "max_tokens": "at most this many tokens",
     "max_seconds": "at most this many simulated seconds",
     "lookalike": "the course's rule LA1 (lesson 4): offer the look-alike tool estimate_use beside the five",
+    "common_draws": "lesson 5's rule CR1 (common random numbers): both loops take the same draw for the "
+    "same pick, a stream per task and position; off: each setup's own streams",
 }
 
 
@@ -187,7 +189,9 @@ def _table(args) -> str:
         return pd.DataFrame(rows, dtype=object).to_csv(index=False).rstrip("\n")
     lines = [format_table(seed_table(measurements))]
     if "plan-execute" in args.setups and not args.lookalike:  # the planner's accuracy over the five tools
-        lines += [format_plan_accuracy(plan_accuracy(seed), args.seeds) for seed in args.seeds]
+        lines += [
+            format_plan_accuracy(plan_accuracy(seed, args.common_draws), args.seeds) for seed in args.seeds
+        ]
     if "contract" in args.setups:
         lines += ["", contract_table(measurements).to_string(index=False)]
     return "\n".join(lines)

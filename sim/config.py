@@ -3,7 +3,8 @@ enters (the API, the CLI, a panel) and passed through every layer.
 
 Which option fits which setup is decided here and nowhere else (SETUP_OPTIONS). Introduced with
 the restructuring of `sim`; the options come from lesson 1 (self-critique, approval), lesson 3
-(the stopping rule SB1 and the budget rule SB2) and lesson 4 (the contract's bounds, CT11).
+(the stopping rule SB1 and the budget rule SB2), lesson 4 (the contract's bounds, CT11) and
+lesson 5 (common draws, CR1).
 """
 
 from collections.abc import Iterable, Mapping
@@ -29,10 +30,18 @@ OPTIONS = {
     "max_tokens": (DEFAULT_MAX_TOKENS, 1),
     "max_seconds": (DEFAULT_MAX_SECONDS, 1),
     "lookalike": (False, None),
+    "common_draws": (False, None),
 }
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", "stop_when_done", "budget_margin", "lookalike"),
-    "plan-execute": ("stop_when_done", "budget_margin", "lookalike"),
+    "single-loop": (
+        "self_critique",
+        "approval",
+        "stop_when_done",
+        "budget_margin",
+        "lookalike",
+        "common_draws",
+    ),
+    "plan-execute": ("stop_when_done", "budget_margin", "lookalike", "common_draws"),
     "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike"),
 }
 PLANNING_STEPS = {
@@ -52,7 +61,9 @@ class RunConfig:
     max_replans, max_tokens (tokens) and max_seconds (simulated seconds), the contract's bounds
     (CT11, lesson 4); lookalike, the course's own rule LA1 (every setup, lesson 4; stated in
     `sim.world`): the run's tool set (`tools`) offers the look-alike `estimate_use` after the
-    five tools. An option that the setup does not have keeps its value of "not given"
+    five tools; common_draws (the loops, rule CR1, lesson 5: both setups take the same draw
+    for the same pick, common random numbers; off by default, the seed's own streams). An option
+    that the setup does not have keeps its value of "not given"
     (False, None); the contract's bounds take their defaults when not given.
 
     Raises
@@ -60,7 +71,8 @@ class RunConfig:
     InputTypeError, InputError
         On construction, for a value of the wrong kind or out of range, or an option asked of a
         setup that does not have it, naming the option and the setups that have it; and for
-        lookalike with approval (approval counts the side effects of the five tools only).
+        lookalike with approval (approval counts the side effects of the five tools only) or with
+        common_draws (CR1 picks among the five tools).
     """
 
     setup: str
@@ -73,6 +85,7 @@ class RunConfig:
     max_tokens: int | None = None
     max_seconds: int | None = None
     lookalike: bool = False
+    common_draws: bool = False
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -91,6 +104,10 @@ class RunConfig:
                 raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
         if self.lookalike and self.approval:
             raise InputError("lookalike and approval cannot be combined: approval counts the five tools only")
+        if self.lookalike and self.common_draws:
+            raise InputError(
+                "lookalike and common_draws cannot be combined: common draws pick among the five tools"
+            )
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -102,13 +119,16 @@ class RunConfig:
     def rule(self) -> str:
         """The stopping rule that runs: "fixed budget" (the seed's), "stop when done", or "<stop>,
         budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4);
-        followed by ", look-alike (LA1)" when the tool set offers the look-alike (lesson 4)."""
+        followed by ", look-alike (LA1)" when the tool set offers the look-alike (lesson 4), and
+        by " + common draws" under rule CR1 (lesson 5)."""
         if self.setup == "contract":
             return "contract bounds" + self._lookalike_note()
         stop = "stop when done" if self.stop_when_done else "original stop"
         if self.budget_margin is not None:
-            return f"{stop}, budget plan length + {self.budget_margin}" + self._lookalike_note()
-        return ("stop when done" if self.stop_when_done else "fixed budget") + self._lookalike_note()
+            rule = f"{stop}, budget plan length + {self.budget_margin}"
+        else:
+            rule = "stop when done" if self.stop_when_done else "fixed budget"
+        return rule + self._lookalike_note() + (" + common draws" if self.common_draws else "")
 
     def _lookalike_note(self) -> str:
         return ", look-alike (LA1)" if self.lookalike else ""

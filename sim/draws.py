@@ -128,10 +128,89 @@ def trace_id(text: object) -> int:
     return h
 
 
-def stream_key(seed, task_name: str, planner: bool = False):
-    """The key of a task's draw stream in a run: seed XOR trace_id(task name), or XOR
-    trace_id("plan" + task name) for the planner's stream (the split and the contract), rule AA22.
+def stream_key(seed, task_name: str, planner: bool = False, position: int | None = None):
+    """The key of a draw stream in a run.
 
-    `seed` is an int, or a uint64 array of seeds (the batch path); the key is of the same kind.
+    Parameters
+    ----------
+    seed : int | numpy.ndarray
+        The run's seed, or a uint64 array of seeds (the batch path); the key is of the same kind.
+    task_name : str
+        The task's name, G01..G24.
+    planner : bool
+        The seed's rule AA22 (position None): the single loop draws from seed XOR trace_id(task
+        name), the split and the contract from seed XOR trace_id("plan" + task name).
+    position : int | None
+        Under common draws (rule CR1, lesson 5): the key of the stream of every pick aimed at
+        this position of the task's sequence (1-based; sequence length + 1 for a finished
+        agent's stop decision), seed XOR trace_id(task name + "/" + position). It is the same
+        for both setups, so `planner` does not enter it.
+
+    Returns
+    -------
+    int | numpy.ndarray
+        The key, which `draw_stream` (or the batch path's `mix32`) turns into a start state.
     """
+    if position is not None:  # CR1: one stream per (task, position), shared by both setups
+        return seed ^ trace_id(f"{task_name}/{position}")
     return seed ^ trace_id(("plan" if planner else "") + task_name)
+
+
+def pick_draws(state):
+    """One pick's draws under common draws (rule CR1, lesson 5): the next 2 draws of its position's
+    stream, taken whether the pick needs 1 or 2 of them, so that the a-th pick
+    aimed at a position always takes that stream's draws 2a - 1 and 2a.
+
+    Parameters
+    ----------
+    state : int | numpy.ndarray
+        The position stream's state (an int, or a uint64 array of states in the batch path).
+
+    Returns
+    -------
+    tuple
+        (state after the 2 draws, first draw, second draw); the draws are in [0, 1). The first
+        decides (right pick, or stop), the second picks the random tool when one is needed.
+    """
+    first = next_state(state)
+    second = next_state(first)
+    return second, first / TWO_TO_32, second / TWO_TO_32
+
+
+class PositionDraws:
+    """The draws of one task's run under common draws (rule CR1, lesson 5).
+
+    Every pick aimed at position p of the task (p = 1..sequence length, and length + 1 for a
+    finished agent's decision to stop) draws from a stream of its own, keyed by
+    `stream_key(seed, task_name, position=p)` and shared by both setups; the a-th pick aimed at
+    p in a run takes that stream's draws 2a - 1 and 2a (`pick_draws`). The split's planner
+    writes the first pick aimed at each position, so the single loop's first pick at p and the
+    plan's position p take the same draws.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (checked by the caller).
+    task_name : str
+        The task's name.
+    """
+
+    def __init__(self, seed: int, task_name: str):
+        self._seed, self._task, self._states = seed, task_name, {}
+
+    def pick(self, position: int) -> Callable[[], float]:
+        """The draw stream of the next pick aimed at `position` (1-based): a callable that, at its
+        first call, takes the pick's 2 draws (`pick_draws`) and then returns them in order. A pick
+        that never draws (the blind executor following its plan) takes nothing."""
+        taken: list[float] = []
+
+        def draw() -> float:
+            if not taken:
+                state = self._states.get(position)
+                if state is None:
+                    state = mix32(stream_key(self._seed, self._task, position=position))
+                self._states[position], first, second = pick_draws(state)
+                taken.extend((second, first))
+            return taken.pop()
+
+        return draw

@@ -10,9 +10,10 @@ from dataclasses import dataclass, fields
 
 from sim.agents import is_correct
 from sim.batch import BATCH_SETUPS, batch_run
-from sim.checks import check_seed, check_seeds
+from sim.checks import check_seed, check_seeds, check_switch
+from sim.common_draws import common_plan
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
-from sim.draws import draw_stream, stream_key
+from sim.draws import PositionDraws, draw_stream, stream_key
 from sim.exits import EXIT_STATES, STOP_REASONS, exit_field, stop_field
 from sim.picks import write_plan
 from sim.runs import run_with
@@ -137,6 +138,7 @@ def measure(
     approval: bool = False,
     stop_when_done: bool = False,
     budget_margin: int | None = None,
+    common_draws: bool = False,
     **contract,
 ) -> Measurement:
     """Run all 24 tasks in one setup and count the units.
@@ -156,6 +158,9 @@ def measure(
     budget_margin : int | None
         The loops' budget rule SB2 (lesson 3): each task's budget is planning step + its
         sequence length + budget_margin, capped at max_steps; None for the fixed budget.
+    common_draws : bool
+        The loops' common draws, rule CR1 (lesson 5): both setups take the same draw for the same
+        pick; False (the default) is the seed's own streams.
     **contract
         max_replans, max_tokens, max_seconds: the contract's bounds (CT11, lesson 4).
 
@@ -171,7 +176,8 @@ def measure(
         of a setup that does not have it.
     """
     config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
-                        stop_when_done=stop_when_done, budget_margin=budget_margin, **contract)  # fmt: skip
+                        stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
+                        **contract)  # fmt: skip
     return measure_config(config, check_seed(seed))
 
 
@@ -226,13 +232,16 @@ class PlanAccuracy:
         return self.right_positions / self.positions
 
 
-def plan_accuracy(seed: int = DEFAULT_SEED) -> PlanAccuracy:
+def plan_accuracy(seed: int = DEFAULT_SEED, common_draws: bool = False) -> PlanAccuracy:
     """How right the planner's plans are at one seed (AA24, AA29).
 
     Parameters
     ----------
     seed : int
         Run seed, 0 <= seed < 2**32.
+    common_draws : bool
+        The plans written under lesson 5's rule CR1 (common draws) rather than the planner's own
+        streams (AA22).
 
     Returns
     -------
@@ -242,12 +251,16 @@ def plan_accuracy(seed: int = DEFAULT_SEED) -> PlanAccuracy:
     Raises
     ------
     TypeError, ValueError
-        For a bad seed.
+        For a bad seed or switch.
     """
     seed = check_seed(seed)
+    common_draws = check_switch(common_draws, "common_draws")
     right_positions = positions = right_plans = 0
     for task in TASKS:
-        plan = write_plan(task.sequence, draw_stream(stream_key(seed, task.name, planner=True)))
+        if common_draws:
+            plan = common_plan(task, PositionDraws(seed, task.name))
+        else:
+            plan = write_plan(task.sequence, draw_stream(stream_key(seed, task.name, planner=True)))
         matches = [planned == wanted for planned, wanted in zip(plan, task.sequence, strict=True)]
         right_positions += sum(matches)
         positions += len(task.sequence)

@@ -1,7 +1,8 @@
-"""The control panel of lesson 5, how many seeds: two setups over many seeds, the paired difference and
-its intervals, and the distributions with runs A and B marked.
+"""The control panel of lesson 5, how many seeds: two setups over many seeds, on their own streams or
+on common draws (CR1), the difference and its intervals, and the distributions with runs A and B marked.
 """
 
+from dataclasses import replace
 from functools import lru_cache
 
 import ipywidgets as widgets
@@ -16,7 +17,6 @@ from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.study import SETUP_CHOICES, paired_interval
 from sim.units import unit_named
 
-PANEL_RESAMPLES = 1000  # bootstrap resamples in the panel (the lesson's cells use 10,000), for speed
 MAX_STUDY_SEEDS = 10000
 PANEL_UNITS = ("success", "tokens", "tool errors")
 
@@ -25,22 +25,24 @@ def _study_labels(first: str, second: str) -> tuple[str, str]:
     return (first, second) if first != second else (f"{first} (first)", f"{second} (second)")
 
 
-def study_run(first_seed: int, budget: int, label: str, size: int):
+def study_run(first_seed: int, budget: int, label: str, size: int, common_draws: bool = False):
     """One setup (a label of sim.study.SETUP_CHOICES) run over `size` seeds from `first_seed` at the
-    budget (steps): the BatchRun a lesson-5 view cuts to its number of seeds."""
-    return batch_run(SETUP_CHOICES[label].with_budget(budget), study_seeds(size, first_seed))
+    budget (steps), on common draws (CR1) or its own streams: the BatchRun a lesson-5 view cuts to
+    its number of seeds."""
+    config = replace(SETUP_CHOICES[label].with_budget(budget), common_draws=common_draws)
+    return batch_run(config, study_seeds(size, first_seed))
 
 
 def how_many_seeds_view(settings: Settings, run=study_run) -> View:
     """Lesson 5's view: two setups over the seeds seed, seed + 1, ..., seed + N - 1 at the budget.
 
     Settings: seed (the study's first seed), budget (steps), and the extra controls n_seeds (N),
-    first and second (labels of sim.study.SETUP_CHOICES). The table gives each unit's means, the
-    paired difference (second minus first) and its 95 % percentile bootstrap intervals, resampling
-    seeds and resampling tasks (PANEL_RESAMPLES resamples, resampling seed 2026); the figure is
-    the distributions over the N seeds with the first two seeds marked A and B.
+    first and second (labels of sim.study.SETUP_CHOICES) and common_draws (rule CR1). The table
+    gives each unit's means, the difference (second minus first) and its 95 % t intervals, over
+    seeds and over tasks (the intervals whose coverage lesson 5 measures); the figure is the
+    distributions over the N seeds with the first two seeds marked A and B.
 
-    `run` makes the batch runs, called as run(first seed, budget, label, size) with size
+    `run` makes the batch runs, called as run(first seed, budget, label, size, common_draws) with size
     MAX_STUDY_SEEDS where that fits below 2**32: a panel passes a cached `study_run`, so moving
     the number-of-seeds slider only cuts runs already made (`BatchRun.head`).
 
@@ -58,14 +60,14 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
     if last >= SEED_LIMIT:
         raise InputError(f"seed + n_seeds - 1 must stay below 2**32 (the study's last seed), got {last}")
     size = MAX_STUDY_SEEDS if settings.seed + MAX_STUDY_SEEDS <= SEED_LIMIT else n_seeds
-    first, second = (run(settings.seed, settings.budget, label, size).head(n_seeds) for label in chosen)
+    common = settings.extra.get("common_draws", False)
+    first, second = (
+        run(settings.seed, settings.budget, label, size, common).head(n_seeds) for label in chosen
+    )
     columns = _study_labels(*chosen)
     rows = []
     for unit in PANEL_UNITS:
-        by_way = {
-            way: paired_interval(first, second, unit, n_seeds, way, PANEL_RESAMPLES)
-            for way in ("seeds", "tasks")
-        }
+        by_way = {way: paired_interval(first, second, unit, n_seeds, way) for way in ("seeds", "tasks")}
         field = unit_named(unit).per_task
         scale = 1 / first.correct.shape[0] if unit_named(unit).share else 1
         rows.append({
@@ -73,8 +75,8 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
             columns[0]: f"{getattr(first, field).sum(axis=0).mean() * scale:.4f}",
             columns[1]: f"{getattr(second, field).sum(axis=0).mean() * scale:.4f}",
             "difference": f"{by_way['seeds'].difference:.4f}",
-            "95 % interval, resampling seeds": f"[{by_way['seeds'].low:.4f}, {by_way['seeds'].high:.4f}]",
-            "95 % interval, resampling tasks": f"[{by_way['tasks'].low:.4f}, {by_way['tasks'].high:.4f}]",
+            "95 % interval over seeds": f"[{by_way['seeds'].low:.4f}, {by_way['seeds'].high:.4f}]",
+            "95 % interval over tasks": f"[{by_way['tasks'].low:.4f}, {by_way['tasks'].high:.4f}]",
         })  # fmt: skip
     table = pd.DataFrame(rows)
     figure = draw_seed_distributions(
@@ -82,10 +84,11 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
         title=f"{n_seeds} seeds from {settings.seed}, budget {settings.budget}; dashed: seeds {settings.seed} (A) "
               f"and {settings.seed + 1} (B)",
     )  # fmt: skip
+    draws = "common draws (CR1)" if common else "each setup's own streams (AA22)"
     note = (
-        f"seeds {settings.seed}..{last}; difference = {chosen[1]} minus {chosen[0]}, per run of 24 tasks "
-        f"(success as a share of tasks); intervals: 95 % percentile bootstrap, {PANEL_RESAMPLES} resamples "
-        f"in this panel (10000 in the lesson's cells), resampling seed 2026."
+        f"seeds {settings.seed}..{last}, {draws}; difference = {chosen[1]} minus {chosen[0]}, per run of 24 "
+        f"tasks (success as a share of tasks); intervals: 95 % t intervals, over seeds (one value a seed) "
+        f"and over tasks (one value a task)."
     )
     return View(
         table.to_html(index=False), figure, pre_html(note), {"first": first, "second": second, "table": table}
@@ -94,12 +97,14 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
 
 def how_many_seeds_panel() -> ControlPanel:
     """The control panel of lesson 5 (how many seeds): first seed 20260218, budget 8, 10000 seeds,
-    single loop against planner + executor; a number-of-seeds slider and the two setups to compare."""
+    single loop against planner + executor on their own streams; a number-of-seeds slider, the two
+    setups to compare and a common-draws switch (CR1)."""
     extra = {
         "n_seeds": widgets.IntSlider(value=MAX_STUDY_SEEDS, min=10, max=MAX_STUDY_SEEDS, step=10,
                                      description="seeds", continuous_update=False),
         "first": widgets.Dropdown(options=list(SETUP_CHOICES), value="single loop", description="first"),
         "second": widgets.Dropdown(options=list(SETUP_CHOICES), value="planner + executor", description="second"),
+        "common_draws": widgets.Checkbox(value=False, description="common draws"),
     }  # fmt: skip
     run = lru_cache(maxsize=8)(
         study_run

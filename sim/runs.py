@@ -2,11 +2,12 @@
 
 It takes a checked RunConfig (`sim.config`) and hands it to the setup's engine: the loops of
 `sim.agents` or the contract of `sim.contract`. Introduced in lesson 2; the stopping rule's
-budget (SB2) in lesson 3; the contract in lesson 4.
+budget (SB2) in lesson 3; the contract in lesson 4; common draws (CR1) in lesson 5.
 """
 
 from sim.agents import Run, plan_execute, plan_execute_among, single_loop
 from sim.checks import check_margin, check_seed, check_setup
+from sim.common_draws import run_common
 from sim.config import RunConfig, run_config
 from sim.tasks import Task, check_task
 
@@ -52,6 +53,8 @@ def run_with(config: RunConfig, task: Task, seed: int):
 
         return contract_run(task, seed, config)
     config = task_config(config, task)
+    if config.common_draws:  # rule CR1, lesson 5
+        return run_common(task, seed, config)
     if config.setup == "single-loop":
         return single_loop(task, seed, config)
     split = plan_execute_among if config.lookalike else plan_execute  # LA1, lesson 4: six tools
@@ -78,8 +81,9 @@ def run_task(setup: str, task, seed: int, max_steps: int, self_critique: bool = 
         Lesson 3's stopping criterion (SB1), for the loops.
     **options
         The setup's other options (see `sim.config.SETUP_OPTIONS`): budget_margin (the loops,
-        lesson 3); max_replans, max_tokens and max_seconds (contract, rule CT11, lesson 4);
-        lookalike (every setup, the course's rule LA1, lesson 4).
+        lesson 3); common_draws (the loops, rule CR1, lesson 5); max_replans, max_tokens and
+        max_seconds (contract, rule CT11, lesson 4); lookalike (every setup, the course's rule LA1,
+        lesson 4).
 
     Returns
     -------

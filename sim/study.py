@@ -1,8 +1,9 @@
-"""Many-seed studies: paired differences between two setups, percentile bootstrap intervals
-(resampling seeds or resampling whole tasks), the band rule over many pairs of seeds, pass^k.
+"""Many-seed studies: differences between two setups at the same seeds, their intervals (over
+seeds, or over whole tasks), the band rule over many pairs of seeds, pass^k.
 
-All figures come from `sim.batch` runs of the same seeds in both setups (a paired comparison).
-Intervals are scipy.stats.bootstrap percentile intervals with a fixed resampling seed.
+All figures come from `sim.batch` runs of the same seeds in both setups. Intervals come from
+`sim.intervals`: the t interval by default, which covers at the sizes lesson 5 uses them (its
+coverage study shows it), or a bootstrap interval with a fixed resampling seed.
 Introduced in lesson 5, how many seeds.
 """
 
@@ -10,21 +11,20 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import special
 
 from sim.bands import MEASURED, band_verdict
 from sim.batch import BatchRun, SeedMeasurements
-from sim.checks import check_instance, check_integer
+from sim.checks import check_choice, check_instance, check_integer, check_items
 from sim.config import DEFAULT_SEED, RunConfig
 from sim.errors import InputError, InputTypeError
-from sim.units import unit_named
+from sim.intervals import INTERVAL_METHODS, RESAMPLES, RESAMPLING_SEED, interval
+from sim.units import UNIT_NAMES, unit_named
 
 STUDY_FIRST_SEED = DEFAULT_SEED  # the seeds of an N-seed study are 20260218 + i, i = 0..N-1
 STUDY_SIZES = (10, 30, 100, 300, 1000, 10000)  # numbers of seeds
-CONFIDENCE = 0.95
-RESAMPLES = 10000
-RESAMPLING_SEED = 2026  # numpy Generator seed of every bootstrap in lesson 5
-RESAMPLE_WAYS = ("seeds", "tasks")
+RESAMPLE_WAYS = ("seeds", "tasks")  # what an interval treats as its independent draws
+
 # setups a study can compare: label -> its RunConfig (at the default budget; a study sets its own)
 SETUP_CHOICES = {
     "single loop": RunConfig("single-loop"),
@@ -67,11 +67,12 @@ def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) 
 
 @dataclass(frozen=True)
 class PairedInterval:
-    """The paired difference (second minus first) of one unit over N seeds and its interval.
+    """The difference (second minus first) of one unit over N seeds and its interval.
 
-    Fields: unit; resample ("seeds" or "tasks"); n_seeds; difference (mean per run of 24 tasks:
-    a share of tasks for success, a count per run otherwise); low and high (the 95 % percentile
-    bootstrap interval); n_resamples.
+    Fields: unit; resample ("seeds" or "tasks": the interval's independent draws); n_seeds;
+    difference (mean per run of 24 tasks: a share of tasks for success, a count per run
+    otherwise); low and high (the 95 % interval); n_resamples (the bootstrap's, unused by "t");
+    method ("t", "percentile" or "BCa").
     """
 
     unit: str
@@ -81,6 +82,7 @@ class PairedInterval:
     low: float
     high: float
     n_resamples: int
+    method: str = "t"
 
     @property
     def excludes_zero(self) -> bool:
@@ -96,8 +98,9 @@ def paired_interval(
     resample: str = "seeds",
     n_resamples: int = RESAMPLES,
     random_seed: int = RESAMPLING_SEED,
+    method: str = "t",
 ) -> PairedInterval:
-    """The mean paired difference over the first n_seeds seeds and its 95 % percentile bootstrap interval.
+    """The mean difference over the first n_seeds seeds and its 95 % interval.
 
     Parameters
     ----------
@@ -108,13 +111,16 @@ def paired_interval(
     n_seeds : int
         How many of the run's seeds (the first ones) the study uses, >= 2.
     resample : str
-        "seeds": resample the seeds, each with its 24 tasks (would another seed of the same
-        agents on these tasks differ?). "tasks": resample whole tasks, each with all its seeds
-        (would other tasks like these differ?).
+        What the interval treats as its independent draws. "seeds": one value per seed, the
+        run's difference over its 24 tasks (would another seed of the same agents on these tasks
+        differ?). "tasks": one value per task, its mean difference over the seeds (would other
+        tasks like these differ?). The bootstrap methods resample these values.
     n_resamples : int
-        Bootstrap resamples (10,000 in the lesson).
+        Bootstrap resamples (10,000 in the lesson); unused by "t".
     random_seed : int
         Seed of the numpy Generator that draws the resamples.
+    method : str
+        "t" (the default: the t interval, whose coverage lesson 5 measures), "percentile" or "BCa".
 
     Returns
     -------
@@ -125,11 +131,11 @@ def paired_interval(
     ------
     TypeError, ValueError
         (InputTypeError, InputError) for runs that are not BatchRuns of the same seeds and budget,
-        an unknown unit or resample way, a bad n_seeds (see `paired_outcomes`), n_resamples below 1
-        or a negative random_seed.
+        an unknown unit, resample way or method, a bad n_seeds (see `paired_outcomes`),
+        n_resamples below 1 or a negative random_seed.
     """
-    if resample not in RESAMPLE_WAYS:
-        raise InputError(f"resample must be one of {', '.join(RESAMPLE_WAYS)}, got {resample!r}")
+    resample = check_choice(resample, "resample", RESAMPLE_WAYS)
+    method = check_choice(method, "method", INTERVAL_METHODS)
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
     random_seed = check_integer(random_seed, "random_seed", 0)
     differences = paired_outcomes(first, second, unit, n_seeds)
@@ -139,15 +145,10 @@ def paired_interval(
         data = differences.sum(axis=0) * scale  # one value per seed: the run's difference
     else:
         data = differences.mean(axis=1) * n_tasks * scale  # one value per task, in run units
-    mean = float(data.mean())
-    if np.ptp(data) == 0:  # every resample gives the same mean
-        return PairedInterval(unit, resample, n_seeds, mean, mean, mean, n_resamples)
-    result = stats.bootstrap(
-        (data,), np.mean, n_resamples=n_resamples, confidence_level=CONFIDENCE, method="percentile",
-        rng=np.random.default_rng(random_seed), batch=200,
-    )  # fmt: skip
-    low, high = result.confidence_interval
-    return PairedInterval(unit, resample, n_seeds, mean, float(low), float(high), n_resamples)
+    low, high = interval(data, method, n_resamples, random_seed)
+    return PairedInterval(
+        unit, resample, n_seeds, float(data.mean()), float(low), float(high), n_resamples, method
+    )
 
 
 def interval_table(
@@ -156,35 +157,31 @@ def interval_table(
     units=("success", "tokens", "tool errors"),
     sizes=STUDY_SIZES,
     n_resamples: int = RESAMPLES,
+    method: str = "t",
 ) -> pd.DataFrame:
-    """Paired differences and intervals, both ways of resampling, for each unit and number of seeds.
+    """Differences and intervals, over seeds and over tasks, for each unit and number of seeds.
 
     Returns a DataFrame with columns unit, n_seeds, resample, difference, low, high,
     excludes_zero; one row per (unit, n_seeds, resample way). Sizes above the seeds run are
-    an error (see `paired_outcomes`).
+    an error (see `paired_outcomes`); `method` as in `paired_interval`.
     """
+    check_instance(first, BatchRun, "first", "a BatchRun (from sim.run_batch)")
+    units = [
+        check_choice(u, "units", UNIT_NAMES) for u in check_items(units, object, "units", "unit names", 1)
+    ]
+    sizes = [
+        check_integer(n, "sizes", 2, len(first.seeds))
+        for n in check_items(sizes, object, "sizes", "numbers of seeds", 1)
+    ]
     rows = []
     for unit in units:
         for n_seeds in sizes:
             for way in RESAMPLE_WAYS:
-                interval = paired_interval(first, second, unit, n_seeds, way, n_resamples)
+                found = paired_interval(first, second, unit, n_seeds, way, n_resamples, method=method)
                 rows.append({"unit": unit, "n_seeds": n_seeds, "resample": way,
-                             "difference": interval.difference, "low": interval.low, "high": interval.high,
-                             "excludes_zero": interval.excludes_zero})  # fmt: skip
+                             "difference": found.difference, "low": found.low, "high": found.high,
+                             "excludes_zero": found.excludes_zero})  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def smallest_study(table: pd.DataFrame, unit: str, resample: str) -> int | None:
-    """The smallest number of seeds in `table` from which on the interval excludes zero at every
-    larger size too; None when the interval at the largest size still holds zero."""
-    rows = table[(table["unit"] == unit) & (table["resample"] == resample)].sort_values("n_seeds")
-    smallest = None
-    for n_seeds, excludes in zip(rows["n_seeds"], rows["excludes_zero"], strict=True):
-        if not excludes:
-            smallest = None
-        elif smallest is None:
-            smallest = int(n_seeds)
-    return smallest
 
 
 def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit: str) -> dict:
@@ -200,19 +197,24 @@ def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit
     Returns
     -------
     dict
-        pairs (how many pairs), measured (pairs whose verdict is "measured"), and
-        measured_up / measured_down (of those, how many had second > first, second < first).
+        pairs (how many pairs), measured (pairs whose verdict is "measured"), measured_up /
+        measured_down (of those, how many had second > first, second < first), and
+        measured_size (the mean over measured pairs of |mean of the pair's 2 differences|, in
+        exact counts per run; 0.0 when none is measured).
     """
     check_instance(first, SeedMeasurements, "first", "SeedMeasurements (from sim.measure_batch)")
     check_instance(second, SeedMeasurements, "second", "SeedMeasurements (from sim.measure_batch)")
     field = unit_named(unit).count
     a, b = getattr(first, field).tolist(), getattr(second, field).tolist()
     counts = {"pairs": len(a) // 2, "measured": 0, "measured_up": 0, "measured_down": 0}
+    sizes = []
     for i in range(0, 2 * counts["pairs"], 2):
         verdict = band_verdict(unit, a[i : i + 2], b[i : i + 2])
         if verdict.verdict == MEASURED:
             counts["measured"] += 1
             counts["measured_up" if verdict.differences[0] > 0 else "measured_down"] += 1
+            sizes.append(abs(sum(verdict.differences)) / 2)
+    counts["measured_size"] = float(np.mean(sizes)) if sizes else 0.0
     return counts
 
 

@@ -4,14 +4,13 @@ import html
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 
 import sim
 from sim import study
 from sim.panel import Settings
-from sim.panel_how_many_seeds import PANEL_RESAMPLES, how_many_seeds_panel
+from sim.panel_how_many_seeds import how_many_seeds_panel
 
 SEEDS = sim.study_seeds(400)
 
@@ -37,9 +36,18 @@ def test_pass_k_is_at_least_p_to_the_k(pair):
     assert table["single loop pass^k"].iloc[0] == pytest.approx(pair[0].correct.mean())
 
 
-def test_seed_interval_is_scipys_bootstrap_of_per_seed_differences(pair):
+def test_seed_interval_is_the_t_interval_of_per_seed_differences(pair):
     single, split = pair
-    interval = study.paired_interval(single, split, "tokens", 300, "seeds", 2000)
+    interval = study.paired_interval(single, split, "success", 300)
+    data = (split.per_seed().solved[:300] - single.per_seed().solved[:300]) / 24
+    direct = stats.ttest_1samp(data, 0).confidence_interval(0.95)
+    assert interval.method == "t" and interval.difference == pytest.approx(data.mean())
+    assert (interval.low, interval.high) == pytest.approx((direct.low, direct.high))
+
+
+def test_seed_interval_can_be_scipys_bootstrap_of_per_seed_differences(pair):
+    single, split = pair
+    interval = study.paired_interval(single, split, "tokens", 300, "seeds", 2000, method="percentile")
     data = split.per_seed().tokens[:300] - single.per_seed().tokens[:300]
     direct = stats.bootstrap((data,), np.mean, n_resamples=2000, method="percentile",
                              rng=np.random.default_rng(study.RESAMPLING_SEED))  # fmt: skip
@@ -49,7 +57,7 @@ def test_seed_interval_is_scipys_bootstrap_of_per_seed_differences(pair):
 
 def test_task_interval_resamples_the_24_task_means(pair):
     single, split = pair
-    interval = study.paired_interval(single, split, "success", 400, "tasks", 2000)
+    interval = study.paired_interval(single, split, "success", 400, "tasks", 2000, method="percentile")
     per_task = (split.correct.astype(int) - single.correct.astype(int)).mean(axis=1)
     direct = stats.bootstrap((per_task,), np.mean, n_resamples=2000, method="percentile",
                              rng=np.random.default_rng(study.RESAMPLING_SEED))  # fmt: skip
@@ -71,19 +79,13 @@ def test_bad_study_arguments(pair):
         study.paired_interval(single, split, "speed", 100)
     with pytest.raises(ValueError, match="resample must be one of seeds, tasks"):
         study.paired_interval(single, split, "success", 100, "runs")
+    with pytest.raises(ValueError, match="method must be one of t, percentile, BCa"):
+        study.paired_interval(single, split, "success", 100, method="normal")
     with pytest.raises(ValueError, match=r"n_seeds must be an integer 2..400"):
         study.paired_interval(single, split, "success", 401)
     other = sim.run_batch("plan-execute", SEEDS, 4)
     with pytest.raises(ValueError, match="same seeds with the same budget"):
         study.paired_interval(single, other, "success", 100)
-
-
-def test_smallest_study_needs_zero_out_at_every_larger_size():
-    table = pd.DataFrame({"unit": "u", "resample": "seeds", "n_seeds": [10, 30, 100, 300],
-                          "excludes_zero": [True, False, True, True]})  # fmt: skip
-    assert study.smallest_study(table, "u", "seeds") == 100
-    table["excludes_zero"] = [True, True, True, False]
-    assert study.smallest_study(table, "u", "seeds") is None
 
 
 def test_band_rule_over_pairs_counts_what_band_verdict_says(pair):
@@ -96,13 +98,14 @@ def test_band_rule_over_pairs_counts_what_band_verdict_says(pair):
     hits = [v for v in measured if v.verdict == "measured"]
     assert counts["pairs"] == 200 and counts["measured"] == len(hits)
     assert counts["measured_up"] == sum(v.differences[0] > 0 for v in hits)
+    assert counts["measured_size"] == pytest.approx(np.mean([abs(sum(v.differences)) / 2 for v in hits]))
 
 
 def test_band_rule_at_the_lessons_seeds_is_lesson_2s():
     single = sim.measure_batch("single-loop", SEEDS[:2])
     split = sim.measure_batch("plan-execute", SEEDS[:2])
     counts = study.band_rule_over_pairs(single, split, "tool calls")
-    assert counts == {"pairs": 1, "measured": 1, "measured_up": 0, "measured_down": 1}
+    assert counts == {"pairs": 1, "measured": 1, "measured_up": 0, "measured_down": 1, "measured_size": 3.5}
 
 
 # ---- the panel
@@ -116,21 +119,24 @@ def panel():
 def _expected_row(settings, unit):
     setups = [study.SETUP_CHOICES[settings.extra[name]] for name in ("first", "second")]
     seeds = sim.study_seeds(settings.extra["n_seeds"], settings.seed)
+    common = settings.extra["common_draws"]
     first, second = (
-        sim.run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval) for c in setups
+        sim.run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval, common_draws=common)
+        for c in setups
     )
-    interval = study.paired_interval(first, second, unit, len(seeds), "seeds", PANEL_RESAMPLES)
+    interval = study.paired_interval(first, second, unit, len(seeds), "seeds")
     return f"[{interval.low:.4f}, {interval.high:.4f}]", f"{interval.difference:.4f}"
 
 
 def test_panel_starts_at_the_lessons_defaults(panel):
     panel.reset.click()
     assert panel.settings == Settings(
-        20260218, 8, "G05", {"n_seeds": 10000, "first": "single loop", "second": "planner + executor"}
-    )
+        20260218, 8, "G05",
+        {"n_seeds": 10000, "first": "single loop", "second": "planner + executor", "common_draws": False},
+    )  # fmt: skip
     shown = html.unescape(panel.table.value)
     assert "-0.0079" in shown and b"<svg" in bytes(panel.figure.value)[:400]
-    assert f"{PANEL_RESAMPLES} resamples" in panel.text.value
+    assert "95 % t intervals" in panel.text.value and "own streams" in panel.text.value
 
 
 def test_the_seeds_slider_and_setups_redraw_what_sim_computes(panel):
@@ -138,12 +144,17 @@ def test_the_seeds_slider_and_setups_redraw_what_sim_computes(panel):
     panel.extra["n_seeds"].value = 300
     low_high, difference = _expected_row(panel.settings, "success")
     row = panel.view.data["table"].set_index("unit").loc["success"]
-    assert row["95 % interval, resampling seeds"] == low_high and row["difference"] == difference
+    assert row["95 % interval over seeds"] == low_high and row["difference"] == difference
+    panel.extra["common_draws"].value = True
+    low_high, difference = _expected_row(panel.settings, "success")
+    row = panel.view.data["table"].set_index("unit").loc["success"]
+    assert row["95 % interval over seeds"] == low_high and row["difference"] == difference
+    assert panel.view.data["first"].config.common_draws and "common draws (CR1)" in panel.text.value
     panel.extra["second"].value = "single loop + self-critique"
     panel.budget.value = 5
     low_high, difference = _expected_row(panel.settings, "tokens")
     row = panel.view.data["table"].set_index("unit").loc["tokens"]
-    assert row["95 % interval, resampling seeds"] == low_high and row["difference"] == difference
+    assert row["95 % interval over seeds"] == low_high and row["difference"] == difference
     assert panel.view.data["second"].self_critique and panel.view.data["second"].budget == 5
     assert panel.message.value == ""
 

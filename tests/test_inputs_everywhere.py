@@ -9,11 +9,16 @@ import numpy as np
 import pytest
 
 import sim
-from sim import study
+from sim import clusters, intervals, power, reliability, study
+from sim import exercises_how_many_seeds as exercises
+from sim.config import RunConfig
 
 M1, M2 = sim.measure("single-loop", 1, 4), sim.measure("single-loop", 2, 4)
 SPLIT, LOOP = sim.run_plan_execute("G05"), sim.run_single_loop("G05")
 B1, B2 = sim.run_batch("single-loop", [1, 2, 3], 4), sim.run_batch("plan-execute", [1, 2, 3], 4)
+VALUES = np.linspace(-1.0, 2.0, 12)
+PER_TASK = power.per_task_outcomes(RunConfig("single-loop", 4), 40, 1)
+FLAGS = power.aa_exclusions(PER_TASK, 2, [5])
 
 VALID = {
     sim.band_verdict: dict(unit="steps", first=[1, 2], second=[3, 4]),
@@ -36,14 +41,16 @@ VALID = {
     sim.is_correct: dict(run=SPLIT),
     sim.loop_step_table: dict(steps=sim.loop_steps(LOOP)),
     sim.loop_steps: dict(run=LOOP),
-    sim.measure: dict(setup="single-loop", seed=1, max_steps=3, self_critique=False, budget_margin=1),
+    sim.measure: dict(setup="single-loop", seed=1, max_steps=3, self_critique=False, budget_margin=1,
+                      common_draws=False),
     sim.measure_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3),
     sim.outcome: dict(run=LOOP),
     sim.outcome_grid: dict(setup="single-loop", seed=1, budgets=[2, 3]),
-    sim.plan_accuracy: dict(seed=1),
+    sim.plan_accuracy: dict(seed=1, common_draws=True),
     sim.plan_length_budget: dict(setup="plan-execute", task="G05", margin=1, max_steps=8),
     sim.recovery_task: dict(seed=1, max_steps=3),
-    sim.run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1, lookalike=False),
+    sim.run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1, lookalike=False,
+                        common_draws=True),
     sim.run_config: dict(setup="single-loop", budget=3),
     sim.run_label: dict(seed=20260218),
     sim.run_plan_execute: dict(task="G05", seed=1, max_steps=3),
@@ -58,6 +65,30 @@ VALID = {
     study.pass_hat_k: dict(correct=B1.correct, k=2),
     study.paired_interval: dict(first=B1, second=B2, unit="tokens", n_seeds=3, n_resamples=50, random_seed=1),
     study.band_rule_over_pairs: dict(first=B1.per_seed(), second=B2.per_seed(), unit="tokens"),
+    study.interval_table: dict(first=B1, second=B2, units=["tokens"], sizes=[3], n_resamples=50, method="t"),
+    intervals.t_interval: dict(values=VALUES, confidence=0.9),
+    intervals.bootstrap_interval: dict(values=VALUES, method="BCa", n_resamples=50, random_seed=1, confidence=0.9),
+    intervals.interval: dict(values=VALUES, method="percentile", n_resamples=50, random_seed=1),
+    intervals.disjoint_studies: dict(values=VALUES, n_seeds=4),
+    intervals.coverage_table: dict(values=VALUES, truth=0.5, sizes=[3], methods=["t"], n_resamples=20, random_seed=1),
+    intervals.percentile_width_ratio: dict(n_seeds=5, confidence=0.9),
+    power.seeds_for_power: dict(sd=2.0, effect=0.5, power=0.8, confidence=0.95),
+    power.closed_form_power: dict(sd=2.0, effect=0.5, n_seeds=10, confidence=0.95),
+    power.power_table: dict(differences=VALUES, sizes=[3], truth=0.5),
+    power.per_task_outcomes: dict(config=RunConfig("single-loop", 4), n_seeds=3, first=1, chunk=2),
+    power.aa_differences: dict(values=VALUES, n_studies=2, n_seeds=3),
+    power.peeking: dict(differences=VALUES.reshape(2, 6), looks=[3, 6]),
+    power.aa_exclusions: dict(per_task=PER_TASK, n_studies=2, sizes=[5], confidence=0.9),
+    power.family_error: dict(exclusions=FLAGS, keys=[("tokens", 5, "seeds")]),
+    clusters.kind_table: dict(first=B1, second=B2, unit="tokens", n_seeds=3),
+    clusters.task_intervals: dict(first=B1, second=B2, unit="tokens", n_seeds=3),
+    reliability.per_task_pass: dict(correct=B1.correct, k=2, at_least_one=True),
+    reliability.trial_table: dict(run=B1, n_trials=1, ks=[1]),
+    reliability.cost_per_success: dict(run=B1, n_seeds=3, method="percentile", n_resamples=50, random_seed=1),
+    exercises.check_power: dict(first=1, answer=0.5),
+    exercises.check_coverage: dict(first=1, answer=0.5),
+    exercises.power_answer: dict(first=1),
+    exercises.coverage_answer: dict(first=1),
 }  # fmt: skip
 NAMED_BY_VALUE = {"name", "allowed"}  # a check's own naming parameters: they say what to call the value
 ALIASES = {"budget": "budget", "max_steps": "max_steps", "obj": "obj"}
@@ -65,7 +96,9 @@ ALIASES = {"budget": "budget", "max_steps": "max_steps", "obj": "obj"}
 OUT_OF_RANGE = {
     "unit": "foo", "setup": "react", "task": "G99", "customer_type": "industrial", "seeds": [1, 1],
     "first": [M1], "budgets": [0], "measurements": [], "k": 99, "n_resamples": 0, "depth": 0, "m3": -1,
-    "run": None, "n_seeds": 0,
+    "run": None, "n_seeds": 0, "method": "normal", "values": [1.0], "confidence": 1.5, "power": 0.0,
+    "sizes": [1], "units": ["speed"], "looks": [1], "ks": [0], "methods": ["normal"], "keys": [("speed", 1, "seeds")], "sd": 0.0,
+    "effect": 0.0, "truth": float("nan"), "n_trials": 0, "n_studies": 0, "chunk": 0, "differences": [1.0],
 }  # fmt: skip
 SPECIAL = [
     (sim.verdict_table, "seeds", [1]),
@@ -83,7 +116,9 @@ SPECIAL = [
 
 def _wrong_values(name, valid, default):
     values = [] if default is None else [None]
-    if isinstance(valid, bool):
+    if isinstance(valid, float):  # a real number: any number is of the right kind
+        values += ["x", True]
+    elif isinstance(valid, bool):
         values += ["yes", 1]
     elif isinstance(valid, int):
         values += ["3", 2.5, True, -1 if name not in ("seed", "first") else -5]
@@ -125,5 +160,5 @@ def test_a_wrong_argument_is_refused_naming_its_parameter(function, name, wrong)
         function(**arguments)
     message = str(caught.value)
     assert ALIASES.get(name, name).split("_")[0] in message, message
-    if isinstance(wrong, str) and name not in ("unit", "setup", "task", "customer_type", "name"):
+    if isinstance(wrong, str) and name not in ("unit", "setup", "task", "customer_type", "name", "method"):
         assert isinstance(caught.value, TypeError), f"a string for {name} is a wrong kind: {message}"
