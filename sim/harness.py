@@ -290,24 +290,36 @@ def cost_success(runs: Mapping[str, BatchRun]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def kind_success(run: BatchRun) -> dict[str, float]:
-    """The share of task runs solved per task kind over a BatchRun's seeds (lesson 5's per-kind
-    success), by kind. Raises InputTypeError for anything but a BatchRun."""
-    if not isinstance(run, BatchRun):
-        raise InputTypeError(f"run must be a BatchRun (from entrant_run), got {type(run).__name__}")
-    kinds = np.array([task.kind for task in TASKS])
-    return {kind: float(run.correct[kinds == kind].mean()) for kind in KINDS}
+def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
+    """Per task kind, the mean paired difference in success (second minus first: the share of that
+    kind's tasks solved per seed) with its 95 % t interval over the seeds (lesson 6's router).
+
+    Returns a DataFrame: kind, tasks, first, second (mean shares), difference, low, high, shown
+    (the interval leaves zero out). Raises InputTypeError / InputError for runs that are not
+    BatchRuns on the same seeds."""
+    check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
+    check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
+    if not np.array_equal(first.seeds, second.seeds):
+        raise InputError("first and second must be run on the same seeds")
+    kinds, rows = np.array([task.kind for task in TASKS]), []
+    for kind in KINDS:
+        a, b = first.correct[kinds == kind].mean(axis=0), second.correct[kinds == kind].mean(axis=0)
+        mean, low, high = _t_interval(b - a)
+        rows.append({"kind": kind, "tasks": int((kinds == kind).sum()), "first": float(a.mean()),
+                     "second": float(b.mean()), "difference": mean, "low": low, "high": high,
+                     "shown": bool(low > 0 or high < 0)})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
-def best_route(runs: Mapping[str, BatchRun]) -> Route:
-    """The router that sends each task kind to the setup with the highest `kind_success` in `runs`
-    (setup name -> BatchRun, measured on tuning seeds); a tie goes to the first setup given.
+def best_route(default: BatchRun, other: BatchRun) -> Route:
+    """The router tuned on a block of seeds (lesson 6): each task kind goes to `other`'s setup only
+    where `kind_differences(default, other)` shows `other` better (its interval above zero), and
+    to `default`'s setup everywhere else, so a difference the seeds cannot show moves nothing.
 
-    Raises InputTypeError / InputError for anything but a mapping of setup names to BatchRuns."""
-    if not isinstance(runs, Mapping) or not runs:
-        raise InputTypeError(f"runs must be a non-empty mapping setup -> BatchRun, got {type(runs).__name__}")
-    shares = {check_setup(setup, "runs"): kind_success(run) for setup, run in runs.items()}
-    return route({kind: max(shares, key=lambda setup: shares[setup][kind]) for kind in KINDS})
+    Raises InputTypeError / InputError as `kind_differences`."""
+    shown = kind_differences(default, other).set_index("kind")
+    better = shown["shown"] & (shown["difference"] > 0)
+    return route({kind: other.setup if better[kind] else default.setup for kind in KINDS})
 
 
 def interval_growth(first: BatchRun, second: BatchRun, unit: str, sizes) -> pd.DataFrame:
