@@ -317,6 +317,8 @@ def best_route(default: BatchRun, other: BatchRun) -> Route:
     to `default`'s setup everywhere else, so a difference the seeds cannot show moves nothing.
 
     Raises InputTypeError / InputError as `kind_differences`."""
+    check_instance(default, BatchRun, "default", "a BatchRun (from entrant_run)")
+    check_instance(other, BatchRun, "other", "a BatchRun (from entrant_run)")
     shown = kind_differences(default, other).set_index("kind")
     better = shown["shown"] & (shown["difference"] > 0)
     return route({kind: other.setup if better[kind] else default.setup for kind in KINDS})
