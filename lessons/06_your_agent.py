@@ -383,12 +383,13 @@ print(check_exercise_2(scripted, MY_SEED))
 # The panel scores a policy against the built-in single loop at the seed and the next seed
 # (the band rule), and puts the single loop, the split and the policy on the success-cost
 # plane over a block of seeds from the seed. Choose the policy, the seed and the budget;
-# **reset** brings back the lesson's defaults. Your own policy is offered too. Its output is
-# not part of the checked record.
+# **reset** brings back the lesson's defaults. To offer your own policy too, build it in a
+# cell of your own: `your_agent_panel({"my policy": my_policy})`. The panel's output is not
+# part of the checked record.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 from sim.panel_your_agent import your_agent_panel
 
-panel = your_agent_panel({"my policy": my_policy})
+panel = your_agent_panel()
 panel
