@@ -294,8 +294,9 @@ def _score(args) -> str:
     lines = [pd.DataFrame(rows).to_string(index=False)]
     for budget, (pairs, cost) in many.items():
         first = harness.HELD_OUT_FIRST
-        lines += ["", f"budget {budget}: policy minus {harness.entrant_label(baseline)}, band rule at seeds "
-                  f"{','.join(map(str, args.seeds))} beside {args.held_out} held-out seeds from {first}"]  # fmt: skip
+        band = f"band rule at seeds {','.join(map(str, args.seeds))} beside " if pairs is not None else ""
+        lines += ["", f"budget {budget}: policy minus {harness.entrant_label(baseline)}, {band}"
+                  f"{args.held_out} held-out seeds from {first}"]  # fmt: skip
         if pairs is not None:
             lines.append(pairs.to_string(index=False))
         lines.append(cost.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
