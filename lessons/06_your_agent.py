@@ -88,6 +88,53 @@ print(pd.DataFrame([(f.name, str(f.type)) for f in dataclasses.fields(policy.Obs
 print("a policy returns one of:", ", ".join(policy.DECISIONS))
 
 # %% [markdown]
+# The rules a policy runs under are the single loop's, printed from `sim`: what a step and
+# an observation cost, what ends a run, and the proposal's own rule.
+
+# %%
+rules = pd.DataFrame(
+    [
+        (
+            "a step (tokens)",
+            f"{sim.costs.LOOP_STEP_TOKENS} + {sim.costs.LOOP_TOKENS_PER_CALL} x trace length",
+        ),
+        ("an observation (tokens)", f"{sim.costs.OBSERVATION_TOKENS}"),
+        ('saying "stop"', "a step: its tokens are paid, no tool is called"),
+        ("step budget (steps)", f"{BUDGET}: a run ends when its steps reach it"),
+        (
+            "the proposal, job not done",
+            "lesson 1's pick: the right tool with share selection(depth), else a random tool",
+        ),
+        ("the proposal, job done", f'"stop" with share {sim.picks.STOP_SHARE}, else a random tool'),
+    ],
+    columns=["rule", "value"],
+)
+print(rules.to_string(index=False))
+
+# %% [markdown]
+# What does a policy see? Here is the stop rule of step 1 below on G05 at run A's seed, one
+# row a step: the observation it was given and what it decided.
+
+# %%
+seen = []
+
+
+def watched(observation):
+    decision = policy.stop_when_goal_met(observation)
+    seen.append((observation, decision))
+    return decision
+
+
+sim.policy.run_policy(watched, "G05", SEED_A, BUDGET)
+print(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "kind": o.kind, "plan length": o.plan_length,
+                     "calls so far": len(o.trace), "fields observed": ", ".join(sorted(o.fields)) or "-",
+                     "held": "-" if o.held is None else str(o.held), "decision": d} for o, d in seen]).to_string(index=False))  # fmt: skip
+
+# %% [markdown]
+# The agent sees the meter's fields after its first call, the consumption after its second
+# and the amount after its third; with the amount observed, the goal of a charge task is
+# met and the stop rule says `"stop"` at step 4.
+#
 # The built-in single loop is the policy that always takes the proposal:
 
 # %%

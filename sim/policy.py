@@ -26,6 +26,7 @@ may use it, overrule it (e.g. stop when the goal is observed), or ignore it enti
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from sim.agents import Run, ToolCall, call_and_observe, initial_state, run_loop
 from sim.checks import check_seed
@@ -42,7 +43,9 @@ DECISIONS = (*TOOL_NAMES, STOP)
 STARTING_FIELDS = frozenset(
     initial_state(check_task("G01"))
 )  # subscriber, query, column: given, not observed
-GOAL_FIELDS = {"charge": "amount", "consumption": "m3", "document": "code", "record": "written"}
+GOAL_FIELDS = MappingProxyType(
+    {"charge": "amount", "consumption": "m3", "document": "code", "record": "written"}
+)
 
 
 class PolicyError(InputError):
