@@ -191,3 +191,19 @@ def test_the_exercise_checks_say_right_for_the_answer_and_never_print_it(seed):
     assert check_exercise_2(lambda o: "fly", seed).startswith("wrong")
     with pytest.raises(sim.InputError):
         check_exercise_1(seed, "3")
+
+
+def test_the_panel_scores_the_chosen_policy_and_offers_the_students_own():
+    from sim.panel_your_agent import ROUTER, your_agent_panel
+
+    panel = your_agent_panel({"mine": model_policy})
+    assert panel.message.value == "" and "stop when goal met" in panel.text.value
+    panel.extra["policy"].value = "mine"
+    cost = panel.view.data["cost"].set_index("entrant")
+    assert cost.loc["mine", "tokens"] == cost.loc["single loop", "tokens"]  # the proposal is the single loop
+    panel.extra["policy"].value = "router (record: split)"
+    assert "router (record: split)" in panel.text.value and dict(ROUTER.by_kind)["record"] == "plan-execute"
+    panel.budget.value = 4
+    assert "budget 4" in panel.table.value and panel.message.value == ""
+    with pytest.raises(sim.InputTypeError, match="extra"):
+        your_agent_panel({"bad": 5})
