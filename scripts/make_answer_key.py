@@ -331,6 +331,60 @@ def lesson_05() -> list[str]:
     return lines + [""]
 
 
+def _scripted(observation):
+    """Exercise 2 of lesson 6: the kind's tools in order, stop when the goal is observed."""
+    from sim.policy import STOP, goal_met
+
+    sequences = {"charge": ("read_meter", "consumption", "tariff"), "consumption": ("read_meter", "consumption"),
+                 "document": ("search_docs",), "record": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
+    return STOP if goal_met(observation) else sequences[observation.kind][len(observation.trace)]
+
+
+def lesson_06() -> list[str]:
+    from sim import harness
+    from sim.exercises_your_agent import check_exercise_2, spoiled_but_kept
+    from sim.policy import stop_when_goal_met
+
+    lines = ["## Lesson 6 · Your own agent", ""]
+    counts = {seed: spoiled_but_kept(seed) for seed in (A, B, 12345)}
+    lines.append(
+        "1. The count is `sum(not sim.is_correct(sim.run_single_loop(t, seed, 8)) and "
+        "sim.is_correct(sim.policy.run_policy(sim.policy.stop_when_goal_met, t, seed, 8)) for t in sim.TASKS)`; "
+        "it depends on the seed: " + ", ".join(f"{n} at seed {seed}" for seed, n in counts.items()) + "."
+    )
+    held = harness.held_out_seeds()
+    plane = harness.cost_success({"scripted": harness.entrant_run(_scripted, held),
+                                  "single loop": harness.entrant_run("single-loop", held)}).set_index("entrant")  # fmt: skip
+    s, loop = plane.loc["scripted"], plane.loc["single loop"]
+    lines.append(
+        '2. `scripted` returns "stop" when `sim.policy.goal_met(observation)`, else '
+        "`SEQUENCES[observation.kind][len(observation.trace)]`, with each kind's sequence from lesson 1 "
+        f"({check_exercise_2(_scripted, A)}). On the {len(held)} held-out seeds it solves {s.success:.4f} of the "
+        f"tasks per run at {s.tokens:.0f} tokens (single loop: {loop.success:.4f} at {loop.tokens:.0f}): every "
+        "task, in the fewest steps. It buys that by reading the task kind, which fixes the sequence in this world; "
+        "a task of a kind it has not been written for would stop it with a KeyError, which the harness reports "
+        "as a PolicyError."
+    )
+    mine = harness.cost_success({"stop rule": harness.entrant_run(stop_when_goal_met, held)}).iloc[0]
+    lines.append(
+        f"3. Open. For comparison, on the held-out block the stop rule solves {mine.success:.4f} of the tasks per "
+        f"run at {mine.tokens_per_success:.2f} tokens per solved task; the lesson prints the starting policy's "
+        "figures. A fair answer tunes on `harness.tuning_seeds` and reports on the held-out block once."
+    )
+    router = harness.route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
+                            "record": "plan-execute"})  # fmt: skip
+    pairs = [(A + 2 * k, A + 2 * k + 1) for k in range(20)]
+    measured = sum(
+        harness.band_scores(router, "single-loop", 8, pair)[0].verdict == "measured" for pair in pairs
+    )
+    lines.append(
+        f"4. Over 20 disjoint seed pairs from {A} ({A}, {A + 1}; {A + 2}, {A + 3}; ...), the band rule calls the "
+        f"router's success difference against the single loop measured in {measured}: an effect of about 0.0014 "
+        "of the tasks per run is far below what 2 runs can show."
+    )
+    return lines + [""]
+
+
 def answer_key() -> str:
     lines = [
         "# Answer key to the exercises (for instructors)",
@@ -340,7 +394,7 @@ def answer_key() -> str:
         "with the lesson's panel; the CLI (`.venv/bin/python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
-    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05):
+    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05, lesson_06):
         lines += part()
     return "\n".join(lines)
 

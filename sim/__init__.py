@@ -17,6 +17,8 @@ then what measures and shows them):
 - contract: the contract's run: preconditions, scratchpad, replanning, bounds (CT1-CT12)
 - exits: exit states (CT12), stop reasons, exit-state tables
 - runs: the dispatcher: one task in any setup
+- policy: your own agent: the policy interface (Observation -> tool or "stop"), the built-in loop as a policy
+- harness: any policy, route or setup scored like the course's setups, on tuning and held-out seeds
 - units: the counted units, defined once
 - labels: names of setups and runs (A, B)
 - measurement: Measurement (the counted units of a setup at a seed), plan accuracy
@@ -47,12 +49,15 @@ _EXPORTS = {
                    "run_single_loop"),
     "sim.bands": ("BandVerdict", "band_verdict", "compare_setups", "verdict_table"),
     "sim.batch": ("BatchRun", "SeedMeasurements", "measure_batch", "run_batch", "study_seeds"),
+    "sim.harness": ("Route", "band_scores", "best_route", "cost_success", "entrant_run", "held_out_seeds",
+                    "interval_growth", "kind_differences", "route", "score", "tokens_per_success", "tuning_seeds"),
     "sim.checks": ("SETUP_NAMES", "check_budget", "check_seed", "check_seeds", "check_setup"),
     "sim.config": ("DEFAULT_BUDGET", "DEFAULT_SEED", "RunConfig", "configs_for", "run_config"),
     "sim.errors": ("InputError", "InputTypeError"),
     "sim.labels": ("SETUP_LABELS", "run_label"),
     "sim.measurement": ("ContractCounts", "Measurement", "PlanAccuracy", "measure", "plan_accuracy"),
     "sim.outcomes": ("OUTCOMES", "outcome", "outcome_grid"),
+    "sim.policy": ("Observation", "PolicyError", "run_policy"),
     "sim.picks": ("expected_right_share", "selection"),
     "sim.runs": ("plan_length_budget", "run_task"),
     "sim.showcode": ("code_of",),

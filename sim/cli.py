@@ -1,4 +1,5 @@
-"""Command line: `python -m sim table` and `python -m sim trace TASK`, for slides and scripts.
+"""Command line: `python -m sim table`, `python -m sim trace TASK` and `python -m sim score FILE.py:FUNCTION`
+(lesson 6), for slides and scripts.
 
 Bad input is reported on stderr in one line, `python -m sim: error: ... (see --help)`, and the
 exit code is 2. A closed standard output ends with one line and exit code 1; Ctrl-C ends
@@ -161,6 +162,30 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--seed", type=lambda t: _integer(t, "seed"), default=DEFAULT_SEED)
     trace.add_argument("--budget", type=lambda t: _integer(t, "budget"), default=DEFAULT_BUDGET)
     _add_options(trace)
+    score = commands.add_parser(
+        "score", help="score a policy FILE.py:FUNCTION like the course's setups (lesson 6)"
+    )
+    score.add_argument("policy", help="FILE.py:FUNCTION, a function observation -> tool name or 'stop'")
+    score.add_argument(
+        "--seeds",
+        type=_seed_list,
+        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
+        help="comma-separated integers 0 <= seed < 2**32 (default: 20260218,20260219)",
+    )
+    score.add_argument(
+        "--budgets",
+        type=_budget_list,
+        default=[DEFAULT_BUDGET],
+        help="comma-separated step budgets >= 1 (default: 8)",
+    )
+    score.add_argument("--baseline", default="single-loop", help=f"one of {', '.join(SETUP_NAMES)}")
+    score.add_argument(
+        "--held-out",
+        type=lambda t: _integer(t, "--held-out"),
+        default=200,
+        help="seeds of the held-out block for the many-seed comparison, 0 for none (default: 200)",
+    )
+    score.add_argument("--format", choices=("text", "json", "csv"), default="text")
     return parser  # fmt: skip
 
 
@@ -215,6 +240,74 @@ def _trace(args) -> str:
     return text
 
 
+def load_policy(spec: str):
+    """The function named by "FILE.py:FUNCTION" (the file is run as a module); InputError when the
+    file or the function is missing, or the file fails to run."""
+    import importlib.util
+    from pathlib import Path
+
+    path, _, name = spec.rpartition(":")
+    if not path.endswith(".py") or not name.isidentifier():
+        raise InputError(f"policy must be FILE.py:FUNCTION, got {spec!r}")
+    if not Path(path).is_file():
+        raise InputError(f"policy file {path!r} not found")
+    module_spec = importlib.util.spec_from_file_location(f"policy_{Path(path).stem}", path)
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:  # the student's file: report it, in one line
+        raise InputError(f"policy file {path!r} failed to load: {type(error).__name__}: {error}") from error
+    if not callable(getattr(module, name, None)):
+        raise InputError(f"policy file {path!r} has no function {name!r}")
+    return getattr(module, name)
+
+
+def _score(args) -> str:
+    from sim import harness  # numpy, pandas and scipy only when a policy is scored
+
+    policy = load_policy(args.policy)
+    baseline = check_setup(args.baseline, "baseline")
+    if args.held_out < 0:
+        raise InputError(f"--held-out must be an integer >= 0, got {args.held_out}")
+    entrants = {harness.entrant_label(baseline): baseline, harness.entrant_label(policy): policy}
+    rows = []
+    for label, entrant in entrants.items():
+        for budget in args.budgets:
+            counts = harness.entrant_run(entrant, args.seeds, budget).per_seed()
+            for j, seed in enumerate(args.seeds):
+                row = {"entrant": label, "seed": seed, "budget": budget}
+                row.update({unit.reported: float(counts.success[j]) if unit.share else int(getattr(counts, unit.count)[j])
+                            for unit in harness.UNITS})  # fmt: skip
+                rows.append(row)
+    many = {}
+    if args.held_out:
+        seeds = harness.held_out_seeds(args.held_out)
+        for budget in args.budgets:
+            runs = {label: harness.entrant_run(entrant, seeds, budget) for label, entrant in entrants.items()}
+            pairs = None  # the band rule needs 2 runs or more
+            if len(args.seeds) > 1:
+                verdicts = harness.band_scores(policy, baseline, budget, args.seeds)
+                pairs = harness.beside_many_seeds(verdicts, *runs.values())
+            many[budget] = (pairs, harness.cost_success(runs))
+    if args.format == "csv":
+        return pd.DataFrame(rows).to_csv(index=False).rstrip("\n")
+    if args.format == "json":
+        held = [{"budget": budget, "held_out_seeds": args.held_out,
+                 "paired": None if pairs is None else pairs.to_dict("records"),
+                 "cost_success": cost.to_dict("records")} for budget, (pairs, cost) in many.items()]  # fmt: skip
+        return json.dumps({"rows": rows, "held_out": held}, indent=2)
+    lines = [pd.DataFrame(rows).to_string(index=False)]
+    for budget, (pairs, cost) in many.items():
+        first = harness.HELD_OUT_FIRST
+        band = f"band rule at seeds {','.join(map(str, args.seeds))} beside " if pairs is not None else ""
+        lines += ["", f"budget {budget}: policy minus {harness.entrant_label(baseline)}, {band}"
+                  f"{args.held_out} held-out seeds from {first}"]  # fmt: skip
+        if pairs is not None:
+            lines.append(pairs.to_string(index=False))
+        lines.append(cost.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (0 on success, 2 on bad input, 1 when the output cannot be
     written, 130 on Ctrl-C)."""
@@ -228,7 +321,7 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        text = _table(args) if args.command == "table" else _trace(args)
+        text = {"table": _table, "trace": _trace, "score": _score}[args.command](args)
     except InputError as error:  # bad input only: a bug shows as the traceback it is
         sys.stderr.write(error_line(parser.prog, _in_flags(str(error))))
         return 2

@@ -1,7 +1,7 @@
 """Saving and encoding the lessons' figures, and the colours they share. Each lesson's figures are
 drawn by named functions in a module of their own: `sim.figures_single_loop`,
 `sim.figures_planner_executor`, `sim.figures_step_budget`, `sim.figures_contract`,
-`sim.figures_how_many_seeds`.
+`sim.figures_how_many_seeds`, `sim.figures_your_agent`.
 
 Figures are matplotlib `Figure` objects made without pyplot, so drawing one never shows it
 twice and leaves no global figure state. `save_figure` writes into the repository's

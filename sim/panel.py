@@ -2,7 +2,7 @@
 
 Each lesson's own view (what it computes and draws for the panel's settings) is in a module of
 its own: `sim.panel_single_loop`, `sim.panel_planner_executor`, `sim.panel_step_budget`,
-`sim.panel_contract`, `sim.panel_how_many_seeds`.
+`sim.panel_contract`, `sim.panel_how_many_seeds`, `sim.panel_your_agent`.
 
 The panel is built from ipywidgets. What it shows lives in kernel-side widgets (`HTML` for
 the table and the trace, `Image` for the figure), so plain Python can set a control and read

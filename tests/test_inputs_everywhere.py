@@ -20,6 +20,14 @@ VALUES = np.linspace(-1.0, 2.0, 12)
 PER_TASK = power.per_task_outcomes(RunConfig("single-loop", 4), 40, 1)
 FLAGS = power.aa_exclusions(PER_TASK, 2, [5])
 
+ROUTE = sim.route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
+                   "record": "plan-execute"})  # fmt: skip
+
+
+def _proposal(observation):
+    return observation.model_pick()
+
+
 VALID = {
     sim.band_verdict: dict(unit="steps", first=[1, 2], second=[3, 4]),
     sim.call_tool: dict(name="read_meter", state={"subscriber": "A001"}),
@@ -63,6 +71,19 @@ VALID = {
     sim.study_seeds: dict(n_seeds=3, first=5),
     sim.verdict_table: dict(verdicts=sim.compare_setups([M1, M2], [M1, M2]), seeds=[1, 2]),
     study.pass_hat_k: dict(correct=B1.correct, k=2),
+    sim.run_policy: dict(policy=_proposal, task="G05", seed=1, max_steps=3),
+    sim.entrant_run: dict(entrant=_proposal, seeds=[1, 2], max_steps=3),
+    sim.band_scores: dict(entrant=ROUTE, baseline="single-loop", max_steps=3, seeds=[1, 2]),
+    sim.score: dict(entrant="plan-execute", baseline="single-loop", max_steps=3, seeds=[1, 2, 3], lesson_seeds=[1, 2]),
+    sim.route: dict(by_kind={"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
+                             "record": "plan-execute"}),
+    sim.best_route: dict(default=B1, other=B2),
+    sim.kind_differences: dict(first=B1, second=B2),
+    sim.interval_growth: dict(first=B1, second=B2, unit="success", sizes=[2, 3]),
+    sim.cost_success: dict(runs={"a": B1, "b": B2}),
+    sim.tokens_per_success: dict(run=B1),
+    sim.tuning_seeds: dict(n_seeds=3),
+    sim.held_out_seeds: dict(n_seeds=3),
     study.paired_interval: dict(first=B1, second=B2, unit="tokens", n_seeds=3, n_resamples=50, random_seed=1),
     study.band_rule_over_pairs: dict(first=B1.per_seed(), second=B2.per_seed(), unit="tokens"),
     study.interval_table: dict(first=B1, second=B2, units=["tokens"], sizes=[3], n_resamples=50, method="t"),

@@ -1,0 +1,74 @@
+"""Figures of lesson 6, your own agent: success against cost with intervals on both axes, and how the
+router's interval narrows as the seeds grow.
+
+Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.figures` saves
+them and holds the shared colours.
+"""
+
+from matplotlib.figure import Figure
+
+ENTRANT_COLOURS = ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A", "#C62828", "#00838F")
+
+
+def draw_cost_success(frame, title: str = "") -> Figure:
+    """Success against tokens per run, one point per entrant, with 95 % intervals on both axes (lesson 6).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        From `sim.harness.cost_success`: entrant, seeds, success, success_low, success_high (shares
+        of the 24 tasks per run), tokens, tokens_low, tokens_high (tokens per run of 24 tasks).
+    title : str
+        Added to the figure's title (e.g. the seed block).
+
+    Returns
+    -------
+    Figure
+        Error bars: the t intervals over the seeds of both means.
+    """
+    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
+    ax = fig.subplots()
+    for colour, row in zip(ENTRANT_COLOURS * 3, frame.itertuples(), strict=False):
+        ax.errorbar(row.tokens, row.success, xerr=[[row.tokens - row.tokens_low], [row.tokens_high - row.tokens]],
+                    yerr=[[row.success - row.success_low], [row.success_high - row.success]], fmt="o",
+                    color=colour, capsize=3, label=row.entrant)  # fmt: skip
+    ax.set_xlabel("tokens per run of 24 tasks (mean, 95 % interval)")
+    ax.set_ylabel("share of tasks solved (mean, 95 % interval)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    seeds = int(frame["seeds"].iloc[0]) if len(frame) else 0
+    ax.set_title(f"Success against cost, {seeds} seeds {title}".strip(), fontsize=10)
+    return fig
+
+
+def draw_interval_growth(frames, title: str = "") -> Figure:
+    """The mean paired difference in success and its 95 % interval against the number of seeds (lesson 6).
+
+    Parameters
+    ----------
+    frames : Mapping[str, pandas.DataFrame]
+        Label (e.g. "router minus single loop") -> `sim.harness.interval_growth` table: seeds,
+        mean, low, high (shares of the 24 tasks per run).
+    title : str
+        The figure's title.
+
+    Returns
+    -------
+    Figure
+        One line of points with bars per comparison, seeds on a log axis, zero marked.
+    """
+    fig = Figure(figsize=(7.5, 3.8), layout="constrained")
+    ax = fig.subplots()
+    for k, (colour, (label, frame)) in enumerate(zip(ENTRANT_COLOURS, frames.items(), strict=False)):
+        shift = 1 + 0.06 * (k - (len(frames) - 1) / 2)  # side by side on the log axis
+        x = frame["seeds"] * shift
+        ax.errorbar(x, frame["mean"], yerr=[frame["mean"] - frame["low"], frame["high"] - frame["mean"]],
+                    fmt="o-", color=colour, capsize=3, label=label)  # fmt: skip
+    ax.axhline(0, color="grey", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("held-out seeds")
+    ax.set_ylabel("difference in share of tasks solved")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(title or "Paired difference in success and its 95 % interval", fontsize=10)
+    return fig

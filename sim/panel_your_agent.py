@@ -1,0 +1,94 @@
+"""The control panel of lesson 6, your own agent: a policy scored against the built-in single loop at
+the seed and the next seed (band rule), and success against cost over a block of seeds from the seed.
+"""
+
+from collections.abc import Callable, Mapping
+
+import ipywidgets as widgets
+
+from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
+from sim.errors import InputError, InputTypeError
+from sim.figures_your_agent import draw_cost_success
+from sim.harness import band_scores, cost_success, entrant_label, entrant_run, route
+from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.policy import check_policy, model_policy, stop_when_goal_met
+
+PANEL_SEEDS = 100  # seeds of the panel's cost-success figure, from the chosen seed on
+BASELINE = "single-loop"
+ROUTER = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
+                "record": "plan-execute"})  # fmt: skip
+
+
+def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
+    """The policies the panel offers, by label: the model's proposal, the stop rule, the router of
+    lesson 6 and any `extra` (label -> policy function, e.g. the student's own).
+
+    Raises InputTypeError for `extra` that is not a mapping of labels to functions."""
+    policies = {"model's proposal (single loop)": model_policy, "stop when goal met": stop_when_goal_met,
+                "router (record: split)": ROUTER}  # fmt: skip
+    if extra is not None:
+        if not isinstance(extra, Mapping):
+            raise InputTypeError(
+                f"extra must be a mapping label -> policy function, got {type(extra).__name__}"
+            )
+        policies.update({str(label): check_policy(policy, "extra") for label, policy in extra.items()})
+    return policies
+
+
+def your_agent_view(settings: Settings, policies: Mapping | None = None) -> View:
+    """Lesson 6's view: the chosen policy against the built-in single loop at (seed, seed + 1) and the
+    budget, by the band rule; the figure puts the single loop, the split and the policy on the
+    success-cost plane over PANEL_SEEDS seeds from the seed.
+
+    Raises InputError for a policy label the panel does not offer, or a seed block reaching 2**32."""
+    policies = panel_policies() if policies is None else policies
+    label = settings.extra.get("policy", "stop when goal met")
+    if label not in policies:
+        raise InputError(f"policy must be one of {', '.join(policies)}, got {label!r}")
+    if settings.seed + PANEL_SEEDS > 2**32:
+        raise InputError(f"seed must be at most {2**32 - PANEL_SEEDS} for the panel's {PANEL_SEEDS} seeds")
+    chosen, seeds = policies[label], (settings.seed, settings.seed + 1)
+    verdicts = band_scores(chosen, BASELINE, settings.budget, seeds)
+    lines = [
+        f"{label} (second) against the single loop (first), budget {settings.budget}, seeds {seeds[0]}, {seeds[1]}"
+    ]
+    lines += [
+        f"{v.unit:12} single loop {v.first}  policy {v.second}  band {v.band}  {v.verdict}" for v in verdicts
+    ]
+    block = range(settings.seed, settings.seed + PANEL_SEEDS)
+    runs = {entrant_label(e): entrant_run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
+    runs[label] = entrant_run(chosen, block, settings.budget)
+    frame = cost_success(runs)
+    text = frame[["entrant", "success", "tokens", "tokens_per_success"]].to_string(
+        index=False, float_format="{:.4f}".format
+    )
+    return View(
+        table_html=pre_html("\n".join(lines)),
+        figure=draw_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),
+        text=pre_html(text),
+        data={"verdicts": verdicts, "cost": frame},
+    )
+
+
+def your_agent_panel(policies: Mapping[str, Callable] | None = None) -> ControlPanel:
+    """The control panel of lesson 6: seed, new seed, budget, reset and the policy to score.
+
+    Parameters
+    ----------
+    policies : Mapping[str, Callable] | None
+        More policies to offer, label -> function (the student's own); the built-in ones are
+        always there.
+
+    Raises
+    ------
+    InputTypeError
+        For `policies` that is not a mapping of labels to functions.
+    """
+    offered = panel_policies(policies)
+    choice = widgets.Dropdown(options=list(offered), value="stop when goal met", description="policy")
+    return ControlPanel(
+        lambda settings: your_agent_view(settings, offered),
+        Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
+        controls=("seed", "new_seed", "budget", "reset"),
+        extra_controls={"policy": choice},
+    )

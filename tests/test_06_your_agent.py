@@ -1,0 +1,209 @@
+"""Lesson 6, your own agent: the policy interface, the scoring harness, `python -m sim score`, and the
+exercises' checks (issue 14, sections 1-3)."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sim
+from sim import harness
+from sim.exercises_your_agent import check_exercise_1, check_exercise_2, spoiled_but_kept
+from sim.policy import STOP, PolicyError, goal_met, model_policy, run_policy, stop_when_goal_met
+from sim.world import TOOL_NAMES
+
+SEEDS = sim.study_seeds(400, 7)
+FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
+
+
+@pytest.mark.parametrize("budget", [1, 3, 8, 12])
+def test_the_single_loop_as_a_policy_equals_the_built_in_runner(budget):
+    """Over 400 seeds x 24 tasks and several budgets: every outcome of the policy form equals the
+    built-in single loop's (the batch path, itself proven equal to the one-seed path)."""
+    policy, built_in = (harness.entrant_run(e, SEEDS, budget) for e in (model_policy, "single-loop"))
+    for name in FIELDS:
+        assert np.array_equal(getattr(policy, name), getattr(built_in, name)), name
+
+
+def test_a_policy_run_is_the_runners_run_record_for_record():
+    for seed in (1, 20260218):
+        for task in sim.TASKS:
+            assert run_policy(model_policy, task, seed, 8) == sim.run_single_loop(task, seed, 8)
+
+
+def test_the_router_takes_each_task_from_its_setup():
+    """A route equals the built-in setups task by task (the other setups, where natural)."""
+    single, split = (harness.entrant_run(s, SEEDS, 8) for s in ("single-loop", "plan-execute"))
+    for setup, twin in (("single-loop", single), ("plan-execute", split)):
+        routed = harness.entrant_run(sim.route(dict.fromkeys(harness.KINDS, setup)), SEEDS, 8)
+        for name in FIELDS:
+            assert np.array_equal(getattr(routed, name), getattr(twin, name)), (setup, name)
+
+
+def test_the_observable_stop_rule_solves_what_lesson_3s_rule_solves():
+    policy = harness.entrant_run(stop_when_goal_met, SEEDS, 8)
+    sb1 = harness.entrant_run(sim.RunConfig("single-loop", 8, stop_when_done=True), SEEDS)
+    assert np.array_equal(policy.correct, sb1.correct)
+    assert set((policy.steps - sb1.steps)[policy.stopped].tolist()) == {1}  # the step that says "stop"
+
+
+def test_a_policy_never_sees_the_sequence():
+    seen = []
+
+    def spy(observation):
+        seen.append(observation)
+        return observation.model_pick()
+
+    run_policy(spy, "G05", 3, 8)
+    names = {field for o in seen for field in vars(o)}
+    assert "sequence" not in names and "target" not in names
+    assert [o.step for o in seen] == list(range(1, len(seen) + 1))
+    assert [o.steps_left for o in seen] == [8 - k for k in range(len(seen))]
+    assert not goal_met(seen[0]) and seen[0].kind == "charge" and seen[0].plan_length == 3
+
+
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        (lambda o: 1 / 0, "raised ZeroDivisionError"),
+        (lambda o: None, "returned None"),
+        (lambda o: "read meter", "returned 'read meter'"),
+        (lambda o: ["stop"], "returned ['stop']"),
+    ],
+)
+def test_a_misbehaving_policy_is_named_with_task_seed_and_step(bad, says):
+    with pytest.raises(PolicyError) as caught:
+        run_policy(bad, "G05", 11, 8)
+    message = str(caught.value)
+    assert says in message and "task G05" in message and "seed 11" in message and "step 1" in message
+    assert "policy '<lambda>'" in message
+
+
+def test_the_harness_never_reports_a_partial_result():
+    def fails_late(observation):
+        if observation.request and observation.step == 2 and observation.kind == "record":
+            raise RuntimeError("boom")
+        return observation.model_pick()
+
+    with pytest.raises(PolicyError, match="step 2"):
+        harness.entrant_run(fails_late, SEEDS[:50], 8)
+    with pytest.raises(PolicyError):
+        harness.score(fails_late, "single-loop", 8, SEEDS[:5])
+
+
+def test_a_policy_that_never_stops_is_stopped_by_the_budget():
+    run = run_policy(lambda o: "search_docs", "G03", 5, 6)
+    assert run.steps == 6 and not run.stopped and run.calls == 6
+    assert run_policy(lambda o: STOP, "G03", 5, 6).steps == 1
+
+
+def test_randomness_comes_only_from_the_stream():
+    def coin(observation):
+        return TOOL_NAMES[int(observation.draw() * len(TOOL_NAMES))] if observation.step < 4 else STOP
+
+    first, again = (harness.entrant_run(coin, SEEDS[:30], 8) for _ in range(2))
+    assert all(np.array_equal(getattr(first, n), getattr(again, n)) for n in FIELDS)
+
+
+def test_tuning_and_held_out_blocks_are_apart_and_the_report_default_is_held_out():
+    tuning, held = harness.tuning_seeds(10000), harness.held_out_seeds(10000)
+    assert not set(tuning.tolist()) & set(held.tolist())
+    assert not set(held.tolist()) & set(sim.study_seeds(10000).tolist())  # lesson 5's block
+    by_default = harness.score("plan-execute", "single-loop")
+    explicit = harness.score("plan-execute", "single-loop", seeds=harness.held_out_seeds())
+    assert by_default.equals(explicit)
+
+
+def test_the_score_holds_the_units_the_band_and_the_intervals():
+    table = harness.score("plan-execute", "single-loop", 8, SEEDS[:200])
+    assert list(table["unit"]) == list(sim.UNIT_NAMES)
+    verdicts = sim.compare_setups(*[[sim.measure(s, seed, 8) for seed in harness.LESSON_SEEDS]
+                                    for s in ("single-loop", "plan-execute")])  # fmt: skip
+    assert [v.verdict for v in harness.band_scores("plan-execute", "single-loop")] == [
+        v.verdict for v in verdicts
+    ]
+    plane = harness.cost_success(
+        {s: harness.entrant_run(s, SEEDS[:200], 8) for s in ("single-loop", "plan-execute")}
+    )
+    for axis in ("success", "tokens"):
+        assert (plane[f"{axis}_low"] < plane[axis]).all() and (plane[axis] < plane[f"{axis}_high"]).all()
+    assert (plane["per_success_low"] < plane["tokens_per_success"]).all()
+
+
+def test_the_tuned_router_sends_only_record_tasks_to_the_split():
+    tuning = [harness.entrant_run(s, harness.tuning_seeds(2000), 8) for s in ("single-loop", "plan-execute")]
+    assert dict(harness.best_route(*tuning).by_kind) == {
+        "document": "single-loop", "consumption": "single-loop", "charge": "single-loop", "record": "plan-execute"
+    }  # fmt: skip
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+
+
+def test_the_cli_scores_a_policy_file(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text("def proposal(observation):\n    return observation.model_pick()\n")
+    done = _cli("score", f"{path}:proposal", "--held-out", "20", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    rows = {(r["entrant"], r["seed"]): r for r in data["rows"]}
+    assert rows["proposal", 20260218]["tokens"] == rows["single loop", 20260218]["tokens"] == 11978
+    assert all(row["agrees"] == "yes" for row in data["held_out"][0]["paired"])
+    text = _cli("score", f"{path}:proposal", "--held-out", "0", "--seeds", "1,2", "--budgets", "4,8")
+    assert text.returncode == 0 and len(text.stdout.splitlines()) == 1 + 2 * 2 * 2
+    csv = _cli("score", f"{path}:proposal", "--held-out", "0", "--format", "csv")
+    assert csv.stdout.splitlines()[0] == "entrant,seed,budget,success,steps,calls,tokens,errors"
+
+
+def test_the_cli_refuses_a_bad_policy_in_one_line(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text("def wrong(observation):\n    return 'fly'\n")
+    for args, says in (((f"{path}:missing",), "has no function 'missing'"),
+                       ((f"{tmp_path / 'none.py'}:f",), "not found"),
+                       (("nofile",), "FILE.py:FUNCTION"),
+                       ((f"{path}:wrong", "--held-out", "0"), "returned 'fly'")):  # fmt: skip
+        done = _cli("score", *args)
+        assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1, (
+            done.stderr
+        )
+
+
+def _scripted(observation):
+    sequences = {"charge": ("read_meter", "consumption", "tariff"), "consumption": ("read_meter", "consumption"),
+                 "document": ("search_docs",), "record": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
+    if goal_met(observation):
+        return STOP
+    return sequences[observation.kind][len(observation.trace)]
+
+
+@pytest.mark.parametrize("seed", [0, 12345, 20260218])
+def test_the_exercise_checks_say_right_for_the_answer_and_never_print_it(seed):
+    wanted = spoiled_but_kept(seed)
+    assert check_exercise_1(seed, wanted).startswith("right")
+    for wrong in (wanted + 1, max(wanted - 1, 0) if wanted else wanted + 2):
+        said = check_exercise_1(seed, wrong)
+        assert said.startswith("wrong") and str(wanted) not in said.replace(str(seed), "")
+    assert check_exercise_2(_scripted, seed).startswith("right")
+    assert check_exercise_2(stop_when_goal_met, seed).startswith("wrong")
+    assert check_exercise_2(lambda o: "fly", seed).startswith("wrong")
+    with pytest.raises(sim.InputError):
+        check_exercise_1(seed, "3")
+
+
+def test_the_panel_scores_the_chosen_policy_and_offers_the_students_own():
+    from sim.panel_your_agent import ROUTER, your_agent_panel
+
+    panel = your_agent_panel({"mine": model_policy})
+    assert panel.message.value == "" and "stop when goal met" in panel.text.value
+    panel.extra["policy"].value = "mine"
+    cost = panel.view.data["cost"].set_index("entrant")
+    assert cost.loc["mine", "tokens"] == cost.loc["single loop", "tokens"]  # the proposal is the single loop
+    panel.extra["policy"].value = "router (record: split)"
+    assert "router (record: split)" in panel.text.value and dict(ROUTER.by_kind)["record"] == "plan-execute"
+    panel.budget.value = 4
+    assert "budget 4" in panel.table.value and panel.message.value == ""
+    with pytest.raises(sim.InputTypeError, match="extra"):
+        your_agent_panel({"bad": 5})
