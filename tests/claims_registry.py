@@ -686,6 +686,124 @@ def pass_k_at_least_p_k() -> bool:
     return True
 
 
+# ---- lesson 6: your own agent
+
+OBSERVATION_FIELDS = ("request", "kind", "plan_length", "trace", "fields", "held", "step", "steps_left", "draw",
+                      "model_pick")  # fmt: skip
+
+
+def _watched_observations(decide, task, seed: int) -> list:
+    """The observations a policy is given on one run, in order."""
+    seen = []
+
+    def watched(observation):
+        seen.append(observation)
+        return decide(observation)
+
+    sim.policy.run_policy(watched, task, seed, BUDGET)
+    return seen
+
+
+def observation_holds_no_sequence() -> bool:
+    """The rule: an observation has the lesson's fields and no other, and on runs A and B of the stop rule
+    no field of any observation of any task is the task's tool sequence."""
+    import dataclasses
+
+    from sim import policy
+
+    if tuple(f.name for f in dataclasses.fields(policy.Observation)) != OBSERVATION_FIELDS:
+        return False
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            for observation in _watched_observations(policy.stop_when_goal_met, task, seed):
+                values = [getattr(observation, name) for name in OBSERVATION_FIELDS[:8]]
+                if any(v == tuple(task.sequence) or v == list(task.sequence) for v in values):
+                    return False
+    return True
+
+
+def policy_runs_repeat_exactly() -> bool:
+    """The rule: a policy that takes its randomness from draw(), and one that takes model_pick(), give the
+    same run twice at runs A and B, on every task."""
+    from sim import policy
+
+    def coin(observation):
+        return "stop" if observation.draw() < 0.2 else observation.model_pick()
+
+    def summary(run):
+        return (sim.is_correct(run), run.steps, run.calls, run.tokens, run.errors, run.stopped)
+
+    return all(
+        summary(sim.policy.run_policy(decide, task, seed, BUDGET)) == summary(sim.policy.run_policy(decide, task, seed, BUDGET))
+        for decide in (coin, policy.model_policy)
+        for seed in SEEDS
+        for task in sim.TASKS
+    )  # fmt: skip
+
+
+def goal_rule_ends_at_lesson_3_call() -> bool:
+    """On the 500 held-out seeds, task run by task run, the stop rule makes the same tool calls as lesson 3's
+    stop when done (SB1), solves the same tasks, and takes exactly 1 step more on the runs it ended itself
+    (none more on the others)."""
+    from sim import harness, policy
+
+    seeds = harness.held_out_seeds(harness.REPORT_SEEDS)
+    rule = harness.entrant_run(policy.stop_when_goal_met, seeds, BUDGET)
+    sb1 = harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), seeds)
+    extra = rule.steps - sb1.steps
+    return bool(
+        (rule.correct == sb1.correct).all()
+        and (rule.calls == sb1.calls).all()
+        and (extra[rule.stopped] == 1).all()
+        and (extra[~rule.stopped] == 0).all()
+    )
+
+
+def router_is_its_setups_kind_by_kind() -> bool:
+    """By construction: on 100 held-out seeds the lesson's router gives, on every task of a kind it sends to
+    a setup, that setup's outcomes, steps, calls, tokens and tool errors; record tasks go to the split."""
+    from sim import harness
+    from sim.panel_your_agent import ROUTER
+
+    seeds = harness.held_out_seeds(100)
+    routed = harness.entrant_run(ROUTER, seeds, BUDGET)
+    runs = {setup: harness.entrant_run(setup, seeds, BUDGET) for setup in LOOPS}
+    kinds = [task.kind for task in sim.TASKS]
+    sent = {kind: ("plan-execute" if kind == "record" else "single-loop") for kind in kinds}
+    if "plan-execute" not in ROUTER.name or "record: plan-execute" not in ROUTER.name:
+        return False
+    for t, kind in enumerate(kinds):
+        for field in ("correct", "steps", "calls", "tokens", "errors"):
+            if not (getattr(routed, field)[t] == getattr(runs[sent[kind]], field)[t]).all():
+                return False
+    return True
+
+
+def command_line_scores_as_the_harness() -> bool:
+    """`python -m sim score FILE.py:FUNCTION` (sim.cli.main, in process) gives the same band verdicts, paired
+    differences and intervals as harness.score, for the stop rule against the single loop on 50 held-out
+    seeds."""
+    import contextlib
+    import io
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from sim import cli, harness, policy
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "entrant.py"
+        path.write_text("from sim.policy import stop_when_goal_met\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = cli.main(["score", f"{path}:stop_when_goal_met", "--held-out", "50", "--format", "json"])
+    if code != 0:
+        return False
+    paired = json.loads(out.getvalue())["held_out"][0]["paired"]
+    expected = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, harness.held_out_seeds(50))
+    return paired == json.loads(expected.to_json(orient="records"))
+
+
 # ---- the registry
 
 
@@ -1325,5 +1443,82 @@ REGISTRY: dict[str, list] = {
         ("the per-seed token difference in 1,000 disjoint studies of 5 seeds", NotAClaim("an exercise for the student")),
         ("Then do the same with the t interval", NotAClaim("an exercise for the student")),
         ("Does the split still solve fewer tasks than the single loop?", NotAClaim("an exercise question")),
+    ],
+    "06": [
+        ("scores it the way every setup of the course was scored",
+         Printed("       unit   two runs mean difference      95 % interval    many seeds",
+                 "entrant  seeds  success  success_low  success_high     tokens  tokens_low  tokens_high  tokens_per_success")),
+        ("The lesson builds its policies in steps, each scored by the same harness",
+         NotAClaim("states the lesson's plan, the numbered list of steps")),
+        ("Everything is fictional and deterministic", Holds(policy_runs_repeat_exactly)),
+        ("The observation holds what a real agent would know at that point, and nothing more",
+         ByRule(observation_holds_no_sequence)),
+        ("It never holds the task's tool sequence", ByRule(observation_holds_no_sequence)),
+        ("so that a run stays deterministic for its seed", ByRule(policy_runs_repeat_exactly)),
+        ("drawn by 's rule from the same stream",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("picks the right tool with a share that falls with depth", ByRule(draw_share_falls_with_depth)),
+        ("A policy may take it, overrule it, or never call it", NotAClaim("states what a policy is allowed to do")),
+        ("The built-in single loop is the policy that always takes the proposal",
+         Printed("    return observation.model_pick()",
+                 "the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("Because it draws from the same stream in the same order, its runs are the built-in runner's runs",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("The cell checks it on every task at every seed of the held-out block",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs",
+                 "held-out block: 500 seeds from 20460218")),
+        ("A policy that never stops is stopped by the step budget, like any loop",
+         Printed("never_stops on G01: 8 steps of a budget of 8, stopped by itself: False")),
+        ("At runs A and B the band rule calls every unit unmeasured",
+         Printed("    success unmeasured         +0.0352", "      steps unmeasured           -3.25",
+                 " tool calls unmeasured           -3.32", "     tokens unmeasured         -562.20",
+                 "tool errors unmeasured           -0.36")),
+        ("the stop rule solves +0.0352 of the tasks more per run than the single loop",
+         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
+                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+        ("an effect smaller than half that width leaves zero inside an interval of that width",
+         Printed("success: the interval is 0.0068 wide at 500 held-out seeds",
+                 "tokens: the interval is 55.8204 wide at 500 held-out seeds")),
+        ("Both end the job at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
+        ("the policy pays exactly 1 step more for its",
+         Printed("tasks solved, task run by task run, the same as lesson 3's stop when done: True",
+                 "steps beyond lesson 3's rule, over the runs the policy stopped itself: [1]")),
+        ("The postcondition sees the goal at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
+        ("the split does worse than the single loop on charge tasks and better on record tasks",
+         Printed("     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   True",
+                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   True")),
+        ("The split is better on record tasks (+0.0247, interval [+0.0095, +0.0398]) and worse on charge tasks",
+         Printed("   document      7 +0.9983 +0.9982     -0.0001 -0.0011 +0.0009  False",
+                 "consumption      8 +0.9468 +0.9469     +0.0001 -0.0049 +0.0050  False",
+                 "     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   True",
+                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   True",
+                 "router (document: single-loop, consumption: single-loop, charge: single-loop, record: plan-execute)")),
+        ("The panel below offers the same router", Printed("the lesson's router is the panel's: True")),
+        ("it solves exactly what the single loop solves on every kind it sends there",
+         ByRule(router_is_its_setups_kind_by_kind)),
+        ("Against the split the router solves +0.0061 of the tasks more per run",
+         Printed("    success    unmeasured         +0.0061 [+0.0014, +0.0107]   resolved up",
+                 "     tokens    unmeasured         +591.87 [+512.58, +671.15]   resolved up")),
+        ("Against the single loop it spends 650.32 tokens fewer",
+         Printed("    success unmeasured         +0.0007 [-0.0029, +0.0043] no effect shown",
+                 "     tokens unmeasured         -650.32 [-691.59, -609.05]   resolved down")),
+        ("Its steps and tool errors rise by +2.04 and +1.98 against the single loop",
+         Printed("      steps unmeasured           +2.04     [+1.82, +2.25]     resolved up",
+                 "tool errors unmeasured           +1.98     [+1.75, +2.21]     resolved up")),
+        ("on record tasks the router is the split, steps and tool errors included, by construction",
+         ByRule(router_is_its_setups_kind_by_kind)),
+        ("Against the single loop, only from 3000 seeds on",
+         Printed("  zero out from 3000 seeds on", " 10000 +0.0014 +0.0006 +0.0023      True          True")),
+        ("every entrant of the lesson on the success-cost plane", NotAClaim("says what the next cell prints")),
+        ("its runs equal the built-in runner's, by construction",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("does the same from the command line", Holds(command_line_scores_as_the_harness)),
+        ("Stopping when the goal is observed solves +0.0352 of the tasks more per run than the single loop",
+         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
+                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+        ("beats the split from 100 seeds on, and the single loop only from 3000 seeds on",
+         Printed("  zero out from 100 seeds on", "  zero out from 3000 seeds on")),
+        ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
+        ("a policy that never calls", NotAClaim("an exercise for the student")),
     ],
 }  # fmt: skip
