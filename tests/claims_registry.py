@@ -741,15 +741,21 @@ def policy_runs_repeat_exactly() -> bool:
     )  # fmt: skip
 
 
-def goal_rule_ends_at_lesson_3_call() -> bool:
-    """On the 500 held-out seeds, task run by task run, the stop rule makes the same tool calls as lesson 3's
-    stop when done (SB1), solves the same tasks, and takes exactly 1 step more on the runs it ended itself
-    (none more on the others)."""
+@cache
+def _held_out_stop_rule_and_sb1() -> tuple:
+    """Lesson 6's stop rule and lesson 3's stop when done (SB1) on the 500 held-out seeds."""
     from sim import harness, policy
 
     seeds = harness.held_out_seeds(harness.REPORT_SEEDS)
     rule = harness.entrant_run(policy.stop_when_goal_met, seeds, BUDGET)
-    sb1 = harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), seeds)
+    return rule, harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), seeds)
+
+
+def goal_rule_ends_at_lesson_3_call() -> bool:
+    """On the 500 held-out seeds, task run by task run, the stop rule makes the same tool calls as lesson 3's
+    stop when done (SB1), solves the same tasks, and takes exactly 1 step more on the runs it ended itself
+    (none more on the others)."""
+    rule, sb1 = _held_out_stop_rule_and_sb1()
     extra = rule.steps - sb1.steps
     return bool(
         (rule.correct == sb1.correct).all()
@@ -1484,6 +1490,7 @@ REGISTRY: dict[str, list] = {
          Printed("tasks solved, task run by task run, the same as lesson 3's stop when done: True",
                  "steps beyond lesson 3's rule, over the runs the policy stopped itself: [1]")),
         ("The postcondition sees the goal at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
+        ("A rule that reads only what an agent can see does, on these seeds, what", Holds(goal_rule_ends_at_lesson_3_call)),
         ("the split does worse than the single loop on charge tasks and better on record tasks",
          Printed("     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   True",
                  "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   True")),
