@@ -194,7 +194,7 @@ print(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 # Running both setups at the same seeds looks like a **paired** comparison, and is often called
 # one. Pairing helps when the two measurements at a seed share their
 # chance, so that the per-seed difference cancels it: then the difference spreads less than
-# either setup. Here they share nothing. Rule AA22 keys the single loop's draws by the seed and
+# it would for unpaired runs. Here they share nothing. Rule AA22 keys the single loop's draws by the seed and
 # the task, the split's by the seed and "plan" + the task: at the same seed, the two setups
 # draw from unrelated streams. The cell measures it for every unit: the correlation between
 # the setups' values at the same seed, the spread (standard deviation) of the per-seed
@@ -411,13 +411,13 @@ print(pd.DataFrame(rows).to_string(index=False))
 # %% [markdown]
 # What the coverage study shows:
 #
-# - **No method covers at 2 seeds**, the size of lesson 2's comparison. The percentile and BCa
+# - **No method covers success at 2 seeds**, the size of lesson 2's comparison. The percentile and BCa
 #   intervals hold the 10,000-seed value in 0.485 of the 2-seed studies of success, 0.489 of
 #   tokens: the bootstrap of 2 values cannot see beyond them. The t interval holds it in 0.825
 #   for success, because 0.175 of the 2-seed studies see the same success difference twice and
-#   get an interval of width zero.
+#   get an interval of width zero; for tokens it holds it in 0.944.
 # - **The percentile bootstrap falls short at small N**: 0.843 at 5 seeds and 0.912 at 10 for
-#   success, 0.841 and 0.897 for tokens; BCa is no better there (0.845, 0.901; 0.843, 0.892).
+#   success, 0.841 and 0.897 for tokens; BCa falls short as well (0.845, 0.901; 0.843, 0.892).
 #   The formula's width ratio, 0.109 at 2 seeds, 0.631 at 5 and 0.822 at 10, is what the
 #   measured widths show (0.079, 0.613, 0.814 for success). From 30 seeds on the methods
 #   agree within the noise of the coverage shares themselves.
@@ -425,7 +425,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 #   30 seeds, 0.949 to 0.952 for tokens. At 100 seeds the shares, 0.91 and 0.97, rest on 100
 #   studies only; their own intervals, [0.836, 0.958] and [0.915, 0.994], both hold 95 %.
 #
-# So from here on every interval over seeds in this lesson, and in its panel, is a t interval:
+# So from here on every interval of a mean over seeds in this lesson, and in its panel, is a t interval:
 # its coverage holds at the sizes it is used at (10 seeds and more). Bowyer et al. (2025) warn
 # that intervals built on the central limit theorem fail on small benchmarks; here the t
 # interval holds from 5 seeds for these units, whose per-seed values are sums over 24 tasks.
@@ -692,8 +692,8 @@ print(pairs.to_string(index=False))
 print(f"right direction = the sign of the difference over {N_MAX} seeds")
 
 # %% [markdown]
-# The rule is cautious and still not safe. Even the token saving, which every interval shows from
-# 10 seeds on, passes the rule in only 1812 of the 5,000 pairs: each setup's tokens spread
+# The rule is cautious and still not safe. Even the token saving, which both intervals of the token
+# table show from 10 seeds on, passes the rule in only 1812 of the 5,000 pairs: each setup's tokens spread
 # widely from seed to seed (standard deviations 854.69 and 579.58 above, against a saving of
 # 1237.42), so the band of 2 runs is often larger than the saving. When the effect is small, a
 # "measured" can point the wrong way: for success, 137 of the 374 measured pairs say the split
@@ -957,7 +957,7 @@ display(Image(filename=path))
 #   construction: the success difference spreads 0.97 instead of 1.62, and 35 seeds do what 100
 #   did.
 # - The t interval covers from 5 seeds on; the percentile bootstrap and BCa fall short below 30
-#   (0.843 and 0.845 at 5 seeds for success), and nothing covers at 2.
+#   (0.843 and 0.845 at 5 seeds for success), and at 2 seeds no method covers success.
 # - The split's loss of -0.0079 of the tasks per run needs 579 seeds for 80 % power on its own
 #   streams, 215 under common draws; a 100-seed study shows it 0.2 of the time.
 # - The effect changes sign between kinds (-0.0352 per charge task, +0.0149 per record task);

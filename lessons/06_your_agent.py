@@ -212,7 +212,8 @@ for unit in ("success", "tokens"):
 # the stop rule solves +0.0352 of the tasks more per run than the single loop, with an
 # interval of [+0.0317, +0.0386], and takes 562.20 tokens fewer per run: both intervals
 # leave zero out. 2 runs could not show what 500 seeds do. At 500 seeds the intervals are
-# 0.0068 of the tasks and 55.8204 tokens wide: effects smaller than that need more seeds.
+# 0.0068 of the tasks and 55.8204 tokens wide: an effect smaller than half that width leaves
+# zero inside an interval of that width even when its estimate is exact, and needs more seeds.
 #
 # How does the observable rule compare with lesson 3's rule, which read the progress from
 # the simulator? Both end the job at the same call; the policy still pays a step to say

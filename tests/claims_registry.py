@@ -537,6 +537,279 @@ def band_rule_as_stated_contract() -> bool:
     return all(_band_rule_as_stated(_pair(other), runs) for other in LOOPS)
 
 
+# ---- lesson 5: how many seeds
+
+
+@cache
+def _study(setup: str, common_draws: bool = False):
+    """Lesson 5's study: a loop setup on every task at its 10,000 seeds, on the batch path."""
+    return sim.run_batch(setup, sim.study_seeds(10_000), BUDGET, common_draws=common_draws)
+
+
+def batch_path_equals_one_seed_path() -> bool:
+    """The batch path runs a setup on every task at every seed of an array, one (task, seed) cell
+    each, and gives the one-seed path's outcomes; the test suite checks it over 1,000+ seeds
+    (tests/test_batch.py), this check on 12 of them in both loops."""
+    from test_batch import SEEDS as TESTED
+
+    seeds = [int(seed) for seed in TESTED[:: max(1, len(TESTED) // 12)][:12]]
+    for setup in LOOPS:
+        batch = sim.run_batch(setup, seeds, BUDGET)
+        if batch.correct.shape != (len(sim.TASKS), len(seeds)):
+            return False
+        for t, task in enumerate(sim.TASKS):
+            for j, seed in enumerate(seeds):
+                run = sim.run_task(setup, task, seed, BUDGET)
+                got = (
+                    bool(batch.correct[t, j]),
+                    *(int(getattr(batch, f)[t, j]) for f in ("steps", "calls", "tokens", "errors")),
+                )
+                if got != (sim.is_correct(run), run.steps, run.calls, run.tokens, run.errors):
+                    return False
+    return len(TESTED) >= 1000
+
+
+def runs_repeat_exactly() -> bool:
+    """The simulator is deterministic: every setup measured twice at runs A and B, and a batch of
+    100 seeds run twice, give the same figures."""
+    for setup in ("single-loop", "plan-execute", "contract"):
+        for seed in SEEDS:
+            if _counts(sim.measure(setup, seed, BUDGET)) != _counts(sim.measure(setup, seed, BUDGET)):
+                return False
+    seeds = sim.study_seeds(100)
+    first, second = (sim.run_batch("plan-execute", seeds, BUDGET) for _ in range(2))
+    return all(
+        (getattr(first, f) == getattr(second, f)).all() for f in ("correct", "steps", "tokens", "errors")
+    )
+
+
+def loop_and_split_draw_from_unrelated_streams() -> bool:
+    """The rule (AA22): at runs A and B, every task's single-loop stream and split stream have
+    different keys, and their first draws differ."""
+    from sim.draws import draw_stream, stream_key
+
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            loop_key, split_key = stream_key(seed, task.name), stream_key(seed, task.name, planner=True)
+            if loop_key == split_key or draw_stream(loop_key)() == draw_stream(split_key)():
+                return False
+    return True
+
+
+def common_draws_off_by_default_figures_unchanged() -> bool:
+    """Common draws are off unless asked for, and the default runs A and B of both loops give the
+    4 rows of lesson 2's table, as lesson 2 prints them."""
+    if (
+        sim.RunConfig("single-loop", BUDGET).common_draws
+        or sim.RunConfig("plan-execute", BUDGET).common_draws
+    ):
+        return False
+    table = sim.format_table(sim.seed_table(_pair("single-loop") + _pair("plan-execute")))
+    rows = table.splitlines()[1:]
+    lesson_2 = printed_text(nbformat.read(LESSONS / "02_planner_executor.ipynb", as_version=4))
+    return len(rows) == 4 and all(row in lesson_2 for row in rows)
+
+
+def split_plans_every_position_then_follows_it() -> bool:
+    """The rule: on runs A and B the split's planner writes one tool for every position of the task's
+    sequence in its one call, and the executor follows the plan before any pick of its own."""
+    return executor_follows_the_plan_first() and all(
+        len(run.plan) == len(task.sequence)
+        for seed in SEEDS
+        for run, task in zip(_runs("plan-execute", seed), sim.TASKS, strict=True)
+    )
+
+
+def common_draw_right_loop_pick_is_right_plan_entry() -> bool:
+    """The rule (CR1): a pick is right when its draw is below the share at its position, the planner's
+    flat share selection(1) is the largest, so at runs A and B, for every task and position, when the
+    first draw aimed at that position gives the single loop the right tool, the plan under common draws
+    has the right tool there too."""
+    from sim.common_draws import common_plan
+    from sim.draws import PositionDraws
+
+    if not all(sim.selection(1) >= sim.selection(d) for d in range(1, 13)):
+        return False
+    if not (sim.picks.picks_right(0.1, 0.2) and not sim.picks.picks_right(0.3, 0.2)):
+        return False
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            plan = common_plan(task, PositionDraws(seed, task.name))
+            for p, wanted in enumerate(task.sequence, 1):
+                u = PositionDraws(seed, task.name).pick(p)()
+                if sim.picks.picks_right(u, sim.selection(p)) and plan[p - 1] != wanted:
+                    return False
+    return True
+
+
+def percentile_bootstrap_narrower_than_t() -> bool:
+    """The formula: z x sqrt((N - 1) / N) / t(N - 1), the percentile bootstrap's width over the t
+    interval's for a mean of N normal values, is below 1 at every N from 2 to 10,000."""
+    from scipy import stats
+
+    from sim import intervals
+
+    for n in (2, 3, 5, 10, 30, 100, 1000, 10_000):
+        formula = stats.norm.ppf(0.975) * (((n - 1) / n) ** 0.5) / stats.t.ppf(0.975, n - 1)
+        if not (abs(intervals.percentile_width_ratio(n) - formula) < 1e-12 and formula < 1):
+            return False
+    return True
+
+
+def a_kind_fixes_the_tool_sequence() -> bool:
+    """The rule: every task of a kind has the same tool sequence, and the 4 kinds have 4 sequences."""
+    by_kind = {}
+    for task in sim.TASKS:
+        by_kind.setdefault(task.kind, set()).add(tuple(task.sequence))
+    return len(by_kind) == 4 and all(len(s) == 1 for s in by_kind.values())
+
+
+def units_move_together() -> bool:
+    """Over lesson 5's 10,000 seeds, the single loop's per-seed steps, tool calls and tokens correlate
+    positively, each pair above 0.5."""
+    import numpy as np
+
+    m = _study("single-loop").per_seed()
+    values = [m.steps, m.calls, m.tokens]
+    return all(np.corrcoef(a, b)[0, 1] > 0.5 for i, a in enumerate(values) for b in values[i + 1 :])
+
+
+def pass_k_at_least_p_k() -> bool:
+    """Jensen's inequality, measured: over lesson 5's 10,000 seeds, in both loops, the mean over tasks of
+    each task's own share p_t to the k is at least the k-th power of the mean share, strictly for k from
+    2 to 8 (the tasks are not equally hard)."""
+    for setup in LOOPS:
+        shares = _study(setup).correct.mean(axis=1)
+        for k in range(2, 9):
+            if not (shares**k).mean() > shares.mean() ** k:
+                return False
+    return True
+
+
+# ---- lesson 6: your own agent
+
+OBSERVATION_FIELDS = ("request", "kind", "plan_length", "trace", "fields", "held", "step", "steps_left", "draw",
+                      "model_pick")  # fmt: skip
+
+
+def _watched_observations(decide, task, seed: int) -> list:
+    """The observations a policy is given on one run, in order."""
+    seen = []
+
+    def watched(observation):
+        seen.append(observation)
+        return decide(observation)
+
+    sim.policy.run_policy(watched, task, seed, BUDGET)
+    return seen
+
+
+def observation_holds_no_sequence() -> bool:
+    """The rule: an observation has the lesson's fields and no other, and on runs A and B of the stop rule
+    no field of any observation of any task is the task's tool sequence."""
+    import dataclasses
+
+    from sim import policy
+
+    if tuple(f.name for f in dataclasses.fields(policy.Observation)) != OBSERVATION_FIELDS:
+        return False
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            for observation in _watched_observations(policy.stop_when_goal_met, task, seed):
+                values = [getattr(observation, name) for name in OBSERVATION_FIELDS[:8]]
+                if any(v == tuple(task.sequence) or v == list(task.sequence) for v in values):
+                    return False
+    return True
+
+
+def policy_runs_repeat_exactly() -> bool:
+    """The rule: a policy that takes its randomness from draw(), and one that takes model_pick(), give the
+    same run twice at runs A and B, on every task."""
+    from sim import policy
+
+    def coin(observation):
+        return "stop" if observation.draw() < 0.2 else observation.model_pick()
+
+    def summary(run):
+        return (sim.is_correct(run), run.steps, run.calls, run.tokens, run.errors, run.stopped)
+
+    return all(
+        summary(sim.policy.run_policy(decide, task, seed, BUDGET)) == summary(sim.policy.run_policy(decide, task, seed, BUDGET))
+        for decide in (coin, policy.model_policy)
+        for seed in SEEDS
+        for task in sim.TASKS
+    )  # fmt: skip
+
+
+@cache
+def _held_out_stop_rule_and_sb1() -> tuple:
+    """Lesson 6's stop rule and lesson 3's stop when done (SB1) on the 500 held-out seeds."""
+    from sim import harness, policy
+
+    seeds = harness.held_out_seeds(harness.REPORT_SEEDS)
+    rule = harness.entrant_run(policy.stop_when_goal_met, seeds, BUDGET)
+    return rule, harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), seeds)
+
+
+def goal_rule_ends_at_lesson_3_call() -> bool:
+    """On the 500 held-out seeds, task run by task run, the stop rule makes the same tool calls as lesson 3's
+    stop when done (SB1), solves the same tasks, and takes exactly 1 step more on the runs it ended itself
+    (none more on the others)."""
+    rule, sb1 = _held_out_stop_rule_and_sb1()
+    extra = rule.steps - sb1.steps
+    return bool(
+        (rule.correct == sb1.correct).all()
+        and (rule.calls == sb1.calls).all()
+        and (extra[rule.stopped] == 1).all()
+        and (extra[~rule.stopped] == 0).all()
+    )
+
+
+def router_is_its_setups_kind_by_kind() -> bool:
+    """By construction: on 100 held-out seeds the lesson's router gives, on every task of a kind it sends to
+    a setup, that setup's outcomes, steps, calls, tokens and tool errors; record tasks go to the split."""
+    from sim import harness
+    from sim.panel_your_agent import ROUTER
+
+    seeds = harness.held_out_seeds(100)
+    routed = harness.entrant_run(ROUTER, seeds, BUDGET)
+    runs = {setup: harness.entrant_run(setup, seeds, BUDGET) for setup in LOOPS}
+    kinds = [task.kind for task in sim.TASKS]
+    sent = {kind: ("plan-execute" if kind == "record" else "single-loop") for kind in kinds}
+    if "plan-execute" not in ROUTER.name or "record: plan-execute" not in ROUTER.name:
+        return False
+    for t, kind in enumerate(kinds):
+        for field in ("correct", "steps", "calls", "tokens", "errors"):
+            if not (getattr(routed, field)[t] == getattr(runs[sent[kind]], field)[t]).all():
+                return False
+    return True
+
+
+def command_line_scores_as_the_harness() -> bool:
+    """`python -m sim score FILE.py:FUNCTION` (sim.cli.main, in process) gives the same band verdicts, paired
+    differences and intervals as harness.score, for the stop rule against the single loop on 50 held-out
+    seeds."""
+    import contextlib
+    import io
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from sim import cli, harness, policy
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "entrant.py"
+        path.write_text("from sim.policy import stop_when_goal_met\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = cli.main(["score", f"{path}:stop_when_goal_met", "--held-out", "50", "--format", "json"])
+    if code != 0:
+        return False
+    paired = json.loads(out.getvalue())["held_out"][0]["paired"]
+    expected = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, harness.held_out_seeds(50))
+    return paired == json.loads(expected.to_json(orient="records"))
+
+
 # ---- the registry
 
 
@@ -1000,5 +1273,259 @@ REGISTRY: dict[str, list] = {
         ("Lower max_tokens step by step at budget 8", NotAClaim("an exercise for the student")),
         ("Find a seed at which the contract solves more tasks than the split on both runs",
          NotAClaim("an exercise for the student")),
+    ],
+    "05": [
+        ("it is larger than the larger of the setups' own run-to-run differences",
+         ByRule(band_rule_as_stated_loop_against_split)),
+        ("answers with the one thing real evaluations never have: a known ground truth",
+         NotAClaim("a remark on real evaluations, which have no simulator to repeat; the lesson's own truth is "
+                   "the 10,000-seed value, called an estimate where the coverage study uses it")),
+        ("every method below can be checked against it", NotAClaim("states the lesson's plan, the numbered list of questions")),
+        ("Everything is fictional and deterministic", Holds(runs_repeat_exactly)),
+        ("so the lesson's runs A and B are always its first 2 seeds",
+         Printed("seeds of an N-seed study: 20260218 + i, i = 0..N-1 | run A: seed 20260218 | run B: seed 20260219")),
+        ("the settings of every interval in this lesson", NotAClaim("says what the next cell prints")),
+        ("runs one setup on every task at every seed of an array at once", Holds(batch_path_equals_one_seed_path)),
+        ("the test suite checks that every outcome of every (task, seed) equals the one-seed path's",
+         Holds(batch_path_equals_one_seed_path)),
+        ("the share of seeds with a lower value, and with the same value", NotAClaim("describes the table's last columns")),
+        ("The figure draws the same spreads", NotAClaim("describes the next cell's figure")),
+        ("The split solved 21 tasks on run A, and only 0.07 of the seeds do worse",
+         Printed("21 (0.07 below, 0.15 same)")),
+        ("looks like a paired comparison, and is often called one",
+         NotAClaim("describes the setup (both loops at the same seeds) and a common usage; the cells measure it")),
+        ("then the difference spreads less than it would for unpaired runs",
+         Printed("    success                     0.656            1.62             0.97",
+                 "     tokens                     0.720         1038.45           601.32")),
+        ("at the same seed, the two setups draw from unrelated streams", ByRule(loop_and_split_draw_from_unrelated_streams)),
+        ("The cell measures it for every unit", NotAClaim("says what the next cell measures")),
+        ("every correlation lies between -0.013 and -0.005",
+         Printed("    success                       -0.009                          1.62           1.62",
+                 "      steps                       -0.010                          6.65           6.62",
+                 " tool calls                       -0.013                          7.31           7.27",
+                 "     tokens                       -0.012                       1038.45        1032.67",
+                 "tool errors                       -0.005                          5.32           5.31")),
+        ("Running both setups at the same seeds bought the comparison nothing",
+         Printed("    success                       -0.009                          1.62           1.62",
+                 "     tokens                       -0.012                       1038.45        1032.67")),
+        ("Miller (2024) makes the same point for model evaluations", NotAClaim("cites a source")),
+        ("both setups take the same random number for the same decision",
+         NotAClaim("defines common random numbers; rule CR1 below is the course's version")),
+        ("It is off by default", ByRule(common_draws_off_by_default_figures_unchanged)),
+        ("What is \"the same decision\" for two setups that decide differently?", NotAClaim("a question")),
+        ("the split's planner picks a tool for every position at once", ByRule(split_plans_every_position_then_follows_it)),
+        ("the same stream in both setups", NotAClaim("defines rule CR1; the next cell prints its code")),
+        ("where the single loop picks right (a draw below its share at that depth) the planner does too",
+         ByRule(common_draw_right_loop_pick_is_right_plan_entry)),
+        ("Both setups again over the same 10,000 seeds, now under CR1", NotAClaim("says what the next cell runs")),
+        ("What CR1 buys, unit by unit", NotAClaim("says what the next cell prints")),
+        ("Checked on the data rather than by the formula", NotAClaim("says what the next cell prints")),
+        ("every interval of the difference holds zero",
+         Printed("single loop, solved: own streams 22.55, common draws 22.56; difference interval [-0.02, 0.04] holds 0",
+                 "single loop, tokens: own streams 11636.41, common draws 11654.15; difference interval [-6.08, 41.56] holds 0",
+                 "split, solved: own streams 22.36, common draws 22.37; difference interval [-0.02, 0.04] holds 0",
+                 "split, tokens: own streams 10398.98, common draws 10404.86; difference interval [-10.09, 21.85] holds 0")),
+        ("so the same draw tends to give the same outcome in both setups",
+         ByRule(common_draw_right_loop_pick_is_right_plan_entry)),
+        ("Real agents share far less (see the last section)",
+         NotAClaim("points to the last section's account of real agents' noise; no simulator result")),
+        ("it spreads the mean of N values by their plug-in standard deviation", Holds(percentile_bootstrap_narrower_than_t)),
+        ("The percentile bootstrap falls short at small N: 0.843 at 5 seeds",
+         Printed("5                   2000 0.968       0.843 0.845", "10                  1000 0.956       0.912 0.901",
+                 "5                   2000 0.949       0.841 0.843", "10                  1000 0.949       0.897 0.892",
+                 "2-seed studies whose 2 success differences are equal (a zero-width interval): 0.175")),
+        ("So from here on every interval of a mean over seeds in this lesson",
+         Printed("intervals: 95% t intervals (scipy.stats) unless a cell names another",
+                 "10                  1000 0.956", "30                   333 0.943", "10                  1000 0.949",
+                 "30                   333 0.952",
+                 "success difference, t interval, 100 seeds: coverage 0.91 of 100 studies, its interval [0.836, 0.958]",
+                 "token difference, t interval, 100 seeds: coverage 0.97 of 100 studies, its interval [0.915, 0.994]")),
+        ("would another seed of the same agents on these 24 tasks give a different difference?",
+         NotAClaim("a question that defines the interval over seeds")),
+        ("this interval stops narrowing once each task's own effect is known",
+         Printed("  1000    -1239.7  [-1306.1, -1173.2]              yes   [-2077.8, -401.6]              yes",
+                 " 10000    -1237.4  [-1257.8, -1217.1]              yes   [-2073.4, -401.4]              yes",
+                 "  1000       4.67        [4.34, 5.00]              yes        [2.67, 6.66]              yes",
+                 " 10000       4.75        [4.65, 4.86]              yes        [2.75, 6.76]              yes")),
+        ("The split does solve fewer tasks, by a small amount",
+         Printed(" 10000    -0.0079  [-0.0092, -0.0066]              yes  [-0.0152, -0.0005]              yes",
+                 "success at 10000 seeds: 0.19 tasks fewer per run, 1 task lost every 5.3 runs")),
+        ("the loss sits on some tasks more than others",
+         Printed("interval over tasks 5.5 times as wide as over seeds",
+                 "     charge      6     -0.0352 -0.0381 -0.0323", "     record      3     +0.0149 +0.0082 +0.0216")),
+        ("both intervals leave zero out at every size",
+         Printed("    10    -1669.0  [-2290.8, -1047.2]              yes   [-2958.6, -379.4]              yes",
+                 "    30    -1871.5  [-2243.4, -1499.5]              yes   [-2925.6, -817.3]              yes",
+                 "   100    -1431.5  [-1656.1, -1206.9]              yes   [-2329.1, -533.9]              yes",
+                 "   300    -1241.8  [-1369.1, -1114.5]              yes   [-2068.3, -415.3]              yes",
+                 "  1000    -1239.7  [-1306.1, -1173.2]              yes   [-2077.8, -401.6]              yes",
+                 " 10000    -1237.4  [-1257.8, -1217.1]              yes   [-2073.4, -401.4]              yes")),
+        ("recommend the same planning for agent benchmarks", NotAClaim("cites a source")),
+        ("a kind fixes the tool sequence", ByRule(a_kind_fixes_the_tool_sequence)),
+        ("a set with more record tasks would show a smaller loss",
+         Printed("     record      3     +0.0149 +0.0082 +0.0216", "     charge      6     -0.0352 -0.0381 -0.0323")),
+        ("sets of tasks drawn by the same generator, kinds and all",
+         Printed("                    tasks     -0.0079 -0.0152 -0.0005   23.0")),
+        ("None of them speaks for tasks unlike these",
+         NotAClaim("states the scope of the 3 intervals' populations, defined just above; no measured result")),
+        ("The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same direction",
+         Printed("the band rule and the intervals agree on 2 units and differ on 3",
+                 "     2   measured          23.38 [23.25, 23.51]                                     agree: measured, same direction",
+                 "   210   measured -1237.42 [-1257.78, -1217.07]                                     agree: measured, same direction")),
+        ("the split makes 0.86 more tool calls per run",
+         Printed(" tool calls           -3, -4     1   measured             0.86 [0.72, 1.01]")),
+        ("so the band of 2 runs is often larger than the saving",
+         Printed("     tokens   5000      1812", "11636.41 854.69", "10398.98 579.58", "-1237.42 [-1257.78, -1217.07]",
+                 "    10    -1669.0  [-2290.8, -1047.2]              yes   [-2958.6, -379.4]              yes")),
+        ("for success, 137 of the 374 measured pairs say the split solves more tasks",
+         Printed("    success   5000       374         0.0748                        237                        137",
+                 " tool calls   5000       562         0.1124                        349                        213")),
+        ("has more chances to be fooled than one read once",
+         Printed("false-positive rate, read once at 100 seeds: 0.040",
+                 "false-positive rate, stopped at the first look that leaves zero out: 0.196")),
+        ("Power protects against both",
+         Printed(" t interval, 10 seeds     1000     53      0.245          6.2",
+                 "t interval, 300 seeds       33     18      0.000          1.3")),
+        ("where every \"effect\" is a false positive", NotAClaim("defines an A/A study: one setup against itself")),
+        ("such as the always-valid intervals", NotAClaim("names a method")),
+        ("errs far more often",
+         Printed("the primary comparison alone: success, 100 seeds, over seeds            1                0.040",
+                 "any unit, size (10, 30, 100) or way (seeds, tasks)           30                0.414")),
+        ("finds an \"effect\" in about 2 of 5 cases where there is none",
+         Printed("any of the 5 units (100 seeds, over seeds)            5                0.136",
+                 "any unit, size (10, 30, 100) or way (seeds, tasks)           30                0.414")),
+        ("The 5 units err together less often than 5 independent tests would (0.226)",
+         Printed("any of the 5 units (100 seeds, over seeds)            5                0.136", "1 - 0.95**5 = 0.226")),
+        ("because they move together (more steps mean more calls and more tokens)", Holds(units_move_together)),
+        ("Bonferroni's correction brings the 5 units back to 0.04",
+         Printed("any of the 5 units, each at 1 - 0.05 / 5 (Bonferroni)            5                0.040")),
+        ("A user who runs the same task again and again asks something else", NotAClaim("defines pass^k")),
+        ("if every run succeeded with the overall share p", NotAClaim("defines p^k")),
+        ("pass^k falls more slowly than p^k",
+         Printed(" 4              0.8041           0.7792                     0.7760                  0.7534",
+                 " 8              0.6851           0.6071                     0.6398                  0.5676")),
+        ("with equality only when every task is as hard as every other", Holds(pass_k_at_least_p_k)),
+        ("here failures gather on some tasks",
+         Printed("   document      7                1               0.9981              0.9850                      0.9980",
+                 "     record      3                4               0.7581              0.1091                      0.7730")),
+        ("Over the first 100 seeds every interval holds its 10,000-seed value",
+         Printed("523.4 [512.8, 534.4]       516.1      yes", "461.3 [453.5, 469.0]       465.1      yes",
+                 "534.4 [523.6, 545.8]       527.0      yes", "357.5 [350.3, 364.3]       353.0      yes",
+                 "373.2 [366.7, 379.8]       373.6      yes")),
+        ("The split spends fewer tokens per solved task than the single loop",
+         Printed("                       single loop 0.9354 [0.9254, 0.9454]              523.4 [512.8, 534.4]",
+                 "                planner + executor 0.9321 [0.9226, 0.9415]              461.3 [453.5, 469.0]")),
+        ("stopping rule moves both loops down and to the right",
+         Printed("       single loop, stop when done 0.9704 [0.9646, 0.9762]              357.5",
+                 "planner + executor, stop when done 0.9600 [0.9521, 0.9679]              373.2")),
+        ("Self-critique costs tokens and buys no success",
+         Printed("       single loop + self-critique 0.9354 [0.9254, 0.9454]              534.4",
+                 "                       single loop 0.9354 [0.9254, 0.9454]              523.4")),
+        ("it changes no draw, by construction", ByRule(switches_change_no_draw)),
+        ("where the seed is the only source of noise and any run can be repeated exactly", ByRule(runs_repeat_exactly)),
+        ("Real agent evaluations add sources of noise the simulator does not have",
+         NotAClaim("describes real evaluations, with cited sources; no simulator result")),
+        ("Expect less from pairing than CR1 gives here",
+         NotAClaim("advice for real evaluations, following the paragraph before; no simulator result")),
+        ("gives, outcome for outcome, the one-seed path's figures", Holds(batch_path_equals_one_seed_path)),
+        ("at a seed the setups correlate between -0.013 and -0.005",
+         Printed(" tool calls                       -0.013", "tool errors                       -0.005")),
+        ("the success difference spreads 0.97 instead of 1.62, and 35 seeds do what 100 did",
+         Printed("    success                     0.656            1.62             0.97                         35")),
+        ("the percentile bootstrap and BCa fall short below 30 (0.843 and 0.845 at 5 seeds for success)",
+         Printed("5                   2000 0.968       0.843 0.845", "10                  1000 0.956       0.912 0.901",
+                 "2                   5000 0.825       0.485 0.485")),
+        ("a 100-seed study shows it 0.2 of the time", Printed("100        100    0.200")),
+        ("Small studies that show an effect exaggerate it (6.2 times at 10 seeds)",
+         Printed(" t interval, 10 seeds     1000     53      0.245          6.2", "false-positive rate, read once at 100 seeds: 0.040",
+                 "false-positive rate, stopped at the first look that leaves zero out: 0.196")),
+        ("above p^8 because failures gather on hard tasks",
+         Printed(" 8              0.6851           0.6071                     0.6398                  0.5676",
+                 "single loop       8  8      0.6851          0.0797")),
+        ("stopping rule lowers both",
+         Printed("       single loop, stop when done 0.9704 [0.9646, 0.9762]              357.5",
+                 "planner + executor, stop when done 0.9600 [0.9521, 0.9679]              373.2")),
+        ("it says right or wrong, and which way, never the answer", NotAClaim("describes the exercise's check")),
+        ("the per-seed token difference in 1,000 disjoint studies of 5 seeds", NotAClaim("an exercise for the student")),
+        ("Then do the same with the t interval", NotAClaim("an exercise for the student")),
+        ("Does the split still solve fewer tasks than the single loop?", NotAClaim("an exercise question")),
+    ],
+    "06": [
+        ("scores it the way every setup of the course was scored",
+         Printed("       unit   two runs mean difference      95 % interval    many seeds",
+                 "entrant  seeds  success  success_low  success_high     tokens  tokens_low  tokens_high  tokens_per_success")),
+        ("The lesson builds its policies in steps, each scored by the same harness",
+         NotAClaim("states the lesson's plan, the numbered list of steps")),
+        ("Everything is fictional and deterministic", Holds(policy_runs_repeat_exactly)),
+        ("The observation holds what a real agent would know at that point, and nothing more",
+         ByRule(observation_holds_no_sequence)),
+        ("It never holds the task's tool sequence", ByRule(observation_holds_no_sequence)),
+        ("so that a run stays deterministic for its seed", ByRule(policy_runs_repeat_exactly)),
+        ("drawn by 's rule from the same stream",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("picks the right tool with a share that falls with depth", ByRule(draw_share_falls_with_depth)),
+        ("A policy may take it, overrule it, or never call it", NotAClaim("states what a policy is allowed to do")),
+        ("The built-in single loop is the policy that always takes the proposal",
+         Printed("    return observation.model_pick()",
+                 "the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("Because it draws from the same stream in the same order, its runs are the built-in runner's runs",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("The cell checks it on every task at every seed of the held-out block",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs",
+                 "held-out block: 500 seeds from 20460218")),
+        ("A policy that never stops is stopped by the step budget, like any loop",
+         Printed("never_stops on G01: 8 steps of a budget of 8, stopped by itself: False")),
+        ("At runs A and B the band rule calls every unit unmeasured",
+         Printed("    success unmeasured         +0.0352", "      steps unmeasured           -3.25",
+                 " tool calls unmeasured           -3.32", "     tokens unmeasured         -562.20",
+                 "tool errors unmeasured           -0.36")),
+        ("the stop rule solves +0.0352 of the tasks more per run than the single loop",
+         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
+                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+        ("an effect smaller than half that width leaves zero inside an interval of that width",
+         Printed("success: the interval is 0.0068 wide at 500 held-out seeds",
+                 "tokens: the interval is 55.8204 wide at 500 held-out seeds")),
+        ("Both end the job at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
+        ("the policy pays exactly 1 step more for its",
+         Printed("tasks solved, task run by task run, the same as lesson 3's stop when done: True",
+                 "steps beyond lesson 3's rule, over the runs the policy stopped itself: [1]")),
+        ("The postcondition sees the goal at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
+        ("A rule that reads only what an agent can see does, on these seeds, what", Holds(goal_rule_ends_at_lesson_3_call)),
+        ("the split does worse than the single loop on charge tasks and better on record tasks",
+         Printed("     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   True",
+                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   True")),
+        ("The split is better on record tasks (+0.0247, interval [+0.0095, +0.0398]) and worse on charge tasks",
+         Printed("   document      7 +0.9983 +0.9982     -0.0001 -0.0011 +0.0009  False",
+                 "consumption      8 +0.9468 +0.9469     +0.0001 -0.0049 +0.0050  False",
+                 "     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   True",
+                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   True",
+                 "router (document: single-loop, consumption: single-loop, charge: single-loop, record: plan-execute)")),
+        ("The panel below offers the same router", Printed("the lesson's router is the panel's: True")),
+        ("it solves exactly what the single loop solves on every kind it sends there",
+         ByRule(router_is_its_setups_kind_by_kind)),
+        ("Against the split the router solves +0.0061 of the tasks more per run",
+         Printed("    success    unmeasured         +0.0061 [+0.0014, +0.0107]   resolved up",
+                 "     tokens    unmeasured         +591.87 [+512.58, +671.15]   resolved up")),
+        ("Against the single loop it spends 650.32 tokens fewer",
+         Printed("    success unmeasured         +0.0007 [-0.0029, +0.0043] no effect shown",
+                 "     tokens unmeasured         -650.32 [-691.59, -609.05]   resolved down")),
+        ("Its steps and tool errors rise by +2.04 and +1.98 against the single loop",
+         Printed("      steps unmeasured           +2.04     [+1.82, +2.25]     resolved up",
+                 "tool errors unmeasured           +1.98     [+1.75, +2.21]     resolved up")),
+        ("on record tasks the router is the split, steps and tool errors included, by construction",
+         ByRule(router_is_its_setups_kind_by_kind)),
+        ("Against the single loop, only from 3000 seeds on",
+         Printed("  zero out from 3000 seeds on", " 10000 +0.0014 +0.0006 +0.0023      True          True")),
+        ("every entrant of the lesson on the success-cost plane", NotAClaim("says what the next cell prints")),
+        ("its runs equal the built-in runner's, by construction",
+         Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
+        ("does the same from the command line", Holds(command_line_scores_as_the_harness)),
+        ("Stopping when the goal is observed solves +0.0352 of the tasks more per run than the single loop",
+         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
+                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+        ("beats the split from 100 seeds on, and the single loop only from 3000 seeds on",
+         Printed("  zero out from 100 seeds on", "  zero out from 3000 seeds on")),
+        ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
+        ("a policy that never calls", NotAClaim("an exercise for the student")),
     ],
 }  # fmt: skip
