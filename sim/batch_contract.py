@@ -84,7 +84,9 @@ def contract_batch(config: RunConfig, seeds) -> BatchRun:
         raise InputError(f"config must be a RunConfig of setup 'contract', got {config!r}")
     seeds = check_seeds(seeds)
     longest = max(len(task.sequence) for task in TASKS)
-    n_positions = longest * min(1 + config.max_replans, config.budget)  # a planner call is a step
+    # every planner call writes at most `longest` picks; the planner writes once more than the calls
+    # that fit the budget (a replan is drawn, then refused by a bound), never more than 1 + max_replans
+    n_positions = longest * min(1 + config.max_replans, config.budget + 1)
     tapes = planner_tapes(seeds, n_positions, len(config.tools))  # 5 tools, or 6 under LA1
     shape = (len(TASKS), len(seeds))
     out = {name: np.zeros(shape, dtype=bool if name in ("correct", "stopped") else np.int64)

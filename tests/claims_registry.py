@@ -813,6 +813,24 @@ def command_line_scores_as_the_harness() -> bool:
 # ---- the registry
 
 
+def sweep_steps_calls_tokens_agree() -> bool:
+    """Lesson 4's budget sweep: on steps, tool calls and tokens every 2-run verdict agrees with 10,000
+    seeds, at every budget, contract against each loop (read from the stored outputs, which nbval
+    re-computes at the lesson's defaults)."""
+    import json
+
+    from course_checks import LESSONS
+
+    notebook = json.loads((LESSONS / "04_contract.ipynb").read_text())
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code" and "many_at" in "".join(cell["source"]):
+            text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []))
+            marks = [[w for w in line.split() if w in ("agrees", "differs")] for line in text.splitlines()]
+            rows = [m for m in marks if len(m) == 5]  # success, steps, tool calls, tokens, tool errors
+            return len(rows) == 10 and all(m[1:4] == ["agrees"] * 3 for m in rows)
+    return False
+
+
 REGISTRY: dict[str, list] = {
     "01": [
         ("At every step the agent looks at the job and at everything it has done so far",
@@ -1235,6 +1253,10 @@ REGISTRY: dict[str, list] = {
          Printed("           0   A      18", "           0   B      18", "           2   A      23", "           2   B      23")),
         ("few bound tokens or the whole run's time; none has a replan limit",
          Printed("a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5", "a replan limit: 0 of 5 (none)")),
+        ("The same comparisons beside 10,000 seeds, at every budget", NotAClaim("says what the next cell prints")),
+        ("On success the 2-run verdicts and the 10,000 seeds part at 7 of the 10 pairs", Printed(
+            "success: the 2-run verdict differs from 10000 seeds at 7 of 10 budget and setup pairs")),
+        ("On steps, tool calls and tokens they agree at every pair", Holds(sweep_steps_calls_tokens_agree)),
         # the look-alike (LA1)
         ("puts a look-alike in the tool set: a 6th tool", Printed("the look-alike estimate_use, imitating consumption",
                                                                  "6 tools, estimate_use last")),

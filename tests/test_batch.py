@@ -160,7 +160,7 @@ def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when
             assert got == want, (task.name, int(seed))
 
 
-CONTRACT_CONFIGS = [RunConfig("contract"), RunConfig("contract", 3, max_replans=0),
+CONTRACT_CONFIGS = [RunConfig("contract"), RunConfig("contract", 3, max_replans=0), RunConfig("contract", 2),
                     RunConfig("contract", 12, max_replans=4, max_tokens=600), RunConfig("contract", 8, max_seconds=9),
                     RunConfig("contract", lookalike=True), RunConfig("contract", 3, max_replans=0, lookalike=True),
                     RunConfig("contract", 12, max_replans=4, max_tokens=600, lookalike=True)]  # fmt: skip
