@@ -48,6 +48,7 @@ from IPython.display import Image, display
 import sim
 from sim import figures, figures_how_many_seeds, study
 
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
     f"matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"

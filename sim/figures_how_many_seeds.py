@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
+from sim.figures import in_course_style
 from sim.units import UNITS
 
 STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
@@ -17,6 +18,7 @@ STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else "")
                     for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
 
 
+@in_course_style
 def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
     """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup.
 
@@ -67,6 +69,7 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
     return fig
 
 
+@in_course_style
 def draw_interval_growth(table) -> Figure:
     """The paired difference and its interval against the number of seeds, both ways of resampling.
 
@@ -106,6 +109,7 @@ def draw_interval_growth(table) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_pass_k(table) -> Figure:
     """pass^k (unbiased estimator) beside p^k for each setup, k on the x axis.
 
