@@ -71,18 +71,19 @@ def fallback_dir(unwritable: Path) -> Path:
 
 def save_figure(fig: Figure, name: str) -> Path:
     """Save `fig` as `<figures_dir()>/<name>.png` (100 dpi) and return the path; where that folder
-    cannot be written (a read-only course folder), save into `fallback_dir` instead."""
+    cannot be written (a read-only course folder), save into `fallback_dir` instead. The figure
+    is drawn once either way (a second draw can move a constrained layout by a pixel)."""
+    png = figure_png(fig, dpi=100)
     try:
-        return _save_png(fig, figures_dir(), name)
+        return _write(figures_dir(), f"{name}.png", png)
     except OSError:
-        return _save_png(fig, fallback_dir(figures_dir()), name)
+        return _write(fallback_dir(figures_dir()), f"{name}.png", png)
 
 
-def _save_png(fig: Figure, folder: Path, name: str) -> Path:
+def _write(folder: Path, name: str, content: bytes) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.png"
-    with course_style():
-        fig.savefig(path, dpi=100, metadata={"Software": None})
+    path = folder / name
+    path.write_bytes(content)
     return path
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 from course_checks import (
@@ -26,6 +27,30 @@ from matplotlib.testing.compare import compare_images
 NOTEBOOKS = lesson_notebooks()
 SOURCES = lesson_sources()
 IDS = [p.stem for p in NOTEBOOKS]
+# the kernel every Jupyter installation has; an editor may write its own (e.g. conda-env-x-py),
+# which a bare `pytest --nbval` then cannot start (NoSuchKernel)
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def maintainer_command(path: Path) -> str:
+    return f"`.venv/bin/python scripts/refresh_lessons.py {path.name[:2]}`"
+
+
+def record_problems(notebook: Path) -> list[str]:
+    """The executed-record check, with the fix: the maintainer command (never a bare jupytext conversion)."""
+    return [
+        f"{problem}: re-execute and re-pair with the maintainer command {maintainer_command(notebook)} "
+        "(`jupytext --to ipynb` without --update drops every output)"
+        for problem in execution_problems(notebook)
+    ]
+
+
+def kernelspec_problems(path: Path) -> list[str]:
+    """Whether a lesson file (.ipynb, or the .py's header) names the standard Python 3 kernel."""
+    found = jupytext.read(path).metadata.get("kernelspec")
+    if found == KERNELSPEC:
+        return []
+    return [f"{path.name} names the kernel {found!r}, not {KERNELSPEC!r}: run {maintainer_command(path)}"]
 
 
 def test_there_are_lessons():
@@ -44,7 +69,12 @@ def test_pair_holds_the_same_cells(source):
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
 def test_lesson_was_executed_top_to_bottom(notebook):
-    assert execution_problems(notebook) == []
+    assert record_problems(notebook) == []
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+def test_lesson_names_the_standard_python_kernel(source):
+    assert kernelspec_problems(source) + kernelspec_problems(source.with_suffix(".ipynb")) == []
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
@@ -140,3 +170,39 @@ def test_pairing_check_catches_a_drifted_pair(tmp_path):
     assert pairing_problems(source)
     notebook.unlink()
     assert pairing_problems(source) == [f"{source.name} has no paired {notebook.name}"]
+
+
+def test_kernelspec_check_catches_an_editors_kernel(tmp_path):
+    def conda_kernel(notebook):
+        notebook.metadata["kernelspec"] = {"display_name": "Python [conda env:x]", "language": "python",
+                                           "name": "conda-env-x-py"}  # fmt: skip
+
+    problems = kernelspec_problems(_broken_copy(tmp_path, conda_kernel))
+    assert problems and "conda-env-x-py" in problems[0] and "scripts/refresh_lessons.py 01" in problems[0]
+
+
+def test_the_maintainer_command_writes_the_standard_kernel(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("refresh_lessons", ROOT / "scripts" / "refresh_lessons.py")
+    refresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh)
+    notebook = nbformat.read(NOTEBOOKS[0], as_version=4)
+    notebook.metadata["kernelspec"] = {"display_name": "x", "language": "python", "name": "conda-env-x-py"}
+    refresh.normalise_metadata(notebook)
+    assert notebook.metadata["kernelspec"] == KERNELSPEC
+
+
+def test_a_bare_jupytext_conversion_fails_and_names_the_maintainer_command(tmp_path):
+    """`jupytext --to ipynb lessons/NN.py` without --update drops every output and cell id (nbval
+    would still pass on it): the record check fails and says which command to run instead."""
+    stripped = tmp_path / NOTEBOOKS[0].name
+    done = subprocess.run([sys.executable, "-m", "jupytext", "--to", "ipynb", "-o", str(stripped), str(SOURCES[0])],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    notebook = nbformat.read(stripped, as_version=4)
+    assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
+    problems = record_problems(stripped)
+    assert (
+        problems and "scripts/refresh_lessons.py 01" in problems[0] and "jupytext --to ipynb" in problems[0]
+    )
