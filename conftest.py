@@ -10,6 +10,10 @@
   in one line, with the command that fixes it (and again at the end).
 - Tests marked `slow` are left out of the quick run, `pytest -m "not slow"`; the README's
   test command runs them all.
+- Order: tests marked `first` (the browser test's start: JupyterLab runs every lesson in the
+  background from then on), then every lesson under nbval (each kernel saves its figures in a
+  folder of its own, which the figure test then compares with figures/ instead of running the
+  lesson again), then the rest, then tests marked `last` (the browser test's checks).
 """
 
 import importlib.metadata
@@ -18,6 +22,8 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent
 REQUIREMENTS = ROOT / "requirements.txt"
@@ -75,7 +81,60 @@ def pytest_configure(config):
     if getattr(config.option, "nbval_sanitize_with", None) is None:
         config.option.nbval_sanitize_with = str(SANITIZER)
     config.addinivalue_line("markers", "slow: long checks, left out of the quick run (-m 'not slow')")
+    config.addinivalue_line("markers", "first: run before every other test (starts work in the background)")
+    config.addinivalue_line(
+        "markers", "last: run after every other test (checks work done in the background)"
+    )
     config.course_version_drift = version_drift_line(pinned_versions())
+    config.course_figures = os.environ["COURSE_FIGURES_DIR"]
+    config.course_nbval_figures = Path(tempfile.mkdtemp(prefix="course-nbval-figures-"))
+    config.course_nbval_cells, config.course_nbval_run = {}, {}
+
+
+def nbval_lesson(item) -> str | None:
+    """The lesson's name when `item` is a cell of lessons/*.ipynb run by nbval, else None."""
+    path = Path(str(item.path))
+    if type(item).__name__ == "IPyNbCell" and path.suffix == ".ipynb" and path.parent == ROOT / "lessons":
+        return path.stem
+    return None
+
+
+def nbval_figures(config, lesson: str) -> Path | None:
+    """The folder in which this session's nbval run of `lesson` saved its figures, when every cell
+    of it ran; None when nbval did not run the whole lesson (e.g. `pytest tests/test_lessons.py`)."""
+    cells = config.course_nbval_cells.get(lesson, 0)
+    if cells and config.course_nbval_run.get(lesson, 0) == cells:
+        return config.course_nbval_figures / lesson
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item) -> int:
+        if item.get_closest_marker("first"):
+            return 0
+        if nbval_lesson(item):
+            return 1
+        return 3 if item.get_closest_marker("last") else 2
+
+    items.sort(key=rank)  # stable: the order within each group is kept
+    for item in items:
+        lesson = nbval_lesson(item)
+        if lesson:
+            config.course_nbval_cells[lesson] = config.course_nbval_cells.get(lesson, 0) + 1
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before a lesson's kernel starts (in the setup of its first cell): its own figures folder."""
+    lesson = nbval_lesson(item)
+    folder = item.config.course_nbval_figures / lesson if lesson else item.config.course_figures
+    os.environ["COURSE_FIGURES_DIR"] = str(folder)
+
+
+def pytest_runtest_makereport(item, call):
+    lesson = nbval_lesson(item)
+    if lesson and call.when == "call":
+        item.config.course_nbval_run[lesson] = item.config.course_nbval_run.get(lesson, 0) + 1
 
 
 def pytest_sessionstart(session):

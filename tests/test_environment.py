@@ -289,3 +289,14 @@ def _load_script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# ---- the figure test reuses what nbval's run of a lesson saved, only when nbval ran all of it
+
+
+def test_nbval_figures_are_used_only_when_every_cell_of_the_lesson_ran(tmp_path):
+    config = types.SimpleNamespace(course_nbval_figures=tmp_path, course_nbval_cells={"02_x": 3, "03_y": 2},
+                                   course_nbval_run={"02_x": 3, "03_y": 1})  # fmt: skip
+    assert conftest.nbval_figures(config, "02_x") == tmp_path / "02_x"
+    assert conftest.nbval_figures(config, "03_y") is None  # a cell did not run (deselected, interrupted)
+    assert conftest.nbval_figures(config, "04_z") is None  # nbval did not run the lesson at all
