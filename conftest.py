@@ -10,10 +10,11 @@
   in one line, with the command that fixes it (and again at the end).
 - Tests marked `slow` are left out of the quick run, `pytest -m "not slow"`; the README's
   test command runs them all.
-- Order: tests marked `first` (the browser test's start: JupyterLab runs every lesson in the
-  background from then on), then every lesson under nbval (each kernel saves its figures in a
+- Order: tests marked `first` (the browser test opens every lesson in JupyterLab, which loads
+  them in the background), then every lesson under nbval (each kernel saves its figures in a
   folder of its own, which the figure test then compares with figures/ instead of running the
-  lesson again), then the rest, then tests marked `last` (the browser test's checks).
+  lesson again), then tests marked `after_lessons` (the browser test chooses Run All in every
+  page), then the rest, then tests marked `last` (the browser test's checks).
 """
 
 import importlib.metadata
@@ -83,6 +84,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long checks, left out of the quick run (-m 'not slow')")
     config.addinivalue_line("markers", "first: run before every other test (starts work in the background)")
     config.addinivalue_line(
+        "markers", "after_lessons: run right after the lessons under nbval, before the rest"
+    )
+    config.addinivalue_line(
         "markers", "last: run after every other test (checks work done in the background)"
     )
     config.course_version_drift = version_drift_line(pinned_versions())
@@ -114,12 +118,15 @@ def pytest_collection_modifyitems(config, items):
             return 0
         if nbval_lesson(item):
             return 1
-        return 3 if item.get_closest_marker("last") else 2
+        if item.get_closest_marker("after_lessons"):
+            return 2
+        return 4 if item.get_closest_marker("last") else 3
 
     items.sort(key=rank)  # stable: the order within each group is kept
     for item in items:
         lesson = nbval_lesson(item)
         if lesson:
+            item.add_marker(pytest.mark.slow)  # the quick run reads the stored outputs, runs no lesson
             config.course_nbval_cells[lesson] = config.course_nbval_cells.get(lesson, 0) + 1
 
 

@@ -93,6 +93,7 @@ def test_every_outcome_equals_the_seed_listing(config, budget):
     _assert_equal(run_batch(setup, seeds, budget, critique == "1", approval == "1"), by_budget[budget], seeds)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "setup, self_critique, approval", CASES, ids=[f"{s}-critique{c:d}-approval{a:d}" for s, c, a in CASES]
 )
@@ -183,6 +184,7 @@ RULES = [(setup, stop, margin) for setup in ("single-loop", "plan-execute") for 
          ((True, None), (False, 0), (True, 2))]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget", (2, 6, 12))
 @pytest.mark.parametrize("setup, stop_when_done, budget_margin", RULES)
 def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when_done, budget_margin, budget):

@@ -21,6 +21,7 @@ def _run(monkeypatch, capsys, script: str, *args: str) -> str:
     return capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_batch_speed_runs_and_checks_the_paths_agree(monkeypatch, capsys):
     pinned = []
     if hasattr(os, "sched_setaffinity"):

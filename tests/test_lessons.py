@@ -203,6 +203,7 @@ def test_the_maintainer_command_writes_the_standard_kernel(tmp_path):
     assert notebook.metadata["kernelspec"] == KERNELSPEC
 
 
+@pytest.mark.slow
 def test_a_bare_jupytext_conversion_fails_and_names_the_maintainer_command(tmp_path):
     """`jupytext --to ipynb lessons/NN.py` without --update drops every output and cell id (nbval
     would still pass on it): the record check fails and says which command to run instead."""

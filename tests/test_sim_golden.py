@@ -49,6 +49,7 @@ def test_golden_file_covers_what_it_promises(golden_by_config):
     assert all(len(group) == 57_600 for group in golden_by_config.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=["-".join(c) for c in CONFIGS])
 def test_every_golden_row_is_reproduced(golden_by_config, config):
     setup, critique, approval = config
