@@ -1,14 +1,156 @@
-"""Test-session setup: figures go to a temporary folder, so running the tests never rewrites figures/.
+"""Test-session setup: the same record on anyone's machine, whatever folder the tests run from.
 
-The variable is set before any notebook kernel starts, and kernels inherit it (nbval runs them
-with --nbval-current-env).
+- Figures go to a temporary folder, so running the tests never rewrites figures/.
+- The notebook kernels (nbval runs them with --nbval-current-env, so they inherit this
+  process's environment) get an empty IPython profile and matplotlib folder: a user's
+  startup files, display options and matplotlibrc do not reach the checked record.
+- nbval's sanitizer file is named by its absolute path, so any folder works as the working
+  directory (an editor's test runner, `cd lessons`).
+- When installed versions differ from the pins in requirements.txt, the run says so first,
+  in one line, with the command that fixes it (and again at the end).
+- Tests marked `slow` are left out of the quick run, `pytest -m "not slow"`; the README's
+  test command runs them all.
+- Order: tests marked `first` (the browser test opens every lesson in JupyterLab, which loads
+  them in the background), then every lesson under nbval (each kernel saves its figures in a
+  folder of its own, which the figure test then compares with figures/ instead of running the
+  lesson again), then tests marked `after_lessons` (the browser test chooses Run All in every
+  page), then the rest, then tests marked `last` (the browser test's checks).
 """
 
+import importlib.metadata
 import os
+import re
+import sys
 import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+REQUIREMENTS = ROOT / "requirements.txt"
+SANITIZER = ROOT / "tests" / "nbval_sanitize.cfg"
+
+
+def pinned_versions(requirements: Path = REQUIREMENTS) -> dict[str, str]:
+    """The `name==version` pins of a requirements file."""
+    pins = {}
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        match = re.fullmatch(r"([A-Za-z0-9_.\-]+)==([^\s;]+)", line.split("#")[0].strip())
+        if match:
+            pins[match[1]] = match[2]
+    return pins
+
+
+def installed_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def install_command() -> str:
+    """The command that installs the pins into the Python running the tests."""
+    if Path(sys.prefix).resolve() == (ROOT / ".venv").resolve():
+        return ".venv/bin/pip install -r requirements.txt"
+    return f"{sys.executable} -m pip install -r {REQUIREMENTS}"
+
+
+def version_drift_line(pins: dict[str, str], installed=installed_version) -> str | None:
+    """One line naming every package whose installed version is not its pin, and the fix; None if all match."""
+    drift = [
+        f"{name} {installed(name) or 'missing'} (pinned {pin})"
+        for name, pin in pins.items()
+        if installed(name) != pin
+    ]
+    if not drift:
+        return None
+    return (
+        f"Installed versions differ from requirements.txt: {', '.join(drift)}; stored outputs and figures "
+        f"will not match. Fix: {install_command()}"
+    )
 
 
 def pytest_configure(config):
     if "COURSE_FIGURES_DIR" not in os.environ:
         os.environ["COURSE_FIGURES_DIR"] = tempfile.mkdtemp(prefix="course-figures-")
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # kernels start from a clean IPython profile and matplotlib folder, not the user's
+    for name, prefix in (("IPYTHONDIR", "course-ipython-"), ("MPLCONFIGDIR", "course-matplotlib-")):
+        os.environ[name] = tempfile.mkdtemp(prefix=prefix)
+    for name in ("MATPLOTLIBRC", "PYTHONSTARTUP"):
+        os.environ.pop(name, None)
+    if getattr(config.option, "nbval_sanitize_with", None) is None:
+        config.option.nbval_sanitize_with = str(SANITIZER)
+    config.addinivalue_line("markers", "slow: long checks, left out of the quick run (-m 'not slow')")
+    config.addinivalue_line("markers", "first: run before every other test (starts work in the background)")
+    config.addinivalue_line(
+        "markers", "after_lessons: run right after the lessons under nbval, before the rest"
+    )
+    config.addinivalue_line(
+        "markers", "last: run after every other test (checks work done in the background)"
+    )
+    config.course_version_drift = version_drift_line(pinned_versions())
+    config.course_figures = os.environ["COURSE_FIGURES_DIR"]
+    config.course_nbval_figures = Path(tempfile.mkdtemp(prefix="course-nbval-figures-"))
+    config.course_nbval_cells, config.course_nbval_run = {}, {}
+
+
+def nbval_lesson(item) -> str | None:
+    """The lesson's name when `item` is a cell of lessons/*.ipynb run by nbval, else None."""
+    path = Path(str(item.path))
+    if type(item).__name__ == "IPyNbCell" and path.suffix == ".ipynb" and path.parent == ROOT / "lessons":
+        return path.stem
+    return None
+
+
+def nbval_figures(config, lesson: str) -> Path | None:
+    """The folder in which this session's nbval run of `lesson` saved its figures, when every cell
+    of it ran; None when nbval did not run the whole lesson (e.g. `pytest tests/test_lessons.py`)."""
+    cells = config.course_nbval_cells.get(lesson, 0)
+    if cells and config.course_nbval_run.get(lesson, 0) == cells:
+        return config.course_nbval_figures / lesson
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item) -> int:
+        if item.get_closest_marker("first"):
+            return 0
+        if nbval_lesson(item):
+            return 1
+        if item.get_closest_marker("after_lessons"):
+            return 2
+        return 4 if item.get_closest_marker("last") else 3
+
+    items.sort(key=rank)  # stable: the order within each group is kept
+    for item in items:
+        lesson = nbval_lesson(item)
+        if lesson:
+            item.add_marker(pytest.mark.slow)  # the quick run reads the stored outputs, runs no lesson
+            config.course_nbval_cells[lesson] = config.course_nbval_cells.get(lesson, 0) + 1
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before a lesson's kernel starts (in the setup of its first cell): its own figures folder."""
+    lesson = nbval_lesson(item)
+    folder = item.config.course_nbval_figures / lesson if lesson else item.config.course_figures
+    os.environ["COURSE_FIGURES_DIR"] = str(folder)
+
+
+def pytest_runtest_makereport(item, call):
+    lesson = nbval_lesson(item)
+    if lesson and call.when == "call":
+        item.config.course_nbval_run[lesson] = item.config.course_nbval_run.get(lesson, 0) + 1
+
+
+def pytest_sessionstart(session):
+    line = session.config.course_version_drift
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if line and reporter is not None:
+        reporter.write_line(line, yellow=True, bold=True)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if config.course_version_drift:
+        terminalreporter.write_line(config.course_version_drift, yellow=True, bold=True)

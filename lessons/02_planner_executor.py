@@ -43,6 +43,7 @@ from IPython.display import Image, display
 import sim
 from sim import costs, figures, figures_planner_executor, picks
 
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)

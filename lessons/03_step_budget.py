@@ -36,6 +36,7 @@ import sim
 from sim import figures, figures_step_budget
 from sim.outcomes import OUTCOMES, outcome, outcome_grid
 
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)

@@ -47,6 +47,7 @@ from sim import exits as exit_rules
 from sim.exits import exit_state_frame
 from sim.labels import SETUP_LABELS
 
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(
     f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
     f" | pydantic {pydantic.VERSION}"

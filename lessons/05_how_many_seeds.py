@@ -54,6 +54,7 @@ import sim
 from sim import clusters, figures, figures_how_many_seeds, intervals, power, reliability, study
 from sim import exercises_how_many_seeds as exercises
 
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
     f"matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"

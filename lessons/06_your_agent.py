@@ -48,6 +48,8 @@ import sim
 from sim import figures, figures_your_agent, harness, policy
 from sim.exercises_your_agent import check_exercise_1, check_exercise_2
 
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
+
 print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
     f"matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"

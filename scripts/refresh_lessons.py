@@ -8,12 +8,20 @@ bottom with nbclient in a fresh kernel (working directory lessons/, figures writ
 repository's figures/), keep the widget state, and write lessons/NN_name.ipynb. The .py is
 then rewritten by jupytext from the executed notebook, so the pair is in sync. The .py is
 formatted with ruff first, as the lint test expects.
+
+The record does not depend on the maintainer's machine: kernels start from an empty IPython
+profile and matplotlib folder, the notebook's kernelspec is the standard Python 3 one
+whatever an editor wrote, and each lesson's line says which printed outputs and which of its
+figures changed.
 """
 
+import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -22,8 +30,30 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from sim.figures import figures_dir
+
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def normalise_metadata(notebook) -> None:
+    """The standard Python 3 kernelspec (an editor may write its own, e.g. conda-env-x-py)."""
+    notebook.metadata["kernelspec"] = dict(KERNELSPEC)
+
+
+def figure_hashes(stem: str) -> dict[str, str]:
+    """The SHA-256 of each of a lesson's saved figures, by file name."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in figures_dir().glob(f"{stem}-*.png")}
+
+
+def figure_changes(before: dict[str, str], after: dict[str, str]) -> str:
+    """Which figures the run changed, added or no longer wrote, in one phrase."""
+    changed = sorted(name for name in after if before.get(name) not in (None, after[name]))
+    added, gone = sorted(set(after) - set(before)), sorted(set(before) - set(after))
+    parts = [f"{label} {', '.join(names)}" for label, names in
+             (("figures changed:", changed), ("figures new:", added), ("figures not written:", gone)) if names]  # fmt: skip
+    return "; ".join(parts) or "figures unchanged"
 
 
 def printed(cell) -> str:
@@ -105,6 +135,8 @@ def refresh(source: Path) -> None:
     old = jupytext.read(target) if target.exists() else None
     notebook = jupytext.read(source)
     notebook.metadata.pop("widgets", None)
+    normalise_metadata(notebook)
+    figures_before = figure_hashes(source.stem)
     if old is not None and len(old.cells) == len(notebook.cells):  # keep cell ids: a quieter diff
         for new_cell, old_cell in zip(notebook.cells, old.cells, strict=True):
             if new_cell.cell_type == old_cell.cell_type and "id" in old_cell:
@@ -137,6 +169,7 @@ def refresh(source: Path) -> None:
         changed += list(range(len(old_code) + 1, len(new_code) + 1))
     summary = f"printed output changed in code cells {changed}" if changed else "printed outputs unchanged"
     print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary}")
+    print(f"  {figure_changes(figures_before, figure_hashes(source.stem))}")
 
 
 class RefreshError(Exception):
@@ -166,16 +199,22 @@ def main(prefixes: list[str]) -> int:
         print(f"no lesson in lessons/ starts with {', '.join(prefixes)}", file=sys.stderr)
         return 2
     done = []
-    try:
-        for source in chosen:
-            refresh(source)
-            done.append(source.stem)
-    except RefreshError as error:
-        print(f"refresh stopped: {error}", file=sys.stderr)
-        return _left(chosen, done, 1)
-    except KeyboardInterrupt:
-        print("refresh interrupted", file=sys.stderr)
-        return _left(chosen, done, 130)
+    with tempfile.TemporaryDirectory(prefix="refresh-lessons-") as clean:
+        # kernels inherit this environment: no user startup files, display options or matplotlibrc
+        for name in ("IPYTHONDIR", "MPLCONFIGDIR"):
+            os.environ[name] = os.path.join(clean, name.lower())
+        for name in ("MATPLOTLIBRC", "PYTHONSTARTUP"):
+            os.environ.pop(name, None)
+        try:
+            for source in chosen:
+                refresh(source)
+                done.append(source.stem)
+        except RefreshError as error:
+            print(f"refresh stopped: {error}", file=sys.stderr)
+            return _left(chosen, done, 1)
+        except KeyboardInterrupt:
+            print("refresh interrupted", file=sys.stderr)
+            return _left(chosen, done, 130)
     return 0
 
 

@@ -6,12 +6,13 @@ them and holds the shared colours.
 
 from matplotlib.figure import Figure
 
-from sim.figures import ERROR_COLOUR, OK_COLOUR
+from sim.figures import ERROR_COLOUR, OK_COLOUR, in_course_style
 
 EXIT_COLOURS = {"SUCCESS": OK_COLOUR, "PARTIAL_SUCCESS": "#F9A825", "REPLAN_EXHAUSTED": "#6A1B9A",
                 "TIMEOUT": ERROR_COLOUR}  # fmt: skip
 
 
+@in_course_style
 def draw_exit_states(frame) -> Figure:
     """Stacked bars of exit states (rule CT12), one bar per setup and run (lesson 4).
 
@@ -49,6 +50,7 @@ def draw_exit_states(frame) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_cost_against_success(frame) -> Figure:
     """Tasks solved against tokens and against steps, one line per setup and run across budgets (lesson 4).
 

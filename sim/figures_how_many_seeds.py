@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
+from sim.figures import in_course_style
 from sim.units import UNITS
 
 STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
@@ -18,6 +19,7 @@ STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else "")
                     for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
 
 
+@in_course_style
 def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
     """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup.
 
@@ -68,6 +70,7 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
     return fig
 
 
+@in_course_style
 def draw_interval_growth(table) -> Figure:
     """The paired difference and its interval against the number of seeds, both ways of resampling.
 
@@ -105,6 +108,7 @@ def draw_interval_growth(table) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_pass_k(table) -> Figure:
     """pass^k (unbiased estimator) beside p^k for each setup, k on the x axis.
 
@@ -133,6 +137,7 @@ def draw_pass_k(table) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_paired_spread(own, common, title: str = "") -> Figure:
     """The per-seed difference in tasks solved (second minus first setup), on each setup's own
     streams and under common draws (CR1), as two histograms.
@@ -167,6 +172,7 @@ def draw_paired_spread(own, common, title: str = "") -> Figure:
     return fig
 
 
+@in_course_style
 def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
     """Coverage of each interval method against the number of seeds, one panel a unit.
 
@@ -206,6 +212,7 @@ def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) -> Figure:
     """Measured power against the number of seeds, with closed-form curves.
 
@@ -243,6 +250,7 @@ def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) ->
     return fig
 
 
+@in_course_style
 def draw_cost_success(table) -> Figure:
     """Setups on a cost-success plane, with intervals on both axes.
 

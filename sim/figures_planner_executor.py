@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from sim.figures import ERROR_COLOUR, OK_COLOUR, RUN_COLOURS
+from sim.figures import ERROR_COLOUR, OK_COLOUR, RUN_COLOURS, in_course_style
 from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement
 from sim.tasks import TASK_NAMES, TASKS
@@ -16,6 +16,7 @@ from sim.units import UNITS
 from sim.world import TOOL_NAMES
 
 
+@in_course_style
 def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
     """Bar chart of the five counted units, one panel a unit, setups side by side, each run its own bar.
 
@@ -60,6 +61,7 @@ def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_plan_and_trace(run) -> Figure:
     """One run of the split, step by step: the planning step, the plan's positions, the executed calls.
 
@@ -116,6 +118,7 @@ def draw_plan_and_trace(run) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_band_chart(
     verdicts, first_label: str = "single loop", second_label: str = "planner + executor"
 ) -> Figure:

@@ -9,12 +9,13 @@ from collections import Counter
 from matplotlib.figure import Figure
 
 from sim.costs import cheapest_loop_tokens, loop_step_tokens, observation_tokens
-from sim.figures import RUN_COLOURS
+from sim.figures import RUN_COLOURS, in_course_style
 from sim.picks import SELECTION_FLOOR, expected_right_share, selection
 from sim.tasks import TASK_NAMES, TASKS
 from sim.world import ABOVE_LAST_BAND, CUSTOMER_TYPES, TARIFF_BANDS, charge
 
 
+@in_course_style
 def draw_tariff(max_m3: int = 70) -> Figure:
     """The tiered tariff: charge against consumption for both customer types, band edges marked.
 
@@ -56,6 +57,7 @@ def draw_tariff(max_m3: int = 70) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_selection_rule(max_depth: int = 8) -> Figure:
     """The single loop's rule for right picks: selection(d) and the expected share once lucky random picks count.
 
@@ -90,6 +92,7 @@ def draw_selection_rule(max_depth: int = 8) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_depth_shares(tables: dict) -> Figure:
     """Measured share of right picks by depth, per run, beside the model line and the expected share.
 
@@ -133,6 +136,7 @@ def draw_depth_shares(tables: dict) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_growing_trace(steps, runs) -> Figure:
     """Why the single loop pays for its own history: tokens per step, and total tokens by sequence length.
 

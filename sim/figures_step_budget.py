@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from sim.figures import in_course_style
 from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement
 
@@ -22,6 +23,7 @@ OUTCOME_COLOURS = {
 }
 
 
+@in_course_style
 def draw_budget_sweep(measurements: Sequence[Measurement]) -> Figure:
     """Tasks solved, tokens and tool errors against the step budget, per setup, both runs drawn (lesson 3).
 
@@ -68,6 +70,7 @@ def draw_budget_sweep(measurements: Sequence[Measurement]) -> Figure:
     return fig
 
 
+@in_course_style
 def draw_outcome_grid(grid, title: str) -> Figure:
     """A task x budget grid coloured by outcome (lesson 3).
 

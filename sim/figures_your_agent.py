@@ -7,9 +7,12 @@ them and holds the shared colours.
 
 from matplotlib.figure import Figure
 
+from sim.figures import in_course_style
+
 ENTRANT_COLOURS = ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A", "#C62828", "#00838F")
 
 
+@in_course_style
 def draw_cost_success(frame, title: str = "") -> Figure:
     """Success against tokens per run, one point per entrant, with 95 % intervals on both axes (lesson 6).
 
@@ -41,6 +44,7 @@ def draw_cost_success(frame, title: str = "") -> Figure:
     return fig
 
 
+@in_course_style
 def draw_interval_growth(frames, title: str = "") -> Figure:
     """The mean paired difference in success and its 95 % interval against the number of seeds (lesson 6).
 

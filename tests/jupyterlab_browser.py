@@ -402,7 +402,16 @@ class NotebookPage:
 
     def open(self) -> None:
         """Open the notebook and wait until its kernel (the venv's Python 3) is idle."""
-        self.page.goto(self.lab.notebook_url(self.path), timeout=PAGE_S * 1000)
+        self.goto()
+        self.wait_open()
+
+    def goto(self) -> None:
+        """Start opening the notebook: returns once the page's navigation is under way, so several
+        pages can load at once."""
+        self.page.goto(self.lab.notebook_url(self.path), timeout=PAGE_S * 1000, wait_until="commit")
+
+    def wait_open(self) -> None:
+        """Wait until the notebook is open alone in the page and its kernel (the venv's Python 3) is idle."""
         self.page.wait_for_function(
             """() => {
               const panel = document.querySelector('.jp-NotebookPanel');
@@ -428,6 +437,11 @@ class NotebookPage:
 
     def clear_and_run_all(self, code_cells: int) -> None:
         """Clear every output, Run All, and wait until every code cell has run and the kernel is idle."""
+        self.start_run_all(code_cells)
+        self.wait_run_all(code_cells)
+
+    def start_run_all(self, code_cells: int) -> None:
+        """Clear every output and choose Run All; the kernel and the page go on by themselves."""
         self.menu("Edit", "Clear Outputs of All Cells")
         self.page.wait_for_function(
             """(n) => {
@@ -439,6 +453,9 @@ class NotebookPage:
             timeout=PAGE_S * 1000,
         )
         self.menu("Run", "Run All Cells")
+
+    def wait_run_all(self, code_cells: int) -> None:
+        """Wait until every code cell has run, the kernel is idle and every widget is displayed."""
         # Done when every code cell has run, or as soon as an error has stopped the run (no cell
         # still queued or running, "[*]:", and an error or stderr output shown): a lesson's first
         # error ends the wait at once instead of at the timeout.

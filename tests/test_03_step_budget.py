@@ -3,11 +3,10 @@
 import html
 import json
 import random
-import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
+from cli_run import run_cli
 
 from sim import (
     TASKS,
@@ -128,11 +127,8 @@ def test_panel_shows_sims_table_and_grid():
 
 
 def test_cli_stop_rule_is_named_in_json_rows():
-    out = subprocess.run(
-        [sys.executable, "-m", "sim", "table", "--format", "json", "--stop-when-done", "--budget-margin", "4",
-         "--budgets", "12", "--seeds", "20260218"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+    out = run_cli("table", "--format", "json", "--stop-when-done", "--budget-margin", "4",
+                  "--budgets", "12", "--seeds", "20260218", check=True).stdout  # fmt: skip
     rows = json.loads(out)
     assert {row["rule"] for row in rows} == {"stop when done, budget plan length + 4"}
     assert all(row["stop_when_done"] is True and row["budget_margin"] == 4 for row in rows)

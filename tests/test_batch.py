@@ -1,13 +1,19 @@
-"""The batch path against the one-seed path: every per-(task, seed) outcome equal, over 1,000+ seeds.
+"""The batch path against the seed's own listing and the one-seed path: every per-(task, seed) outcome equal.
 
-The reference is the readable one-seed path (`sim.run_task`), called task by task and seed by
-seed; the batch path must give the same correct-answer flag, steps, tool calls, tokens, tool
-errors, approvals and stop flag for every task and seed, at every budget tested, in both
-setups and with all four combinations of the single loop's switches.
+Two references, neither of them the batch path: the 288,000 runs of the source lesson's own
+listing (tests/golden/, which sim's one-seed path reproduces row for row in
+tests/test_sim_golden.py), at every budget 1..12 over its 200 seeds; and the readable one-seed
+path (`sim.run_task`), called task by task and seed by seed, over 1,009 seeds spread over the
+whole seed range, edges included. The batch path must give the same correct-answer flag,
+steps, tool calls, tokens, tool errors, approvals and stop flag for every task and seed, in
+both setups and with all four combinations of the single loop's switches.
 """
+
+import functools
 
 import numpy as np
 import pytest
+from golden_runs import CONFIGS, golden_by_config
 
 from sim import TASKS, correct_answer, is_correct, measure, run_task
 from sim.batch import measure_batch, run_batch, study_seeds, tool_machine
@@ -20,7 +26,8 @@ EDGES = [0, 1, 2, 2**31 - 1, 2**31, 20260218, 20260219, 2**32 - 2, 2**32 - 1]
 SEEDS = np.unique(
     np.concatenate([EDGES, np.random.default_rng(5).integers(0, 2**32, size=1000, dtype=np.int64)])
 )
-BUDGETS = (1, 2, 5, 8, 12)
+LISTING_BUDGETS = range(1, 13)
+ONE_SEED_BUDGET = 12  # the longest runs: the most draws per task and seed
 SWITCHES = [(False, False), (True, False), (False, True), (True, True)]
 CASES = [("single-loop", critique, approval) for critique, approval in SWITCHES] + [
     ("plan-execute", False, False)
@@ -40,26 +47,62 @@ def _reference(setup, seeds, budget, self_critique, approval):
     return out
 
 
+@functools.cache
+def _listing(config):
+    """The listing's outcomes for one (setup, switches): seeds, and per budget arrays (24, n_seeds) in
+    FIELDS order. Tool calls are the trace's length; a run stopped when it took a step beyond its
+    calls (and the split's planning step), the step on which the agent stopped."""
+    rows = golden_by_config()[config]
+    seeds = np.array(sorted({int(row["seed"]) for row in rows}), dtype=np.int64)
+    column = {int(seed): j for j, seed in enumerate(seeds)}
+    task_index = {task.name: t for t, task in enumerate(TASKS)}
+    right = {task.name: repr(correct_answer(task)) for task in TASKS}
+    planning = 1 if config[0] == "plan-execute" else 0
+    out = {
+        b: {name: np.zeros((len(TASKS), len(seeds)), dtype=np.int64) for name in FIELDS}
+        for b in LISTING_BUDGETS
+    }
+    for row in rows:
+        at = (task_index[row["task"]], column[int(row["seed"])])
+        steps, calls = int(row["steps"]), len(row["trace"])
+        values = (row["answer"] == right[row["task"]], steps, calls, int(row["tokens"]), int(row["errors"]),
+                  int(row["approvals"]), steps > planning + calls)  # fmt: skip
+        for name, value in zip(FIELDS, values, strict=True):
+            out[int(row["budget"])][name][at] = value
+    return seeds, out
+
+
+def _assert_equal(batch, expected, seeds):
+    for name in FIELDS:
+        got = getattr(batch, name)
+        assert got.shape == (len(TASKS), len(seeds))
+        mismatch = np.argwhere(got != expected[name])
+        assert mismatch.size == 0, (
+            f"{name} differs at {len(mismatch)} (task, seed) pairs, first: task "
+            f"{TASKS[mismatch[0][0]].name}, seed {seeds[mismatch[0][1]]}"
+        )
+
+
 def test_the_seed_set_is_spread_and_large():
     assert len(SEEDS) >= 1000 and SEEDS[0] == 0 and SEEDS[-1] == 2**32 - 1
     assert np.histogram(SEEDS, bins=8, range=(0, 2**32))[0].min() > 50  # spread over the whole range
 
 
-@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("budget", LISTING_BUDGETS)
+@pytest.mark.parametrize("config", CONFIGS, ids=["-".join(c) for c in CONFIGS])
+def test_every_outcome_equals_the_seed_listing(config, budget):
+    seeds, by_budget = _listing(config)
+    setup, critique, approval = config
+    _assert_equal(run_batch(setup, seeds, budget, critique == "1", approval == "1"), by_budget[budget], seeds)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "setup, self_critique, approval", CASES, ids=[f"{s}-critique{c:d}-approval{a:d}" for s, c, a in CASES]
 )
-def test_every_outcome_equals_the_one_seed_path(setup, self_critique, approval, budget):
-    batch = run_batch(setup, SEEDS, budget, self_critique, approval)
-    expected = _reference(setup, SEEDS, budget, self_critique, approval)
-    for name in FIELDS:
-        got = getattr(batch, name)
-        assert got.shape == (len(TASKS), len(SEEDS))
-        mismatch = np.argwhere(got != expected[name])
-        assert mismatch.size == 0, (
-            f"{name} differs at {len(mismatch)} (task, seed) pairs, first: task "
-            f"{TASKS[mismatch[0][0]].name}, seed {SEEDS[mismatch[0][1]]}"
-        )
+def test_every_outcome_equals_the_one_seed_path(setup, self_critique, approval):
+    batch = run_batch(setup, SEEDS, ONE_SEED_BUDGET, self_critique, approval)
+    _assert_equal(batch, _reference(setup, SEEDS, ONE_SEED_BUDGET, self_critique, approval), SEEDS)
 
 
 @pytest.mark.parametrize("budget", (3, 8))
@@ -144,6 +187,7 @@ RULES = [(setup, stop, margin) for setup in ("single-loop", "plan-execute") for 
          ((True, None), (False, 0), (True, 2))]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget", (2, 6, 12))
 @pytest.mark.parametrize("setup, stop_when_done, budget_margin", RULES)
 def test_the_stopping_rules_of_lesson_3_equal_the_one_seed_path(setup, stop_when_done, budget_margin, budget):

@@ -10,6 +10,13 @@ without a seed: its first control) and the same control of the twin, and the bro
 then show exactly what `sim` computes for the new value. A screenshot of each lesson is kept
 in a temporary folder whose path is printed.
 
+All lessons (and the small notebooks that show the checks catch what they are for) are opened
+at once, each in a page of its own, by the session's first test; Run All is chosen in each once
+the lessons have run under nbval; the checks run last (conftest.py orders the tests marked
+`first`, `after_lessons` and `last`). In between, Chromium and JupyterLab's kernels work in the
+background while the other tests run. The same checks as when each lesson was opened and run
+in turn; only the waiting overlaps.
+
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
 Where it is missing the test is skipped with the command that installs it, except under
 CI=true, where it fails. The server, its kernels and the browser are stopped even when a
@@ -58,7 +65,7 @@ def _committed_lessons_and_figures() -> dict[str, str]:
     return {p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def lab(tmp_path_factory):
     _require_chromium()  # nothing is started when the browser is missing
     committed = _committed_lessons_and_figures()
@@ -74,7 +81,7 @@ def lab(tmp_path_factory):
     assert _committed_lessons_and_figures() == committed, "the browser test changed lessons/ or figures/"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(lab, tmp_path_factory):
     from playwright.sync_api import sync_playwright
 
@@ -89,7 +96,7 @@ def browser(lab, tmp_path_factory):
         playwright.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def screenshots(tmp_path_factory, request):
     folder = tmp_path_factory.mktemp("browser-screenshots")
     yield folder
@@ -109,22 +116,65 @@ def _differences(expected: list[dict], shown: list[dict]) -> str:
     return "\n".join(lines)
 
 
+@pytest.fixture(scope="session")
+def opened(lab, browser):
+    """Every lesson and the check notebooks, each being opened alone in a page of its own:
+    {name: NotebookPage}. Navigation has started; the pages load and the kernels start by themselves."""
+    paths = {notebook.stem: f"lessons/{notebook.name}" for notebook in NOTEBOOKS}
+    paths["broken"] = _served_notebook(lab, "broken.ipynb", BROKEN)
+    paths["controls"] = _served_notebook(lab, "controls.ipynb", [CONTROLS])
+    pages = {}
+    try:
+        for name, path in paths.items():
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            context.set_default_timeout(PAGE_S * 1000)
+            pages[name] = NotebookPage(context.new_page(), lab, path)
+            pages[name].goto()
+        yield pages
+    finally:
+        for page in pages.values():
+            page.page.context.close()
+
+
+@pytest.fixture(scope="session")
+def running(opened, lab):
+    """The pages of `opened`, each open with its kernel idle, then outputs cleared and Run All chosen;
+    the kernels run the notebooks by themselves from then on."""
+    for page in opened.values():
+        page.wait_open()
+        page.start_run_all(_code_cells(lab.root_dir / page.path))
+    return opened
+
+
+def _code_cells(path: Path) -> int:
+    return sum(cell.cell_type == "code" for cell in nbformat.read(path, as_version=4).cells)
+
+
+@pytest.mark.slow
+@pytest.mark.first
+def test_jupyterlab_starts_opening_every_lesson(lab, opened):
+    for notebook in NOTEBOOKS:
+        assert opened[notebook.stem].page.url.startswith(lab.url)
+        assert f"/tree/lessons/{notebook.name}" in opened[notebook.stem].page.url
+
+
+@pytest.mark.slow
+@pytest.mark.after_lessons
+def test_every_notebook_opens_alone_with_the_venvs_kernel_and_run_all_starts(lab, running):
+    kernels = lab.kernel_commands()
+    assert len(kernels) == len(running), kernels
+    assert all(command[0] == lab.command()[0] for command in kernels), kernels
+
+
+@pytest.mark.slow
+@pytest.mark.last
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
-    notebook, lab, browser, screenshots
-):
+def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(notebook, running, screenshots):
     lesson = explore_panel(notebook)  # the panel's twin, built by the lesson's own Explore cell
-    code_cells = sum(cell.cell_type == "code" for cell in nbformat.read(notebook, as_version=4).cells)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(PAGE_S * 1000)
-    page = NotebookPage(context.new_page(), lab, f"lessons/{notebook.name}")
+    page = running[notebook.stem]
     panel = None
     try:
-        page.open()
-        kernels = lab.kernel_commands()
-        assert kernels and all(command[0] == lab.command()[0] for command in kernels), kernels
-
-        page.clear_and_run_all(code_cells)
+        page.wait_run_all(_code_cells(notebook))
         assert page.problems() == []
 
         panel = page.widget_root(lesson.cell_index)
@@ -154,7 +204,7 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
                 panel.scroll_into_view_if_needed()
             page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
         finally:
-            context.close()
+            page.page.context.close()  # its kernel idles on; the page's memory goes
 
 
 # ---- the checks above, shown to catch what they are for, on small notebooks written for this
@@ -210,27 +260,11 @@ def _served_notebook(lab, name: str, sources: list[str]) -> str:
     return path.relative_to(lab.root_dir).as_posix()
 
 
-@pytest.fixture
-def new_page(lab, browser):
-    contexts = []
-
-    def open_page(path: str) -> NotebookPage:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.set_default_timeout(PAGE_S * 1000)
-        contexts.append(context)
-        return NotebookPage(context.new_page(), lab, path)
-
-    try:
-        yield open_page
-    finally:
-        for context in contexts:
-            context.close()
-
-
-def test_errors_stderr_and_widgets_that_fail_to_display_are_caught(lab, new_page):
-    page = new_page(_served_notebook(lab, "broken.ipynb", BROKEN))
-    page.open()
-    page.clear_and_run_all(len(BROKEN))
+@pytest.mark.slow
+@pytest.mark.last
+def test_errors_stderr_and_widgets_that_fail_to_display_are_caught(running):
+    page = running["broken"]
+    page.wait_run_all(len(BROKEN))
     problems = page.problems()
     assert any("deliberately broken" in problem for problem in problems), problems
     assert any("a warning on stderr" in problem for problem in problems), problems
@@ -238,11 +272,12 @@ def test_errors_stderr_and_widgets_that_fail_to_display_are_caught(lab, new_page
     assert not any("this cell is fine" in problem for problem in problems), problems
 
 
-def test_a_panel_without_a_seed_moves_its_first_control_and_every_kind_of_control_is_moved(lab, new_page):
+@pytest.mark.slow
+@pytest.mark.last
+def test_a_panel_without_a_seed_moves_its_first_control_and_every_kind_of_control_is_moved(running):
     value, root = run_cell(CONTROLS, "controls")
-    page = new_page(_served_notebook(lab, "controls.ipynb", [CONTROLS]))
-    page.open()
-    page.clear_and_run_all(1)
+    page = running["controls"]
+    page.wait_run_all(1)
     assert page.problems() == []
     panel = page.widget_root(0)
     assert page.wait_shown(panel, expected_shown(root)) == expected_shown(root)

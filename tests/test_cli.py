@@ -1,15 +1,39 @@
-"""The CLI's good paths: the seed's table, the G05 walk-through, JSON and CSV."""
+"""The CLI's good paths: the seed's table, the G05 walk-through, JSON and CSV.
+
+The checks call the CLI's entry point in this process (tests/cli_run.py); the first ones also
+run `python -m sim` as a user does, in a new interpreter, and find the same output.
+"""
 
 import json
 import subprocess
 import sys
 
+import pytest
+from cli_run import run_cli
+
 from sim import measure
 
 
 def _cli(*args):
-    done = subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True, check=True)
-    return done.stdout
+    return run_cli(*args, check=True).stdout
+
+
+def _real_cli(*args):
+    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["table"], ["trace", "G05", "--setup", "contract"], ["table", "--budgets", "0"], ["bogus"]],
+    ids=["table", "contract-trace", "bad-budget", "bad-command"],
+)
+def test_python_m_sim_in_a_new_interpreter_gives_what_the_tests_call(args):
+    real, in_process = _real_cli(*args), run_cli(*args)
+    assert (real.returncode, real.stdout, real.stderr) == (
+        in_process.returncode,
+        in_process.stdout,
+        in_process.stderr,
+    )
 
 
 def test_default_table_is_the_seeds_table_and_plan_lines():

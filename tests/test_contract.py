@@ -3,10 +3,9 @@ replanning, bounds, exit states, and the pairing of its first plan with the spli
 
 import itertools
 import json
-import subprocess
-import sys
 
 import pytest
+from cli_run import run_cli
 from pydantic import ValidationError
 
 from sim import TASKS, correct_answer, measure, run_plan_execute, run_task
@@ -268,7 +267,7 @@ def test_contract_options_belong_to_the_contract():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+    return run_cli(*args)
 
 
 def test_cli_json_has_the_contract_keys_and_the_api_values():

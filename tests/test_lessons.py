@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 from course_checks import (
@@ -23,9 +24,35 @@ from course_checks import (
 )
 from matplotlib.testing.compare import compare_images
 
+import conftest
+
 NOTEBOOKS = lesson_notebooks()
 SOURCES = lesson_sources()
 IDS = [p.stem for p in NOTEBOOKS]
+# the kernel every Jupyter installation has; an editor may write its own (e.g. conda-env-x-py),
+# which a bare `pytest --nbval` then cannot start (NoSuchKernel)
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def maintainer_command(path: Path) -> str:
+    return f"`.venv/bin/python scripts/refresh_lessons.py {path.name[:2]}`"
+
+
+def record_problems(notebook: Path) -> list[str]:
+    """The executed-record check, with the fix: the maintainer command (never a bare jupytext conversion)."""
+    return [
+        f"{problem}: re-execute and re-pair with the maintainer command {maintainer_command(notebook)} "
+        "(`jupytext --to ipynb` without --update drops every output)"
+        for problem in execution_problems(notebook)
+    ]
+
+
+def kernelspec_problems(path: Path) -> list[str]:
+    """Whether a lesson file (.ipynb, or the .py's header) names the standard Python 3 kernel."""
+    found = jupytext.read(path).metadata.get("kernelspec")
+    if found == KERNELSPEC:
+        return []
+    return [f"{path.name} names the kernel {found!r}, not {KERNELSPEC!r}: run {maintainer_command(path)}"]
 
 
 def test_there_are_lessons():
@@ -44,7 +71,12 @@ def test_pair_holds_the_same_cells(source):
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
 def test_lesson_was_executed_top_to_bottom(notebook):
-    assert execution_problems(notebook) == []
+    assert record_problems(notebook) == []
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+def test_lesson_names_the_standard_python_kernel(source):
+    assert kernelspec_problems(source) + kernelspec_problems(source.with_suffix(".ipynb")) == []
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
@@ -56,16 +88,24 @@ def test_stored_outputs_hold_no_paths_or_addresses(notebook):
     assert not re.search(r"20\d\d-\d\d-\d\dT\d\d:\d\d", text), f"{notebook.name} stores a timestamp"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
-def test_committed_figures_are_what_the_lesson_draws(source, tmp_path):
-    """Run the lesson as a script with figures sent to tmp_path; compare pixels with figures/."""
-    env = {**os.environ, "COURSE_FIGURES_DIR": str(tmp_path), "MPLBACKEND": "Agg"}
-    subprocess.run([sys.executable, source.name], cwd=LESSONS, env=env, check=True, capture_output=True)
-    drawn = sorted(p.name for p in tmp_path.glob("*.png"))
+def test_committed_figures_are_what_the_lesson_draws(source, tmp_path, pytestconfig):
+    """Compare the figures the lesson draws with figures/, pixel by pixel: those its nbval run in
+    this session saved (conftest.py gives each lesson's kernel a folder of its own and runs nbval
+    first), or, when nbval did not run the whole lesson, those of a run of the lesson as a script."""
+    drawn_in = conftest.nbval_figures(pytestconfig, source.stem)
+    if drawn_in is None:
+        env = {**os.environ, "COURSE_FIGURES_DIR": str(tmp_path), "MPLBACKEND": "Agg"}
+        subprocess.run([sys.executable, source.name], cwd=LESSONS, env=env, check=True, capture_output=True)
+        drawn_in = tmp_path
+    drawn = sorted(p.name for p in drawn_in.glob("*.png"))
     committed = sorted(p.name for p in (ROOT / "figures").glob(f"{source.stem}-*.png"))
     assert drawn and drawn == committed
+    drift = pytestconfig.course_version_drift
     for name in drawn:
-        assert compare_images(str(ROOT / "figures" / name), str(tmp_path / name), tol=1) is None, name
+        differs = compare_images(str(ROOT / "figures" / name), str(drawn_in / name), tol=1)
+        assert differs is None, f"{name}: {differs}" + (f"\n{drift}" if drift else "")
 
 
 # ---- each check fails on a deliberately broken copy
@@ -146,3 +186,40 @@ def test_pairing_check_catches_a_drifted_pair(tmp_path):
     assert f"scripts/refresh_lessons.py {source.stem[:2]}" in problems[0]
     notebook.unlink()
     assert pairing_problems(source) == [f"{source.name} has no paired {notebook.name}"]
+
+
+def test_kernelspec_check_catches_an_editors_kernel(tmp_path):
+    def conda_kernel(notebook):
+        notebook.metadata["kernelspec"] = {"display_name": "Python [conda env:x]", "language": "python",
+                                           "name": "conda-env-x-py"}  # fmt: skip
+
+    problems = kernelspec_problems(_broken_copy(tmp_path, conda_kernel))
+    assert problems and "conda-env-x-py" in problems[0] and "scripts/refresh_lessons.py 01" in problems[0]
+
+
+def test_the_maintainer_command_writes_the_standard_kernel(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("refresh_lessons", ROOT / "scripts" / "refresh_lessons.py")
+    refresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh)
+    notebook = nbformat.read(NOTEBOOKS[0], as_version=4)
+    notebook.metadata["kernelspec"] = {"display_name": "x", "language": "python", "name": "conda-env-x-py"}
+    refresh.normalise_metadata(notebook)
+    assert notebook.metadata["kernelspec"] == KERNELSPEC
+
+
+@pytest.mark.slow
+def test_a_bare_jupytext_conversion_fails_and_names_the_maintainer_command(tmp_path):
+    """`jupytext --to ipynb lessons/NN.py` without --update drops every output and cell id (nbval
+    would still pass on it): the record check fails and says which command to run instead."""
+    stripped = tmp_path / NOTEBOOKS[0].name
+    done = subprocess.run([sys.executable, "-m", "jupytext", "--to", "ipynb", "-o", str(stripped), str(SOURCES[0])],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    notebook = nbformat.read(stripped, as_version=4)
+    assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
+    problems = record_problems(stripped)
+    assert (
+        problems and "scripts/refresh_lessons.py 01" in problems[0] and "jupytext --to ipynb" in problems[0]
+    )

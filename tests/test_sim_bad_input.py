@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_run import run_cli
 
 from sim import band_verdict, measure, run_plan_execute, run_single_loop, run_task
 
@@ -62,7 +63,7 @@ def test_band_rule_says_when_nothing_differs():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+    return run_cli(*args)
 
 
 @pytest.mark.parametrize(

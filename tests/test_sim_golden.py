@@ -5,31 +5,18 @@ The golden file and how it was made: tests/golden/make_golden.py (its docstring)
 approvals, plan and trace.
 """
 
-import csv
-import gzip
-from pathlib import Path
-
+import golden_runs
 import pytest
+from golden_runs import CONFIGS
 
 from sim import run_plan_execute, run_single_loop
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "seed_runs.csv.gz"
 LETTERS = {"read_meter": "R", "consumption": "C", "tariff": "T", "search_docs": "S", "write_record": "W"}
-CONFIGS = [("plan-execute", "0", "0"), ("single-loop", "0", "0"), ("single-loop", "0", "1"),
-           ("single-loop", "1", "0"), ("single-loop", "1", "1")]  # fmt: skip
-
-
-def _golden_rows():
-    with gzip.open(GOLDEN, "rt", encoding="utf-8", newline="") as handle:
-        yield from csv.DictReader(handle)
 
 
 @pytest.fixture(scope="module")
 def golden_by_config():
-    grouped = {config: [] for config in CONFIGS}
-    for row in _golden_rows():
-        grouped[(row["setup"], row["self_critique"], row["approval"])].append(row)
-    return grouped
+    return golden_runs.golden_by_config()
 
 
 def _sim_row(setup, critique, approval, seed, budget, task):
@@ -62,6 +49,7 @@ def test_golden_file_covers_what_it_promises(golden_by_config):
     assert all(len(group) == 57_600 for group in golden_by_config.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=["-".join(c) for c in CONFIGS])
 def test_every_golden_row_is_reproduced(golden_by_config, config):
     setup, critique, approval = config

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
 import sim
 from sim.config import RunConfig, configs_for
@@ -104,7 +105,7 @@ def test_which_option_fits_which_setup_is_decided_once():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+    return run_cli(*args)
 
 
 def test_the_cli_rule_for_mixed_setups():
