@@ -25,7 +25,7 @@ DROPPED = 0.3  # share of the cases with one linked step's depends_on emptied
 
 
 def exit_counts(seed: int) -> dict[str, int]:
-    """Exercise 1's answer: how many of the 24 tasks end in each exit state (every state of EXIT_STATES,
+    """Exercise 6's answer: how many of the 24 tasks end in each exit state (every state of EXIT_STATES,
     0 included) under the contract at `seed`, budget 8, default bounds. Raises for a bad seed."""
     seed = check_seed(seed)
     states = [run_contract(task, seed, BUDGET).exit_state for task in TASKS]
@@ -33,7 +33,7 @@ def exit_counts(seed: int) -> dict[str, int]:
 
 
 def check_exit_counts(seed: int, answer: object = None) -> str:
-    """Lesson 4, exercise 1: the student's counts, a dict from exit state to tasks, at `seed`.
+    """Lesson 4, exercise 6: the student's counts, a dict from exit state to tasks, at `seed`.
     Returns "right: ...", "wrong: ..." naming the first state whose count is off and which way, or
     "not answered yet"; never a count. A state left out counts as 0.
 
@@ -62,7 +62,7 @@ def _held(task) -> tuple[str, ...]:
 
 
 def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
-    """The cases exercise 2 of lesson 4 checks, drawn with a numpy Generator seeded with `seed`: PLAN_CASES
+    """The cases exercise 7 of lesson 4 checks, drawn with a numpy Generator seeded with `seed`: PLAN_CASES
     (task name, plan, held) triples. A plan is what the planner writes (`plan_from_tools`) around the
     task's sequence (share RIGHT_TOOLS) or random tools of the same length; in a share DROPPED of them
     the depends_on of one step that has any is emptied. `held` is the task's initial scratchpad. Raises for a bad seed."""
@@ -87,7 +87,7 @@ def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
 
 
 def check_plan_validator(seed: int, function: Callable) -> str:
-    """Lesson 4, exercise 2: `function(plan, held)` returns True when the plan may run by the data-flow
+    """Lesson 4, exercise 7: `function(plan, held)` returns True when the plan may run by the data-flow
     rule (CT4) and False when validation refuses it. The check runs it on `plan_cases(seed)` against
     `sim.plan_schema.data_flow_problems` and returns "right: ...", "wrong: ..." naming the first plan it
     judges wrongly (as its steps) and which way, or "not answered yet" (the function returns None).

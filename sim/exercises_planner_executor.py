@@ -28,7 +28,7 @@ def _seed(seed: object) -> int:
 
 
 def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[int]]]:
-    """The cases exercise 1 of lesson 2 checks: for each of PAIRS seed pairs from `seed` (runs seed,
+    """The cases exercise 5 of lesson 2 checks: for each of PAIRS seed pairs from `seed` (runs seed,
     seed + 1; seed + 2, seed + 3; ...), each counted unit's exact counts for the single loop (first) and
     the split (second) at budget 8, as (runs, unit, first, second). Raises for a bad seed."""
     seed, cases = _seed(seed), []
@@ -43,7 +43,7 @@ def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[in
 
 
 def band_verdicts(seed: int) -> list[str]:
-    """Exercise 1's answers: the band rule's verdict ("measured" or "unmeasured") for each case of
+    """Exercise 5's answers: the band rule's verdict ("measured" or "unmeasured") for each case of
     `band_cases(seed)`, in order, from `sim.compare_setups`. Raises for a bad seed."""
     seed, verdicts = _seed(seed), []
     for k in range(PAIRS):
@@ -55,7 +55,7 @@ def band_verdicts(seed: int) -> list[str]:
 
 
 def check_band_verdict(seed: int, function: Callable) -> str:
-    """Lesson 2, exercise 1: `function(first, second)` takes one unit's exact counts in the two setups
+    """Lesson 2, exercise 5: `function(first, second)` takes one unit's exact counts in the two setups
     (one value a run, two runs) and returns "measured" or "unmeasured" by the band rule. The check
     runs it on every unit at PAIRS seed pairs from `seed` and returns "right: ...", "wrong: ..." naming
     the first case it gets wrong, or "not answered yet" (the function returns None); never a verdict.
@@ -80,14 +80,14 @@ def check_band_verdict(seed: int, function: Callable) -> str:
 
 
 def plan_tasks(seed: int) -> list[str]:
-    """The tasks exercise 2 of lesson 2 names for `seed`: PLAN_TASKS distinct tasks drawn with a numpy
+    """The tasks exercise 6 of lesson 2 names for `seed`: PLAN_TASKS distinct tasks drawn with a numpy
     Generator seeded with `seed`, in the course's order. Raises for a bad seed."""
     chosen = np.random.default_rng(_seed(seed)).choice(len(TASKS), PLAN_TASKS, replace=False)
     return [TASKS[i].name for i in sorted(chosen)]
 
 
 def plan_chance(seed: int) -> float:
-    """Exercise 2's answer: by the pick rule, the chance that the planner's plans for all of
+    """Exercise 6's answer: by the pick rule, the chance that the planner's plans for all of
     `plan_tasks(seed)` are fully right at one seed (every position right with share
     expected_right_share(1), positions and plans independent). Raises for a bad seed."""
     by_name = {task.name: task for task in TASKS}
@@ -96,7 +96,7 @@ def plan_chance(seed: int) -> float:
 
 
 def check_plan_chance(seed: int, answer: object = None) -> str:
-    """Lesson 2, exercise 2: the student's chance (a share in [0, 1], to 4 decimals or better) that all
+    """Lesson 2, exercise 6: the student's chance (a share in [0, 1], unrounded; within CHANCE_TOLERANCE) that all
     the plans for `plan_tasks(seed)` are fully right. Returns "right: ...", "not right: ..." (too high
     or too low, with a hint) or "not answered yet"; never the chance itself.
 

@@ -21,7 +21,7 @@ CHANCE_TOLERANCE = 5e-5  # an answer rounded to 4 decimals counts as right
 
 
 def loop_tokens(steps: int, calls: int) -> int:
-    """Exercise 1's answer: the tokens of a plain single-loop run (no self-critique) with `steps` steps
+    """Exercise 6's answer: the tokens of a plain single-loop run (no self-critique) with `steps` steps
     and `calls` tool calls (steps - calls is 1 when the agent stopped, 0 when the budget ended the run):
     each step re-sends the calls made before it, every call's observation costs its own.
     Raises for counts that are not whole numbers with 0 <= steps - calls <= 1."""
@@ -32,7 +32,7 @@ def loop_tokens(steps: int, calls: int) -> int:
 
 
 def check_loop_tokens(seed: int, function: Callable) -> str:
-    """Lesson 1, exercise 1: `function(steps, calls)` returns a plain single-loop run's tokens from its
+    """Lesson 1, exercise 6: `function(steps, calls)` returns a plain single-loop run's tokens from its
     steps and tool calls. The check runs the single loop on all 24 tasks at `seed`, budget 8, and
     returns "right: ...", "wrong: ..." naming the first task whose tokens it gets wrong and which way,
     or "not answered yet" (the function returns None); never the tokens.
@@ -57,14 +57,14 @@ def check_loop_tokens(seed: int, function: Callable) -> str:
 
 
 def clean_tasks(seed: int) -> list[str]:
-    """The tasks exercise 2 of lesson 1 names for `seed`: CLEAN_TASKS distinct tasks drawn with a numpy
+    """The tasks exercise 7 of lesson 1 names for `seed`: CLEAN_TASKS distinct tasks drawn with a numpy
     Generator seeded with `seed`, in the course's order. Raises for a bad seed."""
     chosen = np.random.default_rng(check_seed(seed)).choice(len(TASKS), CLEAN_TASKS, replace=False)
     return [TASKS[i].name for i in sorted(chosen)]
 
 
 def clean_chance(seed: int) -> float:
-    """Exercise 2's answer: by the pick rule, the chance that the single loop's first calls are exactly
+    """Exercise 7's answer: by the pick rule, the chance that the single loop's first calls are exactly
     the sequence, with no wrong call, on every one of `clean_tasks(seed)` at one seed: the product over
     the tasks and their positions d of expected_right_share(d). Raises for a bad seed."""
     by_name = {task.name: task for task in TASKS}
@@ -76,7 +76,7 @@ def clean_chance(seed: int) -> float:
 
 
 def check_clean_chance(seed: int, answer: object = None) -> str:
-    """Lesson 1, exercise 2: the student's chance (a share in [0, 1]) that the single loop runs each of
+    """Lesson 1, exercise 7: the student's chance (a share in [0, 1]) that the single loop runs each of
     `clean_tasks(seed)` without a wrong call. Returns "right: ...", "not right: ..." (too high or too
     low, with a hint) or "not answered yet"; never the chance itself.
 

@@ -18,7 +18,7 @@ SETUPS = ("single-loop", "plan-execute")
 
 
 def saved_by_stopping(seed: int) -> int:
-    """Exercise 1's answer: over both setups at `seed` and budget 12 steps, the task runs (of 48) whose
+    """Exercise 5's answer: over both setups at `seed` and budget 12 steps, the task runs (of 48) whose
     answer is wrong without stop when done and right with it. Raises for a bad seed."""
     seed = check_seed(seed)
     return sum(
@@ -29,7 +29,7 @@ def saved_by_stopping(seed: int) -> int:
 
 
 def check_saved_by_stopping(seed: int, answer: object = None) -> str:
-    """Lesson 3, exercise 1: the student's count of task runs (both setups, budget 12) that stop when
+    """Lesson 3, exercise 5: the student's count of task runs (both setups, budget 12) that stop when
     done turns from wrong to right at `seed`. Returns "right: ...", "wrong: ..." (too high or too low)
     or "not answered yet"; never the count.
 
@@ -64,7 +64,7 @@ def _predicate_policy(done: Callable) -> Callable:
 
 
 def check_stop_predicate(seed: int, done: Callable) -> str:
-    """Lesson 3, exercise 2: `done(observation)` says whether the job is done, from what the agent has
+    """Lesson 3, exercise 6: `done(observation)` says whether the job is done, from what the agent has
     observed. The check runs the single loop with it as its stop rule on all 24 tasks at `seed`, budget
     12, beside the reference rule (`sim.policy.stop_when_goal_met`), and returns "right: ...",
     "wrong: ..." naming the first task where it stops too early or too late, or "not answered yet"
