@@ -658,6 +658,33 @@ for label, config, verdicts_two in (
 # 5. Pick G15 (a record task) in the task picker and find a seed where it fails. Which step
 #    spoiled the answer it wrote?
 #
+# The next two are code you write, checked for a seed of your own. Set `MY_SEED` once (from
+# your name, say); the checks compute the answers for that seed and say right or wrong, and
+# what is off, never the answer.
+#
+# 6. **Tokens by hand.** Write `my_tokens(steps, calls)`: the tokens of a plain single-loop
+#    run from its steps and tool calls, by the token rule in the rule table. The check runs
+#    the loop on the 24 tasks at your seed and compares your count with the run's.
+# 7. **A clean run, from the pick rule.** The check cell prints the tasks your seed names.
+#    Compute the chance that the single loop calls exactly each task's sequence, with no
+#    wrong call before the job is done, on both of them at one seed, and put it in
+#    `my_chance`, unrounded. Compare it with the planner's chance in lesson 2.
+
+# %%
+from sim import exercises_single_loop as exercises
+
+MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
+
+
+def my_tokens(steps, calls): ...  # return the run's tokens
+
+
+my_chance = None  # exercise 7: the chance that both your tasks run without a wrong call
+print(exercises.check_loop_tokens(MY_SEED, my_tokens))
+print(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
+print(exercises.check_clean_chance(MY_SEED, my_chance))
+
+# %% [markdown]
 # ## Explore
 #
 # The panel measures the single loop at a seed (run A) and the next seed (run B): the

@@ -446,6 +446,34 @@ for budget in (6, 7, BUDGET):
 # 4. The token fall is measured at the lesson's seeds. Find the smallest budget at which
 #    the split still uses fewer tokens than the single loop on both runs.
 #
+# The next two are code you write, checked for a seed of your own. Set `MY_SEED` once (from
+# your name, say); the checks compute the answers for that seed and say right or wrong, and
+# what is off, never the answer.
+#
+# 5. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and
+#    `second` are one unit's exact counts in the two setups, one value a run, and it returns
+#    `"measured"` or `"unmeasured"` by the band rule. The check runs it on every counted
+#    unit at several seed pairs from your seed and compares it with `sim.compare_setups`.
+# 6. **A plan's chance of being fully right, from the pick rule.** The check cell prints the
+#    tasks your seed names. Before running anything, compute the chance that the planner
+#    writes a fully right plan for each of them at one seed, from the rule table, and put it
+#    in `my_chance`, unrounded.
+
+# %%
+from sim import exercises_planner_executor as exercises
+
+MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32 - 10
+
+
+def my_band_verdict(first, second): ...  # return "measured" or "unmeasured"
+
+
+my_chance = None  # exercise 6: the chance that all your tasks' plans are fully right
+print(exercises.check_band_verdict(MY_SEED, my_band_verdict))
+print(f"exercise 6, your tasks: {', '.join(exercises.plan_tasks(MY_SEED))}")
+print(exercises.check_plan_chance(MY_SEED, my_chance))
+
+# %% [markdown]
 # ## Explore
 #
 # The panel compares the two setups at a seed (run A) and the next seed (run B). Change the

@@ -404,6 +404,35 @@ for setup in SETUPS:
 # 4. At which budget does the split first solve all 3 record tasks with their record
 #    written, on run A? Read it off the grid.
 #
+# The next two are code you write, checked for a seed of your own. Set `MY_SEED` once (from
+# your name, say); the checks compute the answers for that seed and say right or wrong, and
+# what is off, never the answer.
+#
+# 5. **What stopping saves, counted.** At your seed and budget 12, in both setups, count the
+#    task runs whose answer is wrong without stop when done and right with it
+#    (`sim.run_task(..., stop_when_done=True)`, `sim.is_correct`). Put it in `my_count`.
+# 6. **A stop predicate.** Write `my_done(observation)`: true when the job is done, judged
+#    only from what the agent has observed (`observation.kind`, `observation.fields`, the
+#    names of the fields the tools have returned, and `observation.trace`, the calls so far,
+#    each with its tool and tool error flag). The check runs the single loop with it as the
+#    stop rule on the 24 tasks at your seed, budget 12: it must stop each task at the first
+#    step after its job is done, as SB1 does, never before.
+
+# %%
+from sim import exercises_step_budget as exercises
+
+MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
+
+my_count = None  # exercise 5: task runs that stop when done turns from wrong to right
+
+
+def my_done(observation): ...  # return True when the job is done
+
+
+print(exercises.check_saved_by_stopping(MY_SEED, my_count))
+print(exercises.check_stop_predicate(MY_SEED, my_done))
+
+# %% [markdown]
 # ## Explore
 #
 # The panel shows both setups at the seed and the next seed under the chosen stopping rule,

@@ -1032,6 +1032,36 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 # 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the
 #    difference measured by the band rule?
 #
+# The next two are code you write, checked for a seed of your own. Set `MY_SEED` once (from
+# your name, say); the checks compute the answers for that seed and say right or wrong, and
+# what is off, never the answer.
+#
+# 6. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
+#    (`contract.run_contract`) and count the tasks that end in each exit state. Put the
+#    counts in `my_exits`, a dict from each exit state's name to its count (a state left
+#    out counts as none).
+# 7. **A plan validator.** Write `my_plan_ok(plan, held)`: true when the plan may run by the
+#    data-flow rule, false when validation refuses it. `plan.goal` is the goal field;
+#    `plan.steps` are the steps, each with `id`, `tool`, `depends_on`, `requires` and
+#    `produces`; `held` names the fields the scratchpad holds before the plan runs. Write it
+#    from the rule, without `sim.plan_schema`. The check runs it on plans drawn for your
+#    seed, right ones and wrong ones.
+
+# %%
+from sim import exercises_contract as exercises
+
+MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
+
+my_exits = None  # exercise 6: {exit state: tasks}
+
+
+def my_plan_ok(plan, held): ...  # return True when the plan may run
+
+
+print(exercises.check_exit_counts(MY_SEED, my_exits))
+print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
+
+# %% [markdown]
 # ## Explore
 #
 # The panel runs the 3 setups at a seed (run A) and the next seed (run B), at the budget

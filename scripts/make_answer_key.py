@@ -91,6 +91,25 @@ def lesson_01() -> list[str]:
         + (f"the call at step {lost_at} ({run.trace[lost_at - 1].tool}) replaced the right charge {right}."
            if lost_at else f"it never held the right charge {right} (answer {run.answer}).")
     )  # fmt: skip
+    from sim import exercises_single_loop as ex01
+
+    lines.append(
+        "6. `my_tokens(steps, calls)`: `sum(60 + 22 * n for n in range(calls)) + (steps - calls) * (60 + 22 * calls) "
+        "+ 30 * calls`: each step re-sends the calls made before it, the stop step (if any) re-sends them all, "
+        f"and each call's observation costs 30 ({ex01.check_loop_tokens(A, ex01.loop_tokens)}). "
+        "`sim.exercises_single_loop.loop_tokens` is the reference."
+    )
+    for seed in (A, 12345):
+        tasks = ex01.clean_tasks(seed)
+        lengths = [len(sim.check_task(name).sequence) for name in tasks]
+        lines.append(
+            ("7. " if seed == A else "   ")
+            + f"Seed {seed}: tasks {', '.join(tasks)} (lengths {', '.join(map(str, lengths))}); the chance is the "
+            "product over both tasks of expected_right_share(d) for d = 1 .. length, "
+            f"selection(d) + (1 - selection(d)) / {len(sim.TOOL_NAMES)}: {ex01.clean_chance(seed):.4f}. For a "
+            "student's seed: `sim.exercises_single_loop.clean_chance(seed)`. The planner's chance in lesson 2 is "
+            "the same for a task of length 1 and higher for a longer one: its share does not fall with the position."
+        )
     return lines + [""]
 
 
@@ -148,7 +167,33 @@ def lesson_02() -> list[str]:
         f"{len(fewer)} of the budgets 1 to 20; the smallest is {fewer[0]}"
         + ("." if fewer == list(range(fewer[0], 21)) else f" (all: {', '.join(map(str, fewer))}).")
     )
+    from sim import exercises_planner_executor as ex02
+
+    lines.append(
+        "5. `my_band_verdict(first, second)`: `band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))`; "
+        '`"measured" if all(abs(b - a) > band for a, b in zip(first, second)) else "unmeasured"` '
+        f"({ex02.check_band_verdict(A, _band_rule)}). The strict > matters: a difference equal to the band "
+        "is unmeasured. For a student's seed: `sim.exercises_planner_executor.band_verdicts(seed)` lists the "
+        "verdicts the check expects, `band_cases(seed)` the cases."
+    )
+    share = sim.expected_right_share(1)
+    for seed in (A, 12345):
+        tasks = ex02.plan_tasks(seed)
+        positions = sum(len(sim.check_task(name).sequence) for name in tasks)
+        lines.append(
+            ("6. " if seed == A else "   ")
+            + f"Seed {seed}: tasks {', '.join(tasks)}, {positions} plan positions in all; the chance is "
+            f"{share:.2f} ** {positions} = {ex02.plan_chance(seed):.4f} (each position right with "
+            f"selection(1) + (1 - selection(1)) / {len(sim.TOOL_NAMES)}, independent). For a student's seed: "
+            "`sim.exercises_planner_executor.plan_chance(seed)`."
+        )
     return lines + [""]
+
+
+def _band_rule(first, second):
+    """Exercise 5 of lesson 2: the band rule on one unit's counts, two runs."""
+    band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))
+    return "measured" if all(abs(b - a) > band for a, b in zip(first, second, strict=True)) else "unmeasured"
 
 
 def lesson_03() -> list[str]:
@@ -198,6 +243,22 @@ def lesson_03() -> list[str]:
         f"4. The split, run A, record tasks {', '.join(records)}: all 3 solved with their record written "
         + (f"first at budget {complete[0]}." if complete else "at no budget from 1 to 12")
         + f"; at budget 12 their outcomes are: {at_12}."
+    )
+    from sim import exercises_step_budget as ex03
+    from sim.policy import goal_met
+
+    counts = ", ".join(f"{ex03.saved_by_stopping(seed)} at seed {seed}" for seed in (A, B, 12345))
+    lines.append(
+        "5. `sum(not sim.is_correct(sim.run_task(s, t, seed, 12)) and sim.is_correct(sim.run_task(s, t, seed, 12, "
+        'stop_when_done=True)) for s in ("single-loop", "plan-execute") for t in sim.TASKS)`; it depends on the '
+        f"seed: {counts}. For a student's seed: `sim.exercises_step_budget.saved_by_stopping(seed)`."
+    )
+    lines.append(
+        '6. `my_done`: for a charge, consumption or document task, the kind\'s result field ("amount", "m3", '
+        '"code") is in `observation.fields`; for a record task, a `write_record` call without a tool error after '
+        "a `tariff` call without one (a record written before the amount was priced is not the job). This is "
+        f"`sim.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops once an answer "
+        "is held, or once the trace is as long as the plan, stops too early."
     )
     return lines + [""]
 
@@ -259,6 +320,26 @@ def lesson_04() -> list[str]:
         f"5. Counting up from {A}: seed {seed}, the contract solves {contract[0].solved} and {contract[1].solved} "
         f"against the split's {split[0].solved} and {split[1].solved}; differences {verdict.differences}, band "
         f"{verdict.band}: **{verdict.verdict}**."
+    )
+    from sim import exercises_contract as ex04
+    from sim.plan_schema import data_flow_problems
+
+    for seed in (A, 12345):
+        counts = ", ".join(f"{state} {n}" for state, n in ex04.exit_counts(seed).items())
+        lines.append(
+            ("6. " if seed == A else "   ")
+            + f"Seed {seed}: {counts}. The code: `Counter(contract.run_contract(t, seed, 8).exit_state for t in "
+            "sim.TASKS)`; for a student's seed: `sim.exercises_contract.exit_counts(seed)`."
+        )
+    cases = ex04.plan_cases(A)
+    valid = sum(not data_flow_problems(plan, held) for _, plan, held in cases)
+    lines.append(
+        "7. `my_plan_ok(plan, held)`: walk the steps in order; a step's upstream fields are the `produces` of the "
+        "steps it depends on and, transitively, their upstream fields; refuse when a required field is neither "
+        "upstream nor held; at the end, refuse when no step produces the goal and it is not held. This is "
+        f"`sim.plan_schema.data_flow_problems(plan, held) == []`. At seed {A}, {valid} of the {len(cases)} "
+        "plans are valid. A validator that counts the fields of every earlier step, ignoring depends_on, lets "
+        "through plans whose dependency was left out; the cases with an emptied depends_on are there to catch it."
     )
     return lines + [""]
 

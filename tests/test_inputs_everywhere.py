@@ -10,7 +10,11 @@ import pytest
 
 import sim
 from sim import clusters, intervals, power, reliability, study
+from sim import exercises_contract as ex04
 from sim import exercises_how_many_seeds as exercises
+from sim import exercises_planner_executor as ex02
+from sim import exercises_single_loop as ex01
+from sim import exercises_step_budget as ex03
 from sim.config import RunConfig
 
 M1, M2 = sim.measure("single-loop", 1, 4), sim.measure("single-loop", 2, 4)
@@ -26,6 +30,22 @@ ROUTE = sim.route({"charge": "single-loop", "consumption": "single-loop", "docum
 
 def _proposal(observation):
     return observation.model_pick()
+
+
+def _verdict(first, second):
+    return "unmeasured"
+
+
+def _tokens(steps, calls):
+    return 0
+
+
+def _done(observation):
+    return True
+
+
+def _plan_ok(plan, held):
+    return True
 
 
 VALID = {
@@ -110,6 +130,24 @@ VALID = {
     exercises.check_coverage: dict(first=1, answer=0.5),
     exercises.power_answer: dict(first=1),
     exercises.coverage_answer: dict(first=1),
+    ex02.check_band_verdict: dict(seed=1, function=_verdict),
+    ex02.check_plan_chance: dict(seed=1, answer=0.5),
+    ex02.band_cases: dict(seed=1),
+    ex02.band_verdicts: dict(seed=1),
+    ex02.plan_tasks: dict(seed=1),
+    ex02.plan_chance: dict(seed=1),
+    ex01.loop_tokens: dict(steps=3, calls=2),
+    ex01.check_loop_tokens: dict(seed=1, function=_tokens),
+    ex01.clean_tasks: dict(seed=1),
+    ex01.clean_chance: dict(seed=1),
+    ex01.check_clean_chance: dict(seed=1, answer=0.5),
+    ex03.saved_by_stopping: dict(seed=1),
+    ex03.check_saved_by_stopping: dict(seed=1, answer=3),
+    ex03.check_stop_predicate: dict(seed=1, done=_done),
+    ex04.exit_counts: dict(seed=1),
+    ex04.check_exit_counts: dict(seed=1, answer={"SUCCESS": 24}),
+    ex04.plan_cases: dict(seed=1),
+    ex04.check_plan_validator: dict(seed=1, function=_plan_ok),
 }  # fmt: skip
 NAMED_BY_VALUE = {"name", "allowed"}  # a check's own naming parameters: they say what to call the value
 ALIASES = {"budget": "budget", "max_steps": "max_steps", "obj": "obj"}
