@@ -123,6 +123,7 @@ def opened(lab, browser):
     paths = {notebook.stem: f"lessons/{notebook.name}" for notebook in NOTEBOOKS}
     paths["broken"] = _served_notebook(lab, "broken.ipynb", BROKEN)
     paths["controls"] = _served_notebook(lab, "controls.ipynb", [CONTROLS])
+    paths["first-error"] = _served_notebook(lab, "first-error.ipynb", FIRST_ERROR)
     pages = {}
     try:
         for name, path in paths.items():
@@ -211,6 +212,7 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(notebo
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
+FIRST_ERROR = ['raise ValueError("stops here")', "print(2)"]
 BROKEN = [
     'print("this cell is fine")',
     """import ipywidgets as widgets
@@ -303,15 +305,14 @@ def test_without_chromium_the_test_is_skipped_with_the_install_command_and_fails
         _require_chromium()
 
 
-def test_a_lessons_first_error_ends_the_wait_at_once(lab, new_page, monkeypatch):
+@pytest.mark.slow
+@pytest.mark.last
+def test_a_lessons_first_error_ends_the_wait_at_once(running, monkeypatch):
     """Run All stops at an error; the wait ends there, not at its timeout (here cut to 60 s: a wait
     that only ended at the timeout would fail this test)."""
     monkeypatch.setattr(jupyterlab_browser, "RUN_ALL_S", 60)
-    page = new_page(
-        _served_notebook(lab, "first-error.ipynb", ['raise ValueError("stops here")', "print(2)"])
-    )
-    page.open()
-    page.clear_and_run_all(2)
+    page = running["first-error"]
+    page.wait_run_all(len(FIRST_ERROR))
     assert any("stops here" in problem for problem in page.problems())
     assert page.prompts()[1].strip() in ("[ ]:", "")  # the cell after the error never ran
 
