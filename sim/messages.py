@@ -19,7 +19,7 @@ import json
 import pandas as pd
 
 from sim.agents import Run, call_and_observe, check_run, initial_state
-from sim.checks import check_choice, check_items
+from sim.checks import check_choice, check_integer, check_items
 from sim.costs import executor_step_tokens, loop_step_tokens, planner_tokens
 from sim.tasks import check_task
 from sim.world import TOOL_NAMES, TOOLS, WORLD_TOOLS
@@ -149,3 +149,19 @@ def request_sizes(run: Run) -> pd.DataFrame:
         rows.append({"step": step.step, "messages": len(messages), "characters": len(json.dumps(messages)),
                      "request_tokens": request_cost(step.trace_length), "tool": step.tool or "stop", "tokens": step.tokens})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def format_messages(messages: list[dict], width: int = 100) -> str:
+    """Messages one a line, as lessons 1 and 2 print them: the role, then the text, the tool call
+    (name and JSON arguments) or the tool's result, cut at `width` characters.
+
+    Raises InputTypeError for anything but a list of message dicts, or a width that is not an
+    integer >= 20."""
+    width = check_integer(width, "width", 20)
+    lines = []
+    for message in check_items(messages, dict, "messages", "message dicts"):
+        calls = message.get("tool_calls") or []
+        text = " ".join(f"{c['function']['name']}({c['function']['arguments']})" for c in calls)
+        line = f"{message.get('role', '?'):<9} | {text or message.get('content') or ''}"
+        lines.append(line if len(line) <= width else line[: width - 3] + "...")
+    return "\n".join(lines)
