@@ -16,8 +16,9 @@ message) in `failures`. Timeouts and retries are bounded (`timeout` seconds a re
 `max_retries` retries).
 
 Every request and reply can be recorded to a JSONL transcript (`record=`): a header line, then
-one line a request, holding its key (the SHA-256 of the request's JSON), the model, the number
-of messages and the last one, and the reply or the failure. `replay_policy(transcript)` answers
+one line a request, holding its key (from the SHA-256 of the request's JSON), the number of
+messages it carried, and the reply or the failure (the messages themselves are `sim.messages`'s,
+rebuilt from the run). `replay_policy(transcript)` answers
 each request from the transcript by its key, in recorded order, with no endpoint: the same run
 and the same scores, exactly.
 """
@@ -37,6 +38,11 @@ from sim.world import TOOL_NAMES
 
 FAILURE_KINDS = ("http", "timeout", "connection", "no_tool_call", "unknown_tool", "bad_reply")
 MAX_RETRIES_LIMIT = 5
+KEY_DIGITS = 16  # a request's key in a transcript: 64 bits of its SHA-256
+# the transcript lesson 6 replays (scripts/record_standin_transcript.py): its held-out seeds and label
+SHIPPED_HELD_OUT = 10
+SHIPPED_LABEL = "the course's scripted stand-in server (sim.standin_server), NOT a model"
+SHIPPED_TRANSCRIPT = Path(__file__).resolve().parents[1] / "transcripts" / "06_your_agent-standin.jsonl"
 
 
 @dataclass(frozen=True)
@@ -66,8 +72,9 @@ def observation_request(observation, model: str) -> dict:
 
 
 def request_key(request: dict) -> str:
-    """The SHA-256 of a request's JSON (keys sorted): how a transcript finds a request's reply."""
-    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+    """The first KEY_DIGITS hex digits of the SHA-256 of a request's JSON (keys sorted): how a
+    transcript finds a request's reply."""
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()[:KEY_DIGITS]
 
 
 def decide(reply: dict) -> tuple[str | None, Failure | None]:
@@ -126,8 +133,7 @@ class ChatPolicy:
         request = observation_request(observation, self.model)
         reply = self._ask(request)
         if self.record is not None:
-            line = {"key": request_key(request), "model": self.model, "messages": len(request["messages"]),
-                    "last": request["messages"][-1], "reply": reply}  # fmt: skip
+            line = {"key": request_key(request), "messages": len(request["messages"]), "reply": reply}
             with self.record.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(line) + "\n")
         if "error" in reply:
@@ -177,7 +183,7 @@ def chat_policy(model: str | None = None, base_url: str | None = None, api_key: 
         raise InputError(f"timeout must be a number of seconds > 0, got {timeout}")
     max_retries = check_integer(max_retries, "max_retries", 0, MAX_RETRIES_LIMIT)
     for name, value in (("base_url", base_url), ("api_key", api_key), ("label", label)):
-        if value is not None and not isinstance(value, str):
+        if not isinstance(value, str) and (value is not None or name == "label"):
             raise InputTypeError(f"{name} must be a string, got {type(value).__name__}")
     base_url = base_url if base_url is not None else os.environ.get("OPENAI_BASE_URL")
     api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "none")

@@ -120,3 +120,20 @@ def test_bad_arguments_are_refused_naming_the_parameter(tmp_path):
     with pytest.raises(sim.InputTypeError, match="transcript"):
         replay_policy(5)
     assert isinstance(replay_policy, object) and ChatPolicy
+
+
+def test_the_shipped_transcript_is_the_stand_ins_and_up_to_date(tmp_path):
+    """Lesson 6 replays a transcript labelled as recorded against the stand-in; recording it again
+    gives the same requests and replies."""
+    from sim import DEFAULT_BUDGET
+    from sim.chat_policy import SHIPPED_HELD_OUT, SHIPPED_LABEL, SHIPPED_TRANSCRIPT
+
+    header, lines = read_transcript(SHIPPED_TRANSCRIPT)
+    assert header["label"] == SHIPPED_LABEL and "NOT a model" in header["label"]
+    seeds = harness.held_out_seeds(SHIPPED_HELD_OUT)
+    with StandinServer() as server:
+        path = tmp_path / "again.jsonl"
+        live = chat_policy(header["model"], server.base_url, "none", timeout=10, max_retries=0, record=path)
+        harness.score(live, "single-loop", DEFAULT_BUDGET, seeds, harness.LESSON_SEEDS)
+        harness.entrant_run(live, seeds, DEFAULT_BUDGET)
+    assert read_transcript(path)[1] == lines, "run scripts/record_standin_transcript.py"
