@@ -333,8 +333,9 @@ print(f"characters sent over the run: {sizes['characters'].sum()}; in its last r
 # Anthropic's page "Prompt caching"
 # (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching) has the caller mark
 # the prefix to cache with `cache_control`. A cache changes the price of the re-sent trace,
-# not its length: the model still reads the whole context at each step. The simulator's
-# rule prices no cache: the re-sent trace is paid in full.
+# not its length: each request still carries the whole trace, and it still counts against
+# the model's context window. The simulator's rule prices no cache: the re-sent trace is
+# paid in full.
 
 # %% [markdown]
 # ### The rules, in figures

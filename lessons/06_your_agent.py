@@ -438,8 +438,8 @@ print(f"solved per run, seed by seed: {sorted(set(per_seed.solved.tolist()))}")
 # what the model answered, so the scores can be re-computed offline.
 #
 # **Measuring a model of your own.** Start a local server that speaks the OpenAI format
-# (for example Ollama, which serves it under `/v1`) and point the policy at it; the run
-# refuses nothing it cannot reach but records a failure:
+# (for example Ollama, which serves it under `/v1`), point the policy at it, and score it
+# on a few held-out seeds, recording what it answered:
 #
 # ```python
 # live = chat_policy.chat_policy("your-model", base_url="http://127.0.0.1:11434/v1", api_key="none",
