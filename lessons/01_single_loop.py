@@ -275,6 +275,70 @@ print(sim.code_of(sim.agents.take_step))
 print(sim.code_of(sim.picks.single_loop_pick))
 
 # %% [markdown]
+# ### One step on the wire
+#
+# `sim` calls no model. A real agent's step is a request to a chat API, and here is the
+# step as that request would travel, in the OpenAI chat-completions format that hosted
+# services and local servers (Ollama, vLLM, llama.cpp's server) accept: a system message,
+# the user's request, then for each tool call so far an assistant turn holding the call,
+# with its arguments as JSON, and a tool turn holding the tool's result. The tools travel
+# with the request as function schemas; here is the schema of `tariff`:
+
+# %%
+import json
+
+from sim import messages
+
+schemas = {schema["function"]["name"]: schema for schema in messages.tool_schemas()}
+print(f"tool schemas sent with each request: {len(schemas)}")
+print(json.dumps(schemas["tariff"], indent=1))
+
+# %% [markdown]
+# The task this lesson walks through below (chosen there by code), at run A: the messages
+# of its last request, sent after its last tool call to ask what comes next. The reply to
+# it has no tool call: the agent stops.
+
+# %%
+wire = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
+sent = messages.requests(wire)
+print(f"task {wire.task}: {len(sent)} steps, {len(sent)} requests")
+print(messages.format_messages(sent[-1]))
+
+# %% [markdown]
+# Each step sends one request, and each request carries the whole trace so far: the step
+# after k tool calls sends 2 + 2 x k messages, and each request begins with the one before
+# it, word for word. The table puts each request's messages and their length in characters
+# beside what the simulator's token rule (AA28) charges for the request (60 + 22 x trace
+# length) and for the whole step, its observation included.
+
+# %%
+sizes = messages.request_sizes(wire)
+print(sizes.to_string(index=False))
+print("a request after k tool calls: 2 + 2 x k messages")
+print(
+    f"each request begins with the one before it: {all(b[: len(a)] == a for a, b in zip(sent, sent[1:], strict=False))}"
+)
+print(f"characters sent over the run: {sizes['characters'].sum()}; in its last request alone: "
+      f"{sizes['characters'].iloc[-1]}")  # fmt: skip
+
+# %% [markdown]
+# Why does cost grow faster than the number of steps? A run of n steps sends its first
+# message n times, its first tool call n - 1 times, its second n - 2 times, and so on: what
+# it sends in all grows with the square of its length, while the steps grow one at a time.
+# AA28 writes this as 22 tokens for each call in the re-sent trace, paid again at each step.
+#
+# Real services soften this. Since each request begins with the one before it, a provider
+# can keep that prefix and skip reading it again. OpenAI's guide "Prompt caching"
+# (https://platform.openai.com/docs/guides/prompt-caching) describes a cache applied on its
+# own to a prompt's repeated prefix, with cached input tokens billed at a discount;
+# Anthropic's page "Prompt caching"
+# (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching) has the caller mark
+# the prefix to cache with `cache_control`. A cache changes the price of the re-sent trace,
+# not its length: each request still carries the whole trace, and it still counts against
+# the model's context window. The simulator's rule prices no cache: the re-sent trace is
+# paid in full.
+
+# %% [markdown]
 # ### The rules, in figures
 #
 # The loop's constants, printed from `sim` so the text and the simulator cannot drift apart.

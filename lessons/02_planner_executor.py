@@ -125,6 +125,33 @@ print(sim.code_of(sim.picks.executor_pick))
 print(sim.code_of(sim.agents.plan_execute))
 
 # %% [markdown]
+# ### The split's two kinds of request
+#
+# On the wire, as in lesson 1 (the OpenAI chat format), the split sends two kinds of
+# request. The planner's one call carries the planner's system message and the user's
+# request, and its reply is the plan; each executor step carries the executor's system
+# message, the request with the plan after it, and the trace so far. Here are both for
+# G05 at run A: the planner's request, then the executor's last request.
+
+# %%
+from sim import messages
+
+split_wire = sim.run_plan_execute("G05", SEED_A, BUDGET)
+split_sent = messages.requests(split_wire)
+print(f"G05, run A: plan {', '.join(split_wire.plan)}; {len(split_sent)} requests")
+print("the planner's request:")
+print(messages.format_messages(split_sent[0]))
+print("the executor's last request:")
+print(messages.format_messages(split_sent[-1]))
+print(messages.request_sizes(split_wire).to_string(index=False))
+
+# %% [markdown]
+# The planner's request is short and is sent once. The executor's requests re-send the
+# trace like the single loop's, and the token rule (AA28) prices each call in that trace at
+# 10 tokens for the executor against 22 for the single loop. That difference is the rule's,
+# by construction: on the wire, the calls in both traces are written alike.
+
+# %% [markdown]
 # ## One task, step by step: G05
 #
 # G05 asks for a subscriber's charge; the right sequence is read the meter, compute the

@@ -381,7 +381,95 @@ display(Image(filename=path))
 # proposal whose inputs are missing avoids calls that would fail (tool errors -5.54 per run
 # against the single loop). On the plane, the points with the most success per token are
 # to the upper left.
+
+# %% [markdown]
+# ## A real model in the loop
 #
+# Lesson 1 showed each step as the request a chat API receives. `sim.chat_policy` sends
+# those requests to any endpoint that speaks the OpenAI chat-completions format, with the
+# official `openai` client, and turns the reply into a decision: a tool call becomes the
+# next tool, a text answer with no tool call becomes `"stop"`. It is a policy like the
+# others, so the harness scores it the same way. Nothing in this lesson calls a model: the
+# cells below **replay a transcript** shipped with the course, and the transcript was
+# recorded against the course's own **scripted stand-in server**, not a model. Its
+# header says so:
+
+# %%
+from sim import chat_policy, standin_server
+
+header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
+print(
+    f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}"
+)
+print(f"recorded against: {header['label']}")
+print(lines[0])
+
+# %% [markdown]
+# The stand-in answers by a fixed rule from the simulator, lesson 1's pick, with its draws
+# keyed by the request itself, so the same request always gets the same reply:
+
+# %%
+print(sim.code_of(standin_server.standin_message))
+
+# %% [markdown]
+# Replayed, the transcript gives the recorded run and the recorded scores exactly, with no
+# endpoint: the harness makes the calls the recording made, in the same order (the band
+# rule at runs A and B against the single loop, then the held-out seeds), and each request
+# finds its reply by its key.
+
+# %%
+replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
+CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
+print(harness.score(replayed, "single-loop", BUDGET, CHAT_SEEDS).to_string(index=False))
+chat_run = harness.entrant_run(replayed, CHAT_SEEDS, BUDGET)
+chat_plane = harness.cost_success({"stand-in (replayed)": chat_run,
+                                   "single-loop": harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)})  # fmt: skip
+print(chat_plane[["entrant", "seeds", "success", "tokens", "tokens_per_success"]].to_string(index=False))
+print(f"failed requests: {len(replayed.failures)}")
+per_seed = chat_run.per_seed()
+print(f"solved per run, seed by seed: {sorted(set(per_seed.solved.tolist()))}")
+
+# %% [markdown]
+# Every held-out seed gives the stand-in the same count of tasks solved: its replies depend
+# on the requests alone, and the seed changes nothing it is sent. That is the first thing
+# to expect of a real model too. **What the seed does and does not control.** The seed keys
+# the draws `sim` makes (`draw()`, `model_pick()`); a policy that asks a model calls
+# neither, so the seed fixes the tasks and the order of the runs, and nothing else. A real
+# model's run-to-run spread comes from its own sampling (its temperature), from the
+# service's batching and from model updates behind the same name; the intervals over seeds
+# then measure that spread, seed by seed, as repeated trials. Record a transcript to keep
+# what the model answered, so the scores can be re-computed offline.
+#
+# **Measuring a model of your own.** Start a local server that speaks the OpenAI format
+# (for example Ollama, which serves it under `/v1`), point the policy at it, and score it
+# on a few held-out seeds, recording what it answered:
+#
+# ```python
+# live = chat_policy.chat_policy("your-model", base_url="http://127.0.0.1:11434/v1", api_key="none",
+#                                timeout=30, max_retries=1, record="my_model.jsonl", label="your-model, local")
+# print(harness.score(live, "single-loop", BUDGET, harness.held_out_seeds(20)))
+# print(live.failures)
+# ```
+#
+# Without arguments it reads `OPENAI_MODEL`, `OPENAI_BASE_URL` and `OPENAI_API_KEY`. An HTTP
+# error, a timeout, a server that cannot be reached, a reply with neither a tool call nor an
+# answer, or a call to a tool that does not exist ends that task's run and is kept in
+# `live.failures`, with the kind, the request, the step and a message. The cell shows the
+# failure kinds:
+
+# %%
+print(", ".join(chat_policy.FAILURE_KINDS))
+
+# %% [markdown]
+# **What to expect to differ from the simulator.** A real model is not lesson 1's pick: its
+# share of right picks need not fall with depth by the rule's line, and it may write
+# arguments the tools do not take (the policy ignores them: the engine fills a tool's
+# fields from the agent's state, as for every policy). Its tokens are counted by its own
+# tokenizer, not by rule AA28, and the harness's token columns still show AA28's; the
+# service bills what its own usage figures say. And each run costs real time and money:
+# start with a few held-out seeds.
+
+# %% [markdown]
 # ## Summary
 #
 # - A policy is a function from an observation to a tool or `"stop"`; `sim` runs it in the

@@ -17,6 +17,7 @@ then what measures and shows them):
 - contract: the contract's run: preconditions, scratchpad, replanning, bounds (CT1-CT12)
 - exits: exit states (CT12), stop reasons, exit-state tables
 - runs: the dispatcher: one task in any setup
+- messages: a loop run as the chat-API requests each step sends (OpenAI chat format, tool schemas)
 - policy: your own agent: the policy interface (Observation -> tool or "stop"), the built-in loop as a policy
 - harness: any policy, route or setup scored like the course's setups, on tuning and held-out seeds
 - units: the counted units, defined once

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import sim
-from sim import clusters, intervals, power, reliability, study
+from sim import chat_policy, clusters, intervals, messages, power, reliability, study
 from sim import exercises_contract as ex04
 from sim import exercises_how_many_seeds as exercises
 from sim import exercises_planner_executor as ex02
@@ -126,6 +126,14 @@ VALID = {
     reliability.per_task_pass: dict(correct=B1.correct, k=2, at_least_one=True),
     reliability.trial_table: dict(run=B1, n_trials=1, ks=[1]),
     reliability.cost_per_success: dict(run=B1, n_seeds=3, method="percentile", n_resamples=50, random_seed=1),
+    messages.call_turns: dict(task="G05", tools=["read_meter"]),
+    messages.requests: dict(run=LOOP),
+    messages.request_sizes: dict(run=SPLIT),
+    messages.format_messages: dict(messages=[{"role": "user", "content": "x"}], width=40),
+    chat_policy.chat_policy: dict(model="standin", base_url="http://127.0.0.1:9/v1", api_key="none", timeout=1.0,
+                                  max_retries=0, label="x"),
+    chat_policy.read_transcript: dict(transcript=str(chat_policy.SHIPPED_TRANSCRIPT)),
+    chat_policy.replay_policy: dict(transcript=str(chat_policy.SHIPPED_TRANSCRIPT)),
     exercises.check_power: dict(first=1, answer=0.5),
     exercises.check_coverage: dict(first=1, answer=0.5),
     exercises.power_answer: dict(first=1),

@@ -1,0 +1,23 @@
+"""Record the transcript lesson 6 replays: the chat policy against the course's scripted stand-in
+server (sim.standin_server, on 127.0.0.1; NOT a model), scored as the lesson scores it.
+
+    .venv/bin/python scripts/record_standin_transcript.py
+
+It makes, in this order, the calls the lesson replays: `harness.score` against the single loop
+(runs A and B, then SHIPPED_HELD_OUT held-out seeds), then `harness.entrant_run` on those seeds.
+"""
+
+from sim import DEFAULT_BUDGET, harness
+from sim.chat_policy import SHIPPED_HELD_OUT, SHIPPED_LABEL, SHIPPED_TRANSCRIPT, chat_policy
+from sim.standin_server import MODEL, StandinServer
+
+if __name__ == "__main__":
+    SHIPPED_TRANSCRIPT.unlink(missing_ok=True)
+    SHIPPED_TRANSCRIPT.parent.mkdir(exist_ok=True)
+    seeds = harness.held_out_seeds(SHIPPED_HELD_OUT)
+    with StandinServer() as server:
+        live = chat_policy(MODEL, server.base_url, "none", timeout=10, max_retries=0, record=SHIPPED_TRANSCRIPT,
+                           label=SHIPPED_LABEL)  # fmt: skip
+        harness.score(live, "single-loop", DEFAULT_BUDGET, seeds, harness.LESSON_SEEDS)
+        harness.entrant_run(live, seeds, DEFAULT_BUDGET)
+    print(f"wrote {SHIPPED_TRANSCRIPT}, failures: {len(live.failures)}")

@@ -1,0 +1,251 @@
+"""A policy that asks a real model through an OpenAI-compatible chat endpoint, recorded and replayed
+(lesson 6). Optional: no lesson and no test needs a model or a network.
+
+`chat_policy` sends, at each step, the single loop's request for the observation (the messages of
+`sim.messages`: system, request, the trace's tool calls and results, the five tool schemas) to
+any endpoint that speaks the OpenAI chat-completions format (a hosted service, or a local server:
+Ollama, vLLM, llama.cpp's server), with the official `openai` client. The reply's tool call
+becomes the next tool; a reply with text and no tool call is the model's answer: "stop". The
+arguments the model writes are shown on the wire but not used: as for every policy, the engine
+calls the tool with the fields of its schema from the agent's state.
+
+A request that fails ends its task's run, never the whole score: an HTTP error, a timeout, a
+connection refused, a reply with neither a tool call nor text, or a tool call to a tool that
+does not exist. The policy then says "stop" and keeps a `Failure` (kind, task request, step,
+message) in `failures`. Timeouts and retries are bounded (`timeout` seconds a request,
+`max_retries` retries).
+
+Every request and reply can be recorded to a JSONL transcript (`record=`): a header line, then
+one line a request, holding its key (from the SHA-256 of the request's JSON), the number of
+messages it carried, and the reply or the failure (the messages themselves are `sim.messages`'s,
+rebuilt from the run). `replay_policy(transcript)` answers
+each request from the transcript by its key, in recorded order, with no endpoint: the same run
+and the same scores, exactly.
+"""
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.checks import check_integer, check_real
+from sim.errors import InputError, InputTypeError
+from sim.messages import SYSTEM_LOOP, call_turns, tool_schemas
+from sim.policy import STOP
+from sim.tasks import TASKS
+from sim.world import TOOL_NAMES
+
+FAILURE_KINDS = ("http", "timeout", "connection", "no_tool_call", "unknown_tool", "bad_reply")
+MAX_RETRIES_LIMIT = 5
+KEY_DIGITS = 16  # a request's key in a transcript: 64 bits of its SHA-256
+# the transcript lesson 6 replays (scripts/record_standin_transcript.py): its held-out seeds and label
+SHIPPED_HELD_OUT = 10
+SHIPPED_LABEL = "the course's scripted stand-in server (sim.standin_server), NOT a model"
+SHIPPED_TRANSCRIPT = Path(__file__).resolve().parents[1] / "transcripts" / "06_your_agent-standin.jsonl"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A request that ended its task's run: kind (one of FAILURE_KINDS), request (the user's
+    request text), step (1-based), message (what went wrong, in one line)."""
+
+    kind: str
+    request: str
+    step: int
+    message: str
+
+
+class TranscriptError(InputError):
+    """A transcript that cannot be read, or holds no reply for a request it is asked to replay."""
+
+
+def observation_request(observation, model: str) -> dict:
+    """The chat-completions request (model, messages, tools) the single loop sends for an
+    observation: lesson 1's messages, rebuilt from the observation's request and trace."""
+    task = next((t for t in TASKS if t.request == observation.request), None)
+    if task is None:
+        raise InputError(f"observation.request must be a task's request, got {observation.request!r}")
+    messages = [{"role": "system", "content": SYSTEM_LOOP}, {"role": "user", "content": task.request}]
+    messages += call_turns(task, [call.tool for call in observation.trace])
+    return {"model": model, "messages": messages, "tools": tool_schemas()}
+
+
+def request_key(request: dict) -> str:
+    """The first KEY_DIGITS hex digits of the SHA-256 of a request's JSON (keys sorted): how a
+    transcript finds a request's reply."""
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()[:KEY_DIGITS]
+
+
+def decide(reply: dict) -> tuple[str | None, Failure | None]:
+    """A reply, as {"tool": name or None, "content": text or None}, turned into (decision, None):
+    a tool name, or "stop" for text with no tool call; or (None, failure fields) when it holds
+    neither or names a tool that does not exist. The failure's request and step are left blank."""
+    tool, content = reply.get("tool"), reply.get("content")
+    if tool is None:
+        if content:
+            return STOP, None
+        return None, Failure("no_tool_call", "", 0, "the reply holds neither a tool call nor an answer")
+    if tool not in TOOL_NAMES:
+        return None, Failure(
+            "unknown_tool", "", 0, f"the reply calls {tool!r}, not one of {', '.join(TOOL_NAMES)}"
+        )
+    return tool, None
+
+
+def _ask_endpoint(client, request: dict) -> dict:
+    """Send one request with the openai client; the reply as {"tool", "arguments", "content"}, or
+    {"error": {"kind", "message"}}. Never raises for what an endpoint does."""
+    import openai
+
+    try:
+        completion = client.chat.completions.create(**request)
+        message = completion.choices[0].message
+    except openai.APITimeoutError as error:
+        return {"error": {"kind": "timeout", "message": f"no reply in time: {error}"}}
+    except openai.APIStatusError as error:
+        return {"error": {"kind": "http", "message": f"HTTP {error.status_code}: {error.message}"}}
+    except openai.APIConnectionError as error:
+        return {"error": {"kind": "connection", "message": f"cannot reach the endpoint: {error}"}}
+    except (openai.OpenAIError, IndexError, AttributeError, TypeError, ValueError) as error:
+        return {"error": {"kind": "bad_reply", "message": f"{type(error).__name__}: {error}"}}
+    calls = message.tool_calls or []
+    if calls:
+        return {
+            "tool": calls[0].function.name,
+            "arguments": calls[0].function.arguments,
+            "content": message.content,
+        }
+    return {"tool": None, "arguments": None, "content": message.content}
+
+
+class ChatPolicy:
+    """A policy (observation -> tool or "stop") answered by a chat endpoint or a transcript.
+    Build it with `chat_policy` or `replay_policy`. Fields: model; failures (list of Failure,
+    in order); record (the transcript path being written, or None)."""
+
+    def __init__(self, model: str, ask, record: Path | None = None):
+        self.model, self._ask, self.record, self.failures = model, ask, record, []
+        self.__name__ = f"chat model {model}"
+
+    def __call__(self, observation) -> str:
+        """The next tool, or "stop": ask, record, decide; a failed request stops the task's run."""
+        request = observation_request(observation, self.model)
+        reply = self._ask(request)
+        if self.record is not None:
+            line = {"key": request_key(request), "messages": len(request["messages"]), "reply": reply}
+            with self.record.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(line) + "\n")
+        if "error" in reply:
+            failure = Failure(reply["error"]["kind"], "", 0, reply["error"]["message"])
+            decision = None
+        else:
+            decision, failure = decide(reply)
+        if failure is None:
+            return decision
+        self.failures.append(Failure(failure.kind, observation.request, observation.step, failure.message))
+        return STOP
+
+
+def chat_policy(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
+                timeout: float = 30.0, max_retries: int = 1, record=None, label: str = "") -> ChatPolicy:  # fmt: skip
+    """A policy that asks a model through an OpenAI-compatible endpoint (lesson 6).
+
+    Parameters
+    ----------
+    model : str | None
+        The model's name; None reads OPENAI_MODEL.
+    base_url : str | None
+        The endpoint, e.g. "http://127.0.0.1:11434/v1" (Ollama); None reads OPENAI_BASE_URL, else
+        the client's default (OpenAI's service).
+    api_key : str | None
+        None reads OPENAI_API_KEY; local servers take any key ("none" is sent when none is set).
+    timeout : float
+        Seconds a request may take, > 0.
+    max_retries : int
+        Retries of a failed request, 0..MAX_RETRIES_LIMIT (the client's own back-off).
+    record : str | Path | None
+        A JSONL transcript to write (a new file: its header, then one line a request).
+    label : str
+        What the transcript was recorded against, written in its header.
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For a missing model, a base URL, key or label that is not a string, a bad timeout or
+        retry count, or a transcript that already exists.
+    """
+    model = model if model is not None else os.environ.get("OPENAI_MODEL")
+    if not isinstance(model, str) or not model:
+        raise InputTypeError(f"model must be a model name (or set OPENAI_MODEL), got {model!r}")
+    timeout = check_real(timeout, "timeout")
+    if timeout <= 0:
+        raise InputError(f"timeout must be a number of seconds > 0, got {timeout}")
+    max_retries = check_integer(max_retries, "max_retries", 0, MAX_RETRIES_LIMIT)
+    for name, value in (("base_url", base_url), ("api_key", api_key), ("label", label)):
+        if not isinstance(value, str) and (value is not None or name == "label"):
+            raise InputTypeError(f"{name} must be a string, got {type(value).__name__}")
+    base_url = base_url if base_url is not None else os.environ.get("OPENAI_BASE_URL")
+    api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "none")
+    import openai
+
+    client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+    path = None
+    if record is not None:
+        path = _new_transcript(record, {"transcript": "sim.chat_policy", "model": model,
+                                        "base_url": str(client.base_url), "label": label})  # fmt: skip
+    return ChatPolicy(model, lambda request: _ask_endpoint(client, request), path)
+
+
+def _new_transcript(record, header: dict) -> Path:
+    if not isinstance(record, str | Path):
+        raise InputTypeError(f"record must be a file path, got {type(record).__name__}")
+    path = Path(record)
+    if path.exists():
+        raise InputError(f"record must name a new file, {path} exists: a transcript is never appended to")
+    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    return path
+
+
+def read_transcript(transcript) -> tuple[dict, list[dict]]:
+    """A transcript's header and its request lines, in order. Raises InputTypeError for a path of
+    another type, TranscriptError for a missing file or a line that is not a transcript's."""
+    if not isinstance(transcript, str | Path):
+        raise InputTypeError(f"transcript must be a file path, got {type(transcript).__name__}")
+    try:
+        lines = [
+            json.loads(line) for line in Path(transcript).read_text(encoding="utf-8").splitlines() if line
+        ]
+    except (OSError, json.JSONDecodeError) as error:
+        raise TranscriptError(f"transcript {transcript} cannot be read: {error}") from error
+    if not lines or lines[0].get("transcript") != "sim.chat_policy" or any("key" not in x for x in lines[1:]):
+        raise TranscriptError(f"transcript {transcript} is not a transcript of sim.chat_policy")
+    return lines[0], lines[1:]
+
+
+def replay_policy(transcript) -> ChatPolicy:
+    """A policy that answers each request from a recorded transcript, with no endpoint (lesson 6):
+    the replies to a request, in recorded order, each once. Make the same calls, in the same order,
+    as the recording (e.g. the same `sim.harness.score`), and the runs and scores equal the
+    recorded ones, exactly.
+
+    Raises InputTypeError / TranscriptError as `read_transcript`; at a step, TranscriptError (a
+    PolicyError through `sim.policy`) when the transcript holds no reply for the request."""
+    header, lines = read_transcript(transcript)
+    replies: dict[str, list] = {}
+    for line in lines:
+        replies.setdefault(line["key"], []).append(line["reply"])
+    used: dict[str, int] = {}
+
+    def ask(request: dict) -> dict:
+        key = request_key(request)
+        n = used.get(key, 0)
+        if n >= len(replies.get(key, ())):
+            raise TranscriptError(
+                f"transcript {transcript} holds no reply for this request (its reply {n + 1}): "
+                "replay the same calls, in the same order, as were recorded"
+            )
+        used[key] = n + 1
+        return replies[key][n]
+
+    return ChatPolicy(header["model"], ask)
