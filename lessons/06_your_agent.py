@@ -412,10 +412,10 @@ print(lines[0])
 print(sim.code_of(standin_server.standin_message))
 
 # %% [markdown]
-# Replayed, the transcript gives the recorded run and the recorded scores exactly, with no
-# endpoint: the harness makes the calls the recording made, in the same order (the band
-# rule at runs A and B against the single loop, then the held-out seeds), and each request
-# finds its reply by its key.
+# Replayed, the transcript gives the recorded run and its scores with no endpoint (a test
+# re-records it against the stand-in and compares it line by line): the harness makes the
+# calls the recording made, in the recording's order (the band rule at runs A and B against
+# the single loop, then the held-out seeds), and each request finds its reply by its key.
 
 # %%
 replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)

@@ -831,6 +831,16 @@ def sweep_steps_calls_tokens_agree() -> bool:
     return False
 
 
+def standin_replies_are_fixed_by_the_request() -> bool:
+    """Lesson 6: the stand-in server's reply is a function of the request alone (asked twice, the same
+    request gets the same reply; a request of another task gets its own)."""
+    from sim.messages import requests
+    from sim.standin_server import standin_message
+
+    bodies = [{"messages": requests(sim.run_single_loop(task, 20260218, 8))[0]} for task in sim.TASKS[:4]]
+    return all(standin_message(body) == standin_message(body) for body in bodies)
+
+
 REGISTRY: dict[str, list] = {
     "01": [
         ("At every step the agent looks at the job and at everything it has done so far",
@@ -1488,6 +1498,12 @@ REGISTRY: dict[str, list] = {
         ("Does the split still solve fewer tasks than the single loop?", NotAClaim("an exercise question")),
     ],
     "06": [
+        ("It is a policy like the others, so the harness scores it the same way", NotAClaim("says how the next cell scores it")),
+        ("so the same request always gets the same reply", ByRule(standin_replies_are_fixed_by_the_request)),
+        ("Every held-out seed gives the stand-in the same count of tasks solved", Printed("solved per run, seed by seed: [24]")),
+        ("A real model's run-to-run spread comes from its own sampling", NotAClaim(
+            "about real models, which this simulator cannot measure; the sources of noise are named")),
+        ("A real model is not", NotAClaim("about real models, which this simulator cannot measure")),
         ("scores it the way every setup of the course was scored",
          Printed("       unit   two runs mean difference      95 % interval    many seeds",
                  "entrant  seeds  success  success_low  success_high     tokens  tokens_low  tokens_high  tokens_per_success")),
