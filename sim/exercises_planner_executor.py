@@ -4,7 +4,6 @@ Each check says right or wrong, and what is off, never the answer; the reference
 (`band_verdicts`, `plan_chance`) go into INSTRUCTORS.md through scripts/make_answer_key.py.
 """
 
-import numbers
 from collections.abc import Callable
 
 import numpy as np
@@ -12,6 +11,7 @@ import numpy as np
 from sim.bands import compare_setups
 from sim.checks import check_integer
 from sim.errors import InputTypeError
+from sim.exercises_single_loop import chance_verdict
 from sim.measurement import measure
 from sim.picks import expected_right_share
 from sim.tasks import TASKS
@@ -19,7 +19,6 @@ from sim.units import UNITS
 
 PAIRS = 5  # seed pairs the band-verdict check runs: (seed, seed + 1), (seed + 2, seed + 3), ...
 PLAN_TASKS = 4  # tasks the student's seed names for the plan-chance exercise
-CHANCE_TOLERANCE = 5e-5  # an answer rounded to 4 decimals counts as right
 VERDICTS = ("measured", "unmeasured")
 
 
@@ -101,20 +100,8 @@ def check_plan_chance(seed: int, answer: object = None) -> str:
     or too low, with a hint) or "not answered yet"; never the chance itself.
 
     Raises InputTypeError / InputError for a bad seed or an answer that is not a number."""
-    wanted = plan_chance(seed)
-    if answer is None:
-        return "not answered yet: set my_chance (a share between 0 and 1) and run the check again"
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        raise InputTypeError(
-            f"answer must be a share between 0 and 1, got {answer!r} ({type(answer).__name__})"
-        )
-    if not 0 <= answer <= 1:
-        return f"not right: a chance is a share between 0 and 1, got {answer!r} (a percentage? divide by 100)"
-    if abs(answer - wanted) <= CHANCE_TOLERANCE:
-        return "right: that is the pick rule's chance for your tasks"
-    if answer > wanted:
-        return (
-            "not right: too high; does every position of every plan count, and does a position's share "
-            "include only the right draw and the lucky random pick of the right tool?"
-        )
-    return "not right: too low; a missed draw still picks the right tool with share 1 / (number of tools)"
+    too_high = (
+        "does every position of every plan count, and does a position's share include only the "
+        "right draw and the lucky random pick of the right tool?"
+    )
+    return chance_verdict(answer, plan_chance(seed), too_high)

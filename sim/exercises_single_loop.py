@@ -81,7 +81,18 @@ def check_clean_chance(seed: int, answer: object = None) -> str:
     low, with a hint) or "not answered yet"; never the chance itself.
 
     Raises InputTypeError / InputError for a bad seed or an answer that is not a number."""
-    wanted = clean_chance(seed)
+    too_high = (
+        "does the share fall with the position (selection(d)), and does every position of both tasks count?"
+    )
+    return chance_verdict(answer, clean_chance(seed), too_high)
+
+
+def chance_verdict(answer: object, wanted: float, too_high: str) -> str:
+    """The verdict on a student's chance (a share in [0, 1]) against the pick rule's `wanted`, for the
+    chance exercises of lessons 1 and 2: right within CHANCE_TOLERANCE, or too high (with the hint
+    `too_high`) or too low; "not answered yet" for None. Never states `wanted`.
+
+    Raises InputTypeError for an answer that is not a number."""
     if answer is None:
         return "not answered yet: set my_chance (a share between 0 and 1) and run the check again"
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
@@ -93,8 +104,5 @@ def check_clean_chance(seed: int, answer: object = None) -> str:
     if abs(answer - wanted) <= CHANCE_TOLERANCE:
         return "right: that is the pick rule's chance for your tasks"
     if answer > wanted:
-        return (
-            "not right: too high; does the share fall with the position (selection(d)), and does every "
-            "position of both tasks count?"
-        )
+        return f"not right: too high; {too_high}"
     return "not right: too low; a missed draw still picks the right tool with share 1 / (number of tools)"
