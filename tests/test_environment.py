@@ -103,6 +103,16 @@ def test_panel_figures_ignore_the_users_rc_settings():
     assert hostile == clean
 
 
+def test_every_figure_function_draws_in_the_course_style():
+    import ast
+
+    for path in sorted((ROOT / "sim").glob("figures_*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("draw_"):
+                names = [d.id for d in node.decorator_list if isinstance(d, ast.Name)]
+                assert "in_course_style" in names, f"{path.name}: {node.name} is not @in_course_style"
+
+
 def test_saved_figures_ignore_the_users_rc_settings(tmp_path, monkeypatch):
     monkeypatch.setenv(figures.FIGURES_ENV, str(tmp_path))
     with matplotlib.rc_context(HOSTILE_RC):
