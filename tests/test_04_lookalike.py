@@ -8,11 +8,10 @@ path (more lanes in tests/test_batch.py). Bad values are refused by name.
 
 import itertools
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 import sim
 from sim.agents import plan_execute, plan_execute_among
@@ -175,7 +174,7 @@ def test_lookalike_with_approval_is_refused_naming_both():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+    return run_cli(*args)
 
 
 def test_the_cli_has_the_flag_and_says_what_ran():

@@ -2,11 +2,10 @@
 exercises' checks (issue 14, sections 1-3)."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 import sim
 from sim import harness
@@ -140,7 +139,7 @@ def test_the_tuned_router_sends_only_record_tasks_to_the_split():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+    return run_cli(*args)
 
 
 def test_the_cli_scores_a_policy_file(tmp_path):

@@ -2,11 +2,10 @@
 and the draws it shares are the ones its rule names."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 from test_batch import FIELDS, SEEDS
 
 import sim
@@ -134,7 +133,7 @@ def test_plan_accuracy_under_common_draws_is_the_plans_that_ran():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True)
+    return run_cli(*args)
 
 
 def test_the_cli_flag():
