@@ -139,6 +139,7 @@ def test_panel_starts_at_the_lessons_defaults(panel):
     assert "95 % t intervals" in panel.text.value and "own streams" in panel.text.value
 
 
+@pytest.mark.slow
 def test_the_seeds_slider_and_setups_redraw_what_sim_computes(panel):
     panel.reset.click()
     panel.extra["n_seeds"].value = 300

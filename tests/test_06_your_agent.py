@@ -17,6 +17,7 @@ SEEDS = sim.study_seeds(400, 7)
 FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget", [1, 3, 8, 12])
 def test_the_single_loop_as_a_policy_equals_the_built_in_runner(budget):
     """Over 400 seeds x 24 tasks and several budgets: every outcome of the policy form equals the
@@ -192,6 +193,7 @@ def test_the_exercise_checks_say_right_for_the_answer_and_never_print_it(seed):
         check_exercise_1(seed, "3")
 
 
+@pytest.mark.slow
 def test_the_panel_scores_the_chosen_policy_and_offers_the_students_own():
     from sim.panel_your_agent import ROUTER, your_agent_panel
 

@@ -88,6 +88,7 @@ def test_the_seed_set_is_spread_and_large():
     assert np.histogram(SEEDS, bins=8, range=(0, 2**32))[0].min() > 50  # spread over the whole range
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget", LISTING_BUDGETS)
 @pytest.mark.parametrize("config", CONFIGS, ids=["-".join(c) for c in CONFIGS])
 def test_every_outcome_equals_the_seed_listing(config, budget):
@@ -213,6 +214,7 @@ CONTRACT_CONFIGS = [RunConfig("contract"), RunConfig("contract", 3, max_replans=
 @pytest.mark.parametrize(
     "config", CONTRACT_CONFIGS, ids=[f"contract-{i}" for i in range(len(CONTRACT_CONFIGS))]
 )
+@pytest.mark.slow
 def test_the_contracts_batch_path_equals_its_one_seed_path(config):
     """sim.batch_contract draws each lane's planner picks at once and runs the one-seed contract per
     distinct prefix of picks; every lane must equal sim.contract.contract_run at its seed."""
@@ -237,6 +239,7 @@ LOOKALIKE_CASES = [("single-loop", {}), ("single-loop", {"self_critique": True})
 @pytest.mark.parametrize(
     "setup, options", LOOKALIKE_CASES, ids=[f"{s}-{sorted(o)}" for s, o in LOOKALIKE_CASES]
 )
+@pytest.mark.slow
 def test_the_lookalike_runs_in_the_batch_path_as_in_the_one_seed_path(setup, options, budget):
     """Lesson 4's LA1: with the look-alike in the tool set the loops pick among 6 tools; the batch path
     searches that tool set's machine and equals the one-seed path lane for lane."""

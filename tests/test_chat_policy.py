@@ -30,6 +30,7 @@ def server():
         yield running
 
 
+@pytest.mark.slow
 def test_a_whole_run_equals_its_replay(server, tmp_path):
     path = tmp_path / "run.jsonl"
     live = chat_policy(
@@ -48,6 +49,7 @@ def test_a_whole_run_equals_its_replay(server, tmp_path):
         harness.entrant_run(replayed_policy, SEEDS, 8)
 
 
+@pytest.mark.slow
 def test_a_score_equals_its_replay(server, tmp_path):
     """The harness scores the policy like any other; replaying the same calls gives the same table."""
     path = tmp_path / "score.jsonl"
@@ -122,6 +124,7 @@ def test_bad_arguments_are_refused_naming_the_parameter(tmp_path):
     assert isinstance(replay_policy, object) and ChatPolicy
 
 
+@pytest.mark.slow
 def test_the_shipped_transcript_is_the_stand_ins_and_up_to_date(tmp_path):
     """Lesson 6 replays a transcript labelled as recorded against the stand-in; recording it again
     gives the same requests and replies."""

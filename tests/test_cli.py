@@ -27,6 +27,7 @@ def _real_cli(*args):
     [["table"], ["trace", "G05", "--setup", "contract"], ["table", "--budgets", "0"], ["bogus"]],
     ids=["table", "contract-trace", "bad-budget", "bad-command"],
 )
+@pytest.mark.slow
 def test_python_m_sim_in_a_new_interpreter_gives_what_the_tests_call(args):
     real, in_process = _real_cli(*args), run_cli(*args)
     assert (real.returncode, real.stdout, real.stderr) == (

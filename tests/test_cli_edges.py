@@ -73,6 +73,7 @@ def test_a_closed_standard_output_ends_in_one_line_and_exit_1():
     assert done.stderr == "python -m sim: error: cannot write the output: standard output is closed\n"
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_quietly_with_130():
     process = subprocess.Popen([sys.executable, "-m", "sim", "table", "--setups", "contract",
                                 "--seeds", ",".join(map(str, range(400)))],
@@ -111,6 +112,7 @@ def test_the_batch_path_gives_the_one_seed_paths_rows_byte_for_byte(options):
             assert out.startswith(sim.format_table(sim.seed_table(measurements)) + "\n")
 
 
+@pytest.mark.slow
 def test_many_seeds_from_the_cli_use_the_batch_path(monkeypatch):
     """10,000 seeds: the loops go through sim.batch (one batch per setup and budget), not 10,000 one-seed runs."""
     calls = []

@@ -22,6 +22,7 @@ def _outcomes(run):
 CASES = [(setup, budget) for setup in ("single-loop", "plan-execute") for budget in (2, 5, 8, 12)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup, budget", CASES)
 def test_every_outcome_under_common_draws_equals_the_one_seed_path(setup, budget):
     seeds = SEEDS if budget == 8 else SEEDS[::3]

@@ -174,6 +174,7 @@ def test_failed_replans_are_counted():
 # ---- over many seeds and budgets
 
 
+@pytest.mark.slow
 def test_no_bound_is_ever_exceeded_and_every_run_has_one_exit_state():
     caps = [(DEFAULT_MAX_TOKENS, DEFAULT_MAX_SECONDS), (400, 12), (250, 8)]
     seen = set()

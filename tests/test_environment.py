@@ -95,6 +95,7 @@ def _figures_of_lesson_2():
     ]
 
 
+@pytest.mark.slow
 def test_panel_figures_ignore_the_users_rc_settings():
     """Drawn and encoded (SVG for panels, PNG) under a user's rc settings: the same bytes."""
     clean = [(figures.figure_svg(f), figures.figure_png(f)) for f in _figures_of_lesson_2()]

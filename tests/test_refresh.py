@@ -42,6 +42,7 @@ def test_widget_ids_are_fixed_by_the_lesson_whatever_ipywidgets_drew(path):
         )
 
 
+@pytest.mark.slow
 def test_a_failing_cell_names_the_lesson_and_the_cell(tmp_path, monkeypatch, capsys):
     lessons = tmp_path / "lessons"
     lessons.mkdir()

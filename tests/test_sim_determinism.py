@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from sim import measure, run_plan_execute, run_single_loop
 
 
@@ -19,6 +21,7 @@ def _table_in_fresh_process(hash_seed: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_same_table_in_fresh_processes_with_different_hash_seeds():
     first, second = _table_in_fresh_process("1"), _table_in_fresh_process("4242")
     assert first == second
