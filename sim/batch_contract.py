@@ -92,21 +92,25 @@ def contract_batch(config: RunConfig, seeds) -> BatchRun:
     out = {name: np.zeros(shape, dtype=bool if name in ("correct", "stopped") else np.int64)
            for name in OUTCOME_FIELDS}  # fmt: skip
     for t, task in enumerate(TASKS):
+        # lanes with the same tape have the same outcome: run each distinct tape once
+        distinct, lane_of = np.unique(tapes[t], axis=0, return_inverse=True)
+        seed_of = np.zeros(len(distinct), dtype=np.int64)
+        seed_of[lane_of.reshape(-1)] = seeds  # any seed of a tape will do: the planner reads only the tape
         seen: dict[bytes, tuple] = {}  # picks a run read -> its outcome
         lengths: list[int] = []  # how many picks the runs read, ascending
-        rows = tapes[t].tobytes()
-        width = n_positions
-        for j in range(len(seeds)):
-            row = rows[j * width : (j + 1) * width]
+        outcomes = []
+        for tape, seed in zip(distinct, seed_of, strict=True):
+            row = tape.tobytes()
             outcome = next((seen[row[:n]] for n in lengths if row[:n] in seen), None)
             if outcome is None:
-                planner = _tape_planner(tapes[t, j], config.tools)
-                run = contract_run(task, int(seeds[j]), config, planner=planner)
+                planner = _tape_planner(tape, config.tools)
+                run = contract_run(task, int(seed), config, planner=planner)
                 outcome = (run.correct, run.steps, run.calls, run.tokens, run.errors, run.stopped)
                 read = planner.read()
                 seen[row[:read]] = outcome
                 lengths = sorted({*lengths, read})
-            for name, value in zip(OUTCOME_FIELDS, outcome, strict=True):
-                out[name][t, j] = value
+            outcomes.append(outcome)
+        for name, column in zip(OUTCOME_FIELDS, zip(*outcomes, strict=True), strict=True):
+            out[name][t] = np.array(column)[lane_of.reshape(-1)]
     return BatchRun(config, seeds, out["correct"], out["steps"], out["calls"], out["tokens"], out["errors"],
                     np.zeros(shape, dtype=np.int64), out["stopped"])  # fmt: skip

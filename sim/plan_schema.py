@@ -3,6 +3,7 @@ its chosen tools (CT3), and validation before execution (CT4). The rules are sta
 the docstring of `sim.contract`. Introduced in lesson 4, the contract.
 """
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -242,6 +243,9 @@ def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_
                     tool_set: Sequence[str] = TOOL_NAMES) -> Plan:  # fmt: skip
     """The plan the fictional planner writes around its chosen tools (CT3).
 
+    A pure function of its arguments, so its plans (frozen) are kept for reuse: the batch path
+    (`sim.batch_contract`) asks for the same plans thousands of times.
+
     Parameters
     ----------
     tools : Sequence[str]
@@ -262,6 +266,12 @@ def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_
         each required field not held; timeout TIMEOUT_FACTOR x the tool's duration (simulated
         seconds). Data flow is not checked here: `validate_plan` does that.
     """
+    return _plan_from_tools(tuple(tools), goal, tuple(held), first_number, tuple(tool_set))
+
+
+@functools.lru_cache(maxsize=4096)
+def _plan_from_tools(tools: tuple[str, ...], goal: str, held: tuple[str, ...], first_number: int,
+                     tool_set: tuple[str, ...]) -> Plan:  # fmt: skip
     steps = []
     for offset, tool in enumerate(tools):
         contract = tool_contract(tool)

@@ -83,8 +83,10 @@ def check_task(task: object, name: str = "task") -> Task:
     ValueError
         When no task has that name.
     """
-    if isinstance(task, Task) and task in TASKS:
-        return task
+    if isinstance(task, Task) and task.name in TASK_NAMES:
+        known = TASKS[TASK_NAMES.index(task.name)]  # one comparison, not one per task
+        if task is known or task == known:
+            return task
     if not isinstance(task, str):
         raise InputTypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
     if task not in TASK_NAMES:
