@@ -308,6 +308,21 @@ print(
 )
 
 # %% [markdown]
+# G05's run at seed A as the requests a real agent would send to a chat API (the format of lessons 1
+# and 2, from `sim.messages`). The replan is a planner request whose user message carries the
+# error that stopped the plan before it (rule CT9 charges 30 tokens for that context). A tool
+# call is an executor request that re-sends the plan it follows and the calls made before it,
+# with the results the scratchpad recorded. Refusals and the stop are events, not requests.
+
+# %%
+from sim import messages
+
+g05_sent = messages.requests(g05)
+print(messages.format_messages(g05_sent[1]))
+print()
+print(messages.request_sizes(g05).to_string(index=False))
+
+# %% [markdown]
 # ## Bounds and exit states
 #
 # Before every planner call and every tool call, the contract checks that the call fits all

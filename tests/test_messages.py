@@ -61,9 +61,56 @@ def test_schemas_name_the_five_tools_and_their_fields():
 def test_bad_input_is_refused_naming_the_parameter():
     with pytest.raises(sim.InputTypeError, match="run"):
         messages.requests("G05")
-    with pytest.raises(sim.InputError, match="run"):
-        messages.requests(sim.run_task("contract", "G05", 1, 8))
+    with pytest.raises(sim.InputTypeError, match="run"):
+        messages.request_sizes(sim.measure("contract", 1, 8))
+    with pytest.raises(sim.InputError, match="observations"):
+        messages.call_turns("G05", ["read_meter"], [])
     with pytest.raises(sim.InputError, match="tools"):
         messages.call_turns("G05", ["fly"])
     with pytest.raises(sim.InputTypeError, match="tools"):
         messages.call_turns("G05", "read_meter")
+
+
+CONTRACT_RUNS = [sim.run_task("contract", task, seed, budget) for task in sim.TASK_NAMES
+                 for seed, budget in ((20260218, 8), (20260219, 8), (7, 3), (11, 12))]  # fmt: skip
+CONTRACT_RUNS += [
+    sim.run_task("contract", task, seed, 8, lookalike=True) for task in ("G05", "G09") for seed in (1, 2, 3)
+]
+
+
+@pytest.mark.parametrize("run", CONTRACT_RUNS, ids=[f"{r.task}-{r.seed}-{r.budget}" for r in CONTRACT_RUNS])
+def test_a_contract_run_sends_one_request_per_planner_or_tool_call(run):
+    sent, sizes = messages.requests(run), messages.request_sizes(run)
+    assert len(sent) == len(sizes) == run.steps  # CT8: every planner call and every tool call is a step
+    calls = sizes["tool"].isin(["plan", "replan"]) == False  # noqa: E712
+    assert list(sizes.loc[calls, "tool"]) == [c.tool for c in run.trace]
+    assert sum(sizes["tool"] == "replan") == run.replans and sizes["tokens"].sum() == run.tokens
+    assert (
+        sizes.loc[calls, "tokens"] == sizes.loc[calls, "request_tokens"] + sim.costs.OBSERVATION_TOKENS
+    ).all()
+    assert (sizes.loc[~calls, "tokens"] == sizes.loc[~calls, "request_tokens"]).all()
+    executor = [request for request, call in zip(sent, calls, strict=True) if call]
+    for k, request in enumerate(executor):
+        assert len(request) == 2 + 2 * k  # every call of the run so far is re-sent
+        names = [m["tool_calls"][0]["function"]["name"] for m in request if m["role"] == "assistant"]
+        results = [json.loads(m["content"]) for m in request if m["role"] == "tool"]
+        assert names == [c.tool for c in run.trace[:k]]
+        assert results == [dict(observation) for _, _, observation in run.scratchpad.raw[:k]]
+    replans = [
+        request[-1]["content"] for request, tool in zip(sent, sizes["tool"], strict=True) if tool == "replan"
+    ]
+    assert all("The last plan failed: " in text for text in replans)
+
+
+def test_a_timed_out_call_shows_the_recorded_timeout_not_a_result():
+    from sim import plan_schema
+
+    task = sim.check_task("G05")
+    plan = plan_schema.plan_from_tools(task.sequence, "amount", sim.agents.initial_state(task))
+    slow = plan.model_copy(
+        update={"steps": (plan.steps[0].model_copy(update={"timeout": 1}), *plan.steps[1:])}
+    )
+    run = sim.contract.run_contract("G05", 20260218, 8, first_plan=slow)
+    assert run.trace[0].error
+    turn = next(m for m in messages.requests(run)[-1] if m["role"] == "tool")
+    assert json.loads(turn["content"])["error"].startswith("timed out")
