@@ -137,9 +137,9 @@ def refresh(source: Path) -> None:
     notebook.metadata.pop("widgets", None)
     normalise_metadata(notebook)
     figures_before = figure_hashes(source.stem)
-    if old is not None and len(old.cells) == len(notebook.cells):  # keep cell ids: a quieter diff
-        for new_cell, old_cell in zip(notebook.cells, old.cells, strict=True):
-            if new_cell.cell_type == old_cell.cell_type and "id" in old_cell:
+    if old is not None:  # keep cell ids (a quieter diff): a cell keeps the id of the old cell it matches
+        for new_cell, old_cell in matched_cells(old.cells, notebook.cells):
+            if "id" in old_cell:
                 new_cell["id"] = old_cell["id"]
     client = NotebookClient(
         notebook,
@@ -157,19 +157,35 @@ def refresh(source: Path) -> None:
     stable_widget_ids(notebook, source.stem)
     jupytext.write(notebook, target, fmt="ipynb")
     jupytext.write(notebook, source, fmt="py:percent")
-    changed = []
+    changed, added = [], []
     if old is not None:
         old_code = [c for c in old.cells if c.cell_type == "code"]
         new_code = [c for c in notebook.cells if c.cell_type == "code"]
-        changed = [
-            i + 1
-            for i, (a, b) in enumerate(zip(old_code, new_code, strict=False))
-            if printed(a) != printed(b)
-        ]
-        changed += list(range(len(old_code) + 1, len(new_code) + 1))
+        before = {id(b): a for a, b in matched_cells(old_code, new_code)}
+        for k, cell in enumerate(new_code, start=1):
+            if id(cell) not in before:
+                added.append(k)
+            elif printed(before[id(cell)]) != printed(cell):
+                changed.append(k)
     summary = f"printed output changed in code cells {changed}" if changed else "printed outputs unchanged"
+    if added:
+        summary += f"; new or edited code cells {added}"
     print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary}")
     print(f"  {figure_changes(figures_before, figure_hashes(source.stem))}")
+
+
+def matched_cells(old_cells, new_cells):
+    """(new cell, old cell) pairs: each new cell with the first unmatched old cell of the same type
+    and source, so inserting or editing a cell does not shift the others' comparison. Code cells are
+    numbered from 1 in the report, as JupyterLab shows them after Run All."""
+    unused = list(old_cells)
+    pairs = []
+    for cell in new_cells:
+        match = next((o for o in unused if o.cell_type == cell.cell_type and o.source == cell.source), None)
+        if match is not None:
+            unused.remove(match)
+            pairs.append((cell, match))
+    return pairs
 
 
 class RefreshError(Exception):

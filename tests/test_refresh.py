@@ -76,3 +76,12 @@ def test_an_interrupted_refresh_says_what_was_and_was_not_refreshed(tmp_path, mo
     err = capsys.readouterr().err
     assert "refresh interrupted" in err and "refreshed: 01_a; not refreshed: 02_b" in err
     assert "Traceback" not in err
+
+
+def test_a_cell_inserted_does_not_shift_the_comparison_of_the_others():
+    old = [nbformat.v4.new_code_cell(f"print({k})") for k in range(3)]
+    new = [old[0], nbformat.v4.new_code_cell("print('new')"), *old[1:]]
+    new = [nbformat.from_dict(dict(cell)) for cell in new]  # copies, as a re-execution makes
+    pairs = refresh_lessons.matched_cells(old, new)
+    assert [(n.source, o.source) for n, o in pairs] == [(c.source, c.source) for c in old]
+    assert all(n is not new[1] for n, _ in pairs)
