@@ -133,13 +133,7 @@ def check_setup(setup: object, name: str = "setup", allowed: tuple[str, ...] = S
     ValueError
         When `setup` is not one of `allowed`.
     """
-    if not isinstance(setup, str):
-        raise InputTypeError(
-            f"{name} must be one of {', '.join(allowed)}, got {setup!r} ({type(setup).__name__})"
-        )
-    if setup not in allowed:
-        raise InputError(f"{name} must be one of {', '.join(allowed)}, got {setup!r}")
-    return setup
+    return check_choice(setup, name, allowed)
 
 
 def check_switch(value: object, name: str) -> bool:

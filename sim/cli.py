@@ -107,6 +107,22 @@ def flag(option: str) -> str:
     return "--" + option.replace("_", "-")
 
 
+def _add_seeds_and_budgets(parser: argparse.ArgumentParser) -> None:
+    """The --seeds and --budgets lists, as `table` and `score` take them."""
+    parser.add_argument(
+        "--seeds",
+        type=_seed_list,
+        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
+        help=f"comma-separated integers 0 <= seed < 2**32 (default: {DEFAULT_SEED},{DEFAULT_SEED + 1})",
+    )
+    parser.add_argument(
+        "--budgets",
+        type=_budget_list,
+        default=[DEFAULT_BUDGET],
+        help=f"comma-separated step budgets >= 1 (default: {DEFAULT_BUDGET})",
+    )
+
+
 def _add_options(parser: argparse.ArgumentParser) -> None:
     """The run options, the same for `table` and `trace`, one flag per option of sim.config.OPTIONS;
     each applies to the chosen setups that have it."""
@@ -142,18 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=list(DEFAULT_SETUPS),
         help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: {','.join(DEFAULT_SETUPS)})",
     )
-    table.add_argument(
-        "--seeds",
-        type=_seed_list,
-        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
-        help="comma-separated integers 0 <= seed < 2**32 (default: 20260218,20260219)",
-    )
-    table.add_argument(
-        "--budgets",
-        type=_budget_list,
-        default=[DEFAULT_BUDGET],
-        help="comma-separated step budgets >= 1 (default: 8)",
-    )
+    _add_seeds_and_budgets(table)
     _add_options(table)
     table.add_argument("--format", choices=("text", "json", "csv"), default="text")
     trace = commands.add_parser("trace", help="one task's plan and executed trace")
@@ -166,18 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         "score", help="score a policy FILE.py:FUNCTION like the course's setups (lesson 6)"
     )
     score.add_argument("policy", help="FILE.py:FUNCTION, a function observation -> tool name or 'stop'")
-    score.add_argument(
-        "--seeds",
-        type=_seed_list,
-        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
-        help="comma-separated integers 0 <= seed < 2**32 (default: 20260218,20260219)",
-    )
-    score.add_argument(
-        "--budgets",
-        type=_budget_list,
-        default=[DEFAULT_BUDGET],
-        help="comma-separated step budgets >= 1 (default: 8)",
-    )
+    _add_seeds_and_budgets(score)
     score.add_argument("--baseline", default="single-loop", help=f"one of {', '.join(SETUP_NAMES)}")
     score.add_argument(
         "--held-out",
