@@ -272,3 +272,42 @@ class ControlPanel:
 def pre_html(text: str) -> str:
     """Text as a <pre> block for a panel's HTML widgets (escaped)."""
     return f"<pre style='font-size:12px;line-height:1.3'>{html.escape(text)}</pre>"
+
+
+RUN_LETTERS = ("A", "B")  # a panel's two runs, whatever their seeds; the caption gives the seeds
+
+
+def runs_caption(seeds) -> str:
+    """The line above a two-run panel's tables: which seed is run A and which run B (HTML)."""
+    named = ", ".join(f"run {letter} = seed {seed}" for letter, seed in zip(RUN_LETTERS, seeds, strict=False))
+    return f"<p style='margin:2px 0'><b>{html.escape(named)}</b></p>"
+
+
+def lettered(table, seeds):
+    """A copy of a table with a `run` column (`sim.seed_table`, `sim.exit_state_frame`) whose runs
+    are called A and B in the order of `seeds`, not by their seeds' digits, so the labels and the
+    column widths stay put as the seed changes."""
+    from sim.labels import run_label
+
+    names = {run_label(seed, seeds): letter for seed, letter in zip(seeds, RUN_LETTERS, strict=False)}
+    table = table.copy()
+    table["run"] = table["run"].map(lambda run: names.get(run, run))
+    return table
+
+
+def verdicts_html(verdicts, seeds, first: str, second: str) -> str:
+    """A band-rule verdict table (`sim.verdict_table`) as HTML under a line naming its first and
+    second setup, its runs called A and B (`runs_caption` gives their seeds) and its headers
+    kept on one line, so the table neither wraps nor shifts as the seed changes."""
+    from sim.bands import verdict_table
+    from sim.config import DEFAULT_SEED
+
+    # verdict_table names its columns by run label only; the lesson seeds' labels are A and B
+    letters = tuple(DEFAULT_SEED + k for k in range(len(seeds)))
+    table = (
+        verdict_table(verdicts, letters)
+        .to_html(index=False)
+        .replace("<th>", "<th style='white-space:nowrap'>")
+    )
+    heading = f"first = {first}, second = {second}; difference = second minus first, per run"
+    return f"<p style='margin:2px 0'>{html.escape(heading)}</p>{table}"

@@ -7,15 +7,14 @@ import pytest
 import sim
 from sim import compare_setups, format_table, measure, run_plan_execute, seed_table
 from sim.figures import figure_png
-from sim.panel import ControlPanel, Settings, View
+from sim.panel import ControlPanel, Settings, View, lettered
 from sim.panel_planner_executor import planner_executor_panel
 
 
 def _expected_table(seed, budget):
     seeds = (seed, seed + 1)
-    return format_table(
-        seed_table([measure(s, x, budget) for s in ("single-loop", "plan-execute") for x in seeds])
-    )
+    table = seed_table([measure(s, x, budget) for s in ("single-loop", "plan-execute") for x in seeds])
+    return format_table(lettered(table, seeds))
 
 
 def _shown_table(panel):
@@ -152,13 +151,36 @@ def test_set_refuses_a_value_a_dropdown_does_not_offer():
     assert panel.settings.extra["setup"] == "single-loop" and panel.message.value == ""
 
 
-def test_runs_next_to_the_lesson_seeds_are_labelled_by_their_seeds():
+def test_the_runs_are_a_and_b_at_every_seed_and_the_caption_gives_their_seeds():
     panel = planner_executor_panel()
-    panel.seed.value = "20260217"  # run B is 20260218: it must not be called "A"
+    panel.seed.value = "3141592653"
     table = html.unescape(panel.table.value)
-    assert "20260218" in table and "single loop                A" not in table
+    assert "run A = seed 3141592653, run B = seed 3141592654" in table
+    assert "single loop                A" in table and "planner + executor         B" in table
+    assert "3141592653   " not in table  # no run is labelled by its seed's digits
+    assert "<th style='white-space:nowrap'>first A</th>" in table and "difference B" in table
+    assert table.index("first = single loop, second = planner + executor") < table.index("<table")
+    assert "plan A : right positions" in html.unescape(panel.text.value)
+    panel.seed.value = "20260217"  # run B is the lesson's run A; the panel still calls it B
+    table = html.unescape(panel.table.value)
+    assert "run A = seed 20260217, run B = seed 20260218" in table
     panel.reset.click()
     assert "single loop                A   0.9583" in html.unescape(panel.table.value)
+
+
+@pytest.mark.parametrize("make", ["single_loop", "step_budget", "contract"])
+def test_every_two_run_panel_letters_its_runs_and_names_its_setups_above_its_verdicts(make):
+    import importlib
+
+    panel = getattr(importlib.import_module(f"sim.panel_{make}"), f"{make}_panel")()
+    if make == "single_loop":
+        panel.set(self_critique=True)
+    panel.seed.value = "3141592653"
+    table = html.unescape(panel.table.value)
+    assert "run A = seed 3141592653, run B = seed 3141592654" in table
+    assert "3141592654 " not in table.split("</b>", 1)[1]
+    if "<table" in table:
+        assert "first = " in table[: table.index("<table")]
 
 
 def test_a_bug_in_a_view_is_raised_not_shown_as_a_refusal():
