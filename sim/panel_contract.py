@@ -10,7 +10,8 @@ from sim.contract import contract_run
 from sim.exits import exit_state_frame
 from sim.figures_contract import draw_exit_states
 from sim.measurement import measure_seeds
-from sim.panel import ControlPanel, Settings, View, lettered, pre_html, runs_caption, verdicts_html
+from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import lettered, runs_caption, verdicts_html
 from sim.tables import format_events, format_table, format_trace, seed_table
 from sim.tasks import check_task
 

@@ -8,16 +8,8 @@ from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.figures_planner_executor import draw_band_chart
 from sim.labels import run_label
 from sim.measurement import measure, plan_accuracy
-from sim.panel import (
-    RUN_LETTERS,
-    ControlPanel,
-    Settings,
-    View,
-    lettered,
-    pre_html,
-    runs_caption,
-    verdicts_html,
-)
+from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
 from sim.tables import format_plan_accuracy, format_table, format_trace, seed_table
 
 

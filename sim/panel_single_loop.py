@@ -9,16 +9,8 @@ from sim.bands import compare_setups
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.figures_single_loop import draw_depth_shares
 from sim.measurement import measure
-from sim.panel import (
-    RUN_LETTERS,
-    ControlPanel,
-    Settings,
-    View,
-    lettered,
-    pre_html,
-    runs_caption,
-    verdicts_html,
-)
+from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
 from sim.tables import format_table, loop_step_table, seed_table
 from sim.traces import depth_picks, recovery_task, side_effect_calls
 

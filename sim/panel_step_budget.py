@@ -9,7 +9,8 @@ from sim.figures_step_budget import draw_outcome_grid
 from sim.labels import SETUP_LABELS
 from sim.measurement import measure
 from sim.outcomes import OUTCOMES, outcome_grid
-from sim.panel import ControlPanel, Settings, View, lettered, pre_html, runs_caption
+from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import lettered, runs_caption
 from sim.tables import format_table, seed_table
 
 LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups lesson 3's stopping rule applies to

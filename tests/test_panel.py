@@ -7,8 +7,9 @@ import pytest
 import sim
 from sim import compare_setups, format_table, measure, run_plan_execute, seed_table
 from sim.figures import figure_png
-from sim.panel import ControlPanel, Settings, View, lettered
+from sim.panel import ControlPanel, Settings, View
 from sim.panel_planner_executor import planner_executor_panel
+from sim.panel_runs import lettered
 
 
 def _expected_table(seed, budget):
@@ -211,3 +212,105 @@ def test_the_panel_box_shows_the_value_it_used():
     panel = planner_executor_panel()
     panel.seed.value = "  42 "
     assert panel.settings.seed == 42 and panel.seed.value == "42" and panel.message.value == ""
+
+
+@pytest.mark.parametrize("typed", ["50", "0", "-3", "abc", "2.5", ""])
+def test_a_typed_budget_outside_the_slider_is_refused_not_clamped(panel, typed):
+    table = panel.table.value
+    panel.budget_box.value = typed
+    assert "Refused: budget must be an integer 1..20, got" in html.unescape(panel.message.value)
+    assert "Still showing seed 20260218, budget 8" in panel.message.value
+    assert panel.settings.budget == 8 and panel.budget.value == 8 and panel.budget_box.value == "8"
+    assert panel.table.value == table
+    panel.budget_box.value = "4"  # and the panel keeps working
+    assert panel.settings.budget == 4 and panel.budget.value == 4 and panel.message.value == ""
+
+
+def test_the_budget_box_follows_the_slider(panel):
+    panel.budget.value = 5
+    assert panel.budget_box.value == "5" and panel.settings.budget == 5
+    assert panel.budget.readout is False  # the slider's own readout would clamp a typed value silently
+
+
+def test_the_status_line_says_what_a_change_redrew_and_marks_text_out_of_sight(panel):
+    panel.task.value = "G24"
+    assert "Showing seed 20260218, budget 8, task G24" in panel.status.value
+    assert "Redrawn: the text below the figure." in panel.status.value
+    assert panel.text.layout.border  # the only change is below the figure: it is marked
+    panel.seed.value = "777"
+    assert "Redrawn: the table, the figure, the text below the figure." in panel.status.value
+    assert not panel.text.layout.border
+
+
+def test_a_panel_shows_one_plain_line_where_it_cannot_draw_its_widgets(panel):
+    from sim.panel import RUN_FIRST
+
+    bundle = panel.widget._repr_mimebundle_()
+    assert bundle["text/plain"] == RUN_FIRST and "Run All Cells" in RUN_FIRST
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == panel.widget.model_id
+
+
+def test_long_control_labels_are_not_cut_short():
+    from sim.panel_contract import contract_panel
+
+    panel = contract_panel()
+    assert panel.extra["max_replans"].style.description_width == "initial"
+
+
+def _blocking_render():
+    import threading
+
+    from matplotlib.figure import Figure
+
+    gate, started, seen = threading.Event(), threading.Event(), []
+
+    def render(settings):
+        seen.append(settings.seed)
+        if settings.seed == 2:  # the first request after the panel's start waits for the gate
+            started.set()
+            gate.wait(30)
+        return View(f"<p>{settings.seed}</p>", Figure(figsize=(1, 1)))
+
+    return render, gate, started, seen
+
+
+def test_in_the_background_the_latest_request_wins_and_stale_ones_are_dropped():
+    render, gate, started, seen = _blocking_render()
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False, background=True)
+    panel.wait()
+    assert panel.settings.seed == 1 and seen == [1]
+    panel.seed.value = "2"
+    assert started.wait(30)  # seed 2 is being computed ...
+    assert "Computing seed 2" in panel.status.value and "alm-panel-busy" in panel.widget._dom_classes
+    for seed in (3, 4, 5, 6, 7):  # ... while five more requests arrive, as quick clicks do
+        panel.seed.value = str(seed)
+    assert panel.seed.value == "7" and "Computing seed 7" in panel.status.value
+    gate.set()
+    panel.wait()
+    assert seen == [1, 2, 7]  # 3 to 6 never computed
+    assert panel.settings.seed == 7 and panel.table.value == "<p>7</p>"
+    assert panel._worker.dropped == 1  # seed 2's result came too late and was never shown
+    assert "alm-panel-busy" not in panel.widget._dom_classes and "Showing seed 7" in panel.status.value
+
+
+def test_in_the_background_a_refusal_and_a_bug_are_shown_and_the_panel_keeps_working():
+    from matplotlib.figure import Figure
+
+    def render(settings):
+        if settings.budget == 9:
+            raise sim.InputError("budget 9 is not drawn here")
+        if settings.budget == 10:
+            raise ZeroDivisionError("a bug")
+        return View(f"<p>{settings.budget}</p>", Figure(figsize=(1, 1)))
+
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False, background=True)
+    panel.budget.value = 9
+    panel.wait()
+    assert "Refused: budget 9 is not drawn here" in panel.message.value
+    assert panel.budget.value == 2 and panel.table.value == "<p>2</p>"
+    panel.budget.value = 10
+    panel.wait()
+    assert "ZeroDivisionError: a bug" in panel.message.value and "Traceback" in panel.message.value
+    panel.budget.value = 3
+    panel.wait()
+    assert panel.table.value == "<p>3</p>" and panel.message.value == ""
