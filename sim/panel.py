@@ -27,6 +27,7 @@ from sim.tasks import TASK_NAMES, check_task
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
 RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # its plain-text form
+VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
 BUSY_CLASS = "alm-panel-busy"
 # while a redraw is computed, the table and figure fade: the panel is at work, not stuck
 BUSY_STYLE = (f"<style>.{BUSY_CLASS} .widget-html, .{BUSY_CLASS} .widget-image "
@@ -93,7 +94,8 @@ class ControlPanel:
     widget), `figure` (Image widget, SVG bytes), `text` (HTML widget), `message` (HTML widget,
     empty or the last refusal), `status` (HTML widget: what is shown and what the last change
     redrew, or that the panel is computing), `view` (the last View), `renders` (how many
-    times `render` ran), `widget` (the whole panel).
+    times `render` ran: settings shown before are redrawn from the panel's store), `widget`
+    (the whole panel).
     """
 
     def __init__(
@@ -151,6 +153,7 @@ class ControlPanel:
         self.settings: Settings | None = None
         self.view: View | None = None
         self.renders = 0
+        self._done: dict = {}  # settings -> (view, SVG) this panel drew, VIEWS_KEPT at most
         self._requested = replace(defaults, extra=dict(self._extra_defaults))
         self._show(self._requested, self._compute(self._requested))  # the first view: before it is displayed
 
@@ -193,10 +196,17 @@ class ControlPanel:
         )
 
     def _compute(self, settings: Settings):
-        """The work of a redraw (any thread): the lesson's view and its figure as SVG bytes."""
-        self.renders += 1
-        view = self._render(settings)
-        return view, figure_svg(view.figure)
+        """The work of a redraw (any thread): the lesson's view and its figure as SVG bytes, from
+        this panel's own store of what it drew when these settings were shown before."""
+        done = self._done.pop(settings, None)
+        if done is None:
+            self.renders += 1
+            view = self._render(settings)
+            done = (view, figure_svg(view.figure))
+        self._done[settings] = done  # the most recent last
+        while len(self._done) > VIEWS_KEPT:
+            self._done.pop(next(iter(self._done)))
+        return done
 
     def _show(self, settings: Settings, result) -> None:
         """Put a computed view on screen (the kernel's main thread) and say what it changed."""

@@ -314,3 +314,13 @@ def test_in_the_background_a_refusal_and_a_bug_are_shown_and_the_panel_keeps_wor
     panel.budget.value = 3
     panel.wait()
     assert panel.table.value == "<p>3</p>" and panel.message.value == ""
+
+
+def test_settings_shown_before_are_redrawn_from_the_panels_store(panel):
+    first = (panel.table.value, panel.figure.value)
+    renders = panel.renders
+    panel.seed.value = "777"
+    assert panel.renders == renders + 1
+    panel.reset.click()  # back to the defaults: drawn before, not computed again
+    assert panel.renders == renders + 1 and (panel.table.value, panel.figure.value) == first
+    assert "Redrawn: the table, the figure" in panel.status.value
