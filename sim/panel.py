@@ -26,7 +26,7 @@ from sim.panel_worker import PanelWorker
 from sim.tasks import TASK_NAMES, check_task
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
-RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # its plain-text form
+RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # a panel's plain-text form
 VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
 BUSY_CLASS = "alm-panel-busy"
 # while a redraw is computed, the table and figure fade: the panel is at work, not stuck
@@ -267,6 +267,11 @@ class ControlPanel:
         if self.settings is not None:
             kept = f" Still showing {self._describe(self.settings)}."
         self._show_settings()
+        if self.settings is not None:  # no longer "Computing ...": what is on screen stays
+            self.status.value = (
+                f"<span style='color:#555'>Showing {html.escape(self._describe(self.settings))}.</span>"
+            )
+        self.widget.remove_class(BUSY_CLASS)
         text = str(error).rstrip(".")
         self.message.value = (
             f"<span style='color:#C62828'>Refused: {html.escape(text)}.{html.escape(kept)}</span>"

@@ -324,3 +324,9 @@ def test_settings_shown_before_are_redrawn_from_the_panels_store(panel):
     panel.reset.click()  # back to the defaults: drawn before, not computed again
     assert panel.renders == renders + 1 and (panel.table.value, panel.figure.value) == first
     assert "Redrawn: the table, the figure" in panel.status.value
+
+
+def test_a_refusal_ends_the_busy_state_and_the_status_names_what_is_still_shown(panel):
+    panel.seed.value = "x"
+    assert "Showing seed 20260218, budget 8, task G05." in panel.status.value
+    assert "alm-panel-busy" not in panel.widget._dom_classes
