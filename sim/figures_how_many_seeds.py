@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 from sim.figures import in_course_style
@@ -71,8 +72,15 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
         for j, (name, v) in enumerate(zip(studies, values, strict=True)):
             colour = STUDY_COLOURS[j % 2]
             share = np.histogram(v, bins=bins)[0] / len(v)
-            ax.stairs(share, bins, fill=True, alpha=0.35, color=colour, label=name)
-            ax.stairs(share, bins, color=colour)
+            ax.stairs(
+                share,
+                bins,
+                fill=True,
+                facecolor=to_rgba(colour, 0.35),
+                edgecolor=colour,
+                linewidth=1.5,
+                label=name,
+            )
             for position in marked[:8]:
                 ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
             n_seeds = len(v)
