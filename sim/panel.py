@@ -128,8 +128,9 @@ class ControlPanel:
                                        layout=widgets.Layout(width="52px"))  # fmt: skip
         self.task = widgets.Dropdown(options=TASK_NAMES, value=defaults.task, description="task")
         self.reset = widgets.Button(description="reset", layout=widgets.Layout(width="80px"))
-        self.message = widgets.HTML()
-        self.status = widgets.HTML()
+        # one line each, kept even when empty: a refusal or a status does not push the table down
+        self.message = widgets.HTML(layout=widgets.Layout(min_height="24px"))
+        self.status = widgets.HTML(layout=widgets.Layout(min_height="24px"))
         self.table = widgets.HTML()
         self.figure = widgets.Image(format="svg+xml", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML()
