@@ -5,7 +5,8 @@
 
 For each lessons/NN_name.py (the source you edit): read it with jupytext, execute it top to
 bottom with nbclient in a fresh kernel (working directory lessons/, figures written to the
-repository's figures/), keep the widget state, and write lessons/NN_name.ipynb. The .py is
+repository's figures/), store each panel as its one plain line (no widget state), and write
+lessons/NN_name.ipynb. The .py is
 then rewritten by jupytext from the executed notebook, so the pair is in sync. The .py is
 formatted with ruff first, as the lint test expects.
 
@@ -16,13 +17,10 @@ figures changed.
 """
 
 import hashlib
-import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import uuid
 from pathlib import Path
 
 import jupytext
@@ -70,61 +68,25 @@ def printed(cell) -> str:
     return "".join(parts)
 
 
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 
-def stable_widget_ids(notebook, name: str):
-    """Give the widgets saved in `notebook` ids fixed by the lesson, in place; return the notebook.
+def plain_panel_outputs(notebook):
+    """Store each widget output as its plain text alone (a panel's: one line saying to run the
+    notebook), in place; return the notebook.
 
-    ipywidgets draws each widget's model id at random, and the saved widget state is keyed by
-    those ids, so every run would rewrite the file. Here each model gets the id uuid5(name,
-    k), k its place in a walk that starts at the views the outputs show (cell order) and follows
-    the models each state refers to ("IPY_MODEL_<id>", in the order they appear), then from the
-    models no output shows, taken in the order of their content (nbformat writes the saved
-    state sorted by id). A run that changes nothing then leaves the file as it was.
+    A stored widget view needs the widget's model, which only the kernel that drew it has: in a
+    notebook opened later (a fresh clone, a restart), JupyterLab shows "Error displaying widget:
+    model not found" for it, or, with saved widget state, a panel whose controls do nothing.
+    The plain line shows the same whether the notebook is trusted or not, and running the
+    notebook draws the working panel in its place. No widget state is stored.
     """
-    state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    roots = [
-        output["data"][WIDGET_VIEW]["model_id"]
-        for cell in notebook.cells
-        if cell.cell_type == "code"
-        for output in cell.get("outputs", [])
-        if WIDGET_VIEW in output.get("data", {})
-    ]
-    order = []
-
-    def walk(start: list[str]) -> None:
-        queue = [model for model in start if model in state]
-        while queue:
-            model = queue.pop(0)
-            if model in order:
-                continue
-            order.append(model)
-            refs = MODEL_REF.findall(json.dumps(state[model], sort_keys=True))
-            queue += [ref for ref in refs if ref in state and ref not in order]
-
-    def content(model: str) -> str:  # the state with every model id masked: what a model is, not its id
-        return re.sub(r"[0-9a-f]{32}", "ID", json.dumps(state[model], sort_keys=True))
-
-    walk(roots)  # the models the outputs show, and what they refer to
-    referred = {ref for model in state for ref in MODEL_REF.findall(json.dumps(state[model]))}
-    walk(sorted((m for m in state if m not in order and m not in referred), key=content))  # never shown
-    walk(sorted((m for m in state if m not in order), key=content))  # anything left (a cycle)
-    new = {
-        old: uuid.uuid5(uuid.NAMESPACE_URL, f"agent-loops-measured/{name}/{k}").hex
-        for k, old in enumerate(order)
-    }
-    text = json.dumps({"cells": notebook.cells, "state": state})
-    text = re.sub(r"[0-9a-f]{32}", lambda m: new.get(m.group(0), m.group(0)), text)
-    renamed = json.loads(text)
-    for cell, renamed_cell in zip(notebook.cells, renamed["cells"], strict=True):
-        if cell.cell_type == "code":
-            cell["outputs"] = nbformat.from_dict(renamed_cell["outputs"])
-    if state:
-        ordered = {new[old]: renamed["state"][new[old]] for old in order}
-        notebook.metadata["widgets"][WIDGET_STATE]["state"] = ordered
+    notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if WIDGET_VIEW in data:
+                output["data"] = nbformat.from_dict({"text/plain": data.get("text/plain", "")})
     return notebook
 
 
@@ -147,14 +109,14 @@ def refresh(source: Path) -> None:
         kernel_name="python3",
         resources={"metadata": {"path": str(LESSONS)}},
         record_timing=False,  # no timestamps in stored cells
-        store_widget_state=True,  # a trusted notebook shows its panel before it is run
+        store_widget_state=False,  # a saved panel could only be drawn dead (see plain_panel_outputs)
         coalesce_streams=True,  # one stream output per cell, however the kernel chunked its writes
     )
     try:
         client.execute()
     except CellExecutionError as error:
         raise RefreshError(source, notebook, error) from None
-    stable_widget_ids(notebook, source.stem)
+    plain_panel_outputs(notebook)
     jupytext.write(notebook, target, fmt="ipynb")
     jupytext.write(notebook, source, fmt="py:percent")
     changed, added = [], []

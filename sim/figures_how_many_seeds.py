@@ -5,9 +5,11 @@ Each is drawn by a named function returning a matplotlib Figure (no pyplot); `si
 them and holds the shared colours.
 """
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 from sim.figures import in_course_style
@@ -17,6 +19,23 @@ STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
 RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
 STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else ""))
                     for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
+
+
+def _mark_runs(ax, marks: list[list[float]]) -> None:
+    """Letter the marked runs above the axes: one row of letters a setup (its colour), so the first
+    setup's A and the second's never print on each other; letters of one setup at one value, or
+    too close to tell apart, share a label ("A B")."""
+    low, high = ax.get_xlim()
+    near = 0.06 * (high - low)  # closer than this, two letters would print on each other
+    for j, values in enumerate(marks):
+        spots: dict[float, list[str]] = {}
+        for letter, value in zip("ABCDEFGH", values, strict=False):
+            spot = next((s for s in spots if abs(s - float(value)) < near), float(value))
+            spots.setdefault(spot, []).append(letter)
+        for value, letters in spots.items():
+            ax.annotate(" ".join(letters), (value, 1.0), xycoords=("data", "axes fraction"),
+                        xytext=(0, 2 + 12 * j), textcoords="offset points", color=STUDY_COLOURS[j % 2],
+                        ha="center", va="bottom", fontsize=10, fontweight="bold")  # fmt: skip
 
 
 @in_course_style
@@ -39,8 +58,8 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
         Three panels; x: tasks solved (of 24), tokens per run of 24 tasks, tool errors per run;
         y: share of seeds. Vertical lines mark the chosen seeds in each setup's colour.
     """
-    fig = Figure(figsize=(11, 3.3))  # fixed margins: no layout engine, so a panel redraws fast
-    axes = fig.subplots(1, 3, gridspec_kw={"left": 0.06, "right": 0.99, "bottom": 0.2, "top": 0.83,
+    fig = Figure(figsize=(11, 3.9))  # fixed margins: no layout engine, so a panel redraws fast
+    axes = fig.subplots(1, 3, gridspec_kw={"left": 0.07, "right": 0.975, "bottom": 0.17, "top": 0.8,
                                            "wspace": 0.25})  # fmt: skip
     n_seeds = 0
     for ax, (field, label) in zip(axes, STUDY_UNITS, strict=True):
@@ -53,19 +72,26 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
         for j, (name, v) in enumerate(zip(studies, values, strict=True)):
             colour = STUDY_COLOURS[j % 2]
             share = np.histogram(v, bins=bins)[0] / len(v)
-            ax.stairs(share, bins, fill=True, alpha=0.35, color=colour, label=name)
-            ax.stairs(share, bins, color=colour)
-            for letter, position in zip("ABCDEFGH", marked, strict=False):
+            ax.stairs(
+                share,
+                bins,
+                fill=True,
+                facecolor=to_rgba(colour, 0.35),
+                edgecolor=colour,
+                linewidth=1.5,
+                label=name,
+            )
+            for position in marked[:8]:
                 ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
-                ax.annotate(letter, (v[position], 1.0), xycoords=("data", "axes fraction"), color=colour,
-                            ha="center", va="bottom", fontsize=8, fontweight="bold")  # fmt: skip
             n_seeds = len(v)
-        ax.set_xlabel(label, fontsize=9)
-        ax.tick_params(labelsize=8)
-    axes[0].set_ylabel("share of seeds", fontsize=9)
-    axes[0].legend(fontsize=7, loc="upper left")
+        _mark_runs(ax, [[v[p] for p in marked] for v in values])
+        ax.set_xlabel(label, fontsize=10)
+        ax.tick_params(labelsize=10)
+    axes[0].set_ylabel("share of seeds", fontsize=10)
+    axes[0].legend(fontsize=10, loc="upper left")
     fig.suptitle(
-        title or f"Over {n_seeds} seeds, each setup's spread; dashed lines: runs A and B", fontsize=10
+        textwrap.fill(title or f"Over {n_seeds} seeds, each setup's spread; dashed lines: runs A and B", 110),
+        fontsize=11,
     )
     return fig
 

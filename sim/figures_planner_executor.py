@@ -139,7 +139,7 @@ def draw_band_chart(
         units of different size share one scale. A unit is measured when every dot lies
         outside its grey bar; the verdict is written under the unit.
     """
-    fig = Figure(figsize=(8, 3.2))  # fixed margins: no layout engine, so a panel redraws fast
+    fig = Figure(figsize=(9, 3.8))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.12, "right": 0.98, "bottom": 0.17, "top": 0.9})
     ax.axhline(0, color="black", linewidth=0.8)
     for x, v in enumerate(verdicts):
@@ -149,11 +149,11 @@ def draw_band_chart(
         for j, d in enumerate(v.differences):
             ax.scatter(x + (j - (len(v.differences) - 1) / 2) * 0.12, 100 * d / scale, s=45, zorder=3,
                        color=RUN_COLOURS[j % len(RUN_COLOURS)], label=f"run {'AB'[j]}" if x == 0 and j < 2 else None)  # fmt: skip
-    ax.set_xticks(range(len(verdicts)), [f"{v.unit}\n{v.verdict}" for v in verdicts], fontsize=8)
-    ax.set_ylabel(f"{second_label} minus {first_label}\n% of {first_label} mean", fontsize=8)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.set_xticks(range(len(verdicts)), [f"{v.unit}\n{v.verdict}" for v in verdicts], fontsize=10)
+    ax.set_ylabel(f"{second_label} minus {first_label}\n% of {first_label} mean", fontsize=10)
+    ax.legend(fontsize=10, loc="upper left")
     ax.set_title(
         "Difference per run against the band: measured only when every dot is outside the grey bar",
-        fontsize=9,
+        fontsize=11,
     )
     return fig

@@ -109,8 +109,8 @@ def draw_depth_shares(tables: dict) -> Figure:
         so how few picks a point rests on stays visible. Fixed margins (no layout engine), so
         a panel redraws it fast. Source: lesson 1.
     """
-    fig = Figure(figsize=(7, 3.4))
-    ax = fig.subplots(gridspec_kw={"left": 0.1, "right": 0.98, "bottom": 0.14, "top": 0.9})
+    fig = Figure(figsize=(9, 4.2))
+    ax = fig.subplots(gridspec_kw={"left": 0.09, "right": 0.98, "bottom": 0.13, "top": 0.91})
     first = next(iter(tables.values()))
     ax.plot(first["depth"], first["model"], color="black", marker="_", markersize=14, label="selection(d)")
     ax.plot(
@@ -124,15 +124,15 @@ def draw_depth_shares(tables: dict) -> Figure:
         for x, share, right, picks in zip(xs, table["share"], table["right"], table["picks"], strict=True):
             if picks:
                 side = -1 if j == 0 else 1  # run A's labels to the left, run B's to the right
-                ax.annotate(f"{right}/{picks}", (x, share), textcoords="offset points", xytext=(7 * side, -3),
-                            ha="right" if side < 0 else "left", fontsize=7, color=colour)  # fmt: skip
+                ax.annotate(f"{right}/{picks}", (x, share), textcoords="offset points", xytext=(6 * side, -4),
+                            ha="right" if side < 0 else "left", fontsize=10, color=colour)  # fmt: skip
     ax.set_xticks(list(first["depth"]))
     ax.set_xlim(0.5, len(first) + 0.5)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("depth d (position of the sequence)")
     ax.set_ylabel("share of right picks")
-    ax.legend(fontsize=7, loc="lower left")
-    ax.set_title("Right picks by depth, counted from the traces (labels: right/picks)", fontsize=10)
+    ax.legend(fontsize=10, loc="lower left")
+    ax.set_title("Right picks by depth, counted from the traces (labels: right/picks)", fontsize=12)
     return fig
 
 

@@ -4,6 +4,7 @@ Each is drawn by a named function returning a matplotlib Figure (no pyplot); `si
 them and holds the shared colours.
 """
 
+import textwrap
 from collections.abc import Sequence
 
 from matplotlib.figure import Figure
@@ -91,16 +92,20 @@ def draw_outcome_grid(grid, title: str) -> Figure:
 
     names = list(OUTCOME_COLOURS)
     codes = grid.apply(lambda column: column.map(names.index)).to_numpy()
-    fig = Figure(figsize=(3.4 + 0.3 * grid.shape[1], 6.2), layout="constrained")
-    ax = fig.subplots()
+    width, height = max(6.5, 1.6 + 0.36 * grid.shape[1]), 7.8  # inches
+    fig = Figure(figsize=(width, height))  # fixed margins (inches), no layout engine: a panel redraws fast
+    ax = fig.subplots(gridspec_kw={"left": 0.6 / width, "right": 1 - 0.25 / width, "top": 1 - 0.75 / height,
+                                   "bottom": 1.3 / height})  # fmt: skip
     ax.imshow(codes, cmap=ListedColormap(list(OUTCOME_COLOURS.values())), vmin=-0.5, vmax=len(names) - 0.5,
               aspect="auto", interpolation="nearest")  # fmt: skip
-    ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=7)
-    ax.set_xticks(range(grid.shape[1]), [str(b) for b in grid.columns], fontsize=7)
-    ax.set_xlabel("step budget (steps)", fontsize=8)
-    ax.set_title(title, fontsize=8)
-    fig.legend(handles=[Patch(color=OUTCOME_COLOURS[n], label=n) for n in names], loc="outside right upper",
-               fontsize=7, frameon=False)  # fmt: skip
+    ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=10)
+    ax.set_xticks(range(grid.shape[1]), [str(b) for b in grid.columns], fontsize=10)
+    ax.set_xlabel("step budget (steps)", fontsize=10)
+    fig.suptitle(
+        textwrap.fill(title, 60), fontsize=11, y=1 - 0.08 / height, va="top"
+    )  # wrapped to the figure
+    fig.legend(handles=[Patch(color=OUTCOME_COLOURS[n], label=n) for n in names], loc="lower center",
+               ncols=3, fontsize=10, frameon=False)  # fmt: skip
     return fig
 
 

@@ -6,6 +6,7 @@ them and holds the shared colours.
 """
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from sim.figures import in_course_style
 
@@ -29,7 +30,7 @@ def draw_cost_success(frame, title: str = "") -> Figure:
     Figure
         Error bars: the t intervals over the seeds of both means.
     """
-    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
+    fig = Figure(figsize=(8.5, 4.8), layout="constrained")
     ax = fig.subplots()
     for colour, row in zip(ENTRANT_COLOURS * 3, frame.itertuples(), strict=False):
         ax.errorbar(row.tokens, row.success, xerr=[[row.tokens - row.tokens_low], [row.tokens_high - row.tokens]],
@@ -38,9 +39,13 @@ def draw_cost_success(frame, title: str = "") -> Figure:
     ax.set_xlabel("tokens per run of 24 tasks (mean, 95 % interval)")
     ax.set_ylabel("share of tasks solved (mean, 95 % interval)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(
+        fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0
+    )  # beside the axes: never on a point, and cheaper than "best"
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    ax.tick_params(labelsize=10)
     seeds = int(frame["seeds"].iloc[0]) if len(frame) else 0
-    ax.set_title(f"Success against cost, {seeds} seeds {title}".strip(), fontsize=10)
+    ax.set_title(f"Success against cost, {seeds} seeds {title}".strip(), fontsize=12)
     return fig
 
 

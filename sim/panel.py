@@ -22,9 +22,28 @@ import ipywidgets as widgets
 from sim.checks import SEED_LIMIT, check_budget, check_integer, check_seed, parse_whole_number
 from sim.errors import InputError, InputTypeError
 from sim.figures import PANEL_DPI, figure_svg
+from sim.panel_worker import PanelWorker
 from sim.tasks import TASK_NAMES, check_task
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
+RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # a panel's plain-text form
+VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
+BUSY_CLASS = "alm-panel-busy"
+# while a redraw is computed, the table and figure fade: the panel is at work, not stuck
+BUSY_STYLE = (f"<style>.{BUSY_CLASS} .widget-html, .{BUSY_CLASS} .widget-image "
+              "{opacity: 0.45; transition: opacity 0.15s}</style>")  # fmt: skip
+
+
+class PanelBox(widgets.VBox):
+    """The panel's outer box. Its plain-text form, what a notebook shows where it cannot draw the
+    widget (not trusted, or saved and reopened), is one line saying to run the notebook, not
+    the boxes' repr."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle:
+            bundle["text/plain"] = RUN_FIRST
+        return bundle
 
 
 @dataclass(frozen=True)
@@ -65,10 +84,18 @@ class ControlPanel:
         A lesson's own controls (a Checkbox, a bounded IntSlider, a Dropdown...), shown after
         the standard ones. Their values reach `render` as `settings.extra[name]`; their
         starting values are what reset restores. Build them with continuous_update=False.
+    background : bool | None
+        Compute in a worker thread, so the kernel keeps taking clicks while a redraw runs: the
+        latest request wins and requests it overtook are dropped. None (the default): in a
+        running Jupyter kernel only; plain Python computes at once, so a test reads the result
+        on the next line (or after `wait()`).
 
     Attributes read by tests and instructors: `settings` (what is shown), `table` (HTML
-    widget), `figure` (Image widget, PNG bytes), `text` (HTML widget), `message` (HTML widget,
-    empty or the last refusal), `view` (the last View), `widget` (the whole panel).
+    widget), `figure` (Image widget, SVG bytes), `text` (HTML widget), `message` (HTML widget,
+    empty or the last refusal), `status` (HTML widget: what is shown and what the last change
+    redrew, or that the panel is computing), `view` (the last View), `renders` (how many
+    times `render` ran: settings shown before are redrawn from the panel's store), `widget`
+    (the whole panel).
     """
 
     def __init__(
@@ -78,6 +105,7 @@ class ControlPanel:
         controls: tuple[str, ...] = ("seed", "new_seed", "budget", "task", "reset"),
         two_runs: bool = True,
         extra_controls: dict | None = None,
+        background: bool | None = None,
     ):
         self._render = render
         self.defaults = defaults
@@ -85,6 +113,7 @@ class ControlPanel:
         self.shown_controls = tuple(controls)
         self._random = random.Random()  # this panel's own source of new seeds
         self._quiet = False
+        self._worker = PanelWorker(self._compute, self._show, self._failed, background)
         self.seed = widgets.Text(
             value=str(defaults.seed), description="seed", continuous_update=False,
             layout=widgets.Layout(width="220px"),
@@ -92,33 +121,51 @@ class ControlPanel:
         self.new_seed = widgets.Button(description="new seed", layout=widgets.Layout(width="100px"))
         self.budget = widgets.IntSlider(
             value=defaults.budget, min=BUDGET_RANGE[0], max=BUDGET_RANGE[1], description="budget",
-            continuous_update=False,
+            continuous_update=False, readout=False, layout=widgets.Layout(width="240px"),
         )  # fmt: skip
+        # typed budgets go through this box, so one outside the slider's range is refused, not clamped
+        self.budget_box = widgets.Text(value=str(defaults.budget), continuous_update=False,
+                                       layout=widgets.Layout(width="52px"))  # fmt: skip
         self.task = widgets.Dropdown(options=TASK_NAMES, value=defaults.task, description="task")
         self.reset = widgets.Button(description="reset", layout=widgets.Layout(width="80px"))
-        self.message = widgets.HTML()
+        # one line each, kept even when empty: a refusal or a status does not push the table down
+        self.message = widgets.HTML(layout=widgets.Layout(min_height="24px"))
+        self.status = widgets.HTML(layout=widgets.Layout(min_height="24px"))
         self.table = widgets.HTML()
         self.figure = widgets.Image(format="svg+xml", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML()
-        chosen = {"seed": self.seed, "new_seed": self.new_seed, "budget": self.budget, "task": self.task,
+        budget = widgets.HBox([self.budget, self.budget_box])
+        chosen = {"seed": self.seed, "new_seed": self.new_seed, "budget": budget, "task": self.task,
                   "reset": self.reset}  # fmt: skip
         self.extra = dict(extra_controls or {})
         self._extra_defaults = {name: control.value for name, control in self.extra.items()}
+        for control in self.extra.values():  # a long description ("max_replans") is never cut short
+            if getattr(control, "description", "") and hasattr(control, "style"):
+                control.style.description_width = "initial"
         row = widgets.HBox([chosen[name] for name in controls] + list(self.extra.values()))
         row.layout.flex_flow = "row wrap"
-        self.widget = widgets.VBox([row, self.message, self.table, self.figure, self.text])
+        self.widget = PanelBox([row, self.message, self.status, widgets.HTML(BUSY_STYLE), self.table,
+                                self.figure, self.text])  # fmt: skip
         for control in (self.seed, self.budget, self.task, *self.extra.values()):
             control.observe(self._on_change, names="value")
+        self.budget_box.observe(self._on_budget_typed, names="value")
         self.new_seed.on_click(self._on_new_seed)
         self.reset.on_click(self._on_reset)
         self.settings: Settings | None = None
         self.view: View | None = None
-        self._redraw(replace(defaults, extra=dict(self._extra_defaults)))
+        self.renders = 0
+        self._done: dict = {}  # settings -> (view, SVG) this panel drew, VIEWS_KEPT at most
+        self._requested = replace(defaults, extra=dict(self._extra_defaults))
+        self._show(self._requested, self._compute(self._requested))  # the first view: before it is displayed
 
     def _ipython_display_(self):
         from IPython.display import display
 
         display(self.widget)
+
+    def wait(self, timeout: float | None = 60) -> None:
+        """Return once every requested redraw is done (at once unless the panel computes in the background)."""
+        self._worker.wait(timeout)
 
     def _read_seed(self, text: object) -> int:
         """The seed typed in the seed box (an int, or text in the course's grammar for numbers,
@@ -149,39 +196,83 @@ class ControlPanel:
             {name: control.value for name, control in self.extra.items()},
         )
 
-    def _redraw(self, settings: Settings) -> None:
-        view = self._render(settings)
-        image = figure_svg(view.figure)
-        width = round(
-            view.figure.get_size_inches()[0] * PANEL_DPI
-        )  # pixels: shown at its own size, not stretched
+    def _compute(self, settings: Settings):
+        """The work of a redraw (any thread): the lesson's view and its figure as SVG bytes, from
+        this panel's own store of what it drew when these settings were shown before."""
+        done = self._done.pop(settings, None)
+        if done is None:
+            self.renders += 1
+            view = self._render(settings)
+            done = (view, figure_svg(view.figure))
+        self._done[settings] = done  # the most recent last
+        while len(self._done) > VIEWS_KEPT:
+            self._done.pop(next(iter(self._done)))
+        return done
+
+    def _show(self, settings: Settings, result) -> None:
+        """Put a computed view on screen (the kernel's main thread) and say what it changed."""
+        view, image = result
+        width = round(view.figure.get_size_inches()[0] * PANEL_DPI)  # pixels: its own size, not stretched
+        changed = [name for name, widget, value in (("table", self.table, view.table_html),
+                   ("figure", self.figure, image), ("text", self.text, view.text)) if widget.value != value]  # fmt: skip
         self.table.value, self.figure.value, self.text.value = view.table_html, image, view.text
         self.figure.width = str(width)
         self.settings, self.view = settings, view
         self.message.value = ""
+        self.status.value = self._status_line(settings, changed)
+        self.widget.remove_class(BUSY_CLASS)
+        # only the text below the figure changed (a new task): mark it, it may be out of sight
+        self.text.layout.border = "2px solid #F9A825" if changed == ["text"] else ""
+
+    def _status_line(self, settings: Settings, changed: list[str]) -> str:
+        where = {"table": "the table", "figure": "the figure", "text": "the text below the figure"}
+        redrawn = ", ".join(where[name] for name in changed) or "nothing (same as before)"
+        return f"<span style='color:#555'>Showing {html.escape(self._describe(settings))}. Redrawn: {redrawn}.</span>"
+
+    def _describe(self, settings: Settings) -> str:
+        parts = [f"seed {settings.seed}", f"budget {settings.budget}"]
+        parts += [f"task {settings.task}"] if "task" in self.shown_controls else []
+        parts += [
+            f"{self._label(name)} {self._value_label(name, value)}" for name, value in settings.extra.items()
+        ]
+        return ", ".join(parts)
+
+    def _failed(self, settings: Settings, error: Exception) -> None:
+        """A request the lesson's view refused (the main thread): say why, keep what is shown. A
+        bug in the view (any other error, computed in the background) is shown with its traceback."""
+        self.widget.remove_class(BUSY_CLASS)
+        if self._requested == settings:  # nothing newer is on its way: the controls go back
+            self._requested = self.settings or self._requested
+        if not isinstance(error, InputError):
+            self._show_settings()
+            trace = getattr(error, "panel_traceback", repr(error))
+            self.message.value = f"<pre style='color:#C62828'>{html.escape(trace)}</pre>"
+            self.status.value = ""
+            return
+        self._refuse(error)
 
     def _show_settings(self) -> None:
-        """Put every control back to what the panel shows, without redrawing."""
-        shown = self.settings
+        """Put every control back to the settings last asked for, without redrawing."""
+        shown = self._requested
         self._quiet = True
         try:
             self.seed.value, self.budget.value, self.task.value = str(shown.seed), shown.budget, shown.task
+            self.budget_box.value = str(shown.budget)
             for name, control in self.extra.items():
                 control.value = shown.extra[name]
         finally:
             self._quiet = False
 
     def _refuse(self, error: Exception) -> None:
-        shown = self.settings
         kept = ""
-        if shown is not None:
-            parts = [f"seed {shown.seed}", f"budget {shown.budget}"]
-            parts += [f"task {shown.task}"] if "task" in self.shown_controls else []
-            parts += [
-                f"{self._label(name)} {self._value_label(name, value)}" for name, value in shown.extra.items()
-            ]
-            kept = f" Still showing {', '.join(parts)}."
-            self._show_settings()
+        if self.settings is not None:
+            kept = f" Still showing {self._describe(self.settings)}."
+        self._show_settings()
+        if self.settings is not None:  # no longer "Computing ...": what is on screen stays
+            self.status.value = (
+                f"<span style='color:#555'>Showing {html.escape(self._describe(self.settings))}.</span>"
+            )
+        self.widget.remove_class(BUSY_CLASS)
         text = str(error).rstrip(".")
         self.message.value = (
             f"<span style='color:#C62828'>Refused: {html.escape(text)}.{html.escape(kept)}</span>"
@@ -191,11 +282,35 @@ class ControlPanel:
         if self._quiet:
             return
         try:
-            self._redraw(self._read_controls())
+            settings = self._read_controls()
         except InputError as error:  # bad input only: a bug in a view shows as the traceback it is
             self._refuse(error)
             return
+        self._requested = settings
         self._show_settings()  # the box shows the value used (" 42 " becomes "42")
+        self.message.value = ""
+        self.status.value = (f"<span style='color:#1565C0'>Computing {html.escape(self._describe(settings))}"
+                             "&hellip;</span>")  # fmt: skip
+        self.widget.add_class(BUSY_CLASS)
+        self._worker.request(settings)
+
+    def _on_budget_typed(self, _change=None) -> None:
+        if self._quiet:
+            return
+        try:
+            budget = parse_whole_number(self.budget_box.value, "budget")
+            budget = self._check_value("budget", self.budget, budget)
+        except InputError as error:
+            allowed = f"budget must be an integer {self.budget.min}..{self.budget.max}"
+            self._refuse(error if str(error).startswith(allowed) else InputTypeError(
+                f"{allowed}, got {self.budget_box.value!r}"))  # fmt: skip
+            return
+        self._quiet = True
+        try:
+            self.budget.value = budget
+        finally:
+            self._quiet = False
+        self._on_change()
 
     def _on_new_seed(self, _button=None) -> None:
         self.seed.value = str(self._random.randrange(self.seed_max + 1))

@@ -4,13 +4,14 @@ split, and one task's contract run event by event.
 
 import ipywidgets as widgets
 
-from sim.bands import compare_setups, verdict_table
+from sim.bands import compare_setups
 from sim.config import DEFAULT_BUDGET, DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS, DEFAULT_SEED, configs_for
 from sim.contract import contract_run
 from sim.exits import exit_state_frame
 from sim.figures_contract import draw_exit_states
 from sim.measurement import measure_seeds
 from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import lettered, runs_caption, verdicts_html
 from sim.tables import format_events, format_table, format_trace, seed_table
 from sim.tasks import check_task
 
@@ -30,16 +31,16 @@ def contract_view(settings: Settings) -> View:
         CONTRACT_SETUPS, settings.budget, options
     )  # each option goes to the setup that has it
     by_setup = {config.setup: measure_seeds(config, seeds) for config in configs}
-    table_text = format_table(seed_table([m for runs in by_setup.values() for m in runs]))
-    exits = exit_state_frame(CONTRACT_SETUPS, seeds, settings.budget, **options)
+    table_text = format_table(lettered(seed_table([m for runs in by_setup.values() for m in runs]), seeds))
+    exits = lettered(exit_state_frame(CONTRACT_SETUPS, seeds, settings.budget, **options), seeds)
     verdicts = compare_setups(by_setup["plan-execute"], by_setup["contract"])
     run = contract_run(check_task(settings.task), settings.seed, configs[-1])
     walk = (format_trace(run) + f"\n  exit state {run.exit_state}  stop reason {run.stop_reason}"
             f"  replans {run.replans}\n" + format_events(run))  # fmt: skip
     return View(
-        table_html=pre_html(table_text + "\n\n" + exits.to_string(index=False))
-        + "<p>first = planner + executor, second = contract</p>"
-        + verdict_table(verdicts, seeds).to_html(index=False),
+        table_html=runs_caption(seeds)
+        + pre_html(table_text + "\n\n" + exits.to_string(index=False))
+        + verdicts_html(verdicts, seeds, "planner + executor", "contract"),
         figure=draw_exit_states(exits),
         text=pre_html(walk),
         data={"measurements": by_setup, "exits": exits, "verdicts": verdicts, "run": run},

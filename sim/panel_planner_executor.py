@@ -3,11 +3,13 @@ and one task's walk-through under the split.
 """
 
 from sim.agents import run_plan_execute
-from sim.bands import compare_setups, verdict_table
+from sim.bands import compare_setups
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.figures_planner_executor import draw_band_chart
+from sim.labels import run_label
 from sim.measurement import measure, plan_accuracy
 from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
 from sim.tables import format_plan_accuracy, format_table, format_trace, seed_table
 
 
@@ -18,11 +20,18 @@ def planner_executor_view(settings: Settings) -> View:
     single = [measure("single-loop", seed, settings.budget) for seed in seeds]
     split = [measure("plan-execute", seed, settings.budget) for seed in seeds]
     verdicts = compare_setups(single, split)
-    table_text = format_table(seed_table(single + split))
-    accuracy = "\n".join(format_plan_accuracy(plan_accuracy(seed), seeds) for seed in seeds)
+    table_text = format_table(lettered(seed_table(single + split), seeds))
+    accuracy = "\n".join(
+        format_plan_accuracy(plan_accuracy(seed), seeds).replace(
+            f"plan {run_label(seed, seeds)} ", f"plan {letter} ", 1
+        )
+        for seed, letter in zip(seeds, RUN_LETTERS, strict=True)
+    )
     walk = format_trace(run_plan_execute(settings.task, settings.seed, settings.budget))
     return View(
-        table_html=pre_html(table_text) + verdict_table(verdicts, seeds).to_html(index=False),
+        table_html=runs_caption(seeds)
+        + pre_html(table_text)
+        + verdicts_html(verdicts, seeds, "single loop", "planner + executor"),
         figure=draw_band_chart(verdicts),
         text=pre_html(accuracy + "\n\n" + walk),
         data={"measurements": single + split, "verdicts": verdicts},

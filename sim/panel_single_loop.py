@@ -5,12 +5,12 @@ switches against the plain loop, right picks by depth, and one task's steps.
 import ipywidgets as widgets
 
 from sim.agents import loop_steps, run_single_loop
-from sim.bands import compare_setups, verdict_table
+from sim.bands import compare_setups
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.figures_single_loop import draw_depth_shares
-from sim.labels import run_label
 from sim.measurement import measure
 from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
 from sim.tables import format_table, loop_step_table, seed_table
 from sim.traces import depth_picks, recovery_task, side_effect_calls
 
@@ -28,24 +28,25 @@ def single_loop_view(settings: Settings) -> View:
     approval = bool(settings.extra.get("approval", False))
     seeds = (settings.seed, settings.seed + 1)
     plain = [measure("single-loop", seed, settings.budget) for seed in seeds]
-    parts = ["single loop, no switch\n" + format_table(seed_table(plain))]
+    parts = ["single loop, no switch\n" + format_table(lettered(seed_table(plain), seeds))]
     verdicts, switched = None, None
     if critique or approval:
         switched = [measure("single-loop", seed, settings.budget, critique, approval) for seed in seeds]
         names = " and ".join(name for name, on in (("self-critique", critique), ("approval", approval)) if on)
-        parts.append(f"single loop with {names}\n" + format_table(seed_table(switched)))
+        parts.append(f"single loop with {names}\n" + format_table(lettered(seed_table(switched), seeds)))
         verdicts = compare_setups(plain, switched)
     if approval:
-        for seed, m in zip(seeds, switched, strict=True):
+        for seed, letter, m in zip(seeds, RUN_LETTERS, switched, strict=True):
             calls = side_effect_calls(seed, settings.budget)
             stray = calls[~calls["asked_for_record"]]
-            parts.append(f"run {run_label(seed, seeds)}: {m.approvals} approvals asked, {len(stray)} of them "
+            parts.append(f"run {letter}: {m.approvals} approvals asked, {len(stray)} of them "
                          f"write_record calls in tasks that never asked for a record")  # fmt: skip
-    table_html = pre_html("\n\n".join(parts))
+    table_html = runs_caption(seeds) + pre_html("\n\n".join(parts))
     if verdicts is not None:
-        table_html += "<p>first = no switch, second = with the switches</p>"
-        table_html += verdict_table(verdicts, seeds).to_html(index=False)
-    depth = {run_label(seed, seeds): depth_picks(seed, settings.budget) for seed in seeds}
+        table_html += verdicts_html(verdicts, seeds, "no switch", "with the switches")
+    depth = {
+        letter: depth_picks(seed, settings.budget) for seed, letter in zip(seeds, RUN_LETTERS, strict=True)
+    }
     run = run_single_loop(settings.task, settings.seed, settings.budget, critique, approval)
     walk = loop_step_table(loop_steps(run, critique)).to_string(index=False)
     depth_text = "\n\n".join(f"run {label}\n{table.to_string(index=False)}" for label, table in depth.items())

@@ -10,6 +10,7 @@ from sim.labels import SETUP_LABELS
 from sim.measurement import measure
 from sim.outcomes import OUTCOMES, outcome_grid
 from sim.panel import ControlPanel, Settings, View, pre_html
+from sim.panel_runs import lettered, runs_caption
 from sim.tables import format_table, seed_table
 
 LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups lesson 3's stopping rule applies to
@@ -28,7 +29,7 @@ def step_budget_view(settings: Settings) -> View:
     rule = RunConfig(setup, settings.budget, stop_when_done=stop).rule
     title = f"{SETUP_LABELS[setup]}, seed {settings.seed}, {rule}"
     return View(
-        table_html=pre_html(format_table(seed_table(measurements))),
+        table_html=runs_caption(seeds) + pre_html(format_table(lettered(seed_table(measurements), seeds))),
         figure=draw_outcome_grid(grid, title),
         text=pre_html(f"outcomes at budget {settings.budget} ({title}):\n{counts.to_string()}"),
         data={"measurements": measurements, "grid": grid},

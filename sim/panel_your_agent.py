@@ -3,6 +3,7 @@ the seed and the next seed (band rule), and success against cost over a block of
 """
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 import ipywidgets as widgets
 
@@ -35,10 +36,13 @@ def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
     return policies
 
 
-def your_agent_view(settings: Settings, policies: Mapping | None = None) -> View:
+def your_agent_view(settings: Settings, policies: Mapping | None = None, run=entrant_run) -> View:
     """Lesson 6's view: the chosen policy against the built-in single loop at (seed, seed + 1) and the
     budget, by the band rule; the figure puts the single loop, the split and the policy on the
     success-cost plane over PANEL_SEEDS seeds from the seed.
+
+    `run` makes the runs over the block of seeds, called as run(entrant, seeds, budget): a panel passes
+    a cached `sim.harness.entrant_run`, so choosing another policy reuses the built-in setups' runs.
 
     Raises InputError for a policy label the panel does not offer, or a seed block reaching 2**32."""
     policies = panel_policies() if policies is None else policies
@@ -56,8 +60,8 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None) -> View
         f"{v.unit:12} single loop {v.first}  policy {v.second}  band {v.band}  {v.verdict}" for v in verdicts
     ]
     block = range(settings.seed, settings.seed + PANEL_SEEDS)
-    runs = {entrant_label(e): entrant_run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
-    runs[label] = entrant_run(chosen, block, settings.budget)
+    runs = {entrant_label(e): run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
+    runs[label] = run(chosen, block, settings.budget)
     frame = cost_success(runs)
     text = frame[["entrant", "success", "tokens", "tokens_per_success"]].to_string(
         index=False, float_format="{:.4f}".format
@@ -86,8 +90,9 @@ def your_agent_panel(policies: Mapping[str, Callable] | None = None) -> ControlP
     """
     offered = panel_policies(policies)
     choice = widgets.Dropdown(options=list(offered), value="stop when goal met", description="policy")
+    run = lru_cache(maxsize=12)(entrant_run)  # this panel's runs over seed blocks, reused across policies
     return ControlPanel(
-        lambda settings: your_agent_view(settings, offered),
+        lambda settings: your_agent_view(settings, offered, run),
         Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
         controls=("seed", "new_seed", "budget", "reset"),
         extra_controls={"policy": choice},

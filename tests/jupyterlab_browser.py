@@ -252,7 +252,7 @@ class LessonPanel:
     """Where the lesson's panel is and what it is.
 
     cell_index: the index (among all cells) of the lesson's Explore cell, the last cell whose
-    stored outputs hold a widget; source: that cell's code; value: what its last line
+    stored output is the panel's plain line (`sim.panel.RUN_FIRST`); source: that cell's code; value: what its last line
     evaluates to in this process (a ControlPanel, or any widget); root: the widget shown.
     """
 
@@ -271,13 +271,24 @@ def explore_panel(notebook_path: Path) -> LessonPanel:
     output or its Explore cell does not build the panel by itself.
     """
     notebook = nbformat.read(notebook_path, as_version=4)
-    with_widgets = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"
-                    and any(WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", []))]  # fmt: skip
-    assert with_widgets, f"{notebook_path.name}: no cell stores a widget output (the Explore cell's panel)"
-    index = with_widgets[-1]
+    index = panel_cell_index(notebook_path)
     source = notebook.cells[index].source
     value, root = run_cell(source, notebook_path.name)
     return LessonPanel(index, source, value, root)
+
+
+def panel_cell_index(notebook_path: Path) -> int:
+    """The index (among all cells) of the lesson's Explore cell: the last cell whose stored output is
+    the panel's plain line (`sim.panel.RUN_FIRST`). AssertionError when no cell stores it."""
+    from sim.panel import RUN_FIRST
+
+    notebook = nbformat.read(notebook_path, as_version=4)
+    with_panel = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"
+                  and any(output.get("data", {}).get("text/plain") == RUN_FIRST for output in cell.get("outputs", []))]  # fmt: skip
+    assert with_panel, (
+        f"{notebook_path.name}: no cell stores the panel's plain line (the Explore cell's panel)"
+    )
+    return with_panel[-1]
 
 
 def run_cell(source: str, name: str) -> tuple[object, widgets.Widget]:
@@ -533,6 +544,46 @@ class NotebookPage:
             shown = self.read_shown(root, expected)
             if shown == expected or time.monotonic() > deadline:
                 return shown
+            self.page.wait_for_timeout(250)
+
+    def output_text(self, cell_index: int) -> str:
+        """The text the cell's output area shows, once it shows any (textContent: the cell may be offscreen)."""
+        self.page.wait_for_function(
+            """(i) => {
+              const cell = document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i];
+              const area = cell && cell.querySelector('.jp-OutputArea');
+              return !!(area && area.textContent.trim());
+            }""",
+            arg=cell_index,
+            timeout=PAGE_S * 1000,
+        )
+        return self.page.evaluate(
+            "(i) => document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i].querySelector('.jp-OutputArea')"
+            ".textContent.trim()",
+            cell_index,
+        )
+
+    def click(self, root, path: tuple, times: int = 1) -> None:
+        """Click the button at `path` `times` times, as fast as a student can."""
+        element = self.page.evaluate_handle(f"([root, path]) => ({_FIND})(root, path)", [root, list(path)])
+        element = element.as_element()
+        assert element is not None, f"no widget at {path} in the browser"
+        for _ in range(times):
+            element.click()
+
+    def wait_settled(self, root, seed_path: tuple, status_path: tuple) -> str:
+        """Wait until the panel shows the seed its seed box holds ("Showing seed S" in its status line,
+        nothing being computed); return that seed as typed."""
+        query = [{"path": list(seed_path), "kind": "text", "value": ""},
+                 {"path": list(status_path), "kind": "html", "value": ""}]  # fmt: skip
+        deadline = time.monotonic() + REDRAW_S
+        while True:
+            seed, status = (item["value"] or "" for item in self.read_shown(root, query))
+            if seed and f"Showing seed {seed}," in status:
+                return seed
+            assert time.monotonic() < deadline, (
+                f"the panel did not settle: seed box {seed!r}, status {status!r}"
+            )
             self.page.wait_for_timeout(250)
 
     def move(self, root, path: tuple, control: widgets.Widget, value) -> None:

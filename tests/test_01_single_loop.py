@@ -10,6 +10,7 @@ import pytest
 
 import sim
 from sim.panel import Settings
+from sim.panel_runs import lettered
 from sim.panel_single_loop import single_loop_panel
 
 LESSONS = Path(__file__).resolve().parents[1] / "lessons"
@@ -175,10 +176,12 @@ def test_panel_starts_at_the_lessons_defaults(panel):
 def test_panel_seed_and_budget_redraw_table_and_depth(panel):
     before = panel.figure.value
     panel.set(seed=777, budget=4)
-    expected = sim.format_table(sim.seed_table([sim.measure("single-loop", s, 4) for s in (777, 778)]))
+    measured = sim.seed_table([sim.measure("single-loop", s, 4) for s in (777, 778)])
+    expected = sim.format_table(lettered(measured, (777, 778)))  # runs A and B, the caption gives the seeds
     assert expected in _shown(panel.table)
     assert panel.figure.value != before
-    for label, seed in (("777", 777), ("778", 778)):
+    assert "run A = seed 777, run B = seed 778" in _shown(panel.table)
+    for label, seed in (("A", 777), ("B", 778)):
         assert panel.view.data["depth"][label].equals(sim.depth_picks(seed, 4))
     run = sim.run_single_loop("G03", 777, 4)
     assert f"{sim.loop_step_table(sim.loop_steps(run)).to_string(index=False)}" in _shown(panel.text)

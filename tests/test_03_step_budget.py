@@ -19,6 +19,7 @@ from sim import (
 )
 from sim.outcomes import OUTCOMES, outcome, outcome_grid
 from sim.panel import Settings
+from sim.panel_runs import lettered
 from sim.panel_step_budget import step_budget_panel
 from sim.tables import format_table, seed_table
 
@@ -114,9 +115,8 @@ def test_outcome_grid_agrees_with_the_success_measure():
 def test_panel_shows_sims_table_and_grid():
     panel = step_budget_panel()
     panel.set(seed=77, budget=5)
-    expected = format_table(
-        seed_table([measure(s, x, 5) for s in ("single-loop", "plan-execute") for x in (77, 78)])
-    )
+    measured = seed_table([measure(s, x, 5) for s in ("single-loop", "plan-execute") for x in (77, 78)])
+    expected = format_table(lettered(measured, (77, 78)))
     assert expected in html.unescape(panel.table.value)
     assert panel.view.data["grid"].equals(outcome_grid("plan-execute", 77, range(1, 6)))
     panel.set(stop_when_done=True, setup="single-loop")

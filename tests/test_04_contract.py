@@ -9,21 +9,19 @@ from sim.contract import run_contract
 from sim.exits import exit_state_frame
 from sim.panel import Settings
 from sim.panel_contract import CONTRACT_SETUPS, contract_panel
+from sim.panel_runs import lettered
 
 
 def _expected(seed, budget, max_replans, max_tokens):
     seeds = (seed, seed + 1)
     options = {"max_replans": max_replans, "max_tokens": max_tokens}
-    table = format_table(
-        seed_table(
-            [
-                measure(s, x, budget, **(options if s == "contract" else {}))
-                for s in CONTRACT_SETUPS
-                for x in seeds
-            ]
-        )
+    measured = [
+        measure(s, x, budget, **(options if s == "contract" else {})) for s in CONTRACT_SETUPS for x in seeds
+    ]
+    table = format_table(lettered(seed_table(measured), seeds))  # the panel calls its runs A and B
+    return table, lettered(exit_state_frame(CONTRACT_SETUPS, seeds, budget, **options), seeds).to_string(
+        index=False
     )
-    return table, exit_state_frame(CONTRACT_SETUPS, seeds, budget, **options).to_string(index=False)
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ def test_batch_speed_runs_and_checks_the_paths_agree(monkeypatch, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lesson", ("1", "2"))
+@pytest.mark.parametrize("lesson", ("1", "2", "3", "4", "5", "6"))
 def test_panel_latency_runs_for_each_lesson_it_knows(monkeypatch, capsys, lesson):
     out = _run(monkeypatch, capsys, "panel_latency.py", "--lesson", lesson, "--changes", "4")
     assert f"lesson {lesson} panel, 4 changes: median" in out

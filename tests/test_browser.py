@@ -33,6 +33,7 @@ import jupyterlab_browser
 import nbformat
 import pytest
 from course_checks import ROOT, lesson_notebooks
+from figure_text import text_problems
 from jupyterlab_browser import (
     PAGE_S,
     JupyterLab,
@@ -44,10 +45,15 @@ from jupyterlab_browser import (
     launch_chromium,
     main_control,
     new_value,
+    panel_cell_index,
     run_cell,
+    widget_paths,
 )
 
+from sim.panel import RUN_FIRST
+
 NOTEBOOKS = lesson_notebooks()
+LESSONS = {notebook.stem: notebook for notebook in NOTEBOOKS}
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
 
 
@@ -141,8 +147,10 @@ def opened(lab, browser):
 def running(opened, lab):
     """The pages of `opened`, each open with its kernel idle, then outputs cleared and Run All chosen;
     the kernels run the notebooks by themselves from then on."""
-    for page in opened.values():
+    for name, page in opened.items():
         page.wait_open()
+        if name in LESSONS:  # as a fresh clone opens it, before any run: what its panel area shows
+            page.before_run = page.output_text(panel_cell_index(LESSONS[name]))
         page.start_run_all(_code_cells(lab.root_dir / page.path))
     return opened
 
@@ -175,6 +183,8 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(notebo
     page = running[notebook.stem]
     panel = None
     try:
+        # before any run, a fresh clone's panel area is one plain line: no error, no repr, no dead panel
+        assert page.before_run == RUN_FIRST, f"before Run All the panel area shows {page.before_run[:300]!r}"
         page.wait_run_all(_code_cells(notebook))
         assert page.problems() == []
 
@@ -197,6 +207,19 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(notebo
         assert shown == moved, (
             f"after {control.description or path} -> {value!r} the panel does not show what sim computes:\n"
             + _differences(moved, shown)
+        )
+        assert text_problems(lesson.value.view.figure) == []  # the figure at a non-default seed
+
+        # five quick presses of "new seed": the panel settles on the latest, showing what sim computes for it
+        paths = {id(w): p for p, w in widget_paths(lesson.root)}
+        button = lesson.value.new_seed
+        page.click(panel, paths[id(button)], times=5)
+        seed = page.wait_settled(panel, paths[id(lesson.value.seed)], paths[id(lesson.value.status)])
+        lesson.value.seed.value = seed
+        settled = expected_shown(lesson.root)
+        shown = page.wait_shown(panel, settled)
+        assert shown == settled, f"after five presses of new seed (last: {seed}):\n" + _differences(
+            settled, shown
         )
         assert page.problems() == []
     finally:

@@ -9,13 +9,13 @@ from sim import compare_setups, format_table, measure, run_plan_execute, seed_ta
 from sim.figures import figure_png
 from sim.panel import ControlPanel, Settings, View
 from sim.panel_planner_executor import planner_executor_panel
+from sim.panel_runs import lettered
 
 
 def _expected_table(seed, budget):
     seeds = (seed, seed + 1)
-    return format_table(
-        seed_table([measure(s, x, budget) for s in ("single-loop", "plan-execute") for x in seeds])
-    )
+    table = seed_table([measure(s, x, budget) for s in ("single-loop", "plan-execute") for x in seeds])
+    return format_table(lettered(table, seeds))
 
 
 def _shown_table(panel):
@@ -152,13 +152,36 @@ def test_set_refuses_a_value_a_dropdown_does_not_offer():
     assert panel.settings.extra["setup"] == "single-loop" and panel.message.value == ""
 
 
-def test_runs_next_to_the_lesson_seeds_are_labelled_by_their_seeds():
+def test_the_runs_are_a_and_b_at_every_seed_and_the_caption_gives_their_seeds():
     panel = planner_executor_panel()
-    panel.seed.value = "20260217"  # run B is 20260218: it must not be called "A"
+    panel.seed.value = "3141592653"
     table = html.unescape(panel.table.value)
-    assert "20260218" in table and "single loop                A" not in table
+    assert "run A = seed 3141592653, run B = seed 3141592654" in table
+    assert "single loop                A" in table and "planner + executor         B" in table
+    assert "3141592653   " not in table  # no run is labelled by its seed's digits
+    assert "<th style='white-space:nowrap'>first A</th>" in table and "difference B" in table
+    assert table.index("first = single loop, second = planner + executor") < table.index("<table")
+    assert "plan A : right positions" in html.unescape(panel.text.value)
+    panel.seed.value = "20260217"  # run B is the lesson's run A; the panel still calls it B
+    table = html.unescape(panel.table.value)
+    assert "run A = seed 20260217, run B = seed 20260218" in table
     panel.reset.click()
     assert "single loop                A   0.9583" in html.unescape(panel.table.value)
+
+
+@pytest.mark.parametrize("make", ["single_loop", "step_budget", "contract"])
+def test_every_two_run_panel_letters_its_runs_and_names_its_setups_above_its_verdicts(make):
+    import importlib
+
+    panel = getattr(importlib.import_module(f"sim.panel_{make}"), f"{make}_panel")()
+    if make == "single_loop":
+        panel.set(self_critique=True)
+    panel.seed.value = "3141592653"
+    table = html.unescape(panel.table.value)
+    assert "run A = seed 3141592653, run B = seed 3141592654" in table
+    assert "3141592654 " not in table.split("</b>", 1)[1]
+    if "<table" in table:
+        assert "first = " in table[: table.index("<table")]
 
 
 def test_a_bug_in_a_view_is_raised_not_shown_as_a_refusal():
@@ -189,3 +212,122 @@ def test_the_panel_box_shows_the_value_it_used():
     panel = planner_executor_panel()
     panel.seed.value = "  42 "
     assert panel.settings.seed == 42 and panel.seed.value == "42" and panel.message.value == ""
+
+
+@pytest.mark.parametrize("typed", ["50", "0", "-3", "abc", "2.5", ""])
+def test_a_typed_budget_outside_the_slider_is_refused_not_clamped(panel, typed):
+    table = panel.table.value
+    panel.budget_box.value = typed
+    assert "Refused: budget must be an integer 1..20, got" in html.unescape(panel.message.value)
+    assert "Still showing seed 20260218, budget 8" in panel.message.value
+    assert panel.settings.budget == 8 and panel.budget.value == 8 and panel.budget_box.value == "8"
+    assert panel.table.value == table
+    panel.budget_box.value = "4"  # and the panel keeps working
+    assert panel.settings.budget == 4 and panel.budget.value == 4 and panel.message.value == ""
+
+
+def test_the_budget_box_follows_the_slider(panel):
+    panel.budget.value = 5
+    assert panel.budget_box.value == "5" and panel.settings.budget == 5
+    assert panel.budget.readout is False  # the slider's own readout would clamp a typed value silently
+
+
+def test_the_status_line_says_what_a_change_redrew_and_marks_text_out_of_sight(panel):
+    assert panel.message.layout.min_height and panel.status.layout.min_height  # lines kept: no jump
+    panel.task.value = "G24"
+    assert "Showing seed 20260218, budget 8, task G24" in panel.status.value
+    assert "Redrawn: the text below the figure." in panel.status.value
+    assert panel.text.layout.border  # the only change is below the figure: it is marked
+    panel.seed.value = "777"
+    assert "Redrawn: the table, the figure, the text below the figure." in panel.status.value
+    assert not panel.text.layout.border
+
+
+def test_a_panel_shows_one_plain_line_where_it_cannot_draw_its_widgets(panel):
+    from sim.panel import RUN_FIRST
+
+    bundle = panel.widget._repr_mimebundle_()
+    assert bundle["text/plain"] == RUN_FIRST and "Run All Cells" in RUN_FIRST
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == panel.widget.model_id
+
+
+def test_long_control_labels_are_not_cut_short():
+    from sim.panel_contract import contract_panel
+
+    panel = contract_panel()
+    assert panel.extra["max_replans"].style.description_width == "initial"
+
+
+def _blocking_render():
+    import threading
+
+    from matplotlib.figure import Figure
+
+    gate, started, seen = threading.Event(), threading.Event(), []
+
+    def render(settings):
+        seen.append(settings.seed)
+        if settings.seed == 2:  # the first request after the panel's start waits for the gate
+            started.set()
+            gate.wait(30)
+        return View(f"<p>{settings.seed}</p>", Figure(figsize=(1, 1)))
+
+    return render, gate, started, seen
+
+
+def test_in_the_background_the_latest_request_wins_and_stale_ones_are_dropped():
+    render, gate, started, seen = _blocking_render()
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False, background=True)
+    panel.wait()
+    assert panel.settings.seed == 1 and seen == [1]
+    panel.seed.value = "2"
+    assert started.wait(30)  # seed 2 is being computed ...
+    assert "Computing seed 2" in panel.status.value and "alm-panel-busy" in panel.widget._dom_classes
+    for seed in (3, 4, 5, 6, 7):  # ... while five more requests arrive, as quick clicks do
+        panel.seed.value = str(seed)
+    assert panel.seed.value == "7" and "Computing seed 7" in panel.status.value
+    gate.set()
+    panel.wait()
+    assert seen == [1, 2, 7]  # 3 to 6 never computed
+    assert panel.settings.seed == 7 and panel.table.value == "<p>7</p>"
+    assert panel._worker.dropped == 1  # seed 2's result came too late and was never shown
+    assert "alm-panel-busy" not in panel.widget._dom_classes and "Showing seed 7" in panel.status.value
+
+
+def test_in_the_background_a_refusal_and_a_bug_are_shown_and_the_panel_keeps_working():
+    from matplotlib.figure import Figure
+
+    def render(settings):
+        if settings.budget == 9:
+            raise sim.InputError("budget 9 is not drawn here")
+        if settings.budget == 10:
+            raise ZeroDivisionError("a bug")
+        return View(f"<p>{settings.budget}</p>", Figure(figsize=(1, 1)))
+
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False, background=True)
+    panel.budget.value = 9
+    panel.wait()
+    assert "Refused: budget 9 is not drawn here" in panel.message.value
+    assert panel.budget.value == 2 and panel.table.value == "<p>2</p>"
+    panel.budget.value = 10
+    panel.wait()
+    assert "ZeroDivisionError: a bug" in panel.message.value and "Traceback" in panel.message.value
+    panel.budget.value = 3
+    panel.wait()
+    assert panel.table.value == "<p>3</p>" and panel.message.value == ""
+
+
+def test_settings_shown_before_are_redrawn_from_the_panels_store(panel):
+    first = (panel.table.value, panel.figure.value)
+    renders = panel.renders
+    panel.seed.value = "777"
+    assert panel.renders == renders + 1
+    panel.reset.click()  # back to the defaults: drawn before, not computed again
+    assert panel.renders == renders + 1 and (panel.table.value, panel.figure.value) == first
+    assert "Redrawn: the table, the figure" in panel.status.value
+
+
+def test_a_refusal_ends_the_busy_state_and_the_status_names_what_is_still_shown(panel):
+    panel.seed.value = "x"
+    assert "Showing seed 20260218, budget 8, task G05." in panel.status.value
+    assert "alm-panel-busy" not in panel.widget._dom_classes

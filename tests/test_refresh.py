@@ -3,9 +3,6 @@ files as they were (widget ids fixed by the lesson), and a failing or interrupte
 which cell, and what is left to do."""
 
 import importlib.util
-import random
-import re
-import uuid
 
 import nbformat
 import pytest
@@ -16,30 +13,34 @@ refresh_lessons = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(refresh_lessons)
 
 
-def _with_random_ids(notebook, seed: int):
-    """The notebook as a fresh run writes it: every widget model id drawn anew, the state in their order."""
-    rng = random.Random(seed)
-    text = nbformat.writes(notebook)
-    ids = dict.fromkeys(re.findall(r"[0-9a-f]{32}", text))
-    fresh = {old: uuid.UUID(int=rng.getrandbits(128)).hex for old in ids}
-    copy = nbformat.reads(re.sub(r"[0-9a-f]{32}", lambda m: fresh[m.group(0)], text), as_version=4)
-    state = copy.metadata["widgets"][refresh_lessons.WIDGET_STATE]["state"]
-    keys = list(state)
-    rng.shuffle(keys)
-    copy.metadata["widgets"][refresh_lessons.WIDGET_STATE]["state"] = {key: state[key] for key in keys}
-    return copy
-
-
 @pytest.mark.parametrize("path", lesson_notebooks(), ids=[p.stem for p in lesson_notebooks()])
-def test_widget_ids_are_fixed_by_the_lesson_whatever_ipywidgets_drew(path):
+def test_a_stored_panel_is_one_plain_line_and_no_widget_state_is_stored(path):
+    """Whatever JupyterLab does with the committed file (trusted or not, before any run), the panel
+    area shows one line saying to run the notebook: no widget view to fail, no state drawn dead."""
+    from sim.panel import RUN_FIRST
+
     committed = nbformat.read(path, as_version=4)
-    assert refresh_lessons.WIDGET_STATE in committed.metadata.get("widgets", {}), "no saved widget state"
-    for seed in (1, 2):
-        again = refresh_lessons.stable_widget_ids(_with_random_ids(committed, seed), path.stem)
-        assert nbformat.writes(again) == nbformat.writes(committed), (
-            f"{path.stem}: the saved widgets are not in the refresh command's normal form; run "
-            f".venv/bin/python scripts/refresh_lessons.py {path.stem[:2]}"
-        )
+    assert "widgets" not in committed.metadata, f"{path.stem}: saved widget state"
+    outputs = [o for cell in committed.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if refresh_lessons.WIDGET_VIEW in o.get("data", {})], path.stem
+    panels = [o for o in outputs if o.get("data", {}).get("text/plain") == RUN_FIRST]
+    assert len(panels) == 1 and set(panels[0]["data"]) == {"text/plain"}, (
+        f"{path.stem}: the Explore cell does not store the panel's plain line; run "
+        f".venv/bin/python scripts/refresh_lessons.py {path.stem[:2]}"
+    )
+
+
+def test_plain_panel_outputs_keeps_only_the_plain_text_of_widget_outputs():
+    notebook = nbformat.v4.new_notebook(metadata={"widgets": {"state": {}}})
+    view = {"application/vnd.jupyter.widget-view+json": {"model_id": "ab" * 16, "version_major": 2},
+            "text/plain": "Control panel: run the notebook"}  # fmt: skip
+    cell = nbformat.v4.new_code_cell("panel", outputs=[nbformat.v4.new_output("execute_result", view, execution_count=1),
+                                                        nbformat.v4.new_output("stream", text="kept\n")])  # fmt: skip
+    notebook.cells = [cell]
+    refresh_lessons.plain_panel_outputs(notebook)
+    assert "widgets" not in notebook.metadata
+    assert cell.outputs[0]["data"] == {"text/plain": "Control panel: run the notebook"}
+    assert cell.outputs[1]["text"] == "kept\n"
 
 
 @pytest.mark.slow

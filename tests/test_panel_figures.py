@@ -1,0 +1,89 @@
+"""Every panel figure, drawn over a spread of seeds, budgets and options, keeps its text readable:
+no text outside the figure, none on other text or under a legend, none smaller than a projector
+shows (tests/figure_text.py measures each text's extent with the figure's own renderer)."""
+
+import itertools
+
+import pytest
+from figure_text import MIN_POINTS, text_problems
+
+from sim.errors import InputError
+from sim.panel import Settings
+from sim.panel_contract import contract_view
+from sim.panel_how_many_seeds import how_many_seeds_view, study_run
+from sim.panel_planner_executor import planner_executor_view
+from sim.panel_single_loop import single_loop_view
+from sim.panel_step_budget import step_budget_view
+from sim.panel_your_agent import your_agent_view
+
+SMALL_STUDY = 120  # seeds: lesson 5's figure is drawn from fewer runs here, the same code draws it
+
+
+def _small_study(first_seed, budget, label, size, common_draws=False):
+    return study_run(first_seed, budget, label, min(size, SMALL_STUDY), common_draws)
+
+
+def _study(n_seeds, common):
+    return {
+        "n_seeds": n_seeds,
+        "first": "single loop",
+        "second": "planner + executor",
+        "common_draws": common,
+    }
+
+
+VIEWS = {
+    "01_single_loop": (single_loop_view, [{"self_critique": a, "approval": b} for a, b in [(0, 0), (1, 1)]]),
+    "02_planner_executor": (planner_executor_view, [{}]),
+    "03_step_budget": (step_budget_view, [{"setup": "single-loop", "stop_when_done": True},
+                                          {"setup": "plan-execute", "stop_when_done": False}]),
+    "04_contract": (contract_view, [{"max_replans": 0, "max_tokens": 100}, {"max_replans": 5, "max_tokens": 2000}]),
+    "05_how_many_seeds": (lambda s: how_many_seeds_view(s, _small_study), [_study(10, False), _study(120, True)]),
+    "06_your_agent": (your_agent_view, [{"policy": "stop when goal met"}, {"policy": "router (record: split)"}]),
+}  # fmt: skip
+SEEDS = (20260218, 7, 3141592653)  # the lesson's, a short one, a 10-digit one
+BUDGETS = (1, 2, 3, 8, 20)
+
+
+def _problems(lesson: str, seeds, budgets) -> list[str]:
+    view, options = VIEWS[lesson]
+    found, drawn = [], 0
+    for seed, budget, extra in itertools.product(seeds, budgets, options):
+        try:
+            figure = view(Settings(seed, budget, "G05", dict(extra))).figure
+        except InputError:  # the panel refuses these settings (e.g. lesson 6 at budget 1) and draws nothing
+            continue
+        drawn += 1
+        found += [f"seed {seed}, budget {budget}, {extra}: {p}" for p in text_problems(figure)]
+    assert drawn, f"{lesson}: no settings drawn"
+    return found
+
+
+@pytest.mark.parametrize("lesson", sorted(VIEWS))
+def test_a_panel_figure_away_from_the_defaults_keeps_its_text_readable(lesson):
+    assert _problems(lesson, (3141592653,), (2,)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", sorted(VIEWS))
+def test_every_panel_figure_keeps_its_text_inside_apart_and_readable(lesson):
+    assert _problems(lesson, SEEDS, BUDGETS) == []
+
+
+def test_the_text_check_catches_clipped_overlapping_and_small_text():
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3))
+    ax = fig.subplots()
+    ax.set_title("a title far too long to fit in a figure four inches wide, so it is clipped", fontsize=12)
+    ax.text(0.5, 0.5, "here", fontsize=12)
+    ax.text(0.5, 0.5, "also here", fontsize=12)
+    ax.text(0.1, 0.1, "tiny", fontsize=MIN_POINTS - 2)
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend(loc="lower left")
+    problems = text_problems(fig)
+    assert any(p.startswith("outside the figure: 'a title far") for p in problems), problems
+    assert "overlapping: 'here' and 'also here'" in problems, problems
+    assert any(p.startswith(f"smaller than {MIN_POINTS:g} pt") and "'tiny'" in p for p in problems), problems
+    assert "under the legend: 'tiny'" in problems, problems
+    assert not any("'a line'" in p for p in problems), problems  # a legend's own text is not under it
