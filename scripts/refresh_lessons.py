@@ -123,7 +123,7 @@ def refresh(source: Path) -> None:
     if old is not None:
         old_code = [c for c in old.cells if c.cell_type == "code"]
         new_code = [c for c in notebook.cells if c.cell_type == "code"]
-        before = {id(b): a for a, b in matched_cells(old_code, new_code)}
+        before = {id(new): old for new, old in matched_cells(old_code, new_code)}
         for k, cell in enumerate(new_code, start=1):
             if id(cell) not in before:
                 added.append(k)
