@@ -24,11 +24,11 @@ import tempfile
 from pathlib import Path
 
 import jupytext
-import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from sim.figures import figures_dir
+from sim.notebook_save import WIDGET_VIEW, plain_panel_outputs  # noqa: F401 (WIDGET_VIEW: for the tests)
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
@@ -66,28 +66,6 @@ def printed(cell) -> str:
             else []
         )
     return "".join(parts)
-
-
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def plain_panel_outputs(notebook):
-    """Store each widget output as its plain text alone (a panel's: one line saying to run the
-    notebook), in place; return the notebook.
-
-    A stored widget view needs the widget's model, which only the kernel that drew it has: in a
-    notebook opened later (a fresh clone, a restart), JupyterLab shows "Error displaying widget:
-    model not found" for it, or, with saved widget state, a panel whose controls do nothing.
-    The plain line shows the same whether the notebook is trusted or not, and running the
-    notebook draws the working panel in its place. No widget state is stored.
-    """
-    notebook.metadata.pop("widgets", None)
-    for cell in notebook.cells:
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            data = output.get("data", {})
-            if WIDGET_VIEW in data:
-                output["data"] = nbformat.from_dict({"text/plain": data.get("text/plain", "")})
-    return notebook
 
 
 def refresh(source: Path) -> None:

@@ -51,7 +51,6 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 INSTALL_HINT = "install it with `apt-get update && apt-get install -y chromium` (Debian/Ubuntu, as root)"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 SERVER_START_S = 180  # seconds for JupyterLab to answer /api/status
 SERVER_STOP_S = 30  # seconds for a clean shutdown before signals

@@ -27,6 +27,7 @@ import hashlib
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 import jupyterlab_browser
@@ -50,6 +51,7 @@ from jupyterlab_browser import (
     widget_paths,
 )
 
+from sim.notebook_save import WIDGET_VIEW
 from sim.panel import RUN_FIRST
 
 NOTEBOOKS = lesson_notebooks()
@@ -283,6 +285,33 @@ def _served_notebook(lab, name: str, sources: list[str]) -> str:
     path.parent.mkdir(exist_ok=True)
     nbformat.write(notebook, path)
     return path.relative_to(lab.root_dir).as_posix()
+
+
+@pytest.mark.slow
+@pytest.mark.last
+def test_a_lesson_saved_after_its_run_stores_its_panel_as_the_plain_line(running, lab):
+    """Run All, then Save, as a student does: the file the server writes holds the panel's plain line
+    and no widget state, so reopening it (or a restart) never shows "model not found" (the pre-save
+    hook of sim/notebook_save.py, installed into the venv from jupyter-config/)."""
+    notebook = NOTEBOOKS[0]
+    page = running[notebook.stem]
+    page.wait_run_all(_code_cells(notebook))
+    path = lab.root_dir / page.path
+    before = path.stat().st_mtime_ns
+    page.menu("File", "Save Notebook")
+    waited = 0.0
+    while path.stat().st_mtime_ns == before and waited < 30:
+        time.sleep(0.1)
+        waited += 0.1
+    assert path.stat().st_mtime_ns != before, "the notebook was not saved within 30 s"
+    time.sleep(0.5)  # the server writes the file whole; let it finish
+    saved = nbformat.read(path, as_version=4)
+    outputs = [o for cell in saved.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    assert "widgets" not in saved.metadata
+    assert not [o for o in outputs if WIDGET_VIEW in o.get("data", {})], "a widget view was saved"
+    assert [o["data"]["text/plain"] for o in outputs if o.get("data", {}).get("text/plain") == RUN_FIRST] == [
+        RUN_FIRST
+    ]
 
 
 @pytest.mark.slow

@@ -30,19 +30,6 @@ def test_a_stored_panel_is_one_plain_line_and_no_widget_state_is_stored(path):
     )
 
 
-def test_plain_panel_outputs_keeps_only_the_plain_text_of_widget_outputs():
-    notebook = nbformat.v4.new_notebook(metadata={"widgets": {"state": {}}})
-    view = {"application/vnd.jupyter.widget-view+json": {"model_id": "ab" * 16, "version_major": 2},
-            "text/plain": "Control panel: run the notebook"}  # fmt: skip
-    cell = nbformat.v4.new_code_cell("panel", outputs=[nbformat.v4.new_output("execute_result", view, execution_count=1),
-                                                        nbformat.v4.new_output("stream", text="kept\n")])  # fmt: skip
-    notebook.cells = [cell]
-    refresh_lessons.plain_panel_outputs(notebook)
-    assert "widgets" not in notebook.metadata
-    assert cell.outputs[0]["data"] == {"text/plain": "Control panel: run the notebook"}
-    assert cell.outputs[1]["text"] == "kept\n"
-
-
 @pytest.mark.slow
 def test_a_failing_cell_names_the_lesson_and_the_cell(tmp_path, monkeypatch, capsys):
     lessons = tmp_path / "lessons"

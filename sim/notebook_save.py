@@ -1,0 +1,69 @@
+"""Saving a lesson: each course panel is stored as its plain line, never as a widget view (lesson
+panels, issue 16).
+
+A stored widget view needs the widget's model, which only the kernel that drew it holds. Opened
+later (a fresh clone, after a restart, the next day), JupyterLab shows "Error displaying widget:
+model not found" in its place, or a panel whose controls do nothing. Stored as the plain line
+(`sim.panel.RUN_FIRST`), the panel area says to run the notebook, trusted or not.
+
+Two users: the maintainer command (`scripts/refresh_lessons.py`) when it writes a lesson, and the
+Jupyter server when a student saves one (Ctrl+S or autosave), through `keep_panels_plain`, the
+server's pre-save hook. `jupyter-config/` installs that hook into the venv (requirements.txt).
+"""
+
+import re
+from collections.abc import MutableMapping
+from pathlib import PurePosixPath
+
+from sim.panel import RUN_FIRST
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+LESSON_FILE = re.compile(r"\d\d_\w+\.ipynb")  # lessons/NN_name.ipynb
+
+
+def plain_panel_outputs(notebook: MutableMapping) -> MutableMapping:
+    """Store each course panel's output as its plain line alone, in place; return the notebook.
+
+    Parameters
+    ----------
+    notebook : MutableMapping
+        A notebook (nbformat 4) as a NotebookNode or as the plain dict a Jupyter server saves.
+
+    Returns
+    -------
+    MutableMapping
+        The same notebook: every output holding a widget view whose plain text is a panel's line
+        keeps that line only; no widget state is kept in its metadata. Other widgets' outputs (a
+        student's own) are left as they are.
+    """
+    metadata = notebook.get("metadata")
+    if isinstance(metadata, MutableMapping):
+        metadata.pop("widgets", None)
+    for cell in notebook.get("cells") or []:
+        for output in cell.get("outputs") or [] if cell.get("cell_type") == "code" else []:
+            data = output.get("data") or {}
+            if WIDGET_VIEW in data and _text(data.get("text/plain")) == RUN_FIRST:
+                output["data"] = {"text/plain": data["text/plain"]}
+    return notebook
+
+
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
+
+
+def is_lesson(path: str) -> bool:
+    """True for a path the server saves that is one of the course's lessons: lessons/NN_name.ipynb."""
+    path = PurePosixPath(str(path))
+    return path.parent.name == "lessons" and LESSON_FILE.fullmatch(path.name) is not None
+
+
+def keep_panels_plain(model: MutableMapping, path: str = "", **kwargs) -> None:
+    """The Jupyter server's pre-save hook: a lesson notebook is saved with its panels as plain lines
+    (`plain_panel_outputs`); any other file is saved as it is. Called by the server as
+    hook(model=..., path=..., contents_manager=...) before it writes; changes `model` in place."""
+    if (
+        model.get("type") == "notebook"
+        and isinstance(model.get("content"), MutableMapping)
+        and is_lesson(path)
+    ):
+        plain_panel_outputs(model["content"])

@@ -1,0 +1,65 @@
+"""A lesson is saved with its panels as plain lines (issue 16, fault 1): by the maintainer command,
+and by the Jupyter server when a student saves (the pre-save hook that jupyter-config/ installs).
+The browser test saves a run lesson through the running server and reads the file back."""
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+
+from sim.notebook_save import WIDGET_VIEW, is_lesson, keep_panels_plain, plain_panel_outputs
+from sim.panel import RUN_FIRST
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _notebook(text: str) -> dict:
+    """A notebook (as the plain dict a server saves) with one widget output whose plain text is `text`,
+    one stream output and saved widget state."""
+    view = {WIDGET_VIEW: {"model_id": "ab" * 16, "version_major": 2, "version_minor": 0}, "text/plain": text}
+    cell = nbformat.v4.new_code_cell("panel", outputs=[nbformat.v4.new_output("execute_result", view, execution_count=1),
+                                                        nbformat.v4.new_output("stream", text="kept\n")])  # fmt: skip
+    notebook = nbformat.v4.new_notebook(cells=[cell], metadata={"widgets": {"state": {}}})
+    return json.loads(nbformat.writes(notebook))
+
+
+def test_a_panel_output_keeps_only_its_plain_line_and_no_widget_state_is_kept():
+    notebook = plain_panel_outputs(_notebook(RUN_FIRST))
+    outputs = notebook["cells"][0]["outputs"]
+    assert "widgets" not in notebook["metadata"]
+    assert (
+        set(outputs[0]["data"]) == {"text/plain"} and "".join(outputs[0]["data"]["text/plain"]) == RUN_FIRST
+    )
+    assert "".join(outputs[1]["text"]) == "kept\n"
+
+
+def test_a_students_own_widget_is_left_as_it_is():
+    notebook = _notebook("IntSlider(value=3)")
+    assert plain_panel_outputs(copy.deepcopy(notebook))["cells"] == notebook["cells"]
+
+
+def test_the_server_hook_changes_lessons_only():
+    for path, changed in (("lessons/01_single_loop.ipynb", True), ("course/lessons/05_how_many_seeds.ipynb", True),
+                          ("lessons/my_notes.ipynb", False), ("01_single_loop.ipynb", False),
+                          ("work/lessons.ipynb", False)):  # fmt: skip
+        assert is_lesson(path) == changed, path
+        model = {"type": "notebook", "content": _notebook(RUN_FIRST)}
+        keep_panels_plain(model, path=path, contents_manager=None)
+        assert (WIDGET_VIEW not in model["content"]["cells"][0]["outputs"][0]["data"]) == changed, path
+    text = {"type": "file", "content": "not a notebook"}
+    keep_panels_plain(text, path="lessons/01_single_loop.ipynb", contents_manager=None)
+    assert text["content"] == "not a notebook"
+
+
+def test_the_venv_sets_the_hook_for_the_jupyter_server():
+    """requirements.txt installs jupyter-config/ (non-editable) into the venv's etc/jupyter; the
+    server reads it there. Fix when it fails: .venv/bin/pip install -r requirements.txt"""
+    shipped = ROOT / "jupyter-config" / "jupyter_server_config.d" / "agent-loops-measured.json"
+    installed = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / shipped.name
+    assert json.loads(shipped.read_text())["ContentsManager"]["pre_save_hook"] == (
+        f"{keep_panels_plain.__module__}.{keep_panels_plain.__name__}"
+    )
+    assert installed.is_file(), f"{installed} missing: run .venv/bin/pip install -r requirements.txt"
+    assert installed.read_text() == shipped.read_text()
