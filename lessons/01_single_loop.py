@@ -21,22 +21,28 @@
 # reads the observation, and goes round again. This is the **single loop**, often called a
 # ReAct-style loop. Every other arrangement in this course is measured against it.
 #
-# This lesson does the following:
+# **After this lesson you can:**
 #
-# 1. It introduces the small **fictional** world every lesson runs in: water-meter
-#    subscribers, a tiered tariff, a handful of documents, the tools and the tasks.
-# 2. It states the single loop's rules, walks through one task step by step, and measures
-#    the loop on all the tasks.
-# 3. It measures the two things the single loop is known for: it picks worse the deeper it
-#    gets into a job, and it pays for its own history in tokens. Then it measures two
-#    switches, self-critique and approval.
+# - read an agent's run as a [trace](../GLOSSARY.md#trace) of [tool calls](../GLOSSARY.md#tool-call)
+#   and say what each step cost in [tokens](../GLOSSARY.md#token);
+# - state the single loop's rules and follow one task through them step by step;
+# - measure an agent on a set of tasks in the course's counted units: success, steps, tool
+#   calls, tokens and [tool errors](../GLOSSARY.md#tool-error);
+# - explain why, in this model, right picks get rarer deeper into a job, and why the loop's
+#   token cost grows faster than its steps;
+# - judge a switch (self-critique, approval) with a two-run verdict, and check it against
+#   many seeds.
+#
+# **It assumes:** Python and pandas at the level of reading a DataFrame; no knowledge of
+# agents or language models. **Time:** about an hour and a half. Terms in links are
+# explained in the course [glossary](../GLOSSARY.md).
 #
 # Nothing here calls a model, a tool server or a network: the "model" is a rule and a
-# seeded draw. Every figure in this text is printed by a cell of this notebook, and CI
-# fails if the two ever part.
-#
-# We start with the versions of the libraries whose output the stored cells depend on, and
-# with the lesson's two runs and its step budget.
+# seeded draw, in the small fictional world every lesson runs in. Every figure in this text
+# is printed by a cell of this notebook, and CI fails if the two ever part. We start with
+# the versions of the libraries whose output the stored cells depend on, and with the
+# lesson's two runs (each run is the 24 tasks at one [seed](../GLOSSARY.md#seed)) and its
+# [step budget](../GLOSSARY.md#step-budget).
 
 # %%
 import ipywidgets
@@ -54,6 +60,40 @@ SEEDS = (SEED_A, SEED_B)
 BUDGET = sim.DEFAULT_BUDGET
 print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps")
 print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's seed")
+
+# %% [markdown]
+# ## The loop in one picture
+#
+# ```mermaid
+# flowchart LR
+#     job["task: the user's request"] --> pick
+#     pick{"pick: which tool next,<br/>or stop?"} -- "a tool" --> call["call the tool with<br/>fields from the state"]
+#     call --> observe["observe: write the result<br/>into the state and the trace"]
+#     observe -- "next step: the whole trace is sent again" --> pick
+#     pick -- "stop" --> answer["answer: the result the agent holds"]
+#     budget["step budget spent"] -.-> answer
+# ```
+#
+# After each tool call the loop goes back to its one decision, and each time it sends the
+# whole trace so far. The pattern was named by
+# [ReAct: Synergizing Reasoning and Acting in Language Models](https://arxiv.org/abs/2210.03629)
+# (Yao et al., 2022), where a language model writes a thought and an action at
+# each step and reads the tool's observation before the next. Our simulator keeps the
+# loop's shape and replaces the language model by a seeded rule.
+#
+# Here is the loop at work on one task before we look at the world it runs in. The task is
+# chosen by code (the rule is given with the walk-through below): run A, `G03`, asks for a
+# subscriber's water consumption.
+
+# %%
+first_run = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
+print(sim.format_trace(first_run))
+
+# %% [markdown]
+# The agent needed 2 tools, `read_meter` then `consumption`, and made 3 calls: one of them
+# was the wrong tool, failed with a tool error, and still cost a step and its tokens.
+# Real agents fail like this too, by calling a tool before they hold what it needs; the
+# rest of the lesson takes such runs apart. First, the world the tasks are about.
 
 # %% [markdown]
 # ## The world, as a student meets it
@@ -134,28 +174,6 @@ path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-ta
 display(Image(filename=path))
 
 # %% [markdown]
-# ### A meter rollover
-#
-# A meter counts up to 99999 and then starts again at 0. When the current reading is *below*
-# the previous one, the meter has rolled over, and the consumption is the difference
-# plus 100000. The `consumption` tool applies this rule. Worked through for a meter that
-# read 99990 last period and reads 25 now:
-
-# %%
-previous, current = 99990, 25
-print(f"a meter counts from 0 to {world.ROLLOVER - 1}")
-print(f"difference: {current} - {previous} = {current - previous}")
-print(
-    f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
-)
-print(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
-rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
-print(f"subscribers in the world whose meter rolled over this period: {rolled}")
-
-# %% [markdown]
-# No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
-# and a document describes it, but no task's answer depends on it.
-#
 # ### The documents and `search_docs`
 #
 # There are 5 short documents (in the fictional network's own language). `search_docs`
@@ -308,8 +326,9 @@ print(messages.format_messages(sent[-1]))
 # Each step sends one request, and each request carries the whole trace so far: the step
 # after k tool calls sends 2 + 2 x k messages, and each request begins with the one before
 # it, word for word. The table puts each request's messages and their length in characters
-# beside what the simulator's token rule (AA28) charges for the request (60 + 22 x trace
-# length) and for the whole step, its observation included.
+# beside what the simulator's token rule charges for the request and for the whole step, its
+# observation included. The rule's code in the source lesson is
+# [AA28](../GLOSSARY.md#rule-codes), and its words: a step costs 60 + 22 x trace length.
 
 # %%
 sizes = messages.request_sizes(wire)
@@ -342,7 +361,7 @@ print(f"characters sent over the run: {sizes['characters'].sum()}; in its last r
 # ### The rules, in figures
 #
 # The loop's constants, printed from `sim` so the text and the simulator cannot drift apart.
-# The draw that takes the right tool succeeds with share 0.8 at the first position, and that
+# The [draw](../GLOSSARY.md#draw) that takes the right tool succeeds with share 0.8 at the first position, and that
 # share falls by 0.09 with every position, down to a floor of 0.34. A missed draw picks one of
 # the 5 tools at random and lands on the right one 1 time in 5, so the share of right picks
 # is a little higher than the draw's: 0.84 at the first position. An agent whose job is done stops with chance 0.88 at
@@ -409,7 +428,6 @@ chosen = sim.recovery_task(SEED_A, BUDGET)
 walk = sim.run_single_loop(chosen, SEED_A, BUDGET)
 walk_steps = sim.loop_steps(walk)
 print(f"chosen: {chosen}")
-print(sim.format_trace(walk))
 print(sim.loop_step_table(walk_steps).to_string(index=False))
 
 # %% [markdown]
@@ -573,13 +591,14 @@ for label, task_runs in runs.items():
 # ## Two switches, measured
 #
 # The single loop has two switches. Each is measured on the same runs as the plain loop,
-# and each difference is judged by the band rule of lesson 2: a difference counts as
+# and each difference is judged by the course's
+# [band rule](../GLOSSARY.md#band-rule), which lesson 2 then uses throughout: a difference counts as
 # **measured** only when, on every run, it exceeds the larger of the two setups' own
 # run-to-run differences.
 #
 # ### Self-critique
 #
-# With self-critique on, the agent reflects on every tool error, which costs 40 tokens an
+# With [self-critique](../GLOSSARY.md#self-critique) on, the agent reflects on every tool error, which costs 40 tokens an
 # error.
 
 # %%
@@ -617,7 +636,7 @@ for v in critique_verdicts:
 #
 # ### Approval
 #
-# With approval on, every call to a side-effecting tool asks a human for approval before it
+# With [approval](../GLOSSARY.md#approval) on, every call to a side-effecting tool asks a human for approval before it
 # runs. `write_record` is the only such tool. How many calls would ask, and were they calls
 # the task wanted?
 
@@ -747,6 +766,31 @@ my_chance = None  # exercise 7: the chance that both your tasks run without a wr
 print(exercises.check_loop_tokens(MY_SEED, my_tokens))
 print(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
 print(exercises.check_clean_chance(MY_SEED, my_chance))
+
+# %% [markdown]
+# ## Appendix: a rule no task needs
+#
+# ### A meter rollover
+#
+# A meter counts up to 99999 and then starts again at 0. When the current reading is *below*
+# the previous one, the meter has rolled over, and the consumption is the difference
+# plus 100000. The `consumption` tool applies this rule. Worked through for a meter that
+# read 99990 last period and reads 25 now:
+
+# %%
+previous, current = 99990, 25
+print(f"a meter counts from 0 to {world.ROLLOVER - 1}")
+print(f"difference: {current} - {previous} = {current - previous}")
+print(
+    f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
+)
+print(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
+rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
+print(f"subscribers in the world whose meter rolled over this period: {rolled}")
+
+# %% [markdown]
+# No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
+# and a document describes it, but no task's answer depends on it.
 
 # %% [markdown]
 # ## Explore

@@ -849,7 +849,6 @@ REGISTRY: dict[str, list] = {
          NotAClaim("states the course's plan: each later lesson sets its setup beside the single loop's rows")),
         ("the small fictional world every lesson runs in",
          NotAClaim("describes the course: every lesson imports the one world of sim")),
-        ("it picks worse the deeper it gets into a job", Holds(right_picks_fall_with_depth_on_both_runs)),
         ("Every figure in this text is printed by a cell of this notebook",
          NotAClaim("the prose-figure rule, enforced by tests/test_lessons.py, not a result")),
         ("The world is built once and never changes", ByRule(world_is_fixed_whatever_the_seed)),
