@@ -1033,6 +1033,8 @@ REGISTRY: dict[str, list] = {
          NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
         ("The check runs it on every counted unit at several seed pairs from your seed",
          NotAClaim("an exercise for the student: describes what check_band_verdict runs")),
+        ("a split saves tokens only where its executor's requests are shorter than the loop's",
+         NotAClaim("a condition a reader checks on a real agent, stated as such; no result of the simulator")),
     ],
     "03": [
         ("ran both setups with a budget of 8 steps and never said why",
