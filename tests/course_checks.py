@@ -39,7 +39,7 @@ EXEMPT = [
     re.compile(r"\]\([^)]*\)"),  # link and image targets
     re.compile(r"\b[Ll]essons? \d+(?:(?:,| and| or| to) \d+)*"),  # lesson numbers
     re.compile(r"\b[Ss]eeds? \d+(?:(?:,| and| or) \d+)*"),  # seeds
-    re.compile(r"\bet al\.,?\s+\(?\d{4}\b"),  # a citation's year
+    re.compile(r"\bet\s+al\.,?\s+\(?\d{4}\b"),  # a citation's year
     re.compile(r"^\s*\d+\.\s", re.M),  # ordered-list markers
 ]
 
