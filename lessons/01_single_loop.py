@@ -67,8 +67,8 @@ print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's 
 # ```mermaid
 # flowchart LR
 #     job["task: the user's request"] --> pick
-#     pick{"pick: which tool next,<br/>or stop?"} -- "a tool" --> call["call the tool with<br/>fields from the state"]
-#     call --> observe["observe: write the result<br/>into the state and the trace"]
+#     pick{"pick: which tool next,<br/>or stop?"} -- "a tool" --> act["call the tool with<br/>fields from the state"]
+#     act --> observe["observe: write the result<br/>into the state and the trace"]
 #     observe -- "next step: the whole trace is sent again" --> pick
 #     pick -- "stop" --> answer["answer: the result the agent holds"]
 #     budget["step budget spent"] -.-> answer

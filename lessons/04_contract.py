@@ -48,24 +48,21 @@
 # A run under the contract, with the rules (CT1 to CT12, stated below) that govern each move:
 #
 # ```mermaid
-# flowchart TD
-#     plan["planner: the first plan, a graph of steps (CT1 to CT3)"] --> validate{"validate the plan (CT4)"}
-#     validate -- "accepted" --> bound{"would the next call break a bound? (CT11)"}
-#     validate -- "refused" --> replan{"replans left? (CT6, CT7)"}
-#     bound -- "no" --> pre{"preconditions hold? (CT5)"}
-#     bound -- "yes" --> exit
-#     pre -- "yes" --> call["call the tool, write the scratchpad"]
+# flowchart LR
+#     plan["first plan: a graph of steps<br/>(CT1 to CT3)"] --> validate(["validate the plan (CT4)"])
+#     validate -- "accepted" --> bound(["next call within<br/>the bounds? (CT11)"])
+#     validate -- "refused" --> replan(["replans left?<br/>(CT6, CT7)"])
+#     bound -- "yes" --> pre(["preconditions<br/>hold? (CT5)"])
+#     bound -- "no" --> exit
+#     pre -- "yes" --> act["call the tool, write<br/>the scratchpad"]
 #     pre -- "no" --> replan
-#     call -- "tool error or timeout" --> replan
-#     call -- "ok" --> done{"plan complete?"}
+#     act -- "tool error<br/>or timeout" --> replan
+#     act -- "ok" --> done(["plan complete?"])
 #     done -- "no" --> bound
 #     done -- "yes" --> exit
-#     replan -- "yes: a new plan for the rest of the job" --> validate
+#     replan -- "yes: a new plan<br/>for the rest" --> validate
 #     replan -- "no" --> exit
-#     exit{"exit state (CT12), decided in this order"} --> S["SUCCESS: the job is done"]
-#     exit --> P["PARTIAL_SUCCESS: a right intermediate is held"]
-#     exit --> R["REPLAN_EXHAUSTED: a replan was needed beyond the limit"]
-#     exit --> T["TIMEOUT: otherwise"]
+#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: the job is done<br/>PARTIAL_SUCCESS: a right intermediate is held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
 # ```
 #
 # The plan as a graph of steps, each naming the steps it depends on, is the form

@@ -37,8 +37,8 @@
 # ```mermaid
 # flowchart LR
 #     obs["observation: the request, the state,<br/>the trace so far"] --> policy["your policy(observation)"]
-#     policy -- "a tool name" --> call["the engine calls the tool,<br/>counts steps and tokens"]
-#     call --> obs
+#     policy -- "a tool name" --> act["the engine calls the tool,<br/>counts steps and tokens"]
+#     act --> obs
 #     policy -- "stop" --> score["the harness scores the run:<br/>counted units, band rule, intervals"]
 # ```
 #
