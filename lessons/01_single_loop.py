@@ -455,8 +455,12 @@ for seed, m in zip(SEEDS, single, strict=True):
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
 # record task, G23 on run A and G15 on run B. It takes 97 and 98 steps, makes 74 tool calls
-# on each run, spends 11978 and 11994 tokens, and makes 8 and 7 tool errors. The next
-# sections take these numbers apart.
+# on each run, spends 11978 and 11994 tokens, and makes 8 and 7 tool errors.
+#
+# What this means: a success share on its own hides how a loop got there. Two runs with an
+# equal share can differ in steps, tokens and tool errors, and for a real agent those are
+# what a user waits for and pays for. That is why the course counts all of them, and the
+# next sections take them apart.
 #
 # ## Depth: the deeper the position, the fewer right picks
 #
@@ -536,6 +540,12 @@ print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"
 # below it at depths 2 to 4. The penalty is in the model; what 2 runs of 24 tasks can
 # show about its size is coarse.
 #
+# For real agents, take the shape, not the size: the falling share is a rule of this
+# simulator, written to mimic a loop that re-decides at each step with a growing history
+# to read. Where a real loop behaves like this, each extra position of a job is one extra
+# chance to go wrong, and long jobs are where checks and plans earn their keep. Whether
+# your model's picks degrade this way is a question only its own traces can answer.
+#
 # ## The growing trace: the single loop pays for its own history
 #
 # Every step re-sends the whole trace, so each step that calls a tool costs 22 tokens more
@@ -587,6 +597,10 @@ for label, task_runs in runs.items():
 # wasted step makes every later step dearer. Over all tasks, 32.9 % of run A's tokens and
 # 32.5 % of run B's go to re-sending the trace. That is the cost lesson 2's executor
 # avoids by carrying a plan instead of the trace.
+#
+# For a real agent the rule behind this is not an artefact of the simulator: a chat API is
+# stateless, so each request carries the conversation so far, and a long run pays for its
+# early steps again and again (a prompt cache, as above, lowers the price, not the length).
 #
 # ## Two switches, measured
 #

@@ -105,7 +105,8 @@ print(
 # %% [markdown]
 # ## The contract's model, as rules
 #
-# The world, the tools and the 24 tasks are the source lesson's; the split's rules (AA22 to AA30) still
+# The world, the tools and the 24 tasks are the source lesson's; the split's rules
+# ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still
 # hold for the split. The contract adds the rules CT1 to CT12, written out in full in the
 # docstring of `sim/contract.py`. In short:
 #

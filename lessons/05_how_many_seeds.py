@@ -228,7 +228,8 @@ print(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 # Running both setups at the same seeds looks like a **paired** comparison, and is often called
 # one. Pairing helps when the two measurements at a seed share their
 # chance, so that the per-seed difference cancels it: then the difference spreads less than
-# it would for unpaired runs. Here they share nothing. Rule AA22 keys the single loop's draws by the seed and
+# it would for unpaired runs. Here they share nothing. Rule [AA22](../GLOSSARY.md#rule-codes) (the world, the tools
+# and the single loop of the source lesson) keys the single loop's draws by the seed and
 # the task, the split's by the seed and "plan" + the task: at the same seed, the two setups
 # draw from unrelated streams. The cell measures it for every unit: the correlation between
 # the setups' values at the same seed, the spread (standard deviation) of the per-seed

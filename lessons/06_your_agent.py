@@ -494,7 +494,8 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 # share of right picks need not fall with depth by the rule's line, and it may write
 # arguments the tools do not take (the policy ignores them: the engine fills a tool's
 # fields from the agent's state, as for every policy). Its tokens are counted by its own
-# tokenizer, not by rule AA28, and the harness's token columns still show AA28's; the
+# tokenizer, not by rule [AA28](../GLOSSARY.md#rule-codes) (the course's token rule), and
+# the harness's token columns still show AA28's; the
 # service bills what its own usage figures say. And each run costs real time and money:
 # start with a few held-out seeds.
 

@@ -25,6 +25,7 @@ TABLE_WIDTH = 120  # characters: what a notebook shows without scrolling at Jupy
 TABLE_ROWS = 15
 FULL_TABLE = "full-table"
 COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
+MERMAID_KEYWORDS = {"call", "click", "end", "style", "class", "classdef", "linkstyle", "subgraph", "default", "href"}
 GLOSSARY_LINK = re.compile(r"\]\(\.\./GLOSSARY\.md(?:#([\w-]+))?\)")
 # the papers each setup or method comes from, cited (as an arXiv link) in the lesson that introduces it
 SOURCES = {
@@ -128,10 +129,25 @@ def test_lesson_links_the_glossary(notebook):
     assert problems == [], "\n".join(problems)
 
 
+def diagram_problems(path: Path) -> list[str]:
+    """The lesson has a Mermaid diagram, and no node of one is named by a Mermaid keyword (JupyterLab then shows
+    a parse error in place of the diagram: `call` and `click` start callbacks, `end` closes a subgraph)."""
+    diagrams = [d for text in markdown(nbformat.read(path, as_version=4))
+                for d in re.findall(r"```mermaid\n(.*?)```", text, re.S)]  # fmt: skip
+    if not diagrams:
+        return [f"{path.stem} has no Mermaid diagram (a ```mermaid block in a markdown cell)"]
+    problems = []
+    for diagram in diagrams:
+        for node in set(re.findall(r"(?:^\s*|-->\s*|--\s*\"[^\"]*\"\s*-->\s*|-\.->\s*)(\w+)", diagram, re.M)):
+            if node.lower() in MERMAID_KEYWORDS:
+                problems.append(f"{path.stem}: a diagram names a node {node!r}, a Mermaid keyword; rename it")
+    return problems
+
+
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
 def test_lesson_draws_a_diagram(notebook):
-    cells = markdown(nbformat.read(notebook, as_version=4))
-    assert any("```mermaid" in text for text in cells), f"{notebook.stem} has no Mermaid diagram"
+    problems = diagram_problems(notebook)
+    assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
@@ -180,3 +196,11 @@ def test_the_citation_year_is_exempt_from_the_prose_figure_rule():
 
     assert numbers_in(prose_text("ReAct (Yao et al., 2022); LLMCompiler, Kim et al. (2023)")) == []
     assert numbers_in(prose_text("it cost 2022 tokens")) == ["2022"]
+
+
+def test_the_diagram_check_catches_a_keyword_node(tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("```mermaid\nflowchart LR\n    a --> call[\"x\"]\n    call --> b\n```")]
+    path = tmp_path / "09_x.ipynb"
+    nbformat.write(notebook, path)
+    assert diagram_problems(path) == ["09_x: a diagram names a node 'call', a Mermaid keyword; rename it"]
