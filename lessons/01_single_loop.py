@@ -103,7 +103,8 @@ print(sim.format_trace(first_run))
 # The world is a water network's subscriber records. Each subscriber has a region, a
 # customer type (residential or commercial) and two meter readings in m3: the previous one
 # and the current one. The world is built once and never changes; the seed of a run moves
-# only the agent's draws, never the world.
+# only the agent's [draws](../GLOSSARY.md#draw) (the seeded random numbers behind its
+# choices), never the world.
 
 # %%
 subscribers = pd.DataFrame(
@@ -137,7 +138,8 @@ print(f"consumption: {record.current} - {record.previous} = {m3} m3")
 # %% [markdown]
 # ### The tiered tariff
 #
-# Water is charged in bands: the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3
+# Water is charged in price bands (not to be confused with the run-to-run band of the
+# band rule, below): the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3
 # at 7, up to 40 m3 at 11, and every m3 above 40 at 16. A commercial subscriber pays
 # 2 times the residential charge. The table prints the bands from `sim`; the cell after it
 # charges the G05 subscriber's 55 m3 band by band.
