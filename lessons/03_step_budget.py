@@ -435,6 +435,12 @@ for setup in SETUPS:
 # on: 4 steps for the single loop and 6 for the split. Lessons 4 and 5 keep the fixed budget
 # of 8 steps, so that their figures stay comparable with lesson 2's; the contract of lesson
 # 4 has a stop of its own (it ends when its plan completes).
+#
+# For a real agent the part that carries over is the shape of the rule, not its numbers: a
+# loop needs a test for "done" that it can observe (here the record written, the result
+# held), and a budget set from the plan's length plus a margin read off runs it was not
+# tuned on. A real model has no fixed stop chance; whether it stops once the job is done is
+# a property of its own traces, to be measured as lesson 6 measures a stop rule.
 
 # %% [markdown]
 # ## Summary
