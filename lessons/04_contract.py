@@ -587,7 +587,7 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
         )
 
 # %% [markdown]
-# ## When validation is not an oracle: a look-alike tool
+# ## When validation is not an oracle: a [look-alike tool](../GLOSSARY.md#look-alike)
 #
 # The oracle is a property of this world's 5 tools, not of validation. The course's own rule
 # **LA1** (not the source's; the option `lookalike`, off everywhere else in the course) puts a

@@ -25,7 +25,7 @@ TABLE_WIDTH = 120  # characters: what a notebook shows without scrolling at Jupy
 TABLE_ROWS = 15
 FULL_TABLE = "full-table"
 COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
-MERMAID_KEYWORDS = {"call", "click", "end", "style", "class", "classdef", "linkstyle", "subgraph", "default", "href"}
+MERMAID_KEYWORDS = set("call click end style class classdef linkstyle subgraph default href".split())
 GLOSSARY_LINK = re.compile(r"\]\(\.\./GLOSSARY\.md(?:#([\w-]+))?\)")
 # the papers each setup or method comes from, cited (as an arXiv link) in the lesson that introduces it
 SOURCES = {
@@ -200,7 +200,9 @@ def test_the_citation_year_is_exempt_from_the_prose_figure_rule():
 
 def test_the_diagram_check_catches_a_keyword_node(tmp_path):
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_markdown_cell("```mermaid\nflowchart LR\n    a --> call[\"x\"]\n    call --> b\n```")]
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell('```mermaid\nflowchart LR\n    a --> call["x"]\n    call --> b\n```')
+    ]
     path = tmp_path / "09_x.ipynb"
     nbformat.write(notebook, path)
     assert diagram_problems(path) == ["09_x: a diagram names a node 'call', a Mermaid keyword; rename it"]
