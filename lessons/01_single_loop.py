@@ -636,10 +636,9 @@ print(
     f"tasks whose trace is the same with and without self-critique: {same[0]} and {same[1]} of {len(sim.TASKS)}"
 )
 critique_verdicts = sim.compare_setups(single, critique)
-print(sim.verdict_table(critique_verdicts, SEEDS).to_string(index=False))
-print("first = no switch, second = self-critique")
+print("the band rule, unit by unit: runs A and B with no switch -> with self-critique")
 for v in critique_verdicts:
-    print(f"{v.unit}: {v.verdict} ({v.note})")
+    print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 
 # %% [markdown]
 # Self-critique adds 320 tokens on run A and 280 on run B, 40 tokens for each of the 8 and
@@ -687,8 +686,7 @@ print(sim.side_effect_calls(SEED_A, BUDGET).to_string(index=False))
 
 # %%
 approval_verdicts = sim.compare_setups(single, approval)
-print(sim.verdict_table(approval_verdicts, SEEDS).to_string(index=False))
-print("first = no switch, second = approval")
+print("the band rule, unit by unit: runs A and B with no switch -> with approval")
 asked = sim.band_verdict(
     "approvals", [m.approvals for m in single], [m.approvals for m in approval], label="approvals asked"
 )
