@@ -168,14 +168,6 @@ print(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.cust
 print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
 
 # %% [markdown]
-# The figure draws the charge against consumption for both customer types; the dashed lines
-# are the band edges, where the line gets steeper.
-
-# %%
-path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-tariff")
-display(Image(filename=path))
-
-# %% [markdown]
 # ### The documents and `search_docs`
 #
 # There are 5 short documents (in the fictional network's own language). `search_docs`
@@ -782,7 +774,10 @@ print(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
 print(exercises.check_clean_chance(MY_SEED, my_chance))
 
 # %% [markdown]
-# ## Appendix: a rule no task needs
+# ## Appendix: two details of the world
+#
+# Two details the lesson does not need: a rule no task's answer depends
+# on, and the tariff drawn as a line.
 #
 # ### A meter rollover
 #
@@ -805,6 +800,16 @@ print(f"subscribers in the world whose meter rolled over this period: {rolled}")
 # %% [markdown]
 # No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
 # and a document describes it, but no task's answer depends on it.
+
+# %% [markdown]
+# ### The tariff as a line
+#
+# The charge against consumption for both customer types; the dashed lines are the price
+# band edges, where the line gets steeper.
+
+# %%
+path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-tariff")
+display(Image(filename=path))
 
 # %% [markdown]
 # ## Explore
