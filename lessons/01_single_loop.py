@@ -21,22 +21,28 @@
 # reads the observation, and goes round again. This is the **single loop**, often called a
 # ReAct-style loop. Every other arrangement in this course is measured against it.
 #
-# This lesson does the following:
+# **After this lesson you can:**
 #
-# 1. It introduces the small **fictional** world every lesson runs in: water-meter
-#    subscribers, a tiered tariff, a handful of documents, the tools and the tasks.
-# 2. It states the single loop's rules, walks through one task step by step, and measures
-#    the loop on all the tasks.
-# 3. It measures the two things the single loop is known for: it picks worse the deeper it
-#    gets into a job, and it pays for its own history in tokens. Then it measures two
-#    switches, self-critique and approval.
+# - read an agent's run as a [trace](../GLOSSARY.md#trace) of [tool calls](../GLOSSARY.md#tool-call)
+#   and say what each step cost in [tokens](../GLOSSARY.md#token);
+# - state the single loop's rules and follow one task through them step by step;
+# - measure an agent on a set of tasks in the course's counted units: success, steps, tool
+#   calls, tokens and [tool errors](../GLOSSARY.md#tool-error);
+# - explain why, in this model, right picks get rarer deeper into a job, and why the loop's
+#   token cost grows faster than its steps;
+# - judge a switch (self-critique, approval) with a two-run verdict, and check it against
+#   many seeds.
+#
+# **It assumes:** Python and pandas at the level of reading a DataFrame; no knowledge of
+# agents or language models. **Time:** about an hour and a half. Terms in links are
+# explained in the course [glossary](../GLOSSARY.md).
 #
 # Nothing here calls a model, a tool server or a network: the "model" is a rule and a
-# seeded draw. Every figure in this text is printed by a cell of this notebook, and CI
-# fails if the two ever part.
-#
-# We start with the versions of the libraries whose output the stored cells depend on, and
-# with the lesson's two runs and its step budget.
+# seeded draw, in the small fictional world every lesson runs in. Every figure in this text
+# is printed by a cell of this notebook, and CI fails if the two ever part. We start with
+# the versions of the libraries whose output the stored cells depend on, and with the
+# lesson's two runs (each run is the 24 tasks at one [seed](../GLOSSARY.md#seed)) and its
+# [step budget](../GLOSSARY.md#step-budget).
 
 # %%
 import ipywidgets
@@ -56,6 +62,40 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's seed")
 
 # %% [markdown]
+# ## The loop in one picture
+#
+# ```mermaid
+# flowchart LR
+#     job["task: the user's request"] --> pick
+#     pick{"pick: which tool next,<br/>or stop?"} -- "a tool" --> act["call the tool with<br/>fields from the state"]
+#     act --> observe["observe: write the result<br/>into the state and the trace"]
+#     observe -- "next step: the whole trace is sent again" --> pick
+#     pick -- "stop" --> answer["answer: the result the agent holds"]
+#     budget["step budget spent"] -.-> answer
+# ```
+#
+# After each tool call the loop goes back to its one decision, and each time it sends the
+# whole trace so far. The pattern was named by
+# [ReAct: Synergizing Reasoning and Acting in Language Models](https://arxiv.org/abs/2210.03629)
+# (Yao et al., 2022), where a language model writes a thought and an action at
+# each step and reads the tool's observation before the next. Our simulator keeps the
+# loop's shape and replaces the language model by a seeded rule.
+#
+# Here is the loop at work on one task before we look at the world it runs in. The task is
+# chosen by code (the rule is given with the walk-through below): run A, `G03`, asks for a
+# subscriber's water consumption.
+
+# %%
+first_run = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
+print(sim.format_trace(first_run))
+
+# %% [markdown]
+# The agent needed 2 tools, `read_meter` then `consumption`, and made 3 calls: one of them
+# was the wrong tool, failed with a tool error, and still cost a step and its tokens.
+# Real agents fail like this too, by calling a tool before they hold what it needs; the
+# rest of the lesson takes such runs apart. First, the world the tasks are about.
+
+# %% [markdown]
 # ## The world, as a student meets it
 #
 # ### Subscribers
@@ -63,7 +103,8 @@ print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's 
 # The world is a water network's subscriber records. Each subscriber has a region, a
 # customer type (residential or commercial) and two meter readings in m3: the previous one
 # and the current one. The world is built once and never changes; the seed of a run moves
-# only the agent's draws, never the world.
+# only the agent's [draws](../GLOSSARY.md#draw) (the seeded random numbers behind its
+# choices), never the world.
 
 # %%
 subscribers = pd.DataFrame(
@@ -97,7 +138,8 @@ print(f"consumption: {record.current} - {record.previous} = {m3} m3")
 # %% [markdown]
 # ### The tiered tariff
 #
-# Water is charged in bands: the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3
+# Water is charged in price bands (not to be confused with the run-to-run band of the
+# band rule, below): the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3
 # at 7, up to 40 m3 at 11, and every m3 above 40 at 16. A commercial subscriber pays
 # 2 times the residential charge. The table prints the bands from `sim`; the cell after it
 # charges the G05 subscriber's 55 m3 band by band.
@@ -126,36 +168,6 @@ print(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.cust
 print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
 
 # %% [markdown]
-# The figure draws the charge against consumption for both customer types; the dashed lines
-# are the band edges, where the line gets steeper.
-
-# %%
-path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-tariff")
-display(Image(filename=path))
-
-# %% [markdown]
-# ### A meter rollover
-#
-# A meter counts up to 99999 and then starts again at 0. When the current reading is *below*
-# the previous one, the meter has rolled over, and the consumption is the difference
-# plus 100000. The `consumption` tool applies this rule. Worked through for a meter that
-# read 99990 last period and reads 25 now:
-
-# %%
-previous, current = 99990, 25
-print(f"a meter counts from 0 to {world.ROLLOVER - 1}")
-print(f"difference: {current} - {previous} = {current - previous}")
-print(
-    f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
-)
-print(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
-rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
-print(f"subscribers in the world whose meter rolled over this period: {rolled}")
-
-# %% [markdown]
-# No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
-# and a document describes it, but no task's answer depends on it.
-#
 # ### The documents and `search_docs`
 #
 # There are 5 short documents (in the fictional network's own language). `search_docs`
@@ -308,8 +320,9 @@ print(messages.format_messages(sent[-1]))
 # Each step sends one request, and each request carries the whole trace so far: the step
 # after k tool calls sends 2 + 2 x k messages, and each request begins with the one before
 # it, word for word. The table puts each request's messages and their length in characters
-# beside what the simulator's token rule (AA28) charges for the request (60 + 22 x trace
-# length) and for the whole step, its observation included.
+# beside what the simulator's token rule charges for the request and for the whole step, its
+# observation included. The rule's code in the source lesson is
+# [AA28](../GLOSSARY.md#rule-codes), and its words: a step costs 60 + 22 x trace length.
 
 # %%
 sizes = messages.request_sizes(wire)
@@ -342,7 +355,7 @@ print(f"characters sent over the run: {sizes['characters'].sum()}; in its last r
 # ### The rules, in figures
 #
 # The loop's constants, printed from `sim` so the text and the simulator cannot drift apart.
-# The draw that takes the right tool succeeds with share 0.8 at the first position, and that
+# The [draw](../GLOSSARY.md#draw) that takes the right tool succeeds with share 0.8 at the first position, and that
 # share falls by 0.09 with every position, down to a floor of 0.34. A missed draw picks one of
 # the 5 tools at random and lands on the right one 1 time in 5, so the share of right picks
 # is a little higher than the draw's: 0.84 at the first position. An agent whose job is done stops with chance 0.88 at
@@ -409,7 +422,6 @@ chosen = sim.recovery_task(SEED_A, BUDGET)
 walk = sim.run_single_loop(chosen, SEED_A, BUDGET)
 walk_steps = sim.loop_steps(walk)
 print(f"chosen: {chosen}")
-print(sim.format_trace(walk))
 print(sim.loop_step_table(walk_steps).to_string(index=False))
 
 # %% [markdown]
@@ -437,8 +449,12 @@ for seed, m in zip(SEEDS, single, strict=True):
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
 # record task, G23 on run A and G15 on run B. It takes 97 and 98 steps, makes 74 tool calls
-# on each run, spends 11978 and 11994 tokens, and makes 8 and 7 tool errors. The next
-# sections take these numbers apart.
+# on each run, spends 11978 and 11994 tokens, and makes 8 and 7 tool errors.
+#
+# What this means: a success share on its own hides how a loop got there. Two runs with an
+# equal share can differ in steps, tokens and tool errors, and for a real agent those are
+# what a user waits for and pays for. That is why the course counts all of them, and the
+# next sections take them apart.
 #
 # ## Depth: the deeper the position, the fewer right picks
 #
@@ -518,6 +534,12 @@ print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"
 # below it at depths 2 to 4. The penalty is in the model; what 2 runs of 24 tasks can
 # show about its size is coarse.
 #
+# For real agents, take the shape, not the size: the falling share is a rule of this
+# simulator, written to mimic a loop that re-decides at each step with a growing history
+# to read. Where a real loop behaves like this, each extra position of a job is one extra
+# chance to go wrong, and long jobs are where checks and plans earn their keep. Whether
+# your model's picks degrade this way is a question only its own traces can answer.
+#
 # ## The growing trace: the single loop pays for its own history
 #
 # Every step re-sends the whole trace, so each step that calls a tool costs 22 tokens more
@@ -570,16 +592,21 @@ for label, task_runs in runs.items():
 # 32.5 % of run B's go to re-sending the trace. That is the cost lesson 2's executor
 # avoids by carrying a plan instead of the trace.
 #
+# For a real agent the rule behind this is not an artefact of the simulator: a chat API is
+# stateless, so each request carries the conversation so far, and a long run pays for its
+# early steps again and again (a prompt cache, as above, lowers the price, not the length).
+#
 # ## Two switches, measured
 #
 # The single loop has two switches. Each is measured on the same runs as the plain loop,
-# and each difference is judged by the band rule of lesson 2: a difference counts as
+# and each difference is judged by the course's
+# [band rule](../GLOSSARY.md#band-rule), which lesson 2 then uses throughout: a difference counts as
 # **measured** only when, on every run, it exceeds the larger of the two setups' own
 # run-to-run differences.
 #
 # ### Self-critique
 #
-# With self-critique on, the agent reflects on every tool error, which costs 40 tokens an
+# With [self-critique](../GLOSSARY.md#self-critique) on, the agent reflects on every tool error, which costs 40 tokens an
 # error.
 
 # %%
@@ -601,10 +628,9 @@ print(
     f"tasks whose trace is the same with and without self-critique: {same[0]} and {same[1]} of {len(sim.TASKS)}"
 )
 critique_verdicts = sim.compare_setups(single, critique)
-print(sim.verdict_table(critique_verdicts, SEEDS).to_string(index=False))
-print("first = no switch, second = self-critique")
+print("the band rule, unit by unit: runs A and B with no switch -> with self-critique")
 for v in critique_verdicts:
-    print(f"{v.unit}: {v.verdict} ({v.note})")
+    print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 
 # %% [markdown]
 # Self-critique adds 320 tokens on run A and 280 on run B, 40 tokens for each of the 8 and
@@ -617,7 +643,7 @@ for v in critique_verdicts:
 #
 # ### Approval
 #
-# With approval on, every call to a side-effecting tool asks a human for approval before it
+# With [approval](../GLOSSARY.md#approval) on, every call to a side-effecting tool asks a human for approval before it
 # runs. `write_record` is the only such tool. How many calls would ask, and were they calls
 # the task wanted?
 
@@ -652,8 +678,7 @@ print(sim.side_effect_calls(SEED_A, BUDGET).to_string(index=False))
 
 # %%
 approval_verdicts = sim.compare_setups(single, approval)
-print(sim.verdict_table(approval_verdicts, SEEDS).to_string(index=False))
-print("first = no switch, second = approval")
+print("the band rule, unit by unit: runs A and B with no switch -> with approval")
 asked = sim.band_verdict(
     "approvals", [m.approvals for m in single], [m.approvals for m in approval], label="approvals asked"
 )
@@ -747,6 +772,44 @@ my_chance = None  # exercise 7: the chance that both your tasks run without a wr
 print(exercises.check_loop_tokens(MY_SEED, my_tokens))
 print(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
 print(exercises.check_clean_chance(MY_SEED, my_chance))
+
+# %% [markdown]
+# ## Appendix: two details of the world
+#
+# Two details the lesson does not need: a rule no task's answer depends
+# on, and the tariff drawn as a line.
+#
+# ### A meter rollover
+#
+# A meter counts up to 99999 and then starts again at 0. When the current reading is *below*
+# the previous one, the meter has rolled over, and the consumption is the difference
+# plus 100000. The `consumption` tool applies this rule. Worked through for a meter that
+# read 99990 last period and reads 25 now:
+
+# %%
+previous, current = 99990, 25
+print(f"a meter counts from 0 to {world.ROLLOVER - 1}")
+print(f"difference: {current} - {previous} = {current - previous}")
+print(
+    f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
+)
+print(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
+rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
+print(f"subscribers in the world whose meter rolled over this period: {rolled}")
+
+# %% [markdown]
+# No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
+# and a document describes it, but no task's answer depends on it.
+
+# %% [markdown]
+# ### The tariff as a line
+#
+# The charge against consumption for both customer types; the dashed lines are the price
+# band edges, where the line gets steeper.
+
+# %%
+path = figures.save_figure(figures_single_loop.draw_tariff(), "01_single_loop-tariff")
+display(Image(filename=path))
 
 # %% [markdown]
 # ## Explore

@@ -20,8 +20,43 @@
 # right tool picks falls with every position of the sequence. Part of the reason is
 # structural. One call has to hold the plan of the whole job *and* choose the next action.
 #
-# The first fix anyone reaches for is to split that call in two. A **planner** writes the
-# whole plan at once; an **executor** carries it out step by step and chooses nothing itself.
+# **After this lesson you can:**
+#
+# - describe the planner/executor split and how it differs from the single loop;
+# - follow one task through the split, from its plan to its executed trace;
+# - compare two setups with the [band rule](../GLOSSARY.md#band-rule) and say which
+#   differences two runs can measure and which they cannot;
+# - account for the split's step and token costs from its rules;
+# - check a two-run verdict against what many seeds say.
+#
+# **It assumes:** lesson 1 (the world, the single loop, the counted units). **Time:** about an
+# hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
+#
+# The first fix anyone reaches for is to split that call in two. A
+# [**planner**](../GLOSSARY.md#planner) writes the whole [plan](../GLOSSARY.md#plan) at once;
+# an [**executor**](../GLOSSARY.md#executor) carries it out step by step and chooses nothing
+# itself.
+#
+# ```mermaid
+# flowchart LR
+#     job["task"] --> planner["planner: one call writes<br/>the whole plan, sees no observation"]
+#     planner --> plan["plan: one tool per position"]
+#     plan --> executor{"executor: plan positions left<br/>and the job not done?"}
+#     executor -- "yes: run the next position,<br/>right or wrong" --> tool["tool call and observation"]
+#     tool --> executor
+#     executor -- "plan used up, job not done" --> loop["the single loop's rule<br/>picks what remains"]
+#     loop --> tool
+#     executor -- "job done" --> answer["answer"]
+# ```
+#
+# Splitting planning from acting has a literature. Plan-and-Solve prompting has the model
+# write a plan before it carries it out
+# ([Plan-and-Solve Prompting](https://arxiv.org/abs/2305.04091), Wang et al., 2023); ReWOO
+# has a planner write all its tool calls up front, workers run them, and a solver read the
+# results, so the model does not read each observation before its next call
+# ([ReWOO: Decoupling Reasoning from Observations](https://arxiv.org/abs/2305.18323), Xu et al.,
+# 2023). Our planner is the simplest of these: a plan of tool names, written blind.
+#
 # This lesson builds the split on the course's simulator and asks two questions at once:
 #
 # 1. Does the split solve more tasks than the single loop?
@@ -54,22 +89,23 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 # ## The rules of the split
 #
 # The world, the tools, the 24 tasks and the single loop are the ones lesson 1 built.
-# The split adds these rules (the source lesson numbers them AA22 to AA30):
+# The split adds these rules; each carries its number in the source lesson
+# ([rule codes](../GLOSSARY.md#rule-codes) AA22 to AA30, AA22 being the shared world itself):
 #
-# - **One plan, one call.** The planner writes the whole plan in a single call. The plan is
+# - **One plan, one call (AA23, AA29).** The planner writes the whole plan in a single call. The plan is
 #   as long as the task's tool sequence: the planner knows the length, not the sequence.
-# - **No observation for the planner.** It chooses every position at once, with the same
+# - **No observation for the planner (AA24).** It chooses every position at once, with the same
 #   information, so the depth penalty of the single loop does not reach it: every position
 #   is right with the flat share of the first position, `selection(1)`.
-# - **Planning is a step.** It is paid out of the same budget as every other step.
-# - **A blind executor.** The executor runs the plan in order; a wrong position is run too.
-# - **Correction comes late.** Only when the plan is used up and the job is still not done
+# - **Planning is a step (AA25).** It is paid out of the same budget as every other step.
+# - **A blind executor (AA26).** The executor runs the plan in order; a wrong position is run too.
+# - **Correction comes late (AA27).** Only when the plan is used up and the job is still not done
 #   does the executor fall back to the single loop's rule for what remains.
-# - **Tokens are counted per setup.** A single-loop step costs 60 + 22 x trace length,
+# - **Tokens are counted per setup (AA28).** A single-loop step costs 60 + 22 x trace length,
 #   because it re-sends the whole reasoning trace. The planner's call costs 60 + 25 x plan
 #   length. An executor step costs 40 + 10 x trace length: it carries the plan and the
 #   state, not the reasoning. Every observation costs 30.
-# - **The units counted** are success, steps, tool calls, tokens and tool errors. A
+# - **The units counted (AA30)** are success, steps, tool calls, tokens and tool errors. A
 #   difference no larger than the run-to-run difference counts as unmeasured.
 #
 # The cell below prints these constants from `sim` itself, so the text and the simulator
@@ -334,6 +370,11 @@ print(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a ru
 # against the single loop's 60 + 22 (AA28). The second cell prices the split's own steps at
 # the single loop's rate: the rules alone then account for the fall, less the plans' cost,
 # and what is left comes from the two setups taking different steps.
+#
+# For a real agent this is a question to ask, not a result to carry over: a split saves
+# tokens only where its executor's requests are shorter than the loop's, and that depends on
+# what the prompts hold (here, by rule, the plan and the state instead of the reasoning),
+# not on the arrangement's name.
 
 # %%
 tokens = by_unit["tokens"]

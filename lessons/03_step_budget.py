@@ -21,6 +21,33 @@
 # the split's G05 needed 3 more steps after its plan ran out. Too large, and a loop that has
 # finished but does not stop keeps calling tools, and can spoil the right answer it held.
 #
+# **After this lesson you can:**
+#
+# - say what a [step budget](../GLOSSARY.md#step-budget) decides, and read a budget sweep;
+# - tell a run that ran out of budget from one that finished and then spoiled its answer;
+# - sort runs into outcomes that count effects on the world, not only final answers;
+# - derive a [stopping criterion](../GLOSSARY.md#stopping-criterion) from a sweep, tune its
+#   margin on some seeds and test it on [held-out seeds](../GLOSSARY.md#held-out).
+#
+# **It assumes:** lessons 1 and 2 (both setups, the counted units, the band rule).
+# **Time:** about an hour. Terms in links are explained in the course
+# [glossary](../GLOSSARY.md).
+#
+# Where the budget and the stopping rule sit in the loop of lesson 1:
+#
+# ```mermaid
+# flowchart LR
+#     start(["step k"]) --> spent{"k > budget?"}
+#     spent -- "yes" --> out["end: the answer held now"]
+#     spent -- "no" --> done{"job done?"}
+#     done -- "no" --> pick["pick and call a tool"]
+#     done -- "yes" --> stop{"stop? the original agent:<br/>only with a fixed chance"}
+#     stop -- "stops" --> out
+#     stop -- "goes on" --> stray["a random tool call:<br/>it may spoil the answer"]
+#     pick --> next(["step k + 1"])
+#     stray --> next
+# ```
+#
 # We sweep the budget over 2, 4, 6, 8 and 12 steps for both setups on both runs, look at the
 # cases where a smaller budget scores higher than a larger one, and end with a stopping
 # criterion, tuned on some seeds and tested on others. As before, everything is fictional
@@ -68,11 +95,27 @@ print(rules.to_string(index=False))
 # ## The sweep
 #
 # Both setups, both runs, every budget: the counted units. The rows at budget 8 are
-# lesson 2's table.
+# lesson 2's table. The whole table is in the collapsed cell below: click its
+# output bar to open it. The cell after it prints success alone, one row per setup and run.
 
-# %%
+# %% tags=["full-table"] jupyter={"outputs_hidden": true}
 sweep = [sim.measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
 print(sim.format_table(sim.seed_table(sweep)))
+
+# %%
+success_by_budget = pd.DataFrame(
+    [
+        {
+            "setup": sim.SETUP_LABELS[m.setup],
+            "run": sim.run_label(m.seed),
+            "budget": m.budget,
+            "success": m.success,
+        }
+        for m in sweep
+    ]
+).pivot(index=["setup", "run"], columns="budget", values="success")
+print("success by budget (steps)")
+print(success_by_budget.round(4).to_string())
 
 # %% [markdown]
 # The same sweep as lines. Each setup has one colour; run A is solid, run B dashed, and the
@@ -167,7 +210,7 @@ for setup, seed, small, large in cases:
 # measure counts it, the world never saw it), **spoiled** (the right answer was held at some
 # step and lost by the end), **out of budget** and **wrong**.
 
-# %%
+# %% tags=["full-table"] jupyter={"outputs_hidden": true}
 rows = []
 for setup in SETUPS:
     for seed in SEEDS:
@@ -181,6 +224,15 @@ for setup in SETUPS:
             rows.append(row)
 outcomes = pd.DataFrame(rows)
 print(outcomes.to_string(index=False))
+
+# %% [markdown]
+# That table (in the collapsed cell above) in short: the two outcomes the answer-only
+# measure misses, by budget.
+
+# %%
+for name in ("solved, no record written", "spoiled"):
+    print(f"{name}, tasks by budget (steps)")
+    print(outcomes.pivot(index=["setup", "run"], columns="budget", values=name).to_string())
 
 # %% [markdown]
 # Two things stand out. First, the small budgets flatter the record tasks: at budget 6 the
@@ -316,7 +368,7 @@ for setup in SETUPS:
 # Now the rule against the fixed budgets, on the lesson's tasks and runs. The last rows of
 # each setup are SB1 alone at budget 12 and SB1 with SB2 at the setup's tuned margin.
 
-# %%
+# %% tags=["full-table"] jupyter={"outputs_hidden": true}
 ruled = []
 for setup in SETUPS:
     for seed in SEEDS:
@@ -324,6 +376,13 @@ for setup in SETUPS:
         ruled.append(sim.measure(setup, seed, 12, stop_when_done=True))
         ruled.append(sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]))
 print(sim.format_table(sim.seed_table(ruled)))
+
+# %% [markdown]
+# The whole table is in the collapsed cell above. Here are the rows that matter,
+# per setup and run: the original budget of 8, SB1 alone, and SB1 with SB2.
+
+# %%
+print(sim.format_table(sim.seed_table([m for m in ruled if m.budget == 8 or m.config.stop_when_done])))
 
 # %% [markdown]
 # The band rule compares the course's rule with the original fixed budget of 8 steps, per
@@ -376,6 +435,12 @@ for setup in SETUPS:
 # on: 4 steps for the single loop and 6 for the split. Lessons 4 and 5 keep the fixed budget
 # of 8 steps, so that their figures stay comparable with lesson 2's; the contract of lesson
 # 4 has a stop of its own (it ends when its plan completes).
+#
+# For a real agent the part that carries over is the shape of the rule, not its numbers: a
+# loop needs a test for "done" that it can observe (here the record written, the result
+# held), and a budget set from the plan's length plus a margin read off runs it was not
+# tuned on. A real model has no fixed stop chance; whether it stops once the job is done is
+# a property of its own traces, to be measured as lesson 6 measures a stop rule.
 
 # %% [markdown]
 # ## Summary

@@ -21,7 +21,21 @@
 # failed: G05 paid 3 tool errors for one wrong first position. Lesson 3 swept the step budget
 # and asked where a loop should stop.
 #
-# This lesson puts a **contract** between the planner and the executor, the arrangement the
+# **After this lesson you can:**
+#
+# - write a plan as a small graph of steps under a schema, and validate it before any call;
+# - name the contract's parts ([preconditions](../GLOSSARY.md#precondition), the
+#   [scratchpad](../GLOSSARY.md#scratchpad), [replanning](../GLOSSARY.md#replanning) with a
+#   limit, [bounds](../GLOSSARY.md#bounds)) and follow one task through them;
+# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it;
+# - measure the contract against the single loop and the split, and say which of its gains
+#   the model's rules give and which hold only while validation knows the tools;
+# - map the contract's exit states onto the bounds and end signals of real frameworks.
+#
+# **It assumes:** lessons 1 to 3 (both setups, the band rule, the step budget). **Time:**
+# about two hours. Terms in links are explained in the course [glossary](../GLOSSARY.md).
+#
+# This lesson puts a [**contract**](../GLOSSARY.md#contract) between the planner and the executor, the arrangement the
 # course's contract template describes: the plan is a small graph of steps under a schema;
 # it is **validated before anything runs**; the executor checks each step's
 # **preconditions** before calling its tool; one **scratchpad** holds what is known; a failed
@@ -30,6 +44,31 @@
 # **exit state**. We build each piece in `sim/contract.py`, show it in code, and measure the
 # contract against the single loop and the blind split on the same 24 tasks, seeds and
 # budgets. As before, everything is **fictional**: no model, no tool server, no network.
+#
+# A run under the contract, with the rules (CT1 to CT12, stated below) that govern each move:
+#
+# ```mermaid
+# flowchart LR
+#     plan["first plan: a graph of steps<br/>(CT1 to CT3)"] --> validate(["validate the plan (CT4)"])
+#     validate -- "accepted" --> bound(["next call within<br/>the bounds? (CT11)"])
+#     validate -- "refused" --> replan(["replans left?<br/>(CT6, CT7)"])
+#     bound -- "yes" --> pre(["preconditions<br/>hold? (CT5)"])
+#     bound -- "no" --> exit
+#     pre -- "yes" --> act["call the tool, write<br/>the scratchpad"]
+#     pre -- "no" --> replan
+#     act -- "tool error<br/>or timeout" --> replan
+#     act -- "ok" --> done(["plan complete?"])
+#     done -- "no" --> bound
+#     done -- "yes" --> exit
+#     replan -- "yes: a new plan<br/>for the rest" --> validate
+#     replan -- "no" --> exit
+#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: the job is done<br/>PARTIAL_SUCCESS: a right intermediate is held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
+# ```
+#
+# The plan as a graph of steps, each naming the steps it depends on, is the form
+# LLMCompiler uses to run independent tool calls side by side
+# ([An LLM Compiler for Parallel Function Calling](https://arxiv.org/abs/2312.04511), Kim et
+# al., 2023); here the steps run one at a time, in the plan's order.
 #
 # First the versions of the libraries whose output the stored cells depend on, then the
 # lesson's runs, budget and the contract's default bounds.
@@ -66,7 +105,8 @@ print(
 # %% [markdown]
 # ## The contract's model, as rules
 #
-# The world, the tools and the 24 tasks are the source lesson's; the split's rules (AA22 to AA30) still
+# The world, the tools and the 24 tasks are the source lesson's; the split's rules
+# ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still
 # hold for the split. The contract adds the rules CT1 to CT12, written out in full in the
 # docstring of `sim/contract.py`. In short:
 #
@@ -299,7 +339,16 @@ print(
 # tokens and simulated seconds spent so far.
 
 # %%
-print(tables.format_events(g05))
+import textwrap
+
+
+def show_events(run):
+    """A contract run's events (tables.format_events), long lines wrapped under the event column."""
+    for line in tables.format_events(run).splitlines():
+        print(textwrap.fill(line, width=100, subsequent_indent=" " * 19, break_long_words=False))
+
+
+show_events(g05)
 replan = next(e for e in g05.events if e.kind == "replan")
 plan_event = g05.events[0]
 print(
@@ -384,7 +433,7 @@ side = pd.DataFrame(
          "replans": g05.replans, "answer": g05.answer},
     ]
 )  # fmt: skip
-print(side.to_string(index=False))
+print(side.set_index("setup").T.to_string())
 print(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
 print(
     f"the contract saves {g05_split.steps - g05.steps} steps, {g05_split.calls - g05.calls} tool calls, "
@@ -499,7 +548,7 @@ for seed in SEEDS:
     lost = [r for t in sim.TASKS if not (r := contract.run_contract(t, seed, BUDGET)).correct]
     print(f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost))
 g03 = contract.run_contract("G03", SEED_A, BUDGET)
-print(tables.format_events(g03))
+show_events(g03)
 
 # %% [markdown]
 # ## In this world validation is an oracle
@@ -553,7 +602,7 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
         )
 
 # %% [markdown]
-# ## When validation is not an oracle: a look-alike tool
+# ## When validation is not an oracle: a [look-alike tool](../GLOSSARY.md#look-alike)
 #
 # The oracle is a property of this world's 5 tools, not of validation. The course's own rule
 # **LA1** (not the source's; the option `lookalike`, off everywhere else in the course) puts a
@@ -703,7 +752,7 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
 # The budgets of lesson 3: 2, 4, 6, 8 and 12 steps, for all 3 setups on both runs; the
 # contract keeps its other default bounds.
 
-# %%
+# %% tags=["full-table"] jupyter={"outputs_hidden": true}
 BUDGETS = (2, 4, 6, 8, 12)
 sweep = []
 for budget in BUDGETS:
@@ -720,6 +769,17 @@ sweep = pd.DataFrame(sweep)
 print(sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False))
 print()
 print(sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False))
+
+# %% [markdown]
+# The two tables above are long, so their cell is collapsed: click its output bar to open
+# it. In short, tasks solved by setup, run and budget, and what the contract's runs show at
+# the two ends of the sweep:
+
+# %%
+order = list(dict.fromkeys(sweep["setup"]))
+solved_by_budget = sweep.pivot(index=["setup", "run"], columns="budget", values="solved")
+print("tasks solved (of 24) by budget (steps)")
+print(solved_by_budget.reindex(order, level="setup").to_string())
 longest = max(contract.run_contract(t, seed, 12).steps for t in sim.TASKS for seed in SEEDS)
 print(f"longest contract run at budget 12: {longest} steps")
 for seed in SEEDS:
@@ -818,7 +878,7 @@ timed_out = [
 ]
 for r in timed_out:
     print(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
-    print(tables.format_events(r))
+    show_events(r)
 
 # %% [markdown]
 # With no replan allowed, every refused first plan ends the run: 6 tasks end
@@ -835,7 +895,10 @@ for r in timed_out:
 # as data in the cell below, each cell read from the framework's own source code at a
 # released version (the version, and a link to the lines read for each cell, are in the
 # data; the listing prints the link for the bounds); it maps each
-# framework's bounds and end signals onto the 4 exit states and says what each lacks. "No"
+# framework's bounds and end signals onto the 4 exit states and says what each lacks.
+# LangGraph counts its recursion limit in [super-steps](../GLOSSARY.md#super-step): a
+# super-step is one round in which all the nodes of the graph that are ready run once, so the
+# limit bounds rounds, not tool calls. "No"
 # or "none" means the source read has no such mechanism, not that none can be built on it.
 
 # %%
@@ -980,14 +1043,12 @@ frameworks = pd.DataFrame(
         },
     ]
 )
-print(frameworks[["framework", "SUCCESS", "TIMEOUT"]].to_string(index=False))
-print()
-print(frameworks[["framework", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED"]].to_string(index=False))
-print()
 for row in frameworks.itertuples():
-    print(
-        f"{row.framework} ({row.version})\n  bounds: {row.bounds}\n  lacks : {row.lacks}\n  source: {row.source}"
-    )
+    print(f"{row.framework} ({row.version})")
+    for field in ("bounds", "SUCCESS", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED", "TIMEOUT", "lacks", "source"):
+        print(textwrap.fill(f"{field}: {getattr(row, field)}", width=100, initial_indent="  ", subsequent_indent="      ",
+                            break_long_words=False, break_on_hyphens=False))  # fmt: skip
+    print()
 real = frameworks[frameworks["framework"] != "this contract (sim)"]
 for flag, words in (("has token", "a token bound on the run"), ("has time", "a time bound on the whole run"),
                     ("has replan", "a replan limit"), ("has partial", "a built-in partial result"),

@@ -22,6 +22,21 @@
 # on success was unmeasured, its token saving was measured, and its extra tool errors were a
 # direction without a measured size.
 #
+# **After this lesson you can:**
+#
+# - say how widely each counted unit spreads over seeds, and where two runs sit in that spread;
+# - run a [paired comparison](../GLOSSARY.md#paired) and say what common
+#   [draws](../GLOSSARY.md#draw) buy;
+# - choose a [confidence interval](../GLOSSARY.md#interval) that holds its coverage at the
+#   sizes you use, and size a study by [power](../GLOSSARY.md#power);
+# - recognise the traps of small studies: wrong signs, inflated sizes, peeking, many comparisons;
+# - report reliability as [pass^k](../GLOSSARY.md#pass-k) and cost as tokens per success.
+#
+# **It assumes:** lessons 1 to 3 (both setups, the counted units, the
+# [band rule](../GLOSSARY.md#band-rule)); a first course in statistics helps but is not
+# needed. **Time:** about two hours. Terms in links are explained in the course
+# [glossary](../GLOSSARY.md).
+#
 # "Unmeasured" is a statement about 2 runs, not about the agents. This lesson asks how many runs
 # a comparison needs, and answers with the one thing real evaluations never have: a known
 # ground truth. The simulator is cheap, so 10,000 seeds give each setup's long-run value to
@@ -35,6 +50,20 @@
 # 6. The traps of small studies: wrong signs, inflated sizes, peeking, many comparisons.
 # 7. Reliability and cost as users meet them: pass^k at real trial counts, tokens per success.
 # 8. What carries over to real agents, and what does not.
+#
+# The design of every study in this lesson:
+#
+# ```mermaid
+# flowchart LR
+#     seeds["seeds s = 20260218 + i"] --> loop["single loop, 24 tasks at seed s"]
+#     seeds --> split["planner + executor, 24 tasks at seed s"]
+#     loop --> diff["paired difference at seed s:<br/>split minus loop, per unit"]
+#     split --> diff
+#     diff --> interval["mean difference and its<br/>95 % interval over the seeds"]
+#     interval --> verdict{"interval leaves zero out?"}
+#     verdict -- "yes" --> found["an effect, with its sign and size"]
+#     verdict -- "no" --> more["not shown at this size:<br/>power says how many seeds"]
+# ```
 #
 # Everything is **fictional** and deterministic, as in every lesson. The seeds of a study of
 # N seeds are 20260218 + i for i = 0..N-1, so the lesson's runs A and B are always its first
@@ -163,7 +192,11 @@ for label, m in per_seed.items():
             same = (values == values[index]).mean()
             row[name] = f"{values[index]} ({below:.2f} below, {same:.2f} same)"
         rows.append(row)
-print(pd.DataFrame(rows).to_string(index=False))
+spread = pd.DataFrame(rows)
+print(spread.drop(columns=["A", "B"]).to_string(index=False))
+print()
+print("where runs A and B sit among the seeds: the run's value (share of seeds below it, share equal to it)")
+print(spread[["setup", "unit", "A", "B"]].to_string(index=False))
 
 # %% [markdown]
 # The figure draws the same spreads; the dashed lines are runs A and B in each setup's
@@ -195,7 +228,8 @@ print(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 # Running both setups at the same seeds looks like a **paired** comparison, and is often called
 # one. Pairing helps when the two measurements at a seed share their
 # chance, so that the per-seed difference cancels it: then the difference spreads less than
-# it would for unpaired runs. Here they share nothing. Rule AA22 keys the single loop's draws by the seed and
+# it would for unpaired runs. Here they share nothing. Rule [AA22](../GLOSSARY.md#rule-codes) (the world, the tools
+# and the single loop of the source lesson) keys the single loop's draws by the seed and
 # the task, the split's by the seed and "plan" + the task: at the same seed, the two setups
 # draw from unrelated streams. The cell measures it for every unit: the correlation between
 # the setups' values at the same seed, the spread (standard deviation) of the per-seed
@@ -657,7 +691,9 @@ for v in verdicts:
         f"{N_MAX} seeds": f"{interval.difference:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]",
         "agreement": study.agreement(v.verdict, v.differences, interval),
     })  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
+print(pd.DataFrame(rows).drop(columns="agreement").to_string(index=False))
+for row in rows:
+    print(f"{row['unit']}: {row['agreement']}")
 print("success over 10000 seeds as a share of tasks; the other units per run of 24 tasks")
 agree = sum(row["agreement"].startswith("agree") for row in rows)
 print(f"the band rule and the intervals agree on {agree} units and differ on {len(rows) - agree}")
@@ -795,8 +831,9 @@ print(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were in
 # ## pass^k: the same task, k times
 #
 # Success is a share of tasks. A user who runs the same task again and again asks something
-# else: how likely is it that **all k runs** succeed? tau-bench (Yao et al., 2024) calls that
-# pass^k and estimates it without bias from n runs per task, c of them successful, as the mean
+# else: how likely is it that **all k runs** succeed?
+# [τ-bench: A Benchmark for Tool-Agent-User Interaction in Real-World Domains](https://arxiv.org/abs/2406.12045)
+# (tau-bench; Yao et al., 2024) calls that [pass^k](../GLOSSARY.md#pass-k) and estimates it without bias from n runs per task, c of them successful, as the mean
 # over tasks of C(c, k) / C(n, k). Here n is 10,000 seeds. Beside it stands p^k, what k
 # independent runs would give if every run succeeded with the overall share p.
 
@@ -827,12 +864,13 @@ for kind in dict.fromkeys(kind_of):
         "tasks": int(mask.sum()),
         "tool calls long": len(sim.TASKS[kind_of.index(kind)].sequence),
     }
-    for label, run in (("single loop", single), ("planner + executor", split)):
+    for label, run in (("loop", single), ("split", split)):
         share = run.correct[mask].mean(axis=1)
         row[f"{label}: success"] = f"{share.mean():.4f}"
         row[f"{label}: pass^8"] = f"{study.pass_hat_k(run.correct[mask], 8):.4f}"
     rows.append(row)
 print(pd.DataFrame(rows).to_string(index=False))
+print("loop = single loop, split = planner + executor")
 
 # %% [markdown]
 # ### pass^k at the trial counts benchmarks use

@@ -16,8 +16,33 @@
 # %% [markdown]
 # # Lesson 6 · Your own agent
 #
-# Lessons 1 to 5 measured loops that the course built. This lesson hands the loop to you. A
-# **policy** is a plain Python function that, at each step, decides which tool to call next
+# Lessons 1 to 5 measured loops that the course built. This lesson hands the loop to you.
+#
+# **After this lesson you can:**
+#
+# - write a [policy](../GLOSSARY.md#policy): a function that picks the next tool or stops;
+# - score any policy like the course's setups, on [held-out seeds](../GLOSSARY.md#held-out);
+# - build a stop rule and a [router](../GLOSSARY.md#router), and read their gains on the
+#   success-cost plane;
+# - see each step of a loop as the chat-API messages a real model would receive, and replay a
+#   recorded model run.
+#
+# **It assumes:** lessons 1 to 5 (the setups, the band rule, intervals over many seeds) and
+# enough Python to write a function. **Time:** about an hour and a half. Terms in links are
+# explained in the course [glossary](../GLOSSARY.md).
+#
+# Where your policy sits: the harness runs it inside the single loop's engine, in place of
+# the loop's pick.
+#
+# ```mermaid
+# flowchart LR
+#     obs["observation: the request, the state,<br/>the trace so far"] --> policy["your policy(observation)"]
+#     policy -- "a tool name" --> act["the engine calls the tool,<br/>counts steps and tokens"]
+#     act --> obs
+#     policy -- "stop" --> score["the harness scores the run:<br/>counted units, band rule, intervals"]
+# ```
+#
+# A **policy** is a plain Python function that, at each step, decides which tool to call next
 # or to stop. `sim` runs it on the 24 tasks, in the single loop's engine and at its token
 # prices, and scores it the way every setup of the course was scored: the same counted units,
 # the band rule against a baseline at runs A and B, the mean paired difference with its
@@ -357,13 +382,17 @@ print(tuned[["entrant", "seeds", "success", "tokens"]].to_string(index=False, fl
 
 # %%
 print(harness.score(my_policy, "single-loop", BUDGET, HELD_OUT).to_string(index=False))
+print()
 entrants = {"single-loop": "single-loop", "plan-execute": "plan-execute", "stop when goal met": policy.stop_when_goal_met,
             "router": router, "my policy": my_policy}  # fmt: skip
 plane = harness.cost_success({
     (sim.SETUP_LABELS[name] if name in sim.SETUP_LABELS else name): harness.entrant_run(entrant, HELD_OUT, BUDGET)
     for name, entrant in entrants.items()
 })  # fmt: skip
-print(plane.to_string(index=False, float_format="{:.4f}".format))
+PER_SUCCESS = ["tokens_per_success", "per_success_low", "per_success_high"]
+print(plane.drop(columns=PER_SUCCESS).to_string(index=False, float_format="{:.4f}".format))
+print()
+print(plane[["entrant", *PER_SUCCESS]].to_string(index=False, float_format="{:.4f}".format))
 per_run = plane.set_index("entrant")["tokens"]
 print(
     f"tokens per run: my policy {per_run['my policy']:.2f}, stop when goal met {per_run['stop when goal met']:.2f}"
@@ -465,7 +494,8 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 # share of right picks need not fall with depth by the rule's line, and it may write
 # arguments the tools do not take (the policy ignores them: the engine fills a tool's
 # fields from the agent's state, as for every policy). Its tokens are counted by its own
-# tokenizer, not by rule AA28, and the harness's token columns still show AA28's; the
+# tokenizer, not by rule [AA28](../GLOSSARY.md#rule-codes) (the course's token rule), and
+# the harness's token columns still show AA28's; the
 # service bills what its own usage figures say. And each run costs real time and money:
 # start with a few held-out seeds.
 

@@ -10,6 +10,8 @@ rule and never by a per-lesson list:
 - lesson numbers ("lesson 3", "lessons 1 and 3");
 - task names (G01..G24) and rule names (AA22), as names glued to letters;
 - seeds (the number or numbers right after the word "seed" or "seeds");
+- the year of a citation right after "et al." ("Yao et al., 2022", "Kim et al. (2023)"): a date
+  that names a source, not a figure;
 - anything inside inline code or a fenced code block;
 - the markers of an ordered list ("1. " at the start of a line).
 Measured figures are written in digits: the number words from "three" up ("three",
@@ -37,6 +39,7 @@ EXEMPT = [
     re.compile(r"\]\([^)]*\)"),  # link and image targets
     re.compile(r"\b[Ll]essons? \d+(?:(?:,| and| or| to) \d+)*"),  # lesson numbers
     re.compile(r"\b[Ss]eeds? \d+(?:(?:,| and| or) \d+)*"),  # seeds
+    re.compile(r"\bet\s+al\.,?\s+\(?\d{4}\b"),  # a citation's year
     re.compile(r"^\s*\d+\.\s", re.M),  # ordered-list markers
 ]
 
