@@ -7,16 +7,16 @@ model not found" in its place, or a panel whose controls do nothing. Stored as t
 (`sim.panel.RUN_FIRST`), the panel area says to run the notebook, trusted or not.
 
 Two users: the maintainer command (`scripts/refresh_lessons.py`) when it writes a lesson, and the
-Jupyter server when a student saves one (Ctrl+S or autosave), through `keep_panels_plain`, the
-server's pre-save hook. `jupyter-config/` installs that hook into the venv (requirements.txt).
+Jupyter server when a student saves one (Ctrl+S or autosave), through `keep_panels_plain`, a
+pre-save hook. This module is also a Jupyter server extension that registers that hook; the file
+in `jupyter-config/`, which requirements.txt installs into the venv, enables it.
 """
 
 import re
 from collections.abc import MutableMapping
 from pathlib import PurePosixPath
 
-from sim.panel import RUN_FIRST
-
+RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # a panel's plain-text form
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 LESSON_FILE = re.compile(r"\d\d_\w+\.ipynb")  # lessons/NN_name.ipynb
 
@@ -67,3 +67,14 @@ def keep_panels_plain(model: MutableMapping, path: str = "", **kwargs) -> None:
         and is_lesson(path)
     ):
         plain_panel_outputs(model["content"])
+
+
+def _jupyter_server_extension_points() -> list[dict]:
+    """This module as a Jupyter server extension (enabled by jupyter-config/)."""
+    return [{"module": "sim.notebook_save"}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    """Register `keep_panels_plain` as a pre-save hook of the server's contents manager (beside any
+    hook of the user's own)."""
+    serverapp.contents_manager.register_pre_save_hook(keep_panels_plain)

@@ -22,11 +22,11 @@ import ipywidgets as widgets
 from sim.checks import SEED_LIMIT, check_budget, check_integer, check_seed, parse_whole_number
 from sim.errors import InputError, InputTypeError
 from sim.figures import PANEL_DPI, figure_svg
+from sim.notebook_save import RUN_FIRST  # a panel's plain-text form
 from sim.panel_worker import PanelWorker
 from sim.tasks import TASK_NAMES, check_task
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
-RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # a panel's plain-text form
 VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
 BUSY_CLASS = "alm-panel-busy"
 # while a redraw is computed, the table and figure fade: the panel is at work, not stuck

@@ -180,7 +180,9 @@ def test_every_notebook_opens_alone_with_the_venvs_kernel_and_run_all_starts(lab
 @pytest.mark.slow
 @pytest.mark.last
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(notebook, running, screenshots):
+def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
+    notebook, running, screenshots, lab
+):
     lesson = explore_panel(notebook)  # the panel's twin, built by the lesson's own Explore cell
     page = running[notebook.stem]
     panel = None
@@ -224,11 +226,16 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(notebo
             settled, shown
         )
         assert page.problems() == []
+        _check_saved_panel(page, lab)
+        panel.scroll_into_view_if_needed()
+        page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
+        panel = None  # the panel's screenshot is taken; the diagrams' follows
+        _check_diagrams(notebook, page.page, screenshots)
     finally:
         try:
-            if panel is not None:
+            if panel is not None:  # a check above failed: the screenshot shows the panel as it was
                 panel.scroll_into_view_if_needed()
-            page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
+                page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
         finally:
             page.page.context.close()  # its kernel idles on; the page's memory goes
 
@@ -287,15 +294,38 @@ def _served_notebook(lab, name: str, sources: list[str]) -> str:
     return path.relative_to(lab.root_dir).as_posix()
 
 
-@pytest.mark.slow
-@pytest.mark.last
-def test_a_lesson_saved_after_its_run_stores_its_panel_as_the_plain_line(running, lab):
-    """Run All, then Save, as a student does: the file the server writes holds the panel's plain line
-    and no widget state, so reopening it (or a restart) never shows "model not found" (the pre-save
-    hook of sim/notebook_save.py, installed into the venv from jupyter-config/)."""
-    notebook = NOTEBOOKS[0]
-    page = running[notebook.stem]
-    page.wait_run_all(_code_cells(notebook))
+def _check_diagrams(notebook: Path, page, screenshots: Path) -> None:
+    """The lesson's setup diagrams (Mermaid blocks in markdown cells, issue 19) are drawn by
+    JupyterLab as pictures, with no parse warning; a screenshot of the first is kept beside the panel's."""
+    page.evaluate(
+        "() => { document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop = 0; }"
+    )
+    drawn = page.locator(".jp-NotebookPanel .jp-RenderedMermaid")
+    for _ in range(
+        60
+    ):  # JupyterLab draws only the cells in view: scroll down until the first diagram is drawn
+        if drawn.count():
+            break
+        page.evaluate(
+            "() => { document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop += 500; }"
+        )
+        page.wait_for_timeout(150)
+    assert drawn.count(), f"{notebook.stem}: no Mermaid diagram was drawn"
+    first = drawn.first
+    first.scroll_into_view_if_needed()
+    picture = first.locator("img, svg").first  # JupyterLab draws the diagram as an SVG image
+    picture.wait_for(state="visible", timeout=30_000)
+    assert picture.bounding_box()["width"] > 100, f"{notebook.stem}: the diagram is drawn too small to read"
+    assert page.locator(".jp-NotebookPanel .jp-RenderedMermaid.jp-mod-warning").count() == 0, (
+        f"{notebook.stem}: JupyterLab could not parse a diagram"
+    )
+    first.screenshot(path=screenshots / f"{notebook.stem}-diagram.png")
+
+
+def _check_saved_panel(page, lab) -> None:
+    """Save the run lesson, as a student does: the file the server writes holds the panel's plain
+    line and no widget state, so reopening it never shows "model not found" (the pre-save hook of
+    sim/notebook_save.py, installed into the venv from jupyter-config/)."""
     path = lab.root_dir / page.path
     before = path.stat().st_mtime_ns
     page.menu("File", "Save Notebook")

@@ -5,12 +5,12 @@ The browser test saves a run lesson through the running server and reads the fil
 import copy
 import json
 import sys
+import types
 from pathlib import Path
 
 import nbformat
 
-from sim.notebook_save import WIDGET_VIEW, is_lesson, keep_panels_plain, plain_panel_outputs
-from sim.panel import RUN_FIRST
+from sim.notebook_save import RUN_FIRST, WIDGET_VIEW, is_lesson, keep_panels_plain, plain_panel_outputs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,13 +53,33 @@ def test_the_server_hook_changes_lessons_only():
     assert text["content"] == "not a notebook"
 
 
-def test_the_venv_sets_the_hook_for_the_jupyter_server():
-    """requirements.txt installs jupyter-config/ (non-editable) into the venv's etc/jupyter; the
-    server reads it there. Fix when it fails: .venv/bin/pip install -r requirements.txt"""
+def test_a_jupyter_contents_manager_saves_a_lesson_with_its_panel_plain(tmp_path):
+    """The server extension registers the hook on jupyter_server's own contents manager: a lesson
+    saved through it is written with the plain line; a student's other notebook is written as sent."""
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    from sim import notebook_save
+
+    manager = FileContentsManager(root_dir=str(tmp_path))
+    notebook_save._load_jupyter_server_extension(types.SimpleNamespace(contents_manager=manager))
+    (tmp_path / "lessons").mkdir()
+    for path, plain in (("lessons/01_single_loop.ipynb", True), ("mine.ipynb", False)):
+        manager.save({"type": "notebook", "format": "json", "content": _notebook(RUN_FIRST)}, path)
+        saved = json.loads((tmp_path / path).read_text())
+        assert (WIDGET_VIEW not in saved["cells"][0]["outputs"][0]["data"]) == plain, path
+        assert ("widgets" not in saved["metadata"]) == plain, path
+
+
+def test_the_venv_enables_the_extension_for_the_jupyter_server():
+    """requirements.txt installs jupyter-config/ (non-editable) into the venv's etc/jupyter, where the
+    server looks for the extensions to load. Fix when it fails: .venv/bin/pip install -r requirements.txt"""
+    from sim import notebook_save
+
     shipped = ROOT / "jupyter-config" / "jupyter_server_config.d" / "agent-loops-measured.json"
     installed = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / shipped.name
-    assert json.loads(shipped.read_text())["ContentsManager"]["pre_save_hook"] == (
-        f"{keep_panels_plain.__module__}.{keep_panels_plain.__name__}"
-    )
+    assert json.loads(shipped.read_text())["ServerApp"]["jpserver_extensions"] == {
+        notebook_save.__name__: True
+    }
+    assert notebook_save._jupyter_server_extension_points() == [{"module": notebook_save.__name__}]
     assert installed.is_file(), f"{installed} missing: run .venv/bin/pip install -r requirements.txt"
     assert installed.read_text() == shipped.read_text()
