@@ -16,9 +16,9 @@
 # %% [markdown]
 # # Lesson 1 · The single loop
 #
-# The simplest agent there is: one loop. At every step the agent looks at the job and at
-# everything it has done so far, picks a tool (or decides it is finished), calls the tool,
-# reads the observation, and goes round again. This is the **single loop**, often called a
+# The simplest [agent](../GLOSSARY.md#agent) there is: one loop. At every [step](../GLOSSARY.md#step) the agent looks at the job and at
+# everything it has done so far, picks a [tool](../GLOSSARY.md#tool) (or decides it is finished), calls the tool,
+# reads the [observation](../GLOSSARY.md#observation), and goes round again. This is the [**single loop**](../GLOSSARY.md#single-loop), often called a
 # ReAct-style loop. Every other arrangement in this course is measured against it.
 #
 # **After this lesson you can:**
@@ -26,19 +26,19 @@
 # - read an agent's run as a [trace](../GLOSSARY.md#trace) of [tool calls](../GLOSSARY.md#tool-call)
 #   and say what each step cost in [tokens](../GLOSSARY.md#token);
 # - state the single loop's rules and follow one task through them step by step;
-# - measure an agent on a set of tasks in the course's counted units: success, steps, tool
+# - measure an agent on a set of tasks in the course's [counted units](../GLOSSARY.md#counted-units): success, steps, tool
 #   calls, tokens and [tool errors](../GLOSSARY.md#tool-error);
 # - explain why, in this model, right picks get rarer deeper into a job, and why the loop's
 #   token cost grows faster than its steps;
-# - judge a switch (self-critique, approval) with a two-run verdict, and check it against
-#   many seeds.
+# - judge a switch ([self-critique](../GLOSSARY.md#self-critique), [approval](../GLOSSARY.md#approval)) with a two-run verdict, and check it against
+#   many [seeds](../GLOSSARY.md#seed).
 #
 # **It assumes:** Python and pandas at the level of reading a DataFrame; no knowledge of
 # agents or language models. **Time:** about an hour and a half. Terms in links are
 # explained in the course [glossary](../GLOSSARY.md).
 #
 # Nothing here calls a model, a tool server or a network: the "model" is a rule and a
-# seeded draw, in the small fictional world every lesson runs in. Every figure in this text
+# seeded [draw](../GLOSSARY.md#draw), in the small fictional world every lesson runs in. Every figure in this text
 # is printed by a cell of this notebook, and CI fails if the two ever part. We start with
 # the versions of the libraries whose output the stored cells depend on, and with the
 # lesson's two runs (each run is the 24 tasks at one [seed](../GLOSSARY.md#seed)) and its
@@ -82,7 +82,7 @@ print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's 
 # loop's shape and replaces the language model by a seeded rule.
 #
 # Here is the loop at work on one task before we look at the world it runs in. The task is
-# chosen by code (the rule is given with the walk-through below): run A, `G03`, asks for a
+# chosen by code (the rule is given with the walk-through below): [run A](../GLOSSARY.md#run), `G03`, asks for a
 # subscriber's water consumption.
 
 # %%
@@ -138,7 +138,7 @@ print(f"consumption: {record.current} - {record.previous} = {m3} m3")
 # %% [markdown]
 # ### The tiered tariff
 #
-# Water is charged in price bands (not to be confused with the run-to-run band of the
+# Water is charged in price bands (not to be confused with the [run-to-run band](../GLOSSARY.md#band) of the
 # band rule, below): the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3
 # at 7, up to 40 m3 at 11, and every m3 above 40 at 16. A commercial subscriber pays
 # 2 times the residential charge. The table prints the bands from `sim`; the cell after it
@@ -212,7 +212,7 @@ print(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TA
 #
 # The agent has 5 tools. Each takes only the fields of its schema from the agent's state;
 # a field the state does not hold yet is a **tool error** ("missing field"). Only
-# `write_record` changes the world: it is the one tool with a side effect.
+# `write_record` changes the world: it is the one tool with a [side effect](../GLOSSARY.md#side-effect).
 
 # %%
 returns = {
@@ -239,8 +239,8 @@ print(f"{len(tools)} tools, {sum(t.side_effect for t in sim.TOOLS.values())} wit
 # %% [markdown]
 # ### The tasks
 #
-# There are 24 tasks, G01 to G24, in 4 kinds. Each kind is solved by one known tool
-# sequence, from 1 tool (find the rollover document) to 4 tools (read, compute, charge,
+# There are 24 tasks, G01 to G24, in 4 kinds. Each kind is solved by one known [tool
+# sequence](../GLOSSARY.md#tool-sequence), from 1 tool (find the rollover document) to 4 tools (read, compute, charge,
 # and write the charge into the record). Only the record tasks reach the fourth position
 # of a sequence, and there are few of them.
 
@@ -269,7 +269,7 @@ print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} 
 #
 # 1. **Pick.** If the job is done, the agent should stop, and it does with a fixed chance;
 #    otherwise (or if it fails to stop) it picks a tool. The pick is right with the share
-#    `selection(d)`, where `d` is the position of the sequence it has reached; otherwise
+#    [`selection(d)`](../GLOSSARY.md#selection), where `d` is the position of the sequence it has reached; otherwise
 #    it is one of the 5 tools at random.
 # 2. **Call** the tool with the fields of its schema taken from the state.
 # 3. **Observe.** A tool error leaves the state alone; a good observation is written into

@@ -843,7 +843,7 @@ def standin_replies_are_fixed_by_the_request() -> bool:
 
 REGISTRY: dict[str, list] = {
     "01": [
-        ("At every step the agent looks at the job and at everything it has done so far",
+        ("the agent looks at the job and at everything it has done so far",
          NotAClaim("defines the single loop; the step's code is shown further down")),
         ("Every other arrangement in this course is measured against it",
          NotAClaim("states the course's plan: each later lesson sets its setup beside the single loop's rows")),
