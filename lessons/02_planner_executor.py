@@ -16,20 +16,20 @@
 # %% [markdown]
 # # Lesson 2 · Planner and executor
 #
-# Lesson 1 watched the single loop lose its way the deeper it got into a task: the share of
-# right tool picks falls with every position of the sequence. Part of the reason is
+# Lesson 1 watched the [single loop](../GLOSSARY.md#single-loop) lose its way the deeper it got into a task: the share of
+# right [tool](../GLOSSARY.md#tool) picks falls with every position of the sequence. Part of the reason is
 # structural. One call has to hold the plan of the whole job *and* choose the next action.
 #
 # **After this lesson you can:**
 #
-# - describe the planner/executor split and how it differs from the single loop;
-# - follow one task through the split, from its plan to its executed trace;
+# - describe the planner/executor [split](../GLOSSARY.md#split) and how it differs from the single loop;
+# - follow one task through the split, from its plan to its executed [trace](../GLOSSARY.md#trace);
 # - compare two setups with the [band rule](../GLOSSARY.md#band-rule) and say which
 #   differences two runs can measure and which they cannot;
-# - account for the split's step and token costs from its rules;
-# - check a two-run verdict against what many seeds say.
+# - account for the split's [step](../GLOSSARY.md#step) and [token](../GLOSSARY.md#token) costs from its rules;
+# - check a two-run verdict against what many [seeds](../GLOSSARY.md#seed) say.
 #
-# **It assumes:** lesson 1 (the world, the single loop, the counted units). **Time:** about an
+# **It assumes:** lesson 1 (the world, the single loop, the [counted units](../GLOSSARY.md#counted-units)). **Time:** about an
 # hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # The first fix anyone reaches for is to split that call in two. A
@@ -52,22 +52,22 @@
 # Splitting planning from acting has a literature. Plan-and-Solve prompting has the model
 # write a plan before it carries it out
 # ([Plan-and-Solve Prompting](https://arxiv.org/abs/2305.04091), Wang et al., 2023); ReWOO
-# has a planner write all its tool calls up front, workers run them, and a solver read the
-# results, so the model does not read each observation before its next call
+# has a planner write all its [tool calls](../GLOSSARY.md#tool-call) up front, workers run them, and a solver read the
+# results, so the model does not read each [observation](../GLOSSARY.md#observation) before its next call
 # ([ReWOO: Decoupling Reasoning from Observations](https://arxiv.org/abs/2305.18323), Xu et al.,
 # 2023). Our planner is the simplest of these: a plan of tool names, written blind.
 #
 # This lesson builds the split on the course's simulator and asks two questions at once:
 #
 # 1. Does the split solve more tasks than the single loop?
-# 2. What does it cost, in steps, tool calls, tokens and tool errors?
+# 2. What does it cost, in steps, tool calls, tokens and [tool errors](../GLOSSARY.md#tool-error)?
 #
 # The baseline is the single loop of lesson 1, with no scaffolding. Everything here is
 # **fictional**: no model, no tool server, no network. Every figure in this text is printed
 # by a cell of this notebook, and CI fails if the two ever part.
 #
 # We start with the versions of the libraries whose output the stored cells depend on, and
-# with the lesson's two runs and its step budget.
+# with the lesson's two runs and its [step budget](../GLOSSARY.md#step-budget).
 
 # %%
 import ipywidgets
@@ -93,7 +93,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 # ([rule codes](../GLOSSARY.md#rule-codes) AA22 to AA30, AA22 being the shared world itself):
 #
 # - **One plan, one call (AA23, AA29).** The planner writes the whole plan in a single call. The plan is
-#   as long as the task's tool sequence: the planner knows the length, not the sequence.
+#   as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence): the planner knows the length, not the sequence.
 # - **No observation for the planner (AA24).** It chooses every position at once, with the same
 #   information, so the depth penalty of the single loop does not reach it: every position
 #   is right with the flat share of the first position, `selection(1)`.
@@ -144,7 +144,7 @@ rules = pd.DataFrame(
 print(rules.to_string(index=False))
 
 # %% [markdown]
-# The planner is short. Every position of the plan is one draw: right with the flat share,
+# The planner is short. Every position of the plan is one [draw](../GLOSSARY.md#draw): right with the flat share,
 # otherwise a tool picked at random from the whole tool set.
 
 # %%
@@ -167,7 +167,7 @@ print(sim.code_of(sim.agents.plan_execute))
 # request. The planner's one call carries the planner's system message and the user's
 # request, and its reply is the plan; each executor step carries the executor's system
 # message, the request with the plan after it, and the trace so far. Here are both for
-# G05 at run A: the planner's request, then the executor's last request.
+# G05 at [run A](../GLOSSARY.md#run): the planner's request, then the executor's last request.
 
 # %%
 from sim import messages
@@ -185,7 +185,7 @@ print(messages.request_sizes(split_wire).to_string(index=False))
 # The planner's request is short and is sent once. The executor's requests re-send the
 # trace like the single loop's, and the token rule (AA28) prices each call in that trace at
 # 10 tokens for the executor against 22 for the single loop. That difference is the rule's,
-# by construction: on the wire, the calls in both traces are written alike.
+# [by construction](../GLOSSARY.md#by-rule): on the wire, the calls in both traces are written alike.
 
 # %% [markdown]
 # ## One task, step by step: G05
@@ -251,8 +251,8 @@ print("first = single loop, second = planner + executor, difference = second - f
 
 # %% [markdown]
 # Two runs are a small sample. Beside each verdict, the next cell runs both setups over
-# 10,000 seeds (the lesson's runs A and B are the first 2 of them) and prints the mean paired
-# difference per run, with its 95 % interval; lesson 5 explains how such an interval is made
+# 10,000 seeds (the lesson's runs A and B are the first 2 of them) and prints the mean [paired
+# difference](../GLOSSARY.md#paired) per run, with its 95 % [interval](../GLOSSARY.md#interval); lesson 5 explains how such an interval is made
 # and how many seeds a question needs. Read the last column before the verdicts.
 
 # %%
@@ -306,7 +306,7 @@ print(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks 
 # Over 10,000 seeds the split does solve fewer tasks, by less than 1 % of them a run: an
 # effect 2 runs could not show. Which tasks did each setup lose at runs A and B, and why?
 # It is tempting to blame wrong plans. The cell lists every lost task with its cause, read
-# from the run's steps: an answer spoiled after the job was done means the agent held the
+# from the run's steps: an answer spoiled after the job was done means the [agent](../GLOSSARY.md#agent) held the
 # right answer when its last position was done, did not stop, and lost it.
 
 # %%

@@ -944,7 +944,7 @@ REGISTRY: dict[str, list] = {
          NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
     ],
     "02": [
-        ("the share of right tool picks falls with every position of the sequence",
+        ("picks falls with every position of the sequence",
          Holds(right_picks_fall_with_depth_on_both_runs)),
         ("Does the split solve more tasks than the single loop?", NotAClaim("a question the lesson sets out to answer")),
         ("Every figure in this text is printed by a cell of this notebook",
@@ -954,7 +954,7 @@ REGISTRY: dict[str, list] = {
         ("does the executor fall back to the single loop's rule for what remains",
          ByRule(executor_follows_the_plan_first)),
         ("Every observation costs 30.", Printed("observation (tokens)                              30")),
-        ("Every position of the plan is one draw: right with the flat share", ByRule(planner_share_is_flat)),
+        (": right with the flat share", ByRule(planner_share_is_flat)),
         ("but only after every one of the 8 steps was used",
          Printed("steps 8  tokens 805  tool errors 3  answer 550  correct 550")),
         ("The same run as a table, one row a step:", NotAClaim("describes what the next cell prints")),
