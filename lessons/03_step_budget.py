@@ -16,10 +16,10 @@
 # %% [markdown]
 # # Lesson 3 · The step budget
 #
-# Lesson 2 ran both setups with a budget of 8 steps and never said why. The budget is a
+# Lesson 2 ran both setups with a budget of 8 [steps](../GLOSSARY.md#step) and never said why. The budget is a
 # decision, and this lesson measures what it decides. Too small, and a loop cannot finish:
-# the split's G05 needed 3 more steps after its plan ran out. Too large, and a loop that has
-# finished but does not stop keeps calling tools, and can spoil the right answer it held.
+# the [split](../GLOSSARY.md#split)'s G05 needed 3 more steps after its [plan](../GLOSSARY.md#plan) ran out. Too large, and a loop that has
+# finished but does not stop keeps calling [tools](../GLOSSARY.md#tool), and can spoil the right answer it held.
 #
 # **After this lesson you can:**
 #
@@ -27,9 +27,9 @@
 # - tell a run that ran out of budget from one that finished and then spoiled its answer;
 # - sort runs into outcomes that count effects on the world, not only final answers;
 # - derive a [stopping criterion](../GLOSSARY.md#stopping-criterion) from a sweep, tune its
-#   margin on some seeds and test it on [held-out seeds](../GLOSSARY.md#held-out).
+#   margin on some [seeds](../GLOSSARY.md#seed) and test it on [held-out seeds](../GLOSSARY.md#held-out).
 #
-# **It assumes:** lessons 1 and 2 (both setups, the counted units, the band rule).
+# **It assumes:** lessons 1 and 2 (both setups, the [counted units](../GLOSSARY.md#counted-units), the [band rule](../GLOSSARY.md#band-rule)).
 # **Time:** about an hour. Terms in links are explained in the course
 # [glossary](../GLOSSARY.md).
 #
@@ -74,8 +74,8 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(
 # %% [markdown]
 # ## What a budget does
 #
-# The budget counts steps. A single-loop step picks a tool (or stops) and calls it; the
-# split spends its first step on planning. When the job is done, the original agent stops at
+# The budget counts steps. A [single-loop](../GLOSSARY.md#single-loop) step picks a tool (or stops) and calls it; the
+# split spends its first step on planning. When the job is done, the original [agent](../GLOSSARY.md#agent) stops at
 # its next step only with a fixed chance; otherwise it calls a random tool and may replace
 # the answer it holds. The rules that decide how a budget is spent, printed from `sim`:
 
@@ -118,7 +118,7 @@ print("success by budget (steps)")
 print(success_by_budget.round(4).to_string())
 
 # %% [markdown]
-# The same sweep as lines. Each setup has one colour; run A is solid, run B dashed, and the
+# The same sweep as lines. Each setup has one colour; [run A](../GLOSSARY.md#run) is solid, run B dashed, and the
 # shaded area between them is the setup's run-to-run band at each budget.
 
 # %%
@@ -182,7 +182,7 @@ print(f"cases found: {len(cases)}")
 
 # %% [markdown]
 # Which tasks flip, and why? The cell prints, for each case, the tasks solved at the smaller
-# budget and not at the larger, with their traces at both budgets.
+# budget and not at the larger, with their [traces](../GLOSSARY.md#trace) at both budgets.
 
 # %%
 for setup, seed, small, large in cases:
@@ -274,7 +274,7 @@ for setup in SETUPS:
 
 # %% [markdown]
 # In the single loop every spoiled answer on these runs was lost before the job was done.
-# In the split, 2 tasks on run A and 1 on run B were lost after it: the executor finished
+# In the split, 2 tasks on run A and 1 on run B were lost after it: the [executor](../GLOSSARY.md#executor) finished
 # the plan, did not stop, and called one tool too many. Here is G04 on run A:
 
 # %%
@@ -286,7 +286,7 @@ print(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 # The sweep suggests two rules, and `sim` now implements both as explicit options that
 # leave the original defaults and figures untouched:
 #
-# - **SB1, stop when done.** The run ends right after the call that completes the job: for
+# - **[SB1](../GLOSSARY.md#rule-codes), stop when done.** The run ends right after the call that completes the job: for
 #   a record task, when the record is written; for the others, when the requested result is
 #   held. No extra step is spent deciding to stop (`stop_when_done=True`).
 # - **SB2, a budget from the plan.** Each task gets its plan length, plus 1 step of planning
@@ -415,10 +415,10 @@ for setup in SETUPS:
 # The rule gives each task its own budget, so this is not a comparison at one budget: the
 # last line of each setup prints the rule's budgets, and the effect of stopping when done
 # alone at the same budget of 8 steps. On runs A and B, against the fixed budget of 8 steps,
-# the rule cuts steps and tokens in both setups, and the band rule prints measured for both. Success does not move in the single loop, whose
+# the rule cuts steps and [tokens](../GLOSSARY.md#token) in both setups, and the band rule prints measured for both. Success does not move in the single loop, whose
 # spoiled answers were all lost before the job was done. In the split it rises by 2 tasks
 # on run A and 1 on run B, which is no more than the band of 2 tasks: unmeasured. The split
-# also makes 3 and 2 fewer tool calls, against a band of 1: measured. Tool errors stay where
+# also makes 3 and 2 fewer [tool calls](../GLOSSARY.md#tool-call), against a band of 1: measured. [Tool errors](../GLOSSARY.md#tool-error) stay where
 # they were in the single loop and move by 1 in the split, unmeasured too.
 #
 # On these runs the margin never cuts a run short: SB1 alone and SB1 with SB2 give the same
@@ -431,9 +431,9 @@ for setup in SETUPS:
 #
 # **The course's stopping rule:** stop as soon as the job is done (for a record task, as
 # soon as the record is written), and give each task its plan length, plus 1 step for
-# planning where there is a planner, plus a margin tuned on seeds the rule is not measured
+# planning where there is a [planner](../GLOSSARY.md#planner), plus a margin tuned on seeds the rule is not measured
 # on: 4 steps for the single loop and 6 for the split. Lessons 4 and 5 keep the fixed budget
-# of 8 steps, so that their figures stay comparable with lesson 2's; the contract of lesson
+# of 8 steps, so that their figures stay comparable with lesson 2's; the [contract](../GLOSSARY.md#contract) of lesson
 # 4 has a stop of its own (it ends when its plan completes).
 #
 # For a real agent the part that carries over is the shape of the rule, not its numbers: a

@@ -1037,9 +1037,9 @@ REGISTRY: dict[str, list] = {
          NotAClaim("a condition a reader checks on a real agent, stated as such; no result of the simulator")),
     ],
     "03": [
-        ("ran both setups with a budget of 8 steps and never said why",
+        ("and never said why",
          NotAClaim("about the earlier lesson's text: it fixed the budget without a reason; no measured result")),
-        ("Too small, and a loop cannot finish: the split's G05 needed 3 more steps after its plan ran out",
+        ("needed 3 more steps after its",
          Holds(g05_split_needs_three_calls_after_its_plan)),
         ("look at the cases where a smaller budget scores higher than a larger one",
          Printed("single loop, run A: budget 6 solves 24, budget 8 solves 23", "cases found: 2")),
@@ -1091,7 +1091,7 @@ REGISTRY: dict[str, list] = {
         ("In the split it rises by 2 tasks on run A and 1 on run B, which is no more than the band of 2 tasks",
          Printed("    success       21       23        23        24             2             1           2            1"
                  "     2 unmeasured")),
-        ("The split also makes 3 and 2 fewer tool calls, against a band of 1: measured",
+        ("The split also makes 3 and 2 fewer",
          Printed(" tool calls       71       70        68        68            -3            -2           1            0"
                  "     1   measured")),
         ("On these runs the margin never cuts a run short", Holds(margin_never_cuts_the_lesson_runs)),
