@@ -16,23 +16,23 @@
 # %% [markdown]
 # # Lesson 4 · The planner-executor contract
 #
-# Lesson 2 split the loop into a planner and a blind executor. The split was cheaper in
-# tokens, but a wrong position in the plan was run anyway and only understood after it had
-# failed: G05 paid 3 tool errors for one wrong first position. Lesson 3 swept the step budget
+# Lesson 2 split the loop into a [planner](../GLOSSARY.md#planner) and a blind [executor](../GLOSSARY.md#executor). The [split](../GLOSSARY.md#split) was cheaper in
+# [tokens](../GLOSSARY.md#token), but a wrong position in the [plan](../GLOSSARY.md#plan) was run anyway and only understood after it had
+# failed: G05 paid 3 [tool errors](../GLOSSARY.md#tool-error) for one wrong first position. Lesson 3 swept the [step budget](../GLOSSARY.md#step-budget)
 # and asked where a loop should stop.
 #
 # **After this lesson you can:**
 #
-# - write a plan as a small graph of steps under a schema, and validate it before any call;
+# - write a plan as a [small graph](../GLOSSARY.md#dag) of [steps](../GLOSSARY.md#step) under a schema, and [validate](../GLOSSARY.md#validation) it before any call;
 # - name the contract's parts ([preconditions](../GLOSSARY.md#precondition), the
 #   [scratchpad](../GLOSSARY.md#scratchpad), [replanning](../GLOSSARY.md#replanning) with a
 #   limit, [bounds](../GLOSSARY.md#bounds)) and follow one task through them;
 # - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it;
-# - measure the contract against the single loop and the split, and say which of its gains
-#   the model's rules give and which hold only while validation knows the tools;
+# - measure the contract against the [single loop](../GLOSSARY.md#single-loop) and the split, and say which of its gains
+#   the model's rules give and which hold only while validation knows the [tools](../GLOSSARY.md#tool);
 # - map the contract's exit states onto the bounds and end signals of real frameworks.
 #
-# **It assumes:** lessons 1 to 3 (both setups, the band rule, the step budget). **Time:**
+# **It assumes:** lessons 1 to 3 (both setups, the [band rule](../GLOSSARY.md#band-rule), the step budget). **Time:**
 # about two hours. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # This lesson puts a [**contract**](../GLOSSARY.md#contract) between the planner and the executor, the arrangement the
@@ -42,10 +42,10 @@
 # check is a **replan** event, and replans are counted against a limit; hard **bounds** on
 # steps, tokens and simulated seconds stop every run; and every run ends in exactly one
 # **exit state**. We build each piece in `sim/contract.py`, show it in code, and measure the
-# contract against the single loop and the blind split on the same 24 tasks, seeds and
+# contract against the single loop and the blind split on the same 24 tasks, [seeds](../GLOSSARY.md#seed) and
 # budgets. As before, everything is **fictional**: no model, no tool server, no network.
 #
-# A run under the contract, with the rules (CT1 to CT12, stated below) that govern each move:
+# A run under the contract, with the rules ([CT1 to CT12](../GLOSSARY.md#rule-codes), stated below) that govern each move:
 #
 # ```mermaid
 # flowchart LR
@@ -66,7 +66,7 @@
 # ```
 #
 # The plan as a graph of steps, each naming the steps it depends on, is the form
-# LLMCompiler uses to run independent tool calls side by side
+# LLMCompiler uses to run independent [tool calls](../GLOSSARY.md#tool-call) side by side
 # ([An LLM Compiler for Parallel Function Calling](https://arxiv.org/abs/2312.04511), Kim et
 # al., 2023); here the steps run one at a time, in the plan's order.
 #
@@ -114,13 +114,13 @@ print(
 #   steps it depends on, the fields it requires and produces, and a timeout in simulated
 #   seconds. Requires and produces come from each tool's documented contract.
 # - **The first plan (CT2)** is the split's plan for the same task and seed, from the same
-#   draws, so every run pairs with lesson 2's run.
+#   [draws](../GLOSSARY.md#draw), so every run pairs with lesson 2's run.
 # - **Validation (CT4)** refuses a plan before any call: bad structure, a required field no
 #   upstream step or scratchpad field provides, or no step producing the goal.
 # - **Preconditions (CT5)** are checked before every call; a missing field, a tool error or a
 #   timeout is a replan event.
 # - **Replanning (CT6, CT7).** The replanner knows what the scratchpad holds, how far the job
-#   has got and which step failed, and why. It does not know the tool sequence: each
+#   has got and which step failed, and why. It does not know the [tool sequence](../GLOSSARY.md#tool-sequence): each
 #   position of its sub-plan is again right with the flat share of the first plan. Every
 #   replan counts against `max_replans`, refused ones included.
 # - **Costs (CT8 to CT10).** Every planner call and every tool call is a step; validation and
@@ -357,7 +357,7 @@ print(
 )
 
 # %% [markdown]
-# G05's run at seed A as the requests a real agent would send to a chat API (the format of lessons 1
+# G05's run at seed A as the requests a real [agent](../GLOSSARY.md#agent) would send to a chat API (the format of lessons 1
 # and 2, from `sim.messages`). The replan is a planner request whose user message carries the
 # error that stopped the plan before it (rule CT9 charges 30 tokens for that context). A tool
 # call is an executor request that re-sends the plan it follows and the calls made before it,
@@ -450,7 +450,7 @@ print(
 # All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
 # contract's default bounds. The first table is the original one; the second adds what only the
 # contract counts: its replans, and the exit states, which come from the rule CT12 read
-# from each run's trace, for every setup.
+# from each run's [trace](../GLOSSARY.md#trace), for every setup.
 
 # %%
 single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
@@ -479,8 +479,8 @@ print(sim.verdict_table(against_split, SEEDS).to_string(index=False))
 # %% [markdown]
 # Two runs are a small sample. Beside each verdict, the next cell runs the 3 setups over
 # 10,000 seeds (runs A and B are the first 2; the contract on its own batch path, equal run
-# for run to its one-seed path) and prints the mean paired difference per run with its
-# 95 % interval (lesson 5 explains such intervals).
+# for run to its one-seed path) and prints the mean [paired difference](../GLOSSARY.md#paired) per run with its
+# 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals).
 
 # %%
 from sim.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
@@ -500,14 +500,14 @@ for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
 # What the verdicts say, unit by unit, on runs A and B:
 #
 # - **Success is unmeasured** against both. The contract solves 23 tasks on both runs, as
-#   the single loop does; against the split the difference is 2 tasks on run A and 0 on run
+#   the single loop does; against the split the difference is 2 tasks on [run A](../GLOSSARY.md#run) and 0 on run
 #   B, which never exceeds the split's own band of 2. Over 10,000 seeds the contract solves
 #   more than either, as the tables above print.
 # - **Steps, tool calls and tokens are measured**, and lower: 84 and 83 steps against 97 and
 #   98 (single loop) and 118 and 116 (split); 51 tool calls on both runs against 74 and 74
 #   (single loop) and 71 and 70 (split); 8075 and 7960 tokens against 11978 and 11994
 #   (single loop) and 10345 and 10135 (split).
-# - **Tool errors are measured**: 0 on both runs. That holds by construction in this world,
+# - **Tool errors are measured**: 0 on both runs. That holds [by construction](../GLOSSARY.md#by-rule) in this world,
 #   as the next section shows: the contract pays for wrong plans in replans (9 and 8)
 #   instead of tool errors.
 #
