@@ -16,15 +16,15 @@
 # %% [markdown]
 # # Lesson 5 · How many seeds?
 #
-# Lesson 2 judged the planner/executor split with 2 runs. Its rule was strict and simple: a
+# Lesson 2 judged the [planner](../GLOSSARY.md#planner)/[executor](../GLOSSARY.md#executor) [split](../GLOSSARY.md#split) with 2 runs. Its rule was strict and simple: a
 # difference between the setups counts as measured only when, on every run, it is larger
 # than the larger of the setups' own run-to-run differences. By that rule the split's effect
-# on success was unmeasured, its token saving was measured, and its extra tool errors were a
+# on success was unmeasured, its [token](../GLOSSARY.md#token) saving was measured, and its extra [tool errors](../GLOSSARY.md#tool-error) were a
 # direction without a measured size.
 #
 # **After this lesson you can:**
 #
-# - say how widely each counted unit spreads over seeds, and where two runs sit in that spread;
+# - say how widely each [counted unit](../GLOSSARY.md#counted-units) spreads over [seeds](../GLOSSARY.md#seed), and where two runs sit in that spread;
 # - run a [paired comparison](../GLOSSARY.md#paired) and say what common
 #   [draws](../GLOSSARY.md#draw) buy;
 # - choose a [confidence interval](../GLOSSARY.md#interval) that holds its coverage at the
@@ -37,7 +37,7 @@
 # needed. **Time:** about two hours. Terms in links are explained in the course
 # [glossary](../GLOSSARY.md).
 #
-# "Unmeasured" is a statement about 2 runs, not about the agents. This lesson asks how many runs
+# "Unmeasured" is a statement about 2 runs, not about the [agents](../GLOSSARY.md#agent). This lesson asks how many runs
 # a comparison needs, and answers with the one thing real evaluations never have: a known
 # ground truth. The simulator is cheap, so 10,000 seeds give each setup's long-run value to
 # within a narrow interval, and every method below can be checked against it:
@@ -68,7 +68,7 @@
 # Everything is **fictional** and deterministic, as in every lesson. The seeds of a study of
 # N seeds are 20260218 + i for i = 0..N-1, so the lesson's runs A and B are always its first
 # 2 seeds. First, the versions of the libraries the printed figures depend on, the seeds,
-# the budget and the settings of every interval in this lesson.
+# the [budget](../GLOSSARY.md#step-budget) and the settings of every interval in this lesson.
 
 # %%
 import ipywidgets
@@ -209,9 +209,9 @@ path = figures.save_figure(
 display(Image(filename=path))
 
 # %% [markdown]
-# Lesson 2's 2 runs were not far out in the spread, but they were few. The single loop
+# Lesson 2's 2 runs were not far out in the spread, but they were few. The [single loop](../GLOSSARY.md#single-loop)
 # solved 23 of 24 tasks on both runs, as 0.3585 of all seeds do; its mean is 22.55. The
-# split solved 21 tasks on run A, and only 0.07 of the seeds do worse. Its tokens on runs A
+# split solved 21 tasks on [run A](../GLOSSARY.md#run), and only 0.07 of the seeds do worse. Its tokens on runs A
 # and B (10345 and 10135) both lie below its median of 10375. A spread this wide is what the
 # band rule guards against: with 2 runs, each setup's run-to-run difference is one draw
 # from it.
@@ -228,7 +228,7 @@ print(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 # Running both setups at the same seeds looks like a **paired** comparison, and is often called
 # one. Pairing helps when the two measurements at a seed share their
 # chance, so that the per-seed difference cancels it: then the difference spreads less than
-# it would for unpaired runs. Here they share nothing. Rule [AA22](../GLOSSARY.md#rule-codes) (the world, the tools
+# it would for unpaired runs. Here they share nothing. Rule [AA22](../GLOSSARY.md#rule-codes) (the world, the [tools](../GLOSSARY.md#tool)
 # and the single loop of the source lesson) keys the single loop's draws by the seed and
 # the task, the split's by the seed and "plan" + the task: at the same seed, the two setups
 # draw from unrelated streams. The cell measures it for every unit: the correlation between
@@ -285,7 +285,7 @@ print(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}
 # golden figure stay as they were.
 #
 # What is "the same decision" for two setups that decide differently? The single loop picks a
-# tool at every step for the position of the task's sequence it has reached; the split's
+# tool at every [step](../GLOSSARY.md#step) for the position of the task's sequence it has reached; the split's
 # planner picks a tool for every position at once, and its executor picks by the single loop's
 # rule only once the plan is used up. What both have is a **pick aimed at a position**. The
 # course's rule:
@@ -378,7 +378,7 @@ display(Image(filename=path))
 # success interval 0.0081 wide, 354 seeds under CR1 one 0.0083 wide; over all 10,000 seeds the
 # 2 estimates agree (-0.0079 and -0.0077) and the CR1 interval is the narrower one.
 #
-# The gain holds **by construction** of the simulator: a pick's outcome is its draw compared
+# The gain holds [**by construction**](../GLOSSARY.md#by-rule) of the simulator: a pick's outcome is its draw compared
 # with a share that depends only on the position, so the same draw tends to give the same
 # outcome in both setups. Real agents share far less (see the last section).
 #
@@ -611,7 +611,7 @@ display(Image(filename=path))
 # %% [markdown]
 # "From 300 seeds on" was one path, not a sample size. Counted over independent studies, a
 # 100-seed study shows the split's loss in success 0.2 of the time, a 200-seed study 0.32 of the
-# time, a 500-seed study 0.8. The closed form asks for 579 seeds for 80 % power; tool calls,
+# time, a 500-seed study 0.8. The closed form asks for 579 seeds for 80 % power; [tool calls](../GLOSSARY.md#tool-call),
 # an effect of +0.863 calls against a spread of 7.313, need 564. Tokens need 6 seeds, tool
 # errors 10, steps 1: what decides is the effect against the spread of the per-seed difference,
 # as the formula says. Under common draws success needs 215 seeds and tool calls 160.
@@ -626,7 +626,7 @@ display(Image(filename=path))
 # ## Tasks as clusters
 #
 # The 24 tasks are not 24 unrelated draws: they come in 4 kinds (document, consumption,
-# charge and record tasks), and a kind fixes the tool sequence. The split's effect on success,
+# charge and record tasks), and a kind fixes the [tool sequence](../GLOSSARY.md#tool-sequence). The split's effect on success,
 # kind by kind, with its t interval over the 10,000 seeds, per task of the kind:
 
 # %%
@@ -958,7 +958,7 @@ display(Image(filename=path))
 # coverage claim). The split spends fewer tokens per solved task than the single loop, 461.3
 # [453.5, 469.0] against 523.4 [512.8, 534.4], at a success share whose interval overlaps the
 # single loop's. Lesson 3's stopping rule moves both loops down and to the right: 357.5 and 373.2
-# tokens per solved task at success 0.9704 and 0.96. Self-critique costs tokens and buys no
+# tokens per solved task at success 0.9704 and 0.96. [Self-critique](../GLOSSARY.md#self-critique) costs tokens and buys no
 # success (534.4 against 523.4 at the same 0.9354): it changes no draw, by construction (lesson 1).
 #
 # ## What carries over to real agents
