@@ -20,18 +20,18 @@
 #
 # **After this lesson you can:**
 #
-# - write a [policy](../GLOSSARY.md#policy): a function that picks the next tool or stops;
+# - write a [policy](../GLOSSARY.md#policy): a function that picks the next [tool](../GLOSSARY.md#tool) or stops;
 # - score any policy like the course's setups, on [held-out seeds](../GLOSSARY.md#held-out);
-# - build a stop rule and a [router](../GLOSSARY.md#router), and read their gains on the
+# - build a [stop rule](../GLOSSARY.md#stopping-criterion) and a [router](../GLOSSARY.md#router), and read their gains on the
 #   success-cost plane;
-# - see each step of a loop as the chat-API messages a real model would receive, and replay a
+# - see each [step](../GLOSSARY.md#step) of a loop as the chat-API messages a real model would receive, and replay a
 #   recorded model run.
 #
-# **It assumes:** lessons 1 to 5 (the setups, the band rule, intervals over many seeds) and
+# **It assumes:** lessons 1 to 5 (the setups, the [band rule](../GLOSSARY.md#band-rule), [intervals](../GLOSSARY.md#interval) over many [seeds](../GLOSSARY.md#seed)) and
 # enough Python to write a function. **Time:** about an hour and a half. Terms in links are
 # explained in the course [glossary](../GLOSSARY.md).
 #
-# Where your policy sits: the harness runs it inside the single loop's engine, in place of
+# Where your policy sits: the harness runs it inside the [single loop](../GLOSSARY.md#single-loop)'s engine, in place of
 # the loop's pick.
 #
 # ```mermaid
@@ -43,9 +43,9 @@
 # ```
 #
 # A **policy** is a plain Python function that, at each step, decides which tool to call next
-# or to stop. `sim` runs it on the 24 tasks, in the single loop's engine and at its token
-# prices, and scores it the way every setup of the course was scored: the same counted units,
-# the band rule against a baseline at runs A and B, the mean paired difference with its
+# or to stop. `sim` runs it on the 24 tasks, in the single loop's engine and at its [token](../GLOSSARY.md#token)
+# prices, and scores it the way every setup of the course was scored: the same [counted units](../GLOSSARY.md#counted-units),
+# the band rule against a baseline at runs A and B, the mean [paired difference](../GLOSSARY.md#paired) with its
 # interval over many seeds, tokens per solved task, and success against cost.
 #
 # The lesson builds its policies in steps, each scored by the same harness:
@@ -57,7 +57,7 @@
 # Everything is **fictional** and deterministic, as in every lesson. Seeds come in 2 blocks:
 # a **tuning** block, to design a policy on, and a **held-out** block, used once for the
 # reported figures; the harness reports on the held-out block unless told otherwise. First,
-# the versions, the seeds and the budget.
+# the versions, the seeds and the [budget](../GLOSSARY.md#step-budget).
 
 # %%
 import dataclasses
@@ -94,14 +94,14 @@ print(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.
 # %% [markdown]
 # ## The policy interface
 #
-# A policy is called once a step with an **observation** and returns a tool name or
-# `"stop"`. The observation holds what a real agent would know at that point, and nothing
-# more: the request, the task's kind and plan length, the tool calls so far (each with its
-# tool error flag and the answer held after it), the names of the fields the tools have
+# A policy is called once a step with an [**observation**](../GLOSSARY.md#observation) and returns a tool name or
+# `"stop"`. The observation holds what a real [agent](../GLOSSARY.md#agent) would know at that point, and nothing
+# more: the request, the task's kind and [plan](../GLOSSARY.md#plan) length, the [tool calls](../GLOSSARY.md#tool-call) so far (each with its
+# [tool error](../GLOSSARY.md#tool-error) flag and the answer held after it), the names of the fields the tools have
 # returned, the answer held now, the step and the steps left. It never holds the task's tool
 # sequence, which is the fictional model's secret.
 #
-# It also holds 2 functions. `draw()` is the run's own draw stream: a policy that wants
+# It also holds 2 functions. `draw()` is the run's own [draw](../GLOSSARY.md#draw) stream: a policy that wants
 # randomness takes it from there, so that a run stays deterministic for its seed.
 # `model_pick()` is the fictional model's **proposal** for this step, drawn by lesson 1's rule
 # from the same stream. Why hand a policy the model's proposal? Lesson 1's loop picks the
@@ -139,7 +139,7 @@ rules = pd.DataFrame(
 print(rules.to_string(index=False))
 
 # %% [markdown]
-# What does a policy see? Here is the stop rule of step 1 below on G05 at run A's seed, one
+# What does a policy see? Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
 # row a step: the observation it was given and what it decided.
 
 # %%
@@ -169,7 +169,7 @@ print(sim.code_of(policy.model_policy))
 
 # %% [markdown]
 # Because it draws from the same stream in the same order, its runs are the built-in
-# runner's runs, by construction. The cell checks it on every task at every seed of the
+# runner's runs, [by construction](../GLOSSARY.md#by-rule). The cell checks it on every task at every seed of the
 # held-out block, all counted units compared task run by task run, and stops if they ever
 # part.
 
@@ -261,7 +261,7 @@ print(f"steps beyond lesson 3's rule, over the runs the policy stopped itself: {
 #
 # ## Step 2: a router by task kind
 #
-# Lesson 5 found that the split does worse than the single loop on charge tasks and
+# Lesson 5 found that the [split](../GLOSSARY.md#split) does worse than the single loop on charge tasks and
 # better on record tasks. A router uses that: it sends each task, by its kind, to the setup
 # that does best on that kind. The kind is in the observation, so a real agent could route.
 #
