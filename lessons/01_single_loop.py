@@ -278,7 +278,7 @@ print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} 
 # 4. **Move on.** The job advances one position only when the call was the right tool and
 #    did not fail (the loop around the step counts it, and stops when the budget is spent).
 #
-# Here is one step as `sim` runs it (`take_step`, shared with the split of lesson 2: steps 1
+# Here is one step as `sim` runs it (`take_step`, shared with the [split](../GLOSSARY.md#split) of lesson 2: steps 1
 # to 3), and the single loop's decision inside it (`single_loop_pick`); the loop around the
 # step, which moves the job on and holds the stopping rule, is shown in lesson 3.
 
@@ -436,8 +436,8 @@ print(sim.loop_step_table(walk_steps).to_string(index=False))
 # ## The measurement
 #
 # Now all 24 tasks, on both runs, at the budget of 8 steps. Success is the share of tasks
-# whose final answer is right. These are the same two rows lesson 2 compares the planner
-# and executor against.
+# whose final answer is right. These are the same two rows lesson 2 compares the [planner](../GLOSSARY.md#planner)
+# and [executor](../GLOSSARY.md#executor) against.
 
 # %%
 single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
@@ -537,7 +537,7 @@ print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"
 # For real agents, take the shape, not the size: the falling share is a rule of this
 # simulator, written to mimic a loop that re-decides at each step with a growing history
 # to read. Where a real loop behaves like this, each extra position of a job is one extra
-# chance to go wrong, and long jobs are where checks and plans earn their keep. Whether
+# chance to go wrong, and long jobs are where checks and [plans](../GLOSSARY.md#plan) earn their keep. Whether
 # your model's picks degrade this way is a question only its own traces can answer.
 #
 # ## The growing trace: the single loop pays for its own history
@@ -696,8 +696,8 @@ for v in (*approval_verdicts, asked, unwanted):
 # them would save is a question for a rule the simulator does not have.
 #
 # Two runs are a small sample. Beside each verdict, the cell runs the 3 loops over
-# 10,000 seeds (runs A and B are the first 2) and prints the mean paired difference per run
-# with its 95 % interval (lesson 5 explains such intervals). Both switches are given by the
+# 10,000 seeds (runs A and B are the first 2) and prints the mean [paired difference](../GLOSSARY.md#paired) per run
+# with its 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals). Both switches are given by the
 # rules: neither changes a draw, so every difference but self-critique's tokens is exactly
 # zero on every seed.
 
