@@ -69,6 +69,14 @@ def normal(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("**", "").replace("*", "")).strip()
 
 
+LINK = re.compile(r"(?<!!)\[([^\]]*)\]\([^)]*\)")  # [text](target), not an image
+
+
+def readable(markdown: str) -> str:
+    """The prose as a reader reads it: a link is its text (a glossary link leaves the sentence as it was)."""
+    return prose_text(LINK.sub(r"\1", markdown))
+
+
 def claim_sentences(path: Path) -> list[tuple[str, str]]:
     """Every sentence of the lesson's markdown with a claim word: (where, sentence), in order."""
     notebook = nbformat.read(path, as_version=4)
@@ -76,7 +84,7 @@ def claim_sentences(path: Path) -> list[tuple[str, str]]:
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type != "markdown":
             continue
-        for sentence in SENTENCE_END.split(normal(prose_text(cell.source))):
+        for sentence in SENTENCE_END.split(normal(readable(cell.source))):
             if CLAIM_WORDS.search(sentence):
                 found.append((cell_name(notebook.cells, index), sentence))
     return found
@@ -88,7 +96,7 @@ def claim_problems(path: Path, registry: dict) -> list[str]:
     entries = registry.get(stem[:2], [])
     problems = []
     sentences = claim_sentences(path)
-    prose = " ".join(normal(prose_text(c.source)) for c in nbformat.read(path, as_version=4).cells
+    prose = " ".join(normal(readable(c.source)) for c in nbformat.read(path, as_version=4).cells
                      if c.cell_type == "markdown")  # fmt: skip
     for where, sentence in sentences:
         if not any(normal(says) in sentence for says, _ in entries):

@@ -2,7 +2,7 @@
 universal is covered by an entry of tests/claims_registry.py whose evidence holds."""
 
 import pytest
-from claims import claim_problems, lessons_checked
+from claims import claim_problems, lessons_checked, normal
 from claims_registry import REGISTRY
 
 LESSONS = lessons_checked(REGISTRY)
@@ -32,3 +32,10 @@ def test_the_lint_catches_an_unregistered_claim_and_a_failing_check(tmp_path):
     assert any("its check <lambda> no longer holds" in p for p in problems), problems
     assert any("'gone from the text' is no longer in the lesson" in p for p in problems), problems
     assert FOLDER.exists()
+
+
+def test_a_link_reads_as_its_text_so_linking_a_term_leaves_its_sentence_registered():
+    from claims import readable
+
+    linked = "Every [step](../GLOSSARY.md#step) costs [tokens](../GLOSSARY.md#token)."
+    assert normal(readable(linked)) == "Every step costs tokens."
