@@ -12,7 +12,7 @@ number of messages and their length beside the simulator's tokens for each step.
 
 The arguments and results are the simulator's own: each call is replayed on the run's starting
 state with the tool the run called (the tools are pure), so the results match the run's trace. A
-contract run's results are the observations its scratchpad recorded (CT5), a timed-out call's
+contract run's results are the observations its scratchpad recorded (lesson 4), a timed-out call's
 error included.
 """
 
@@ -72,7 +72,7 @@ def call_turns(task, tools, observations=None) -> list[dict]:
     tools : Sequence[str]
         The tools called, in order (a run's trace); the look-alike of LA1 (lesson 4) too.
     observations : Sequence[Mapping] | None
-        What each call returned, as recorded (a contract run's scratchpad, CT5); None to call the
+        What each call returned, as recorded (a contract run's scratchpad, lesson 4); None to call the
         tools here. A recorded tool error leaves the state as it was, as a replayed one does.
 
     Raises
