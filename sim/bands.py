@@ -139,10 +139,14 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
     ]
 
 
-def verdict_table(verdicts: Sequence[BandVerdict], seeds: Sequence[int]) -> pd.DataFrame:
+def verdict_table(
+    verdicts: Sequence[BandVerdict], seeds: Sequence[int], labels: Sequence[str] | None = None
+) -> pd.DataFrame:
     """A table of verdicts: unit, each setup's values, the difference per run, the bands, the verdict.
 
-    `seeds` label the runs (A, B for the lessons' seeds).
+    `seeds` label the runs (A, B for the lessons' seeds); `labels`, when given, names the runs
+    instead, one per seed (a panel calls its runs A and B at any seed). Raises InputError or
+    InputTypeError for bad verdicts, seeds or labels.
     """
     verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.compare_setups)", 1)
     seeds = [check_seed(seed, "seeds") for seed in check_items(seeds, object, "seeds", "seeds")]
@@ -153,7 +157,10 @@ def verdict_table(verdicts: Sequence[BandVerdict], seeds: Sequence[int]) -> pd.D
         raise InputError(
             f"seeds must name one seed per run of the verdicts ({len(verdicts[0].first)}), got {len(seeds)}"
         )
-    labels = [run_label(seed, seeds) for seed in seeds]
+    if labels is None:
+        labels = [run_label(seed, seeds) for seed in seeds]
+    elif len(labels := check_items(labels, str, "labels", "run names")) != len(seeds):
+        raise InputError(f"labels must name each of the {len(seeds)} runs, got {len(labels)}")
     rows = []
     for v in verdicts:
         row = {"unit": v.unit}

@@ -6,7 +6,6 @@ verdict table under a line naming its first and second setup. Used by each lesso
 import html
 
 from sim.bands import verdict_table
-from sim.config import DEFAULT_SEED
 from sim.labels import run_label
 
 RUN_LETTERS = ("A", "B")  # a panel's two runs, whatever their seeds; the caption gives the seeds
@@ -32,10 +31,8 @@ def verdicts_html(verdicts, seeds, first: str, second: str) -> str:
     """A band-rule verdict table (`sim.verdict_table`) as HTML under a line naming its first and
     second setup, its runs called A and B (`runs_caption` gives their seeds) and its headers
     kept on one line, so the table neither wraps nor shifts as the seed changes."""
-    # verdict_table names its columns by run label only; the lesson seeds' labels are A and B
-    letters = tuple(DEFAULT_SEED + k for k in range(len(seeds)))
     table = (
-        verdict_table(verdicts, letters)
+        verdict_table(verdicts, seeds, labels=RUN_LETTERS[: len(seeds)])
         .to_html(index=False)
         .replace("<th>", "<th style='white-space:nowrap'>")
     )
