@@ -169,6 +169,8 @@ OUT_OF_RANGE = {
 }  # fmt: skip
 SPECIAL = [
     (sim.verdict_table, "seeds", [1]),
+    (sim.verdict_table, "labels", ["A"]),
+    (sim.verdict_table, "labels", [1, 2]),
     (sim.split_step_table, "run", LOOP),
     (study.pass_hat_k, "correct", B1.correct[0]),
     (study.pass_hat_k, "k", 1.5),
