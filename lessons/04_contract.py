@@ -339,16 +339,7 @@ print(
 # tokens and simulated seconds spent so far.
 
 # %%
-import textwrap
-
-
-def show_events(run):
-    """A contract run's events (tables.format_events), long lines wrapped under the event column."""
-    for line in tables.format_events(run).splitlines():
-        print(textwrap.fill(line, width=100, subsequent_indent=" " * 19, break_long_words=False))
-
-
-show_events(g05)
+print(tables.format_events(g05, width=100))
 replan = next(e for e in g05.events if e.kind == "replan")
 plan_event = g05.events[0]
 print(
@@ -548,7 +539,7 @@ for seed in SEEDS:
     lost = [r for t in sim.TASKS if not (r := contract.run_contract(t, seed, BUDGET)).correct]
     print(f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost))
 g03 = contract.run_contract("G03", SEED_A, BUDGET)
-show_events(g03)
+print(tables.format_events(g03, width=100))
 
 # %% [markdown]
 # ## In this world validation is an oracle
@@ -878,7 +869,7 @@ timed_out = [
 ]
 for r in timed_out:
     print(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
-    show_events(r)
+    print(tables.format_events(r, width=100))
 
 # %% [markdown]
 # With no replan allowed, every refused first plan ends the run: 6 tasks end
@@ -902,6 +893,8 @@ for r in timed_out:
 # or "none" means the source read has no such mechanism, not that none can be built on it.
 
 # %%
+import textwrap
+
 frameworks = pd.DataFrame(
     [
         {

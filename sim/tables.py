@@ -6,12 +6,13 @@ lesson 2 (the seed's table and walk-through); step tables in lessons 1 and 2; ex
 lesson 4.
 """
 
+import textwrap
 from collections.abc import Sequence
 
 import pandas as pd
 
 from sim.agents import LoopStep, check_run
-from sim.checks import check_instance, check_items
+from sim.checks import check_instance, check_integer, check_items
 from sim.errors import InputError
 from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement, PlanAccuracy
@@ -185,11 +186,22 @@ def split_step_table(run) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def format_events(run) -> str:
+EVENT_INDENT = 19  # a wrapped event goes on 19 characters in, just past the start of the event column
+
+
+def format_events(run, width: int | None = None) -> str:
     """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened.
-    Raises InputTypeError or InputError for anything but a contract run."""
+
+    With `width` (characters, >= 40), a long event wraps at word boundaries and goes on under the
+    event column. Raises InputTypeError or InputError for anything but a contract run, or a bad width."""
     check_run(run, setups=("contract",))
+    width = None if width is None else check_integer(width, "width", 40)
     lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
     for e in run.events:
-        lines.append(f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}")
+        line = f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}"
+        if width is not None:
+            line = textwrap.fill(
+                line, width=width, subsequent_indent=" " * EVENT_INDENT, break_long_words=False
+            )
+        lines.append(line)
     return "\n".join(lines)

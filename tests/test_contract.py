@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from sim import TASKS, correct_answer, measure, run_plan_execute, run_task
 from sim.config import DEFAULT_MAX_SECONDS, DEFAULT_MAX_TOKENS
 from sim.contract import run_contract
+from sim.errors import InputError
 from sim.exits import EXIT_STATES, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, STOP_REASONS, SUCCESS, TIMEOUT
 from sim.plan_schema import TOOL_CONTRACTS, Plan, plan_from_tools, validate_plan
 
@@ -352,3 +353,15 @@ def test_a_malformed_constructed_plan_is_refused_not_crashed():
     assert run.exit_state == REPLAN_EXHAUSTED and run.scratchpad.notes[0].startswith("schema:")
     with pytest.raises(TypeError, match="first_plan must be a Plan"):
         run_contract("G05", first_plan=["read_meter"])
+
+
+def test_format_events_wraps_long_events_under_the_event_column():
+    from sim.tables import EVENT_INDENT, format_events
+
+    run = run_contract("G05", 20260218, 8)
+    plain, wrapped = format_events(run), format_events(run, width=60)
+    assert max(map(len, plain.splitlines())) > 60  # the refusal's message is long
+    assert all(len(line) <= 60 or " " not in line[EVENT_INDENT:] for line in wrapped.splitlines())
+    assert " ".join(wrapped.split()) == " ".join(plain.split())  # the same words, only wrapped
+    with pytest.raises(InputError, match="width"):
+        format_events(run, width=10)
