@@ -214,13 +214,15 @@ def bound_hit(pad: Scratchpad, bounds: Bounds, tokens: int, seconds: int) -> str
 @dataclass(frozen=True)
 class Event:
     """One line of a contract run's log: the step count after it, what happened, a detail, and
-    the tokens and simulated seconds spent so far."""
+    the tokens and simulated seconds spent so far; for a plan or replan, the positions the
+    planner call wrote (what CT9 charges for), else 0."""
 
     step: int
     kind: str
     detail: str
     tokens: int
     seconds: int
+    positions: int = 0
 
 
 @dataclass(frozen=True)
@@ -267,8 +269,8 @@ class ContractRun(TaskRun):
         return len(self.trace)
 
 
-def _log(events: list, pad: Scratchpad, kind: str, detail: str) -> None:
-    events.append(Event(pad.steps, kind, detail, pad.tokens, pad.seconds))
+def _log(events: list, pad: Scratchpad, kind: str, detail: str, positions: int = 0) -> None:
+    events.append(Event(pad.steps, kind, detail, pad.tokens, pad.seconds, positions))
 
 
 def _planner_call(pad, bounds, events, length, replan, plan_text) -> str | None:
@@ -278,7 +280,7 @@ def _planner_call(pad, bounds, events, length, replan, plan_text) -> str | None:
         return hit
     pad.steps, pad.tokens, pad.seconds = pad.steps + 1, pad.tokens + tokens, pad.seconds + seconds
     pad.replans += replan
-    _log(events, pad, "replan" if replan else "plan", plan_text)
+    _log(events, pad, "replan" if replan else "plan", plan_text, length)
     return None
 
 

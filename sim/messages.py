@@ -25,7 +25,6 @@ from sim.agents import TaskRun, call_and_observe, check_run, initial_state
 from sim.checks import check_choice, check_integer, check_items
 from sim.costs import executor_step_tokens, loop_step_tokens, planner_tokens
 from sim.errors import InputError
-from sim.plan_schema import NO_STEP, STEP_JOIN
 from sim.tasks import check_task
 from sim.world import TOOL_NAMES, TOOLS, WORLD_TOOLS
 
@@ -213,8 +212,7 @@ def _contract_sizes(run) -> pd.DataFrame:
     rows, calls = [], 0
     for event, messages in _contract_requests(run):
         if event.kind in ("plan", "replan"):
-            positions = 0 if event.detail == NO_STEP else len(event.detail.split(STEP_JOIN))
-            tool, request_tokens = event.kind, planner_tokens(positions, event.kind == "replan")
+            tool, request_tokens = event.kind, planner_tokens(event.positions, event.kind == "replan")
         else:
             tool, request_tokens = run.scratchpad.raw[calls][1], executor_step_tokens(calls)
             calls += 1

@@ -296,9 +296,6 @@ def plan_length(plan: Plan | Mapping) -> int:
     return len(steps) if isinstance(steps, list | tuple) else 0
 
 
-STEP_JOIN, NO_STEP = " -> ", "(no step)"  # how describe_plan writes a plan's steps, and a plan with none
-
-
 def describe_plan(plan: Plan | Mapping) -> str:
     """One line for a plan: its steps as id:tool joined by arrows (raw data shown as given)."""
     steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
@@ -308,4 +305,4 @@ def describe_plan(plan: Plan | Mapping) -> str:
         for s in steps
         if isinstance(s, PlanStep | Mapping)
     ]
-    return STEP_JOIN.join(parts) or NO_STEP
+    return " -> ".join(parts) or "(no step)"
