@@ -92,7 +92,7 @@ print(sim.format_trace(first_run))
 # %% [markdown]
 # The agent needed 2 tools, `read_meter` then `consumption`, and made 3 calls: one of them
 # was the wrong tool, failed with a tool error, and still cost a step and its tokens.
-# Real agents fail like this too, by calling a tool before they hold what it needs; the
+# A real agent can fail this way too, by calling a tool before it holds what the tool needs; the
 # rest of the lesson takes such runs apart. First, the world the tasks are about.
 
 # %% [markdown]
