@@ -562,13 +562,23 @@ class NotebookPage:
             cell_index,
         )
 
-    def click(self, root, path: tuple, times: int = 1) -> None:
-        """Click the button at `path` `times` times, as fast as a student can."""
+    def press(self, root, path: tuple, times: int, changes: tuple) -> None:
+        """Press the button at `path` `times` times, as fast as a student can, where each press
+        changes the text box at `changes` (the seed box, for "new seed"). Each press is followed
+        only until the box holds a new value: that is the kernel's answer to the press, so after
+        the last one every press has been handled, while their redraws (which take longer) still
+        overlap. Without this, a settled panel seen between two presses could pass for the last."""
         element = self.page.evaluate_handle(f"([root, path]) => ({_FIND})(root, path)", [root, list(path)])
         element = element.as_element()
         assert element is not None, f"no widget at {path} in the browser"
-        for _ in range(times):
+        query = [{"path": list(changes), "kind": "text", "value": ""}]
+        for press in range(times):
+            before = self.read_shown(root, query)[0]["value"]
             element.click()
+            deadline = time.monotonic() + REDRAW_S
+            while self.read_shown(root, query)[0]["value"] == before:
+                assert time.monotonic() < deadline, f"press {press + 1} of {times} changed nothing at {changes}"
+                self.page.wait_for_timeout(20)
 
     def wait_settled(self, root, seed_path: tuple, status_path: tuple) -> str:
         """Wait until the panel shows the seed its seed box holds ("Showing seed S" in its status line,

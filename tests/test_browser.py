@@ -223,7 +223,7 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         # five quick presses of "new seed": the panel settles on the latest, showing what sim computes for it
         paths = {id(w): p for p, w in widget_paths(lesson.root)}
         button = lesson.value.new_seed
-        page.click(panel, paths[id(button)], times=5)
+        page.press(panel, paths[id(button)], times=5, changes=paths[id(lesson.value.seed)])
         seed = page.wait_settled(panel, paths[id(lesson.value.seed)], paths[id(lesson.value.status)])
         lesson.value.seed.value = seed
         # the status line's "Redrawn: ..." names what changed since the view shown before, and which
