@@ -577,7 +577,9 @@ class NotebookPage:
             element.click()
             deadline = time.monotonic() + REDRAW_S
             while self.read_shown(root, query)[0]["value"] == before:
-                assert time.monotonic() < deadline, f"press {press + 1} of {times} changed nothing at {changes}"
+                assert time.monotonic() < deadline, (
+                    f"press {press + 1} of {times} changed nothing at {changes}"
+                )
                 self.page.wait_for_timeout(20)
 
     def wait_settled(self, root, seed_path: tuple, status_path: tuple) -> str:
