@@ -56,6 +56,7 @@ SERVER_START_S = 180  # seconds for JupyterLab to answer /api/status
 SERVER_STOP_S = 30  # seconds for a clean shutdown before signals
 PAGE_S = 180  # seconds for the page, the notebook and its kernel
 RUN_ALL_S = 600  # seconds for one lesson's Run All
+RUN_STARTS_S, RUN_ALL_TRIES = 30, 3  # seconds for Run All's first cell to start (queued or running), tries
 REDRAW_S = 180  # seconds for a panel to redraw after a control moves
 
 
@@ -462,7 +463,23 @@ class NotebookPage:
             arg=code_cells,
             timeout=PAGE_S * 1000,
         )
-        self.menu("Run", "Run All Cells")
+        # A choice made while the page is still settling (a fresh page, a loaded machine) can be
+        # lost: nothing starts. As a student would, choose it again when no cell has started.
+        for _ in range(RUN_ALL_TRIES):
+            self.menu("Run", "Run All Cells")
+            try:
+                self.page.wait_for_function(
+                    """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt')]
+                        .some(p => /[*\\d]/.test(p.textContent))""",
+                    timeout=RUN_STARTS_S * 1000,
+                    polling=250,
+                )
+                return
+            except PlaywrightTimeout:
+                self.page.keyboard.press("Escape")  # a menu left open
+        raise AssertionError(
+            f"{self.path}: Run All started no cell in {RUN_ALL_TRIES} tries of {RUN_STARTS_S} s"
+        )
 
     def wait_run_all(self, code_cells: int) -> None:
         """Wait until every code cell has run, the kernel is idle and every widget is displayed."""
