@@ -464,7 +464,7 @@ class NotebookPage:
             timeout=PAGE_S * 1000,
         )
         # A choice made while the page is still settling (a fresh page, a loaded machine) can be
-        # lost: nothing starts. As a student would, choose it again when no cell has started.
+        # lost: nothing starts. As a student would, click the notebook's tab and choose it again.
         for _ in range(RUN_ALL_TRIES):
             self.menu("Run", "Run All Cells")
             try:
@@ -477,6 +477,9 @@ class NotebookPage:
                 return
             except PlaywrightTimeout:
                 self.page.keyboard.press("Escape")  # a menu left open
+                self.page.locator(
+                    ".lm-DockPanel .lm-TabBar-tab.lm-mod-current"
+                ).first.click()  # the notebook's tab
         raise AssertionError(
             f"{self.path}: Run All started no cell in {RUN_ALL_TRIES} tries of {RUN_STARTS_S} s"
         )

@@ -411,6 +411,28 @@ def test_a_lessons_first_error_ends_the_wait_at_once(running, monkeypatch):
     assert page.prompts()[1].strip() in ("[ ]:", "")  # the cell after the error never ran
 
 
+@pytest.mark.slow
+@pytest.mark.last
+def test_a_lost_run_all_is_chosen_again_after_a_click_on_the_notebooks_tab(running, monkeypatch):
+    """The first Run All is dropped (as a choice made while a page settles can be); the page's
+    notebook tab is clicked and Run All chosen again, and the run starts."""
+    page = running["first-error"]
+    chosen = []
+    real_menu = page.menu
+
+    def menu(name, item):
+        chosen.append(item)
+        if chosen.count("Run All Cells") > 1 or item != "Run All Cells":
+            real_menu(name, item)
+
+    monkeypatch.setattr(page, "menu", menu)
+    monkeypatch.setattr(jupyterlab_browser, "RUN_STARTS_S", 5)
+    page.start_run_all(len(FIRST_ERROR))
+    assert chosen.count("Run All Cells") == 2
+    page.wait_run_all(len(FIRST_ERROR))
+    assert any("stops here" in problem for problem in page.problems())
+
+
 def test_the_served_copy_is_writable_even_from_a_read_only_checkout(tmp_path):
     source = tmp_path / "checkout"
     (source / "lessons").mkdir(parents=True)
