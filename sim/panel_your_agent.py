@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.errors import InputError, InputTypeError
-from sim.figures_your_agent import draw_cost_success
+from sim.figures_your_agent import draw_panel_cost_success
 from sim.harness import band_scores, cost_success, entrant_label, entrant_run, route
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.policy import check_policy, model_policy, stop_when_goal_met
@@ -68,7 +68,7 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     )
     return View(
         table_html=pre_html("\n".join(lines)),
-        figure=draw_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),
+        figure=draw_panel_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),
         text=pre_html(text),
         data={"verdicts": verdicts, "cost": frame},
     )
