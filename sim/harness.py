@@ -175,7 +175,18 @@ def band_scores(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDG
     verdicts, second = the entrant), one BandVerdict per counted unit. Raises as `entrant_run`."""
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
     seeds = check_seeds(seeds)
-    first, second = (entrant_run(e, seeds, max_steps).per_seed() for e in (baseline, entrant))
+    return run_bands(*(entrant_run(e, seeds, max_steps) for e in (baseline, entrant)))
+
+
+def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
+    """The band rule (AA30) between two BatchRuns on the same seeds (second against first), one
+    BandVerdict per counted unit: `band_scores` on runs already made (a panel cuts its own with
+    `BatchRun.head`). Raises InputTypeError / InputError for anything but BatchRuns on the same seeds."""
+    check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
+    check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
+    if not np.array_equal(first.seeds, second.seeds):
+        raise InputError("first and second must be run on the same seeds")
+    first, second = first.per_seed(), second.per_seed()
     return [band_verdict(unit.name, getattr(first, unit.count).tolist(), getattr(second, unit.count).tolist())
             for unit in UNITS]  # fmt: skip
 
