@@ -16,16 +16,7 @@ Introduced in lesson 5, how many seeds.
 
 import numpy as np
 
-from sim.draws import (
-    LCG_INCREMENT,
-    LCG_MULTIPLIER,
-    MASK32,
-    TWO_TO_32,
-    mix32,
-    next_state,
-    pick_draws,
-    stream_key,
-)
+from sim.draws import TWO_TO_32, mix32, next_state, next_state_into, pick_draws, stream_key
 from sim.machine import MAX_SEQUENCE
 from sim.tasks import TASK_NAMES
 
@@ -68,9 +59,7 @@ class SeedLanes:
         """`draw` on this source's states, in place: the same states and draws, without the new
         arrays of each step (making those cost more than the arithmetic at 10,000 seeds)."""
         advanced, change = self._work
-        np.multiply(self.state, LCG_MULTIPLIER, out=advanced)  # next_state, in place
-        np.add(advanced, LCG_INCREMENT, out=advanced)
-        np.bitwise_and(advanced, MASK32, out=advanced)
+        next_state_into(self.state, advanced)
         u = advanced / TWO_TO_32
         # the new state where `lanes`, else the old: state + (advanced - state) x lanes, exact modulo 2**64
         np.subtract(advanced, self.state, out=change)
