@@ -103,7 +103,20 @@ def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), tit
     and title with fewer ticks (at most PANEL_TICKS[0] + 1 on an x axis, whole numbers, and
     PANEL_TICKS[1] + 1 on a y axis), so that a redraw measures and writes fewer tick labels.
 
-    Parameters and returns as `draw_seed_distributions`.
+    Parameters
+    ----------
+    studies : dict[str, SeedMeasurements]
+        Setup label -> per-seed measurements, at most 2 setups.
+    marked : Sequence[int]
+        Positions of the seeds to mark A, B, ... (the panel's runs A and B: 0 and 1).
+    title : str
+        Figure title; a default naming the number of seeds when empty.
+
+    Returns
+    -------
+    Figure
+        As `draw_seed_distributions`: three panels (tasks solved, tokens, tool errors per run;
+        y: share of seeds).
     """
     fig = draw_seed_distributions(studies, marked, title)
     for ax in fig.axes:

@@ -52,7 +52,17 @@ def draw_panel_cost_success(frame, title: str = "") -> Figure:
     (a long name of a student's policy is shortened with "...", never cut at the figure's edge),
     and fewer ticks on the y axis.
 
-    Parameters and returns as `draw_cost_success`.
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        From `sim.harness.cost_success`, as for `draw_cost_success`.
+    title : str
+        Added to the figure's title (e.g. the seed block and budget).
+
+    Returns
+    -------
+    Figure
+        8.5 x 4.8 inches, axes at fixed margins; error bars: the t intervals over the seeds.
     """
     fig = Figure(figsize=(8.5, 4.8))
     ax = fig.add_axes((0.095, 0.115, 0.6, 0.79))  # left, bottom, width, height: room for the legend
