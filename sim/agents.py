@@ -176,7 +176,8 @@ def take_step(task: Task, state: dict, done: int, trace_length: int, number: int
 
 
 def run_loop(task: Task, seed: int, config: RunConfig, draw, pick, step_tokens, steps: int = 0,
-             tokens: int = 0, plan: tuple[str, ...] | None = None) -> Run:  # fmt: skip
+             tokens: int = 0, plan: tuple[str, ...] | None = None, state: dict | None = None,
+             trace: list | None = None) -> Run:  # fmt: skip
     """Run a loop until it stops or its budget runs out (the engine of both loop setups, lesson 3).
 
     The seed's rule: the loop takes steps while steps < budget; an agent whose job is done stops
@@ -196,12 +197,17 @@ def run_loop(task: Task, seed: int, config: RunConfig, draw, pick, step_tokens, 
         Steps and tokens spent before the loop (the split's planning step).
     plan : tuple[str, ...] | None
         The split's plan, kept in the record.
+    state, trace : dict | None, list | None
+        The agent's state (None: `initial_state(task)`) and an empty list for its trace (None: a
+        new one), which the loop fills as it goes: a caller that passes its own reads, at each
+        pick, what the agent holds and has called so far (a policy's observation, `sim.policy`).
 
     Returns
     -------
     Run
     """
-    state, trace, log = initial_state(task), [], []
+    state = initial_state(task) if state is None else state
+    trace, log = [] if trace is None else trace, []
     errors = approvals = done = 0
     stopped = False
     while steps < config.budget:

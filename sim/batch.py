@@ -175,13 +175,17 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
     flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
     selection_by_done = np.array([selection(d + 1) for d in range(MAX_SEQUENCE + 1)])
     side_effect = np.array([WORLD_TOOLS[tool].side_effect for tool in machine.tools])
+    # flat indices: row t of the sequences starts at t * (MAX_SEQUENCE + 1), lane (t, s) of the plans
+    # at ((t * n_seeds) + s) * plan positions (a `take` on them is np.take_along_axis, faster)
+    sequence_rows = np.arange(len(TASKS))[:, None] * machine.sequence.shape[1]
+    plan_lanes = np.arange(shape[0] * shape[1]).reshape(shape) * plan.shape[2]
     while True:
         active &= steps < budgets
         if not active.any():
             break
         steps += active
         tokens += active * step_tokens(calls)
-        target = np.take_along_axis(machine.sequence, done, axis=1)
+        target = machine.sequence.reshape(-1).take(sequence_rows + done)
         finished = target < 0
         following = active & ~finished & (calls < plan_length)  # blind: the plan's next position
         u = draws.decide(active & ~following, done)
@@ -189,9 +193,10 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         right = active & ~finished & ~following & picks_right(u, selection_by_done[done])
         calling = active & ~stop
         u = draws.tool(calling & ~following & ~right, done)
-        position = np.minimum(calls, plan.shape[2] - 1)[:, :, None]
-        planned = np.take_along_axis(plan, position, axis=2)[:, :, 0]
-        choice = np.where(following, planned, np.where(right, target, random_tool_index(u, n_tools)))
+        choice = np.where(right, target, random_tool_index(u, n_tools))
+        if split:  # the single loop follows no plan
+            planned = plan.reshape(-1).take(plan_lanes + np.minimum(calls, plan.shape[2] - 1))
+            choice = np.where(following, planned, choice)
         if config.approval:
             approvals += calling & side_effect[choice]
         flat = (flat_tasks + state) * n_tools + choice

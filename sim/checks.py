@@ -16,7 +16,7 @@ SETUP_NAMES = ("single-loop", "plan-execute", "contract")
 
 
 def _is_integer(value: object) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
 def check_seed(seed: object, name: str = "seed") -> int:
@@ -167,14 +167,20 @@ def check_integer(value: object, name: str, minimum: int | None = None, maximum:
     ValueError
         When it is outside the bounds.
     """
+    if not _is_integer(value):
+        raise InputTypeError(
+            f"{_integer_allowed(name, minimum, maximum)}, got {value!r} ({type(value).__name__})"
+        )
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise InputError(f"{_integer_allowed(name, minimum, maximum)}, got {value!r}")
+    return int(value)
+
+
+def _integer_allowed(name: str, minimum: int | None, maximum: int | None) -> str:
+    """What `check_integer` allows, in words (its messages start with this)."""
     low = "" if minimum is None else f"{minimum} <= "
     high = "" if maximum is None else f" <= {maximum}"
-    allowed = f"{name} must be an integer" + (f" {low}{name}{high}" if low or high else "")
-    if not _is_integer(value):
-        raise InputTypeError(f"{allowed}, got {value!r} ({type(value).__name__})")
-    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise InputError(f"{allowed}, got {value!r}")
-    return int(value)
+    return f"{name} must be an integer" + (f" {low}{name}{high}" if low or high else "")
 
 
 def check_instance(value: object, kind: type | tuple, name: str, what: str) -> object:

@@ -11,12 +11,14 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from sim.figures import in_course_style
 from sim.units import UNITS
 
 STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
 RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
+PANEL_TICKS = (5, 4)  # bins of the x and y axes' ticks in the panel's figure
 STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else ""))
                     for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
 
@@ -93,6 +95,33 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
         textwrap.fill(title or f"Over {n_seeds} seeds, each setup's spread; dashed lines: runs A and B", 110),
         fontsize=11,
     )
+    return fig
+
+
+def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
+    """`draw_seed_distributions` for lesson 5's control panel: the same histograms, lines, letters
+    and title with fewer ticks (at most PANEL_TICKS[0] + 1 on an x axis, whole numbers, and
+    PANEL_TICKS[1] + 1 on a y axis), so that a redraw measures and writes fewer tick labels.
+
+    Parameters
+    ----------
+    studies : dict[str, SeedMeasurements]
+        Setup label -> per-seed measurements, at most 2 setups.
+    marked : Sequence[int]
+        Positions of the seeds to mark A, B, ... (the panel's runs A and B: 0 and 1).
+    title : str
+        Figure title; a default naming the number of seeds when empty.
+
+    Returns
+    -------
+    Figure
+        As `draw_seed_distributions`: three panels (tasks solved, tokens, tool errors per run;
+        y: share of seeds).
+    """
+    fig = draw_seed_distributions(studies, marked, title)
+    for ax in fig.axes:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[0], integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[1], steps=[1, 2, 2.5, 5, 10]))
     return fig
 
 

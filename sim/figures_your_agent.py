@@ -5,12 +5,15 @@ Each is drawn by a named function returning a matplotlib Figure (no pyplot); `si
 them and holds the shared colours.
 """
 
+import textwrap
+
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from sim.figures import in_course_style
 
 ENTRANT_COLOURS = ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A", "#C62828", "#00838F")
+LEGEND_WIDTH, LEGEND_LINES = 24, 3  # characters a line, lines a label: the panel figure's legend
 
 
 @in_course_style
@@ -32,6 +35,51 @@ def draw_cost_success(frame, title: str = "") -> Figure:
     """
     fig = Figure(figsize=(8.5, 4.8), layout="constrained")
     ax = fig.subplots()
+    _plot_cost_success(ax, frame, title)
+    ax.legend(
+        fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0
+    )  # beside the axes: never on a point, and cheaper than "best"
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    ax.tick_params(labelsize=10)
+    return fig
+
+
+@in_course_style
+def draw_panel_cost_success(frame, title: str = "") -> Figure:
+    """`draw_cost_success` for lesson 6's control panel: the same points, bars, labels and title on
+    fixed margins (no layout engine to measure every text, so a redraw costs about half), the legend
+    beside the axes with each label wrapped to LEGEND_WIDTH characters on at most LEGEND_LINES lines
+    (a long name of a student's policy is shortened with "...", never cut at the figure's edge),
+    and fewer ticks on the y axis.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        From `sim.harness.cost_success`, as for `draw_cost_success`.
+    title : str
+        Added to the figure's title (e.g. the seed block and budget).
+
+    Returns
+    -------
+    Figure
+        8.5 x 4.8 inches, axes at fixed margins; error bars: the t intervals over the seeds.
+    """
+    fig = Figure(figsize=(8.5, 4.8))
+    ax = fig.add_axes((0.095, 0.115, 0.6, 0.79))  # left, bottom, width, height: room for the legend
+    _plot_cost_success(ax, frame, title)
+    handles, labels = ax.get_legend_handles_labels()
+    labels = [
+        textwrap.fill(label, LEGEND_WIDTH, max_lines=LEGEND_LINES, placeholder=" ...") for label in labels
+    ]
+    ax.legend(handles, labels, fontsize=10, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    ax.tick_params(labelsize=10)
+    return fig
+
+
+def _plot_cost_success(ax, frame, title: str) -> None:
+    """The points with their bars, the axis labels, the grid and the title of a cost-success figure."""
     for colour, row in zip(ENTRANT_COLOURS * 3, frame.itertuples(), strict=False):
         ax.errorbar(row.tokens, row.success, xerr=[[row.tokens - row.tokens_low], [row.tokens_high - row.tokens]],
                     yerr=[[row.success - row.success_low], [row.success_high - row.success]], fmt="o",
@@ -39,14 +87,8 @@ def draw_cost_success(frame, title: str = "") -> Figure:
     ax.set_xlabel("tokens per run of 24 tasks (mean, 95 % interval)")
     ax.set_ylabel("share of tasks solved (mean, 95 % interval)")
     ax.grid(alpha=0.3)
-    ax.legend(
-        fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0
-    )  # beside the axes: never on a point, and cheaper than "best"
-    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
-    ax.tick_params(labelsize=10)
     seeds = int(frame["seeds"].iloc[0]) if len(frame) else 0
     ax.set_title(f"Success against cost, {seeds} seeds {title}".strip(), fontsize=12)
-    return fig
 
 
 @in_course_style

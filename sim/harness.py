@@ -110,22 +110,15 @@ def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> Ba
     """
     policy, seeds = check_policy(policy), np.asarray(check_seeds(seeds), dtype=np.int64)
     config = RunConfig("single-loop", max_steps)
-    out = {name: np.zeros((len(TASKS), len(seeds)), dtype=bool if name in ("correct", "stopped") else np.int64)
-           for name in TASK_FIELDS}  # fmt: skip
-    for j, seed in enumerate(seeds.tolist()):
-        for i, task in enumerate(TASKS):
+    answers = [correct_answer(task) for task in TASKS]
+    rows = []  # per seed, per task: the TASK_FIELDS of the run, in that order
+    for seed in seeds.tolist():
+        for task, answer in zip(TASKS, answers, strict=True):
             run = policy_run(policy, task, seed, config)
-            values = (
-                run.answer == correct_answer(task),
-                run.steps,
-                run.calls,
-                run.tokens,
-                run.errors,
-                0,
-                run.stopped,
-            )
-            for name, value in zip(TASK_FIELDS, values, strict=True):
-                out[name][i, j] = value
+            rows.append((run.answer == answer, run.steps, run.calls, run.tokens, run.errors, 0, run.stopped))
+    table = np.array(rows, dtype=np.int64).reshape(len(seeds), len(TASKS), len(TASK_FIELDS))
+    out = {name: np.ascontiguousarray(table[:, :, k].T, dtype=bool if name in ("correct", "stopped") else np.int64)
+           for k, name in enumerate(TASK_FIELDS)}  # fmt: skip
     return BatchRun(config, seeds, **out)
 
 
@@ -182,7 +175,18 @@ def band_scores(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDG
     verdicts, second = the entrant), one BandVerdict per counted unit. Raises as `entrant_run`."""
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
     seeds = check_seeds(seeds)
-    first, second = (entrant_run(e, seeds, max_steps).per_seed() for e in (baseline, entrant))
+    return run_bands(*(entrant_run(e, seeds, max_steps) for e in (baseline, entrant)))
+
+
+def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
+    """The band rule (AA30) between two BatchRuns on the same seeds (second against first), one
+    BandVerdict per counted unit: `band_scores` on runs already made (a panel cuts its own with
+    `BatchRun.head`). Raises InputTypeError / InputError for anything but BatchRuns on the same seeds."""
+    check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
+    check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
+    if not np.array_equal(first.seeds, second.seeds):
+        raise InputError("first and second must be run on the same seeds")
+    first, second = first.per_seed(), second.per_seed()
     return [band_verdict(unit.name, getattr(first, unit.count).tolist(), getattr(second, unit.count).tolist())
             for unit in UNITS]  # fmt: skip
 

@@ -12,7 +12,7 @@ from sim.batch import batch_run, study_seeds
 from sim.checks import SEED_LIMIT
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.errors import InputError
-from sim.figures_how_many_seeds import draw_seed_distributions
+from sim.figures_how_many_seeds import draw_panel_seed_distributions
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.study import SETUP_CHOICES, paired_interval
 from sim.units import unit_named
@@ -79,7 +79,7 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
             "95 % interval over tasks": f"[{by_way['tasks'].low:.4f}, {by_way['tasks'].high:.4f}]",
         })  # fmt: skip
     table = pd.DataFrame(rows)
-    figure = draw_seed_distributions(
+    figure = draw_panel_seed_distributions(
         {columns[0]: first.per_seed(), columns[1]: second.per_seed()}, marked=(0, 1),
         title=f"{n_seeds} seeds from {settings.seed}, budget {settings.budget}; dashed: seeds {settings.seed} (A) "
               f"and {settings.seed + 1} (B)",

@@ -9,8 +9,8 @@ import ipywidgets as widgets
 
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.errors import InputError, InputTypeError
-from sim.figures_your_agent import draw_cost_success
-from sim.harness import band_scores, cost_success, entrant_label, entrant_run, route
+from sim.figures_your_agent import draw_panel_cost_success
+from sim.harness import cost_success, entrant_label, entrant_run, route, run_bands
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.policy import check_policy, model_policy, stop_when_goal_met
 
@@ -52,23 +52,26 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     if settings.seed + PANEL_SEEDS > 2**32:
         raise InputError(f"seed must be at most {2**32 - PANEL_SEEDS} for the panel's {PANEL_SEEDS} seeds")
     chosen, seeds = policies[label], (settings.seed, settings.seed + 1)
-    verdicts = band_scores(chosen, BASELINE, settings.budget, seeds)
+    block = range(settings.seed, settings.seed + PANEL_SEEDS)
+    built_in = {e: run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
+    policy_runs = run(chosen, block, settings.budget)
+    # the band rule at seed, seed + 1: the block's first two seeds (each seed's run is its own)
+    verdicts = run_bands(built_in[BASELINE].head(2), policy_runs.head(2))
     lines = [
         f"{label} (second) against the single loop (first), budget {settings.budget}, seeds {seeds[0]}, {seeds[1]}"
     ]
     lines += [
         f"{v.unit:12} single loop {v.first}  policy {v.second}  band {v.band}  {v.verdict}" for v in verdicts
     ]
-    block = range(settings.seed, settings.seed + PANEL_SEEDS)
-    runs = {entrant_label(e): run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
-    runs[label] = run(chosen, block, settings.budget)
+    runs = {entrant_label(e): built_in[e] for e in ("single-loop", "plan-execute")}
+    runs[label] = policy_runs
     frame = cost_success(runs)
     text = frame[["entrant", "success", "tokens", "tokens_per_success"]].to_string(
         index=False, float_format="{:.4f}".format
     )
     return View(
         table_html=pre_html("\n".join(lines)),
-        figure=draw_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),
+        figure=draw_panel_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),
         text=pre_html(text),
         data={"verdicts": verdicts, "cost": frame},
     )

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sim.agents import Run, ToolCall, call_and_observe, initial_state, run_loop
+from sim.agents import Run, ToolCall, initial_state, run_loop
 from sim.checks import check_seed
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.costs import loop_step_tokens
@@ -149,43 +149,46 @@ def stop_when_goal_met(observation: Observation) -> str:
     return STOP if goal_met(observation) else observation.model_pick()
 
 
-def _adapter(policy: Callable, task: Task, seed: int, budget: int):
+def _adapter(policy: Callable, task: Task, seed: int, budget: int, state: dict, trace: list):
     """The engine's pick (target, depth, draw, trace_length) -> tool or None, around a policy that
-    sees an Observation. It keeps its own copy of what the agent observed, by calling each chosen
-    tool on a copy of the state (the tools are pure: the engine's call gives the same result)."""
-    mirror, trace, step = initial_state(task), [], [0]
-    name = policy_name(policy)
+    sees an Observation. It reads what the agent observed from the engine's own `state` and
+    `trace` (`run_loop` fills them), as they stand when the step picks."""
+    name, step = policy_name(policy), [0]
+    request, kind, plan_length = task.request, task.kind, len(task.sequence)
+    hidden = STARTING_FIELDS | {"result", "value"}
 
     def pick(target, depth, draw, _trace_length):
         step[0] += 1
-        where = f"policy {name!r} on task {task.name}, seed {seed}, step {step[0]}"
 
         def model_pick() -> str:
             tool = single_loop_pick(target, depth, draw)
             return STOP if tool is None else tool
 
-        observed = frozenset(mirror) - STARTING_FIELDS - {"result", "value"}
-        observation = Observation(task.request, task.kind, len(task.sequence), tuple(trace), observed,
-                                  mirror.get("result"), step[0], budget - step[0] + 1, draw, model_pick)  # fmt: skip
+        observation = Observation(request, kind, plan_length, tuple(trace), frozenset(state) - hidden,
+                                  state.get("result"), step[0], budget - step[0] + 1, draw, model_pick)  # fmt: skip
         try:
             decision = policy(observation)
         except Exception as error:  # any failure of the student's code, named where it happened
+            where = _where(name, task, seed, step[0])
             raise PolicyError(f"{where} raised {type(error).__name__}: {error}") from error
         if not isinstance(decision, str) or decision not in DECISIONS:
-            raise PolicyError(f"{where} returned {decision!r}: return one of {', '.join(DECISIONS)}")
-        if decision == STOP:
-            return None
-        error = "error" in call_and_observe(decision, mirror)
-        trace.append(ToolCall(decision, error, mirror.get("result")))
-        return decision
+            raise PolicyError(f"{_where(name, task, seed, step[0])} returned {decision!r}: "
+                              f"return one of {', '.join(DECISIONS)}")  # fmt: skip
+        return None if decision == STOP else decision
 
     return pick
+
+
+def _where(name: str, task: Task, seed: int, step: int) -> str:
+    return f"policy {name!r} on task {task.name}, seed {seed}, step {step}"
 
 
 def policy_run(policy: Callable, task: Task, seed: int, config: RunConfig) -> Run:
     """A policy on a checked task, seed and single-loop RunConfig (see `run_policy`)."""
     draw = draw_stream(stream_key(seed, task.name))
-    return run_loop(task, seed, config, draw, _adapter(policy, task, seed, config.budget), loop_step_tokens)
+    state, trace = initial_state(task), []
+    pick = _adapter(policy, task, seed, config.budget, state, trace)
+    return run_loop(task, seed, config, draw, pick, loop_step_tokens, state=state, trace=trace)
 
 
 def run_policy(

@@ -245,7 +245,7 @@ def call_tool(name: str, state: dict) -> dict:
     """
     if not isinstance(name, str):
         raise InputTypeError(f"name must be a tool name ({', '.join(TOOL_NAMES)}), got {name!r}")
-    if not isinstance(state, Mapping):
+    if type(state) is not dict and not isinstance(state, Mapping):  # a dict (the agents' state) at once
         raise InputTypeError(f"state must be a mapping of field names to values, got {type(state).__name__}")
     tool = WORLD_TOOLS.get(name)
     if tool is None:
