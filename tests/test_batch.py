@@ -259,3 +259,23 @@ def test_the_lookalikes_machine_has_a_sixth_tool_and_the_five_tools_machine_is_u
     assert five is tool_machine(TOOL_NAMES) and five.tools == TOOL_NAMES
     assert six.next_state.shape[2] == 6 and five.next_state.shape[2] == 5
     assert np.array_equal(six.sequence, five.sequence)  # the five keep their indices
+
+
+def test_the_in_place_stream_step_is_the_streams_step():
+    """sim.draws.next_state_into (the batch path's streams, in place) equals next_state, and a
+    SeedLanes draw advances only the lanes asked for, as sim.lanes.draw does."""
+    from sim.draws import next_state, next_state_into
+    from sim.lanes import SeedLanes, draw
+
+    rng = np.random.default_rng(5)
+    states = rng.integers(0, 2**32, size=(24, 300), dtype=np.uint64)
+    out = np.empty_like(states)
+    assert np.array_equal(next_state_into(states, out), next_state(states)) and out is not states
+    lanes_a = SeedLanes(np.arange(300, dtype=np.int64), planner=False)
+    state = lanes_a.state.copy()
+    for step in range(6):
+        asked = rng.random(state.shape) < 0.5
+        state, expected = draw(state, asked)
+        u = lanes_a.decide(asked, step) if step % 2 else lanes_a.tool(asked, step)
+        assert np.array_equal(lanes_a.state, state)
+        assert np.array_equal(u[asked], expected[asked])
