@@ -98,6 +98,7 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
     return fig
 
 
+@in_course_style
 def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
     """`draw_seed_distributions` for lesson 5's control panel: the same histograms, lines, letters
     and title with fewer ticks (at most PANEL_TICKS[0] + 1 on an x axis, whole numbers, and
