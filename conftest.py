@@ -15,6 +15,11 @@
   folder of its own, which the figure test then compares with figures/ instead of running the
   lesson again), then tests marked `after_lessons` (the browser test chooses Run All in every
   page), then the rest, then tests marked `last` (the browser test's checks).
+- In parallel (pytest-xdist, `-n auto --dist loadscope` in pyproject.toml): the whole suite
+  (no tests named) goes to one worker per core, in groups that each run in one worker, in the
+  order above (`CourseScheduling`): the browser test first, then each lesson under nbval with
+  the figure test that reads its figures, then one group per test file. Named tests or files
+  run in this process, and so does `-n 0` (for a debugger).
 """
 
 import importlib.metadata
@@ -25,6 +30,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # pragma: no cover - pytest-xdist is in requirements.txt
+    LoadScopeScheduling = object
 
 ROOT = Path(__file__).resolve().parent
 REQUIREMENTS = ROOT / "requirements.txt"
@@ -154,3 +164,58 @@ def pytest_sessionstart(session):
 def pytest_terminal_summary(terminalreporter, config):
     if config.course_version_drift:
         terminalreporter.write_line(config.course_version_drift, yellow=True, bold=True)
+
+
+MAX_WORKERS = 4  # `-n auto`: one worker per core, at most this many (the longest groups bound the rest)
+BROWSER_GROUP = "tests/test_browser.py"
+FIGURE_TEST = "tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws["
+
+
+def course_group(nodeid: str) -> str:
+    """The group of tests that run in one worker, in order: a lesson's cells under nbval with the
+    figure test of that lesson (it compares the figures that kernel saved), else the test's file."""
+    if nodeid.startswith(FIGURE_TEST):
+        return f"lessons/{nodeid[len(FIGURE_TEST) :].rstrip(']')}.ipynb"
+    return nodeid.split("::", 1)[0]
+
+
+def group_order(sizes: dict[str, int]) -> list[str]:
+    """The order in which groups (name -> number of tests) are handed to the workers: the browser
+    test first (its JupyterLab kernels then run every lesson while the workers go on), then the
+    lessons under nbval, then the other test files; within each, most tests first."""
+
+    def rank(group: str) -> tuple:
+        kind = 0 if group == BROWSER_GROUP else 1 if group.startswith("lessons/") else 2
+        return kind, -sizes[group]
+
+    return sorted(sizes, key=rank)
+
+
+class CourseScheduling(LoadScopeScheduling):
+    """pytest-xdist's scope scheduling with the course's groups (`course_group`), handed out in
+    `group_order`."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return course_group(nodeid)
+
+    def _assign_work_unit(self, node) -> None:
+        if not getattr(self, "_course_ordered", False):  # once, before the first group is handed out
+            for group in group_order({group: len(tests) for group, tests in self.workqueue.items()}):
+                self.workqueue.move_to_end(group)
+            self._course_ordered = True
+        super()._assign_work_unit(node)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    return CourseScheduling(config, log)
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: for the whole suite (no tests named), one worker per core this process may use, at
+    most MAX_WORKERS; when tests or files are named, none (they run in this process: starting
+    workers would cost more than it saves). `-n 2` asks for workers whatever is named."""
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))

@@ -312,3 +312,44 @@ def test_nbval_figures_are_used_only_when_every_cell_of_the_lesson_ran(tmp_path)
     assert conftest.nbval_figures(config, "02_x") == tmp_path / "02_x"
     assert conftest.nbval_figures(config, "03_y") is None  # a cell did not run (deselected, interrupted)
     assert conftest.nbval_figures(config, "04_z") is None  # nbval did not run the lesson at all
+
+
+# ---- in parallel: what must share a worker does
+
+
+def test_a_lessons_cells_and_its_figure_test_share_a_group_and_other_tests_go_by_file():
+    group = conftest.course_group
+    cells = [f"lessons/02_planner_executor.ipynb::Cell {i}" for i in (0, 1, 17)]
+    figure = "tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws[02_planner_executor]"
+    assert {group(nodeid) for nodeid in [*cells, figure]} == {"lessons/02_planner_executor.ipynb"}
+    assert group("tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws[04_contract]") == (
+        "lessons/04_contract.ipynb"
+    )
+    assert (
+        group("tests/test_lessons.py::test_stored_outputs_hold_no_paths_or_addresses[x]")
+        == "tests/test_lessons.py"
+    )
+    browser = (
+        "tests/test_browser.py::test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control[01_x]"
+    )
+    assert group(browser) == group("tests/test_browser.py::test_jupyterlab_starts_opening_every_lesson")
+    assert group("tests/test_cli.py::TestX::test_y") == "tests/test_cli.py"  # a class does not split its file
+
+
+def test_the_browser_test_is_handed_out_first_then_the_lessons_then_the_rest_largest_first():
+    sizes = {"tests/test_cli.py": 30, "lessons/01_a.ipynb": 40, "tests/test_browser.py": 12,
+             "tests/test_sim_golden.py": 300, "lessons/04_b.ipynb": 60}  # fmt: skip
+    assert conftest.group_order(sizes) == ["tests/test_browser.py", "lessons/04_b.ipynb", "lessons/01_a.ipynb",
+                                           "tests/test_sim_golden.py", "tests/test_cli.py"]  # fmt: skip
+
+
+def test_the_test_command_runs_in_parallel_with_the_course_groups(pytestconfig):
+    addopts = pytestconfig.getini("addopts")  # pyproject.toml: what the README's test command runs with
+    assert "-n auto --dist loadscope" in " ".join(addopts)
+    from xdist.scheduler import LoadScopeScheduling
+
+    assert issubclass(conftest.CourseScheduling, LoadScopeScheduling)  # xdist's, with the course's groups
+    whole = types.SimpleNamespace(args_source=pytest.Config.ArgsSource.TESTPATHS)
+    assert 1 <= conftest.pytest_xdist_auto_num_workers(whole) <= conftest.MAX_WORKERS
+    named = types.SimpleNamespace(args_source=pytest.Config.ArgsSource.ARGS)  # e.g. pytest tests/test_cli.py
+    assert conftest.pytest_xdist_auto_num_workers(named) == 0
