@@ -256,13 +256,24 @@ def tokens_per_success(run: BatchRun) -> tuple[float, float, float]:
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def cost_success(runs: Mapping[str, BatchRun]) -> pd.DataFrame:
+def _tokens_per_success_only(run: BatchRun) -> tuple[float, float, float]:
+    """`tokens_per_success` without the bootstrap: (value, NaN, NaN), raising as it does."""
+    per_seed = run.per_seed()
+    if per_seed.solved.sum() == 0:
+        raise InputError("run must solve at least one task for tokens per solved task")
+    return float(per_seed.tokens.sum() / per_seed.solved.sum()), float("nan"), float("nan")
+
+
+def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True) -> pd.DataFrame:
     """Success against cost per entrant, with 95 % intervals on both axes (lesson 6's figure).
 
     Parameters
     ----------
     runs : Mapping[str, BatchRun]
         Label -> BatchRun, all on the same seeds.
+    per_success_interval : bool
+        False: tokens_per_success without its bootstrap interval (per_success_low and high are
+        NaN), for a panel that does not show it and redraws at every change.
 
     Returns
     -------
@@ -286,7 +297,7 @@ def cost_success(runs: Mapping[str, BatchRun]) -> pd.DataFrame:
             raise InputError("runs must all be on the same seeds")
         seeds, per_seed = run.seeds, run.per_seed()
         success, tokens = _t_interval(per_seed.success), _t_interval(per_seed.tokens.astype(float))
-        per = tokens_per_success(run)
+        per = tokens_per_success(run) if per_success_interval else _tokens_per_success_only(run)
         rows.append({"entrant": label, "seeds": len(run.seeds),
                      "success": success[0], "success_low": success[1], "success_high": success[2],
                      "tokens": tokens[0], "tokens_low": tokens[1], "tokens_high": tokens[2],

@@ -130,6 +130,12 @@ def test_the_score_holds_the_units_the_band_and_the_intervals():
     for axis in ("success", "tokens"):
         assert (plane[f"{axis}_low"] < plane[axis]).all() and (plane[axis] < plane[f"{axis}_high"]).all()
     assert (plane["per_success_low"] < plane["tokens_per_success"]).all()
+    runs = {s: harness.entrant_run(s, SEEDS[:200], 8) for s in ("single-loop", "plan-execute")}
+    quick = harness.cost_success(runs, per_success_interval=False)  # the panel's: no bootstrap
+    assert quick.drop(columns=["per_success_low", "per_success_high"]).equals(
+        plane.drop(columns=["per_success_low", "per_success_high"])
+    )
+    assert quick[["per_success_low", "per_success_high"]].isna().all().all()
 
 
 def test_the_tuned_router_sends_only_record_tasks_to_the_split():
