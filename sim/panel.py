@@ -28,10 +28,17 @@ from sim.tasks import TASK_NAMES, check_task
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
 VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
-BUSY_CLASS = "alm-panel-busy"
-# while a redraw is computed, the table and figure fade: the panel is at work, not stuck
-BUSY_STYLE = (f"<style>.{BUSY_CLASS} .widget-html, .{BUSY_CLASS} .widget-image "
-              "{opacity: 0.45; transition: opacity 0.15s}</style>")  # fmt: skip
+BUSY_CLASS, PANEL_CLASS = "alm-panel-busy", "alm-panel"
+# While a redraw is computed, the table and figure fade: the panel is at work, not stuck. When the
+# kernel behind a panel on the page is gone (restarted, shut down), ipywidgets marks every view
+# "jupyter-widgets-disconnected" (a broken-link icon, dead controls): the panel then shows only
+# its plain line, saying to run the notebook.
+PANEL_STYLE = (
+    f"<style>.{BUSY_CLASS} .widget-html, .{BUSY_CLASS} .widget-image {{opacity: 0.45; transition: opacity 0.15s}}"
+    f".{PANEL_CLASS}.jupyter-widgets-disconnected > * {{display: none !important}}"
+    f'.{PANEL_CLASS}.jupyter-widgets-disconnected::before {{content: "{RUN_FIRST}"; font: inherit; color: inherit;'
+    " display: block; padding: 2px 0}</style>"
+)
 
 
 class PanelBox(widgets.VBox):
@@ -144,8 +151,9 @@ class ControlPanel:
                 control.style.description_width = "initial"
         row = widgets.HBox([chosen[name] for name in controls] + list(self.extra.values()))
         row.layout.flex_flow = "row wrap"
-        self.widget = PanelBox([row, self.message, self.status, widgets.HTML(BUSY_STYLE), self.table,
+        self.widget = PanelBox([row, self.message, self.status, widgets.HTML(PANEL_STYLE), self.table,
                                 self.figure, self.text])  # fmt: skip
+        self.widget.add_class(PANEL_CLASS)  # PANEL_STYLE: its plain line when its kernel is gone
         for control in (self.seed, self.budget, self.task, *self.extra.values()):
             control.observe(self._on_change, names="value")
         self.budget_box.observe(self._on_budget_typed, names="value")

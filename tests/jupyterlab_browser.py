@@ -545,6 +545,43 @@ class NotebookPage:
             ".jp-OutputArea-output"
         )  # fmt: skip
 
+    def restart_kernel(self) -> None:
+        """Kernel > Restart Kernel..., confirmed, as a student would; returns once the new kernel is idle."""
+        self.menu("Kernel", "Restart Kernel\u2026")
+        self.page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()
+        self.page.wait_for_function(
+            """() => {
+              const state = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
+              return !!(state && state.dataset.status === 'idle');
+            }""",
+            timeout=PAGE_S * 1000,
+        )
+
+    def panel_seen(self, cell_index: int) -> dict:
+        """What the cell's panel output shows once ipywidgets has marked its panel disconnected (its
+        kernel gone): {"text": the visible text of that output (hidden parts left out),
+        "before": the CSS content drawn before the panel, "icons": broken-link marks visible}."""
+        self.page.wait_for_function(
+            """(i) => {
+              const cell = document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i];
+              const panel = cell && cell.querySelector('.alm-panel');
+              return !!(panel && panel.classList.contains('jupyter-widgets-disconnected'));
+            }""",
+            arg=cell_index,
+            timeout=PAGE_S * 1000,
+        )
+        return self.page.evaluate(
+            """(i) => {
+              const panel = document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i].querySelector('.alm-panel');
+              panel.scrollIntoView();  // laid out, as a student scrolled to it sees it
+              const icons = [...panel.querySelectorAll('.jupyter-widgets-disconnected')]
+                .filter(e => e.getClientRects().length > 0).length;
+              return {text: panel.closest('.jp-OutputArea-output').innerText.trim(),
+                      before: getComputedStyle(panel, '::before').content, icons: icons};
+            }""",
+            cell_index,
+        )
+
     def widget_root(self, cell_index: int):
         """The element of the top widget view in the cell's output, once it is drawn."""
         root = self.cell_output(cell_index).locator(".jupyter-widgets").first

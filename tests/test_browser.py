@@ -243,6 +243,11 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
         panel = None  # the panel's screenshot is taken; the diagrams' follows
         _check_diagrams(notebook, page.page, screenshots)
+
+        # the kernel restarted while the lesson stays open: the panel shows its plain line, no dead controls
+        page.restart_kernel()
+        seen = page.panel_seen(lesson.cell_index)
+        assert seen == {"text": "", "before": f'"{RUN_FIRST}"', "icons": 0}, seen
     finally:
         try:
             if panel is not None:  # a check above failed: the screenshot shows the panel as it was
