@@ -279,3 +279,17 @@ def test_the_in_place_stream_step_is_the_streams_step():
         u = lanes_a.decide(asked, step) if step % 2 else lanes_a.tool(asked, step)
         assert np.array_equal(lanes_a.state, state)
         assert np.array_equal(u[asked], expected[asked])
+
+
+def test_the_contracts_distinct_tapes_are_numpys_unique_rows():
+    """sim.batch_contract packs each tape into one integer before np.unique; the rows and each
+    lane's row are np.unique(axis=0)'s, in its order, and tapes too long to pack take its path."""
+    from sim.batch_contract import _distinct_tapes
+
+    rng = np.random.default_rng(3)
+    for positions, tools in ((12, 5), (12, 6), (21, 6), (22, 6), (4, 9)):
+        tapes = rng.integers(-1, tools, size=(3000, positions)).astype(np.int8)
+        tapes[::3] = tapes[0]  # lanes that share a tape
+        distinct, lane_of = _distinct_tapes(tapes)
+        expected, expected_lane_of = np.unique(tapes, axis=0, return_inverse=True)
+        assert np.array_equal(distinct, expected) and np.array_equal(lane_of, expected_lane_of.reshape(-1))
