@@ -76,9 +76,9 @@ def test_a_closed_standard_output_ends_in_one_line_and_exit_1():
 @pytest.mark.slow
 def test_ctrl_c_ends_quietly_with_130():
     process = subprocess.Popen([sys.executable, "-m", "sim", "table", "--setups", "contract",
-                                "--seeds", ",".join(map(str, range(400)))],
+                                "--seeds", ",".join(map(str, range(4000)))],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    time.sleep(1.5)  # past the imports, inside the contract's seed-by-seed runs
+    time.sleep(1.5)  # past the imports, inside the contract's seed-by-seed runs (4000 seeds take about 10 s)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130 and "Traceback" not in err and "KeyboardInterrupt" not in err
