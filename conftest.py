@@ -15,11 +15,13 @@
   folder of its own, which the figure test then compares with figures/ instead of running the
   lesson again), then tests marked `after_lessons` (the browser test chooses Run All in every
   page), then the rest, then tests marked `last` (the browser test's checks).
-- In parallel (pytest-xdist, `-n auto --dist loadscope` in pyproject.toml): the whole suite
-  (no tests named) goes to one worker per core, in groups that each run in one worker, in the
-  order above (`CourseScheduling`): the browser test first, then each lesson under nbval with
-  the figure test that reads its figures, then one group per test file. Named tests or files
-  run in this process, and so does `-n 0` (for a debugger).
+- In parallel (pytest-xdist; `pytest_cmdline_main` below sets `-n auto --dist loadscope`): the
+  whole suite (run from the course folder, no tests named) goes to one worker per core, in
+  groups that each stay in one worker (`CourseScheduling`): the browser test first, then each
+  lesson under nbval with the figure test that reads its figures, then one group per test file,
+  each group in the order above. So in a parallel run the browser test's phases follow one
+  another in its worker while the other workers run the lessons and the rest. Named tests or
+  files run in this process, in the order above, and so does `-n 0` (for a debugger).
 """
 
 import importlib.metadata
@@ -33,7 +35,7 @@ import pytest
 
 try:
     from xdist.scheduler import LoadScopeScheduling
-except ImportError:  # pragma: no cover - pytest-xdist is in requirements.txt
+except ImportError:  # without pytest-xdist the suite runs in this process (the note on versions says so)
     LoadScopeScheduling = object
 
 ROOT = Path(__file__).resolve().parent
@@ -92,12 +94,15 @@ def pytest_configure(config):
     if getattr(config.option, "nbval_sanitize_with", None) is None:
         config.option.nbval_sanitize_with = str(SANITIZER)
     config.addinivalue_line("markers", "slow: long checks, left out of the quick run (-m 'not slow')")
-    config.addinivalue_line("markers", "first: run before every other test (starts work in the background)")
     config.addinivalue_line(
-        "markers", "after_lessons: run right after the lessons under nbval, before the rest"
+        "markers", "first: run before every other test of its worker (starts work in the background)"
     )
     config.addinivalue_line(
-        "markers", "last: run after every other test (checks work done in the background)"
+        "markers",
+        "after_lessons: run after the lessons under nbval when they share a process, before the rest",
+    )
+    config.addinivalue_line(
+        "markers", "last: run after every other test of its worker (checks work done in the background)"
     )
     config.course_version_drift = version_drift_line(pinned_versions())
     config.course_figures = os.environ["COURSE_FIGURES_DIR"]
@@ -161,7 +166,19 @@ def pytest_sessionstart(session):
         reporter.write_line(line, yellow=True, bold=True)
 
 
+SCREENSHOTS = "browser test screenshots"  # a report property: the folder the browser test saved them in
+
+
 def pytest_terminal_summary(terminalreporter, config):
+    """At the end: the browser test's screenshot folder (from the reports of whichever process ran
+    it), and the note on versions again."""
+    stats = getattr(terminalreporter, "stats", {})
+    reports = [r for kind in stats.values() for r in kind if hasattr(r, "user_properties")]
+    folders = dict.fromkeys(
+        value for r in reports for name, value in r.user_properties if name == SCREENSHOTS
+    )
+    for folder in folders:
+        terminalreporter.write_line(f"{SCREENSHOTS}: {folder}")
     if config.course_version_drift:
         terminalreporter.write_line(config.course_version_drift, yellow=True, bold=True)
 
@@ -207,14 +224,33 @@ class CourseScheduling(LoadScopeScheduling):
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """In parallel unless asked otherwise: with pytest-xdist installed and no `-n` given, `-n auto
+    --dist loadscope`. Set here, not in pyproject.toml's addopts, so that a Python without
+    pytest-xdist still runs the suite (in this process, after the note on versions)."""
+    option = config.option
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker (xdist has reset its -n) runs what it is sent: never workers of its own
+    if config.pluginmanager.hasplugin("xdist") and getattr(option, "numprocesses", None) is None:
+        option.numprocesses = "auto"
+        if option.dist == "no":
+            option.dist = "loadscope"
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: a hook of pytest-xdist's
 def pytest_xdist_make_scheduler(config, log):
-    return CourseScheduling(config, log)
+    """The course's groups for `--dist loadscope` (the default set above); xdist's own for any other --dist."""
+    return CourseScheduling(config, log) if config.getvalue("dist") == "loadscope" else None
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: for the whole suite (no tests named), one worker per core this process may use, at
-    most MAX_WORKERS; when tests or files are named, none (they run in this process: starting
-    workers would cost more than it saves). `-n 2` asks for workers whatever is named."""
+    """`-n auto`: for the whole suite (run from the course folder, no tests named), one worker per
+    core this process may use, at most MAX_WORKERS; when tests, files or another folder are named,
+    none (they run in this process: starting workers would cost more than it saves). `-n 2` asks
+    for workers whatever is named; PYTEST_XDIST_AUTO_NUM_WORKERS, when set, is xdist's to read."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
     if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
         return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

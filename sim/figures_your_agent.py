@@ -48,9 +48,9 @@ def draw_cost_success(frame, title: str = "") -> Figure:
 def draw_panel_cost_success(frame, title: str = "") -> Figure:
     """`draw_cost_success` for lesson 6's control panel: the same points, bars, labels and title on
     fixed margins (no layout engine to measure every text, so a redraw costs about half), the legend
-    beside the axes with each label wrapped to LEGEND_WIDTH characters on at most LEGEND_LINES lines
-    (a long name of a student's policy is shortened with "...", never cut at the figure's edge),
-    and fewer ticks on the y axis.
+    beside the axes with each label wrapped to LEGEND_WIDTH characters on at most LEGEND_LINES lines,
+    narrower (down to 8 characters) while the legend would run past the figure's edge (a long name
+    of a student's policy is shortened with "..."), and fewer ticks on the y axis.
 
     Parameters
     ----------
@@ -68,10 +68,14 @@ def draw_panel_cost_success(frame, title: str = "") -> Figure:
     ax = fig.add_axes((0.095, 0.115, 0.6, 0.79))  # left, bottom, width, height: room for the legend
     _plot_cost_success(ax, frame, title)
     handles, labels = ax.get_legend_handles_labels()
-    labels = [
-        textwrap.fill(label, LEGEND_WIDTH, max_lines=LEGEND_LINES, placeholder=" ...") for label in labels
-    ]
-    ax.legend(handles, labels, fontsize=10, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
+    for width in range(LEGEND_WIDTH, 7, -4):  # narrower while the legend runs past the figure's edge
+        wrapped = [
+            textwrap.fill(label, width, max_lines=LEGEND_LINES, placeholder=" ...") for label in labels
+        ]
+        legend = ax.legend(handles, wrapped, fontsize=10, loc="upper left", bbox_to_anchor=(1.02, 1),
+                           borderaxespad=0)  # fmt: skip
+        if legend.get_window_extent().x1 <= fig.bbox.x1:
+            break
     ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
     ax.yaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
     ax.tick_params(labelsize=10)

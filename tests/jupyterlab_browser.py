@@ -546,7 +546,9 @@ class NotebookPage:
         )  # fmt: skip
 
     def restart_kernel(self) -> None:
-        """Kernel > Restart Kernel..., confirmed, as a student would; returns once the new kernel is idle."""
+        """Kernel > Restart Kernel..., confirmed, as a student would. Returns once the page's kernel
+        status reads idle, which the old kernel may still show before the restart begins: callers
+        wait for what the restart changes (`panel_seen` waits for the panel to be disconnected)."""
         self.menu("Kernel", "Restart Kernel\u2026")
         self.page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()
         self.page.wait_for_function(

@@ -8,14 +8,17 @@ process: the browser must show what it shows (every HTML output, the figure's by
 test moves the panel's main control in the browser (the seed, typed and Enter; a panel
 without a seed: its first control) and the same control of the twin, and the browser must
 then show exactly what `sim` computes for the new value. A screenshot of each lesson is kept
-in a temporary folder whose path is printed.
+in a temporary folder whose path is printed at the end of the run.
 
 All lessons (and the small notebooks that show the checks catch what they are for) are opened
-at once, each in a page of its own, by the session's first test; Run All is chosen in each once
-the lessons have run under nbval; the checks run last (conftest.py orders the tests marked
-`first`, `after_lessons` and `last`). In between, Chromium and JupyterLab's kernels work in the
-background while the other tests run. The same checks as when each lesson was opened and run
-in turn; only the waiting overlaps.
+at once, each in a page of its own, by the first test; then Run All is chosen in each, and the
+checks come last (conftest.py orders the tests marked `first`, `after_lessons` and `last`). In
+the README's parallel run this file is one group in one worker, so its tests follow one
+another there, while the other workers run the lessons under nbval and the rest and
+JupyterLab's kernels run the lessons alongside. In one process (`-n 0`, or tests named), the
+lessons under nbval run between the first two. The same checks as when each lesson was opened
+and run in turn; only the waiting overlaps. After a lesson's checks, its kernel is restarted and
+the panel must show only its plain line.
 
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
 Where it is missing the test is skipped with the command that installs it, except under
@@ -52,6 +55,7 @@ from jupyterlab_browser import (
     widget_paths,
 )
 
+import conftest
 from sim.notebook_save import WIDGET_VIEW
 from sim.panel import RUN_FIRST
 
@@ -106,14 +110,10 @@ def browser(lab, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def screenshots(tmp_path_factory, request):
-    folder = tmp_path_factory.mktemp("browser-screenshots")
-    yield folder
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None and capture is not None:
-        with capture.global_and_fixture_disabled():
-            reporter.write_line(f"\nbrowser test screenshots: {folder}")
+def screenshots(tmp_path_factory):
+    """The folder of the lessons' screenshots; the tests that write there record it as the report
+    property SCREENSHOTS, which conftest.py prints at the end of the run (from any worker)."""
+    return tmp_path_factory.mktemp("browser-screenshots")
 
 
 def _before_redrawn(html: str) -> str:
@@ -187,8 +187,9 @@ def test_every_notebook_opens_alone_with_the_venvs_kernel_and_run_all_starts(lab
 @pytest.mark.last
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
-    notebook, running, screenshots, lab
+    notebook, running, screenshots, lab, record_property
 ):
+    record_property(conftest.SCREENSHOTS, str(screenshots))  # printed at the end of the run
     lesson = explore_panel(notebook)  # the panel's twin, built by the lesson's own Explore cell
     page = running[notebook.stem]
     panel = None

@@ -73,18 +73,19 @@ def test_a_closed_standard_output_ends_in_one_line_and_exit_1():
     assert done.stderr == "python -m sim: error: cannot write the output: standard output is closed\n"
 
 
-def _interruptible() -> None:
-    """In the child, before it starts: Ctrl+C's signal back to its default, as in a terminal. A test run
-    started in the background by a shell ignores SIGINT, and a child would inherit that and run on."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+# `python -m sim` with Ctrl+C raising KeyboardInterrupt, as in a terminal: a test run started in the
+# background by a shell ignores SIGINT, a child inherits that, and Python then installs no handler.
+INTERRUPTIBLE_CLI = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('sim', run_name='__main__', alter_sys=True)"
+)
 
 
 @pytest.mark.slow
 def test_ctrl_c_ends_quietly_with_130():
-    process = subprocess.Popen([sys.executable, "-m", "sim", "table", "--setups", "contract",
+    process = subprocess.Popen([sys.executable, "-c", INTERRUPTIBLE_CLI, "table", "--setups", "contract",
                                 "--seeds", ",".join(map(str, range(4000)))],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_interruptible)  # fmt: skip
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     time.sleep(1.5)  # past the imports, inside the contract's seed-by-seed runs (4000 seeds take about 10 s)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)

@@ -343,13 +343,85 @@ def test_the_browser_test_is_handed_out_first_then_the_lessons_then_the_rest_lar
                                            "tests/test_sim_golden.py", "tests/test_cli.py"]  # fmt: skip
 
 
-def test_the_test_command_runs_in_parallel_with_the_course_groups(pytestconfig):
-    addopts = pytestconfig.getini("addopts")  # pyproject.toml: what the README's test command runs with
-    assert "-n auto --dist loadscope" in " ".join(addopts)
-    from xdist.scheduler import LoadScopeScheduling
+def _options(numprocesses=None, dist="no"):
+    plugins = types.SimpleNamespace(hasplugin=lambda name: name == "xdist")
+    return types.SimpleNamespace(option=types.SimpleNamespace(numprocesses=numprocesses, dist=dist),
+                                 pluginmanager=plugins)  # fmt: skip
 
-    assert issubclass(conftest.CourseScheduling, LoadScopeScheduling)  # xdist's, with the course's groups
+
+def test_the_test_command_runs_in_parallel_unless_asked_otherwise(monkeypatch):
+    config = _options()  # the README's command: no -n, no --dist
+    conftest.pytest_cmdline_main(config)
+    assert (config.option.numprocesses, config.option.dist) == ("auto", "loadscope")
+    asked = _options(numprocesses=0)  # -n 0 (or --pdb) stays in this process
+    conftest.pytest_cmdline_main(asked)
+    assert (asked.option.numprocesses, asked.option.dist) == (0, "no")
+    worker = _options()  # an xdist worker (xdist resets its -n): it starts no workers of its own
+    worker.workerinput = {"workerid": "gw0"}
+    conftest.pytest_cmdline_main(worker)
+    assert worker.option.numprocesses is None
+    without = _options()
+    without.pluginmanager = types.SimpleNamespace(hasplugin=lambda name: False)  # no pytest-xdist
+    conftest.pytest_cmdline_main(without)
+    assert without.option.numprocesses is None
     whole = types.SimpleNamespace(args_source=pytest.Config.ArgsSource.TESTPATHS)
     assert 1 <= conftest.pytest_xdist_auto_num_workers(whole) <= conftest.MAX_WORKERS
     named = types.SimpleNamespace(args_source=pytest.Config.ArgsSource.ARGS)  # e.g. pytest tests/test_cli.py
     assert conftest.pytest_xdist_auto_num_workers(named) == 0
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
+    assert conftest.pytest_xdist_auto_num_workers(whole) is None  # xdist reads its own variable
+    other = types.SimpleNamespace(getvalue=lambda name: "load")  # --dist load: xdist's own scheduling
+    assert conftest.pytest_xdist_make_scheduler(other, None) is None
+
+
+@pytest.mark.slow
+def test_without_pytest_xdist_the_tests_run_in_this_process():
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", "tests/test_repo.py"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "unrecognized arguments" not in done.stderr
+
+
+def test_the_figure_test_grouped_with_its_lesson_is_the_one_in_test_lessons():
+    import test_lessons
+
+    name = test_lessons.test_committed_figures_are_what_the_lesson_draws.__name__
+    assert conftest.FIGURE_TEST == f"tests/test_lessons.py::{name}["
+
+
+def test_the_course_scheduling_hands_out_whole_groups_in_the_course_order():
+    """CourseScheduling on xdist's own machinery (its workqueue and a worker's queue), with a fake
+    worker: the browser test first, each lesson's cells and figure test together, then the files."""
+    collection = [
+        "tests/test_cli.py::test_a",
+        "tests/test_browser.py::test_first",
+        "lessons/01_a.ipynb::Cell 0",
+        "lessons/01_a.ipynb::Cell 1",
+        "tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws[01_a]",
+        "tests/test_browser.py::test_last",
+    ]
+
+    class Worker:
+        shutting_down, sent = False, []
+
+        def send_runtest_some(self, indices):
+            self.sent.append([collection[i] for i in indices])
+
+    worker = Worker()
+    scheduling = conftest.CourseScheduling.__new__(conftest.CourseScheduling)
+    scheduling.registered_collections = {worker: collection}
+    scheduling.assigned_work = {worker: {}}
+    scheduling.workqueue = type(scheduling.assigned_work)()
+    for nodeid in collection:  # as LoadScopeScheduling.schedule builds it
+        scheduling.workqueue.setdefault(scheduling._split_scope(nodeid), {})[nodeid] = False
+    from collections import OrderedDict
+
+    scheduling.workqueue = OrderedDict(scheduling.workqueue)
+    for _ in range(3):
+        scheduling._assign_work_unit(worker)
+    assert worker.sent == [
+        ["tests/test_browser.py::test_first", "tests/test_browser.py::test_last"],
+        ["lessons/01_a.ipynb::Cell 0", "lessons/01_a.ipynb::Cell 1",
+         "tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws[01_a]"],
+        ["tests/test_cli.py::test_a"],
+    ]  # fmt: skip

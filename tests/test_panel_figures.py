@@ -87,3 +87,18 @@ def test_the_text_check_catches_clipped_overlapping_and_small_text():
     assert any(p.startswith(f"smaller than {MIN_POINTS:g} pt") and "'tiny'" in p for p in problems), problems
     assert "under the legend: 'tiny'" in problems, problems
     assert not any("'a line'" in p for p in problems), problems  # a legend's own text is not under it
+
+
+@pytest.mark.parametrize(
+    "name", ["my_memory_window_summary_policy_with_more", "GoalCheckWithMaximumWaiting", "m" * 80, "W" * 40]
+)
+def test_lesson_6s_panel_legend_keeps_a_students_long_policy_name_inside(name):
+    """A student's own policy name, long or of wide letters, is wrapped and shortened until the legend
+    fits the panel's figure."""
+    from sim.panel_your_agent import panel_policies
+    from sim.policy import stop_when_goal_met
+
+    policies = panel_policies({name: stop_when_goal_met})
+    figure = your_agent_view(Settings(20260218, 8, "G05", {"policy": name}), policies).figure
+    assert text_problems(figure) == []
+    assert any(name[:8] in text.get_text() for text in figure.axes[0].get_legend().get_texts())
