@@ -14,7 +14,7 @@ from sim.harness import cost_success, entrant_label, entrant_run, route, run_ban
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.policy import check_policy, model_policy, stop_when_goal_met
 
-PANEL_SEEDS = 50  # seeds of the panel's cost-success figure, from the chosen seed on (50: a redraw within the 150 ms goal of benchmarks/browser_latency.py)
+PANEL_SEEDS = 40  # seeds of the panel's cost-success figure, from the chosen seed on (40: a redraw within the 150 ms goal of benchmarks/browser_latency.py)
 BASELINE = "single-loop"
 ROUTER = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
                 "record": "plan-execute"})  # fmt: skip
