@@ -235,10 +235,11 @@ def _t_interval(values: np.ndarray) -> tuple[float, float, float]:
     return mean, float(low), float(high)
 
 
-def tokens_per_success(run: BatchRun) -> tuple[float, float, float]:
+def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, float, float]:
     """Tokens per solved task over a BatchRun's seeds: total tokens / tasks solved, with its 95 %
     percentile bootstrap interval resampling seeds (scipy.stats.bootstrap, paired, RESAMPLES
-    resamples, numpy Generator seeded RESAMPLING_SEED). Returns (value, low, high), in tokens.
+    resamples, numpy Generator seeded RESAMPLING_SEED). Returns (value, low, high), in tokens;
+    with interval=False, (value, NaN, NaN) and no resampling (a panel that does not show it).
 
     Raises InputTypeError for anything but a BatchRun; InputError when no task was solved."""
     if not isinstance(run, BatchRun):
@@ -248,20 +249,14 @@ def tokens_per_success(run: BatchRun) -> tuple[float, float, float]:
     if solved.sum() == 0:
         raise InputError("run must solve at least one task for tokens per solved task")
     value = float(tokens.sum() / solved.sum())
+    if not interval:
+        return value, float("nan"), float("nan")
     if len(tokens) < 2:
         return value, value, value
     result = stats.bootstrap((tokens, solved), lambda t, s, axis: t.sum(axis=axis) / s.sum(axis=axis),
                              paired=True, vectorized=True, n_resamples=RESAMPLES, method="percentile",
                              rng=np.random.default_rng(RESAMPLING_SEED))  # fmt: skip
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
-
-
-def _tokens_per_success_only(run: BatchRun) -> tuple[float, float, float]:
-    """`tokens_per_success` without the bootstrap: (value, NaN, NaN), raising as it does."""
-    per_seed = run.per_seed()
-    if per_seed.solved.sum() == 0:
-        raise InputError("run must solve at least one task for tokens per solved task")
-    return float(per_seed.tokens.sum() / per_seed.solved.sum()), float("nan"), float("nan")
 
 
 def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True) -> pd.DataFrame:
@@ -297,7 +292,7 @@ def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True
             raise InputError("runs must all be on the same seeds")
         seeds, per_seed = run.seeds, run.per_seed()
         success, tokens = _t_interval(per_seed.success), _t_interval(per_seed.tokens.astype(float))
-        per = tokens_per_success(run) if per_success_interval else _tokens_per_success_only(run)
+        per = tokens_per_success(run, interval=per_success_interval)
         rows.append({"entrant": label, "seeds": len(run.seeds),
                      "success": success[0], "success_low": success[1], "success_high": success[2],
                      "tokens": tokens[0], "tokens_low": tokens[1], "tokens_high": tokens[2],
