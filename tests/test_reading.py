@@ -117,18 +117,6 @@ def table_problems(path: Path) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
-def test_lesson_opens_with_objectives_assumptions_and_time(notebook):
-    problems = objectives_problems(notebook)
-    assert problems == [], "\n".join(problems)
-
-
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
-def test_lesson_links_the_glossary(notebook):
-    problems = glossary_problems(notebook)
-    assert problems == [], "\n".join(problems)
-
-
 def diagram_problems(path: Path) -> list[str]:
     """The lesson has a Mermaid diagram, and no node of one is named by a Mermaid keyword (JupyterLab then shows
     a parse error in place of the diagram: `call` and `click` start callbacks, `end` closes a subgraph)."""
@@ -145,12 +133,6 @@ def diagram_problems(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
-def test_lesson_draws_a_diagram(notebook):
-    problems = diagram_problems(notebook)
-    assert problems == [], "\n".join(problems)
-
-
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
 def test_lesson_cites_where_its_setups_come_from(notebook):
     text = "\n".join(markdown(nbformat.read(notebook, as_version=4)))
     missing = [name for name, arxiv in SOURCES.get(notebook.stem[:2], {}).items()
@@ -158,9 +140,15 @@ def test_lesson_cites_where_its_setups_come_from(notebook):
     assert missing == [], f"{notebook.stem} does not link the paper of {', '.join(missing)}"
 
 
+# what a reader meets in every lesson: check name -> the function listing its problems
+READING_CHECKS = {"objectives, assumptions and time": objectives_problems, "glossary links": glossary_problems,
+                  "a diagram": diagram_problems, "tables that fit the page": table_problems}  # fmt: skip
+
+
+@pytest.mark.parametrize("check", READING_CHECKS)
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
-def test_printed_tables_fit_the_page(notebook):
-    problems = table_problems(notebook)
+def test_lesson_reads_well(notebook, check):
+    problems = READING_CHECKS[check](notebook)
     assert problems == [], "\n".join(problems)
 
 
