@@ -127,7 +127,45 @@ def nbval_figures(config, lesson: str) -> Path | None:
     return None
 
 
+BROWSER_RECORD = "tests/test_browser.py::test_each_cell_run_in_jupyterlab_prints_its_record["
+
+
+def browser_run_lessons(nodeids) -> set[str]:
+    """The lessons whose record the browser test checks on its Run All (from its record tests'
+    ids, `<lesson>-Cell <k>`), among the test ids `nodeids`."""
+    return {
+        nodeid[len(BROWSER_RECORD) :].rsplit("-Cell ", 1)[0]
+        for nodeid in nodeids
+        if nodeid.startswith(BROWSER_RECORD)
+    }
+
+
+def run_again(nodeid: str, lessons: set[str]) -> bool:
+    """True for a test that would run one of `lessons` a second time: its cells under nbval, and the
+    figure test that compares the figures of that run (the browser test's Run All checks both)."""
+    return any(
+        nodeid.startswith(f"lessons/{lesson}.ipynb::") or nodeid == f"{FIGURE_TEST}{lesson}]"
+        for lesson in lessons
+    )
+
+
+def leave_out_second_runs(config, items) -> None:
+    """Where the browser test runs and checks a lesson (its record tests are selected and Chromium is
+    there), leave out the nbval run of that lesson and its figure test: the same checks, on the
+    browser's run (tests/record_checks.py). Without Chromium, or with only nbval named, nbval runs."""
+    browser = next((item for item in items if item.nodeid.startswith(BROWSER_RECORD)), None)
+    if browser is None or browser.module.chromium_missing_reason() is not None:
+        return
+    lessons = browser_run_lessons(item.nodeid for item in items)
+    dropped = [item for item in items if run_again(item.nodeid, lessons)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if not run_again(item.nodeid, lessons)]
+
+
 def pytest_collection_modifyitems(config, items):
+    leave_out_second_runs(config, items)
+
     def rank(item) -> int:
         if item.get_closest_marker("first"):
             return 0

@@ -132,6 +132,7 @@ class JupyterLab:
             json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8"
         )
         self.env["JUPYTER_PLATFORM_DIRS"] = "1"
+        self.figures_dir = figures_dir
         self.env["COURSE_FIGURES_DIR"] = str(figures_dir)
         self.process: subprocess.Popen | None = None
 

@@ -54,6 +54,7 @@ from jupyterlab_browser import (
     run_cell,
     widget_paths,
 )
+from record_checks import cell_difference, figure_problems, nbval_cells
 
 import conftest
 from sim.notebook_save import WIDGET_VIEW
@@ -85,7 +86,9 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("browser")
     repo = copy_repository(ROOT, base / "repo")
     (base / "state").mkdir()
-    server = JupyterLab(repo, base / "state", figures_dir=repo / "figures")
+    drawn = base / "figures-drawn"  # empty: the figures the lessons' Run All saves, none copied
+    drawn.mkdir()
+    server = JupyterLab(repo, base / "state", figures_dir=drawn)
     try:
         server.start()
         yield server
@@ -167,6 +170,30 @@ def _code_cells(path: Path) -> int:
     return sum(cell.cell_type == "code" for cell in nbformat.read(path, as_version=4).cells)
 
 
+@pytest.fixture(scope="session")
+def saved_run(running, lab):
+    """saved_run(lesson) -> the lesson as JupyterLab saved it right after its Run All had finished
+    with no error, no stderr and no widget that failed to display: what the record tests compare
+    with the committed one. Each lesson is waited for and saved once, by whichever test asks first."""
+    saved = {}
+
+    def saved_run(lesson: str):
+        if lesson not in saved:
+            page = running[lesson]
+            try:
+                page.wait_run_all(_code_cells(LESSONS[lesson]))
+                problems = page.problems()
+                assert problems == [], problems
+                saved[lesson] = _check_saved_panel(page, lab)
+            except (Exception, pytest.fail.Exception) as failure:  # a failed wait is pytest's Failed
+                saved[lesson] = failure
+        if isinstance(saved[lesson], BaseException):
+            pytest.fail(f"{lesson}'s Run All in JupyterLab was not saved: {saved[lesson]}", pytrace=False)
+        return saved[lesson]
+
+    return saved_run
+
+
 @pytest.mark.slow
 @pytest.mark.first
 def test_jupyterlab_starts_opening_every_lesson(lab, opened):
@@ -187,7 +214,7 @@ def test_every_notebook_opens_alone_with_the_venvs_kernel_and_run_all_starts(lab
 @pytest.mark.last
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
-    notebook, running, screenshots, lab, record_property
+    notebook, running, saved_run, screenshots, lab, record_property
 ):
     record_property(conftest.SCREENSHOTS, str(screenshots))  # printed at the end of the run
     lesson = explore_panel(notebook)  # the panel's twin, built by the lesson's own Explore cell
@@ -196,8 +223,7 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
     try:
         # before any run, a fresh clone's panel area is one plain line: no error, no repr, no dead panel
         assert page.before_run == RUN_FIRST, f"before Run All the panel area shows {page.before_run[:300]!r}"
-        page.wait_run_all(_code_cells(notebook))
-        assert page.problems() == []
+        saved_run(notebook.stem)  # Run All finished with no problem, and the lesson saved as a student does
 
         panel = page.widget_root(lesson.cell_index)
         at_start = expected_shown(lesson.root)
@@ -239,7 +265,6 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         [got] = page.read_shown(panel, [want])
         assert _before_redrawn(got["value"]) == _before_redrawn(want["value"]), (got["value"], want["value"])
         assert page.problems() == []
-        _check_saved_panel(page, lab)
         panel.scroll_into_view_if_needed()
         page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
         panel = None  # the panel's screenshot is taken; the diagrams' follows
@@ -340,10 +365,10 @@ def _check_diagrams(notebook: Path, page, screenshots: Path) -> None:
     first.screenshot(path=screenshots / f"{notebook.stem}-diagram.png")
 
 
-def _check_saved_panel(page, lab) -> None:
+def _check_saved_panel(page, lab):
     """Save the run lesson, as a student does: the file the server writes holds the panel's plain
     line and no widget state, so reopening it never shows "model not found" (the pre-save hook of
-    sim/notebook_save.py, installed into the venv from jupyter-config/)."""
+    sim/notebook_save.py, installed into the venv from jupyter-config/). Returns the saved notebook."""
     path = lab.root_dir / page.path
     before = path.stat().st_mtime_ns
     page.menu("File", "Save Notebook")
@@ -360,6 +385,46 @@ def _check_saved_panel(page, lab) -> None:
     assert [o["data"]["text/plain"] for o in outputs if o.get("data", {}).get("text/plain") == RUN_FIRST] == [
         RUN_FIRST
     ]
+    return saved
+
+
+# ---- each lesson's record, from its Run All above: the checks nbval makes, without a second run
+
+RECORD_CELLS = [(notebook.stem, k) for notebook in NOTEBOOKS for k in range(_code_cells(notebook))]
+
+
+@pytest.fixture(scope="session")
+def nbval_items(request):
+    """lesson -> nbval's items for its committed code cells (collected, never run)."""
+    return {notebook.stem: nbval_cells(request.session, notebook) for notebook in NOTEBOOKS}
+
+
+@pytest.mark.slow
+@pytest.mark.last
+@pytest.mark.parametrize(
+    "lesson, cell", RECORD_CELLS, ids=[f"{lesson}-Cell {k}" for lesson, k in RECORD_CELLS]
+)
+def test_each_cell_run_in_jupyterlab_prints_its_record(lesson, cell, saved_run, nbval_items):
+    """What nbval checks of `lessons/<lesson>.ipynb::Cell <cell>`, on the cell's outputs from the
+    lesson's Run All in JupyterLab (conftest.py leaves out the nbval run of a lesson checked here)."""
+    ran = [c for c in saved_run(lesson).cells if c.cell_type == "code"]
+    items = nbval_items[lesson]
+    assert len(ran) == len(items), f"JupyterLab saved {len(ran)} code cells, the record holds {len(items)}"
+    assert cell_difference(items[cell], ran[cell].get("outputs", [])) is None, cell_difference(
+        items[cell], ran[cell].get("outputs", [])
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.last
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_committed_figures_are_what_jupyterlab_drew(notebook, saved_run, lab, pytestconfig):
+    """The figures the lesson's Run All in JupyterLab saved are figures/'s, pixel by pixel (the
+    figure test of tests/test_lessons.py, on this run instead of a second one)."""
+    saved_run(notebook.stem)
+    assert figure_problems(lab.figures_dir, notebook.stem, pytestconfig.course_version_drift) == []
+    stems = tuple(f"{p.stem}-" for p in NOTEBOOKS)
+    assert [p.name for p in lab.figures_dir.glob("*.png") if not p.name.startswith(stems)] == []
 
 
 @pytest.mark.slow
