@@ -10,6 +10,11 @@ without a seed: its first control) and the same control of the twin, and the bro
 then show exactly what `sim` computes for the new value. A screenshot of each lesson is kept
 in a temporary folder whose path is printed at the end of the run.
 
+The lesson as JupyterLab saved it after its Run All is also its record check: each code cell's
+outputs against the stored ones with nbval's own rules, and the figures its kernel saved against
+figures/ (tests/record_checks.py). So the lessons run once in the README's test command:
+conftest.py leaves out nbval's run of every lesson checked here.
+
 All lessons (and the small notebooks that show the checks catch what they are for) are opened
 at once, each in a page of its own, by the first test; then Run All is chosen in each, and the
 checks come last (conftest.py orders the tests marked `first`, `after_lessons` and `last`). In

@@ -1,7 +1,7 @@
 """Every lesson, found by glob: prose figures printed, pair in sync, executed in order, figures reproducible.
 
-nbval (in the README's test command) re-executes each lessons/*.ipynb and compares outputs;
-these tests check what nbval cannot. Each check is also shown to fail on a broken copy.
+nbval re-executes each lessons/*.ipynb and compares outputs (or, where the browser test runs, the
+same comparison is made on its run: tests/record_checks.py); these tests check what that cannot. Each check is also shown to fail on a broken copy.
 """
 
 import os
@@ -93,7 +93,9 @@ def test_stored_outputs_hold_no_paths_or_addresses(notebook):
 def test_committed_figures_are_what_the_lesson_draws(source, tmp_path, pytestconfig):
     """Compare the figures the lesson draws with figures/, pixel by pixel: those its nbval run in
     this session saved (conftest.py gives each lesson's kernel a folder of its own and runs nbval
-    first), or, when nbval did not run the whole lesson, those of a run of the lesson as a script."""
+    first), or, when nbval did not run the whole lesson, those of a run of the lesson as a script.
+    Where the browser test checks the lesson, this test is left out for its
+    `test_committed_figures_are_what_jupyterlab_drew` (conftest.py)."""
     drawn_in = conftest.nbval_figures(pytestconfig, source.stem)
     if drawn_in is None:
         env = {**os.environ, "COURSE_FIGURES_DIR": str(tmp_path), "MPLBACKEND": "Agg"}
