@@ -12,26 +12,29 @@
   test command runs them all.
 - Each lesson runs once: where the browser test runs and checks a lesson's record on its Run All
   in JupyterLab (tests/record_checks.py: nbval's rules on the saved run, the figures it drew),
-  the nbval run of that lesson and its figure test are left out (`leave_out_second_runs`).
+  the nbval run of that lesson and its figure test are left out (`leave_out_second_runs`, after
+  -k, -m and --deselect have chosen the tests).
 - Order: tests marked `first` (the browser test opens every lesson in JupyterLab, which loads
-  them in the background), then every lesson under nbval where nbval runs it (each kernel saves its figures in a
-  folder of its own, which the figure test then compares with figures/ instead of running the
-  lesson again), then tests marked `after_lessons` (the browser test chooses Run All in every
-  page), then the rest, then tests marked `last` (the browser test's checks).
+  them in the background), then every lesson under nbval where nbval runs it (each kernel saves
+  its figures in a folder of its own, which the figure test then compares with figures/ instead
+  of running the lesson again), then tests marked `after_lessons` (the browser test chooses Run
+  All in every page), then the rest, then tests marked `last` (the browser test's checks).
 - In parallel (pytest-xdist; `pytest_cmdline_main` below sets `-n auto --dist loadscope`): the
   whole suite (run from the course folder, no tests named) goes to one worker per core, in
-  groups that each stay in one worker (`CourseScheduling`): the browser test first, then each
-  lesson under nbval with the figure test that reads its figures, then one group per test file,
-  each group in the order above. So in a parallel run the browser test's phases follow one
-  another in its worker while the other workers run the lessons and the rest. Named tests or
-  files run in this process, in the order above, and so does `-n 0` (for a debugger).
+  groups that each stay in one worker (`CourseScheduling`): the browser test first, then, where
+  nbval runs them, each lesson with the figure test that reads its figures, then one group per
+  test file, each group in the order above. So in a parallel run the browser test's phases
+  follow one another in its worker while the other workers run the rest. Named tests or files
+  run in this process, in the order above, and so does `-n 0` (for a debugger).
 """
 
 import importlib.metadata
+import json
 import os
 import re
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -111,6 +114,7 @@ def pytest_configure(config):
     config.course_figures = os.environ["COURSE_FIGURES_DIR"]
     config.course_nbval_figures = Path(tempfile.mkdtemp(prefix="course-nbval-figures-"))
     config.course_nbval_cells, config.course_nbval_run = {}, {}
+    config.pluginmanager.register(SecondRuns(), "course-second-runs")
 
 
 def nbval_lesson(item) -> str | None:
@@ -131,44 +135,64 @@ def nbval_figures(config, lesson: str) -> Path | None:
 
 
 BROWSER_RECORD = "tests/test_browser.py::test_each_cell_run_in_jupyterlab_prints_its_record["
+BROWSER_FIGURES = "tests/test_browser.py::test_committed_figures_are_what_jupyterlab_drew["
 
 
-def browser_run_lessons(nodeids) -> set[str]:
-    """The lessons whose record the browser test checks on its Run All (from its record tests'
-    ids, `<lesson>-Cell <k>`), among the test ids `nodeids`."""
-    return {
+def code_cells(lesson: str) -> int:
+    """The number of code cells of the committed lessons/<lesson>.ipynb."""
+    notebook = json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text(encoding="utf-8"))
+    return sum(cell["cell_type"] == "code" for cell in notebook["cells"])
+
+
+def browser_checks(nodeids) -> tuple[set[str], set[str]]:
+    """Among the test ids `nodeids`: (the lessons the browser test checks every cell's record of,
+    from its record tests' ids `<lesson>-Cell <k>`; the lessons whose figures it checks)."""
+    nodeids = list(nodeids)
+    records = Counter(
         nodeid[len(BROWSER_RECORD) :].rsplit("-Cell ", 1)[0]
         for nodeid in nodeids
         if nodeid.startswith(BROWSER_RECORD)
-    }
+    )
+    figures = {nodeid[len(BROWSER_FIGURES) : -1] for nodeid in nodeids if nodeid.startswith(BROWSER_FIGURES)}
+    return {lesson for lesson, selected in records.items() if selected == code_cells(lesson)}, figures
 
 
-def run_again(nodeid: str, lessons: set[str]) -> bool:
-    """True for a test that would run one of `lessons` a second time: its cells under nbval, and the
-    figure test that compares the figures of that run (the browser test's Run All checks both)."""
-    return any(
-        nodeid.startswith(f"lessons/{lesson}.ipynb::") or nodeid == f"{FIGURE_TEST}{lesson}]"
-        for lesson in lessons
+def run_again(nodeid: str, records: set[str], figures: set[str]) -> bool:
+    """True for a test that would repeat a check the browser test makes on its Run All: a lesson's
+    cell under nbval where the browser test checks every cell of that lesson (`records`), the
+    figure test of a lesson whose figures it checks (`figures`)."""
+    return any(nodeid.startswith(f"lessons/{lesson}.ipynb::") for lesson in records) or any(
+        nodeid == f"{FIGURE_TEST}{lesson}]" for lesson in figures
     )
 
 
 def leave_out_second_runs(config, items) -> None:
-    """Where the browser test runs and checks a lesson (its record tests are selected and Chromium is
-    there), leave out the nbval run of that lesson and its figure test: the same checks, on the
-    browser's run (tests/record_checks.py). Without Chromium, or with only nbval named, nbval runs."""
-    browser = next((item for item in items if item.nodeid.startswith(BROWSER_RECORD)), None)
+    """Where the browser test runs and checks a lesson (Chromium is there and its checks of that
+    lesson are among the tests to run), leave out the nbval run of that lesson and its figure test:
+    the same checks, on the browser's run (tests/record_checks.py). Without Chromium, or when the
+    browser's checks are not all selected, nbval runs the lesson."""
+    browser = next(
+        (item for item in items if item.nodeid.startswith((BROWSER_RECORD, BROWSER_FIGURES))), None
+    )
     if browser is None or browser.module.chromium_missing_reason() is not None:
         return
-    lessons = browser_run_lessons(item.nodeid for item in items)
-    dropped = [item for item in items if run_again(item.nodeid, lessons)]
+    records, figures = browser_checks(item.nodeid for item in items)
+    dropped = [item for item in items if run_again(item.nodeid, records, figures)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if not run_again(item.nodeid, lessons)]
+        items[:] = [item for item in items if not run_again(item.nodeid, records, figures)]
+
+
+class SecondRuns:
+    """`leave_out_second_runs` after every other selection (-k, -m, --deselect: pytest's own hooks
+    of the same name), so that it sees only the tests that will run. Registered in pytest_configure."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        leave_out_second_runs(config, items)
 
 
 def pytest_collection_modifyitems(config, items):
-    leave_out_second_runs(config, items)
-
     def rank(item) -> int:
         if item.get_closest_marker("first"):
             return 0

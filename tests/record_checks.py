@@ -7,9 +7,17 @@ test runs, its saved run is compared with the record here, cell by cell, with nb
 its comparison), and the figures its kernels saved with figures/ pixel by pixel, so that each
 lesson is executed once per test run instead of twice (conftest.py then leaves out the nbval run
 of those lessons). Introduced for issue 17 (the suite in two minutes, no check weakened).
+
+Where nbval and a front end differ, this holds only for lessons that do without it, and
+tests/test_record_checks.py checks that they do: nbval ignores clear_output and display updates
+(a front end applies them); it does not run an NBVAL_SKIP cell and lets an NBVAL_RAISES_EXCEPTION
+cell raise (Run All runs the first and stops at the second); a stored stderr output passes nbval
+(the browser test fails on any stderr or error output it shows).
 """
 
+import base64
 import copy
+import hashlib
 from pathlib import Path
 
 import nbformat
@@ -46,7 +54,9 @@ def cell_difference(cell, ran: list) -> str | None:
     errors = [output for output in ran if output.get("output_type") == "error"]
     if errors and not cell.options["check_exception"]:
         return f"Cell {cell.cell_num}: the run raised {errors[0].get('ename')}: {errors[0].get('evalue')}"
-    if not cell.options["check"] or cell.cell.execution_count is None:
+    if cell.cell.execution_count is None:
+        return f"Cell {cell.cell_num}: Unrun reference cell has outputs" if cell.cell.outputs else None
+    if not cell.options["check"]:
         return None
     ran = coalesce_streams([nbformat.from_dict(copy.deepcopy(output)) for output in ran])
     stored = coalesce_streams(copy.deepcopy(cell.cell.outputs))
@@ -72,3 +82,16 @@ def figure_problems(drawn_in: Path, lesson: str, drift: str | None = None) -> li
         if differs is not None:
             problems.append(f"{name}: {differs}" + (f"\n{drift}" if drift else ""))
     return problems
+
+
+def not_shown_by(notebook, files: list[Path]) -> list[str]:
+    """The names of the figure `files` whose bytes are no image/png output of `notebook` (each
+    lesson shows every figure it saves, `display(Image(filename=path))`, with the file's bytes)."""
+    shown = {
+        hashlib.sha256(base64.b64decode(output["data"]["image/png"])).hexdigest()
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if "image/png" in output.get("data", {})
+    }
+    return [path.name for path in files if hashlib.sha256(path.read_bytes()).hexdigest() not in shown]

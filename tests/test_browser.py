@@ -19,10 +19,10 @@ All lessons (and the small notebooks that show the checks catch what they are fo
 at once, each in a page of its own, by the first test; then Run All is chosen in each, and the
 checks come last (conftest.py orders the tests marked `first`, `after_lessons` and `last`). In
 the README's parallel run this file is one group in one worker, so its tests follow one
-another there, while the other workers run the lessons under nbval and the rest and
-JupyterLab's kernels run the lessons alongside. In one process (`-n 0`, or tests named), the
-lessons under nbval run between the first two. The same checks as when each lesson was opened
-and run in turn; only the waiting overlaps. After a lesson's checks, its kernel is restarted and
+another there, while the other workers run the rest and JupyterLab's kernels run the lessons
+alongside. In one process (`-n 0`, or tests named), the tests of the other files (and the
+lessons under nbval, where they run) come between the first two and the checks. The same checks
+as when each lesson was opened and run in turn; only the waiting overlaps. After a lesson's checks, its kernel is restarted and
 the panel must show only its plain line.
 
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
@@ -59,7 +59,7 @@ from jupyterlab_browser import (
     run_cell,
     widget_paths,
 )
-from record_checks import cell_difference, figure_problems, nbval_cells
+from record_checks import cell_difference, figure_problems, nbval_cells, not_shown_by
 
 import conftest
 from sim.notebook_save import WIDGET_VIEW
@@ -226,9 +226,9 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
     page = running[notebook.stem]
     panel = None
     try:
+        saved_run(notebook.stem)  # Run All finished with no problem, and the lesson saved as a student does
         # before any run, a fresh clone's panel area is one plain line: no error, no repr, no dead panel
         assert page.before_run == RUN_FIRST, f"before Run All the panel area shows {page.before_run[:300]!r}"
-        saved_run(notebook.stem)  # Run All finished with no problem, and the lesson saved as a student does
 
         panel = page.widget_root(lesson.cell_index)
         at_start = expected_shown(lesson.root)
@@ -370,6 +370,24 @@ def _check_diagrams(notebook: Path, page, screenshots: Path) -> None:
     first.screenshot(path=screenshots / f"{notebook.stem}-diagram.png")
 
 
+def _read_when_written(path: Path, within_s: float = 30):
+    """The notebook at `path` once the server has finished writing it: jupyter_server keeps a copy
+    at .~<name> while it rewrites the file in place and removes it at the end; then the file must
+    be unchanged for half a second and parse."""
+    backup = path.with_name(".~" + path.name)
+    deadline = time.monotonic() + within_s
+    while True:
+        stamp = path.stat().st_mtime_ns
+        time.sleep(0.5)
+        if not backup.exists() and path.stat().st_mtime_ns == stamp:
+            try:
+                return nbformat.read(path, as_version=4)
+            except Exception:  # a write begun since: try again
+                if time.monotonic() > deadline:
+                    raise
+        assert time.monotonic() < deadline, f"{path.name} was still being written after {within_s} s"
+
+
 def _check_saved_panel(page, lab):
     """Save the run lesson, as a student does: the file the server writes holds the panel's plain
     line and no widget state, so reopening it never shows "model not found" (the pre-save hook of
@@ -382,8 +400,7 @@ def _check_saved_panel(page, lab):
         time.sleep(0.1)
         waited += 0.1
     assert path.stat().st_mtime_ns != before, "the notebook was not saved within 30 s"
-    time.sleep(0.5)  # the server writes the file whole; let it finish
-    saved = nbformat.read(path, as_version=4)
+    saved = _read_when_written(path)
     outputs = [o for cell in saved.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert "widgets" not in saved.metadata
     assert not [o for o in outputs if WIDGET_VIEW in o.get("data", {})], "a widget view was saved"
@@ -425,9 +442,12 @@ def test_each_cell_run_in_jupyterlab_prints_its_record(lesson, cell, saved_run, 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_committed_figures_are_what_jupyterlab_drew(notebook, saved_run, lab, pytestconfig):
     """The figures the lesson's Run All in JupyterLab saved are figures/'s, pixel by pixel (the
-    figure test of tests/test_lessons.py, on this run instead of a second one)."""
-    saved_run(notebook.stem)
+    figure test of tests/test_lessons.py, on this run instead of a second one). The lessons' kernels
+    share one folder, so each of the lesson's files must also be, byte for byte, an image the
+    lesson's own run showed: another lesson writing a file under its name would not pass."""
+    saved = saved_run(notebook.stem)
     assert figure_problems(lab.figures_dir, notebook.stem, pytestconfig.course_version_drift) == []
+    assert not_shown_by(saved, sorted(lab.figures_dir.glob(f"{notebook.stem}-*.png"))) == []
     stems = tuple(f"{p.stem}-" for p in NOTEBOOKS)
     assert [p.name for p in lab.figures_dir.glob("*.png") if not p.name.startswith(stems)] == []
 

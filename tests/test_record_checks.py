@@ -8,7 +8,7 @@ import shutil
 import nbformat
 import pytest
 from course_checks import ROOT
-from record_checks import FIGURES, cell_difference, figure_problems, nbval_cells
+from record_checks import FIGURES, cell_difference, figure_problems, nbval_cells, not_shown_by
 
 import conftest
 
@@ -113,18 +113,71 @@ def test_the_figure_check_catches_a_missing_an_extra_and_a_changed_figure(tmp_pa
     assert problem.startswith(committed[0].name) and problem.endswith("a note on versions")
 
 
+def test_only_lesson_files_shown_by_the_run_pass_as_its_figures(tmp_path, record):
+    items, cells = record
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    committed = sorted(FIGURES.glob("01_single_loop-*.png"))
+    assert not_shown_by(notebook, committed) == []  # lesson 1 shows every figure it saves
+    other = tmp_path / committed[0].name
+    shutil.copy(sorted(FIGURES.glob("02_planner_executor-*.png"))[0], other)  # written by another lesson
+    assert not_shown_by(notebook, [other, *committed[1:]]) == [committed[0].name]
+
+
+def test_lessons_use_nothing_the_record_check_treats_unlike_nbval():
+    """What record_checks.py's docstring names: no lesson clears or updates an output, skips a cell
+    or expects an exception under nbval, or stores a stderr or error output."""
+    for notebook in sorted((ROOT / "lessons").glob("*.ipynb")):
+        cells = [c for c in nbformat.read(notebook, as_version=4).cells if c.cell_type == "code"]
+        for k, cell in enumerate(cells):
+            for word in (
+                "clear_output",
+                "display_id",
+                "update_display",
+                "NBVAL_SKIP",
+                "NBVAL_RAISES_EXCEPTION",
+            ):
+                assert word not in cell.source, f"{notebook.name} Cell {k} uses {word}"
+            assert not {"nbval-skip", "raises-exception", "nbval-raises-exception"} & set(
+                cell.metadata.get("tags", [])
+            )
+            kinds = [o.get("name", o.output_type) for o in cell.outputs]
+            assert "stderr" not in kinds and "error" not in kinds, f"{notebook.name} Cell {k} stores {kinds}"
+
+
+def test_an_unrun_stored_cell_with_outputs_is_reported_as_nbval_does(record):
+    items, cells = record
+    k = _printing_cell(items)
+    item, count = items[k], items[k].cell.execution_count
+    item.cell.execution_count = None
+    try:
+        assert "Unrun reference cell has outputs" in cell_difference(item, cells[k].outputs)
+    finally:
+        item.cell.execution_count = count
+
+
 def test_the_lessons_checked_on_the_browsers_run_leave_out_their_second_run():
-    record = conftest.BROWSER_RECORD
-    nodeids = [f"{record}01_single_loop-Cell 0]", f"{record}04_contract-Cell 32]", "tests/test_x.py::test_y"]
-    lessons = conftest.browser_run_lessons(nodeids)
-    assert lessons == {"01_single_loop", "04_contract"}
-    assert conftest.run_again("lessons/04_contract.ipynb::Cell 3", lessons)
-    assert conftest.run_again(f"{conftest.FIGURE_TEST}01_single_loop]", lessons)
-    assert not conftest.run_again(
-        "lessons/02_planner_executor.ipynb::Cell 3", lessons
-    )  # its record is not checked there
-    assert not conftest.run_again(f"{conftest.FIGURE_TEST}02_planner_executor]", lessons)
-    assert not conftest.run_again(
-        "tests/test_lessons.py::test_pair_holds_the_same_cells[01_single_loop]", lessons
-    )
-    assert conftest.browser_run_lessons(["lessons/01_single_loop.ipynb::Cell 0"]) == set()
+    record, figures = conftest.BROWSER_RECORD, conftest.BROWSER_FIGURES
+    every_cell = [f"{record}01_single_loop-Cell {k}]" for k in range(conftest.code_cells("01_single_loop"))]
+    nodeids = [
+        *every_cell,
+        f"{record}04_contract-Cell 32]",
+        f"{figures}04_contract]",
+        "tests/test_x.py::test_y",
+    ]
+    whole, drawn = conftest.browser_checks(nodeids)
+    assert whole == {"01_single_loop"}  # lesson 4: one cell of its record only, so nbval runs it
+    assert drawn == {"04_contract"}
+    again = lambda nodeid: conftest.run_again(nodeid, whole, drawn)  # noqa: E731
+    assert again("lessons/01_single_loop.ipynb::Cell 3")
+    assert not again("lessons/04_contract.ipynb::Cell 3")
+    assert again(f"{conftest.FIGURE_TEST}04_contract]")
+    assert not again(f"{conftest.FIGURE_TEST}01_single_loop]")  # its figures are not checked there
+    assert not again("tests/test_lessons.py::test_pair_holds_the_same_cells[01_single_loop]")
+    assert conftest.browser_checks(["lessons/01_single_loop.ipynb::Cell 0"]) == (set(), set())
+
+
+def test_the_second_runs_are_left_out_after_every_other_selection(pytestconfig):
+    """After -k, -m and --deselect (pytest's own hooks): pluggy calls a hook's implementations
+    last to first, so the course's must be the first in the list."""
+    impls = pytestconfig.pluginmanager.hook.pytest_collection_modifyitems.get_hookimpls()
+    assert impls[0].plugin is pytestconfig.pluginmanager.get_plugin("course-second-runs")
