@@ -16,13 +16,14 @@ figures/ (tests/record_checks.py). So the lessons run once in the README's test 
 conftest.py leaves out nbval's run of every lesson checked here.
 
 All lessons (and the small notebooks that show the checks catch what they are for) are opened
-at once, each in a page of its own, by the first test; then Run All is chosen in each, and the
-checks come last (conftest.py orders the tests marked `first`, `after_lessons` and `last`). In
-the README's parallel run this file is one group in one worker, so its tests follow one
-another there, while the other workers run the rest and JupyterLab's kernels run the lessons
-alongside. In one process (`-n 0`, or tests named), the tests of the other files (and the
-lessons under nbval, where they run) come between the first two and the checks. The same checks
-as when each lesson was opened and run in turn; only the waiting overlaps. After a lesson's checks, its kernel is restarted and
+by the first test, each in a page of its own and one after the other, with Run All chosen in
+each as soon as it is open; the checks come last (conftest.py orders the tests marked `first`,
+`after_lessons` and `last`). In the README's parallel run this file is one group in one worker,
+so its tests follow one another there, while the other workers run the rest and JupyterLab's
+kernels run the lessons alongside. In one process (`-n 0`, or tests named), the tests of the
+other files (and the lessons under nbval, where they run) come between the first tests and the
+checks. The same checks as when each lesson was opened and run in turn; only the waiting
+overlaps. After a lesson's checks, its kernel is restarted and
 the panel must show only its plain line.
 
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
@@ -140,8 +141,10 @@ def _differences(expected: list[dict], shown: list[dict]) -> str:
 
 @pytest.fixture(scope="session")
 def opened(lab, browser):
-    """Every lesson and the check notebooks, each being opened alone in a page of its own:
-    {name: NotebookPage}. Navigation has started; the pages load and the kernels start by themselves."""
+    """Every lesson and the check notebooks, each opened alone in a page of its own, one page at a
+    time (opened together they cost more CPU and no less time), and Run All chosen in each as soon
+    as it is open: {name: NotebookPage}. The kernels run the notebooks by themselves from then on,
+    while the next pages open."""
     paths = {notebook.stem: f"lessons/{notebook.name}" for notebook in NOTEBOOKS}
     paths["broken"] = _served_notebook(lab, "broken.ipynb", BROKEN)
     paths["controls"] = _served_notebook(lab, "controls.ipynb", [CONTROLS])
@@ -151,8 +154,11 @@ def opened(lab, browser):
         for name, path in paths.items():
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             context.set_default_timeout(PAGE_S * 1000)
-            pages[name] = NotebookPage(context.new_page(), lab, path)
-            pages[name].goto()
+            page = pages[name] = NotebookPage(context.new_page(), lab, path)
+            page.open()
+            if name in LESSONS:  # as a fresh clone opens it, before any run: what its panel area shows
+                page.before_run = page.output_text(panel_cell_index(LESSONS[name]))
+            page.start_run_all(_code_cells(lab.root_dir / page.path))
         yield pages
     finally:
         for page in pages.values():
@@ -160,14 +166,8 @@ def opened(lab, browser):
 
 
 @pytest.fixture(scope="session")
-def running(opened, lab):
-    """The pages of `opened`, each open with its kernel idle, then outputs cleared and Run All chosen;
-    the kernels run the notebooks by themselves from then on."""
-    for name, page in opened.items():
-        page.wait_open()
-        if name in LESSONS:  # as a fresh clone opens it, before any run: what its panel area shows
-            page.before_run = page.output_text(panel_cell_index(LESSONS[name]))
-        page.start_run_all(_code_cells(lab.root_dir / page.path))
+def running(opened):
+    """The pages of `opened`, Run All chosen in each (the name the checks below ask for)."""
     return opened
 
 
@@ -201,7 +201,7 @@ def saved_run(running, lab):
 
 @pytest.mark.slow
 @pytest.mark.first
-def test_jupyterlab_starts_opening_every_lesson(lab, opened):
+def test_jupyterlab_opens_every_lesson_and_starts_its_run(lab, opened):
     for notebook in NOTEBOOKS:
         assert opened[notebook.stem].page.url.startswith(lab.url)
         assert f"/tree/lessons/{notebook.name}" in opened[notebook.stem].page.url
