@@ -148,7 +148,6 @@ def opened(lab, browser):
     paths = {notebook.stem: f"lessons/{notebook.name}" for notebook in NOTEBOOKS}
     paths["broken"] = _served_notebook(lab, "broken.ipynb", BROKEN)
     paths["controls"] = _served_notebook(lab, "controls.ipynb", [CONTROLS])
-    paths["first-error"] = _served_notebook(lab, "first-error.ipynb", FIRST_ERROR)
     pages = {}
     try:
         for name, path in paths.items():
@@ -292,8 +291,7 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
-FIRST_ERROR = ['raise ValueError("stops here")', "print(2)"]
-BROKEN = [
+BROKEN = [  # its error stops Run All before the last cell, which never runs
     'print("this cell is fine")',
     """import ipywidgets as widgets
 from traitlets import Unicode
@@ -311,6 +309,7 @@ class NoSuchWidget(widgets.DOMWidget):
 NoSuchWidget()""",
     'import sys\n\nprint("a warning on stderr", file=sys.stderr)',
     'raise ValueError("deliberately broken")',
+    'print("never printed")',
 ]
 
 CONTROLS = """
@@ -501,10 +500,10 @@ def test_a_lessons_first_error_ends_the_wait_at_once(running, monkeypatch):
     """Run All stops at an error; the wait ends there, not at its timeout (here cut to 60 s: a wait
     that only ended at the timeout would fail this test)."""
     monkeypatch.setattr(jupyterlab_browser, "RUN_ALL_S", 60)
-    page = running["first-error"]
-    page.wait_run_all(len(FIRST_ERROR))
-    assert any("stops here" in problem for problem in page.problems())
-    assert page.prompts()[1].strip() in ("[ ]:", "")  # the cell after the error never ran
+    page = running["broken"]
+    page.wait_run_all(len(BROKEN))
+    assert any("deliberately broken" in problem for problem in page.problems())
+    assert page.prompts()[-1].strip() in ("[ ]:", "")  # the cell after the error never ran
 
 
 @pytest.mark.slow
@@ -512,7 +511,7 @@ def test_a_lessons_first_error_ends_the_wait_at_once(running, monkeypatch):
 def test_a_lost_run_all_is_chosen_again_after_a_click_on_the_notebooks_tab(running, monkeypatch):
     """The first Run All is dropped (as a choice made while a page settles can be); the page's
     notebook tab is clicked and Run All chosen again, and the run starts."""
-    page = running["first-error"]
+    page = running["broken"]
     chosen = []
     real_menu = page.menu
 
@@ -523,10 +522,11 @@ def test_a_lost_run_all_is_chosen_again_after_a_click_on_the_notebooks_tab(runni
 
     monkeypatch.setattr(page, "menu", menu)
     monkeypatch.setattr(jupyterlab_browser, "RUN_STARTS_S", 5)
-    page.start_run_all(len(FIRST_ERROR))
+    page.start_run_all(len(BROKEN))
     assert chosen.count("Run All Cells") == 2
-    page.wait_run_all(len(FIRST_ERROR))
-    assert any("stops here" in problem for problem in page.problems())
+    page.wait_run_all(len(BROKEN))
+    assert any("deliberately broken" in problem for problem in page.problems())
+    assert page.prompts()[-1].strip() in ("[ ]:", "")
 
 
 def test_the_served_copy_is_writable_even_from_a_read_only_checkout(tmp_path):
