@@ -10,10 +10,10 @@
   in one line, with the command that fixes it (and again at the end).
 - Tests marked `slow` are left out of the quick run, `pytest -m "not slow"`; the README's
   test command runs them all.
-- A lesson's record is checked on one run of it: where the browser test runs and checks a lesson's record on its Run All
-  in JupyterLab (tests/record_checks.py: nbval's rules on the saved run, the figures it drew),
-  the nbval run of that lesson and its figure test are left out (`leave_out_second_runs`, after
-  -k, -m and --deselect have chosen the tests).
+- A lesson's record is checked on one run of it: where the browser test runs and checks a
+  lesson's record on its Run All in JupyterLab (tests/record_checks.py: nbval's rules on the
+  saved run, the figures it drew), the nbval run of that lesson and its figure test are left out
+  (`leave_out_second_runs`, after -k, -m and --deselect have chosen the tests).
 - Order: tests marked `first` (the browser test opens every lesson in JupyterLab, which loads
   them in the background), then every lesson under nbval where nbval runs it (each kernel saves
   its figures in a folder of its own, which the figure test then compares with figures/ instead
