@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim.checks import SEED_LIMIT, check_seed, check_seeds
+from sim.checks import SEED_LIMIT, check_instance, check_seed, check_seeds
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.errors import InputError, InputTypeError
@@ -127,6 +127,24 @@ class BatchRun:
             self.approvals.sum(axis=0),
             len(TASKS),
         )
+
+
+def check_paired_runs(first: object, second: object, what: str = "a BatchRun") -> tuple[BatchRun, BatchRun]:
+    """Return (first, second) when both are BatchRuns on the same seeds, in order: the pair a paired
+    comparison needs (lessons 4 to 6). `what` names what each must be in the message.
+
+    Raises
+    ------
+    InputTypeError
+        For anything but a BatchRun, naming the parameter.
+    InputError
+        For BatchRuns on different seeds.
+    """
+    check_instance(first, BatchRun, "first", what)
+    check_instance(second, BatchRun, "second", what)
+    if not np.array_equal(first.seeds, second.seeds):
+        raise InputError("first and second must be run on the same seeds")
+    return first, second
 
 
 def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndarray:

@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from sim.bands import BandVerdict, band_verdict
-from sim.batch import TASK_FIELDS, BatchRun, batch_run, study_seeds
+from sim.batch import TASK_FIELDS, BatchRun, batch_run, check_paired_runs, study_seeds
 from sim.checks import (
     SETUP_NAMES,
     check_budget,
@@ -182,10 +182,7 @@ def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
     """The band rule (AA30) between two BatchRuns on the same seeds (second against first), one
     BandVerdict per counted unit: `band_scores` on runs already made (a panel cuts its own with
     `BatchRun.head`). Raises InputTypeError / InputError for anything but BatchRuns on the same seeds."""
-    check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
-    check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
-    if not np.array_equal(first.seeds, second.seeds):
-        raise InputError("first and second must be run on the same seeds")
+    check_paired_runs(first, second, "a BatchRun (from entrant_run)")
     first, second = first.per_seed(), second.per_seed()
     return [band_verdict(unit.name, getattr(first, unit.count).tolist(), getattr(second, unit.count).tolist())
             for unit in UNITS]  # fmt: skip
@@ -307,10 +304,7 @@ def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
     Returns a DataFrame: kind, tasks, first, second (mean shares), difference, low, high, shown
     (the interval leaves zero out). Raises InputTypeError / InputError for runs that are not
     BatchRuns on the same seeds."""
-    check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
-    check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
-    if not np.array_equal(first.seeds, second.seeds):
-        raise InputError("first and second must be run on the same seeds")
+    check_paired_runs(first, second, "a BatchRun (from entrant_run)")
     kinds, rows = np.array([task.kind for task in TASKS]), []
     for kind in KINDS:
         a, b = first.correct[kinds == kind].mean(axis=0), second.correct[kinds == kind].mean(axis=0)

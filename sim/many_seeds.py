@@ -14,7 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from sim.bands import MEASURED, BandVerdict
-from sim.batch import BatchRun, batch_run, study_seeds
+from sim.batch import BatchRun, batch_run, check_paired_runs, study_seeds
 from sim.batch_contract import RIGHT, contract_batch, planner_tapes
 from sim.checks import check_instance, check_integer, check_items, check_seed
 from sim.config import DEFAULT_SEED, PLANNING_STEPS, RunConfig
@@ -50,10 +50,7 @@ def paired_difference(first: BatchRun, second: BatchRun, unit: str) -> dict:
     InputTypeError, InputError
         For runs that are not BatchRuns of the same seeds, or an unknown unit.
     """
-    check_instance(first, BatchRun, "first", "a BatchRun")
-    check_instance(second, BatchRun, "second", "a BatchRun")
-    if not np.array_equal(first.seeds, second.seeds):
-        raise InputError("first and second must be run on the same seeds")
+    check_paired_runs(first, second)
     spec = unit_named(unit)
     scale = 1 / first.correct.shape[0] if spec.share else 1
     per_seed = (

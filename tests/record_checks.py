@@ -21,12 +21,13 @@ import hashlib
 from pathlib import Path
 
 import nbformat
-from course_checks import ROOT
 from matplotlib.testing.compare import compare_images
 from matplotlib.testing.exceptions import ImageComparisonFailure
 from nbval.plugin import IPyNbFile, coalesce_streams
 
-FIGURES = ROOT / "figures"
+from sim.figures import REPO_FIGURES
+
+FIGURES = REPO_FIGURES  # the committed figures
 
 
 def nbval_cells(session, notebook: Path) -> list:
