@@ -138,10 +138,10 @@ BROWSER_RECORD = "tests/test_browser.py::test_each_cell_run_in_jupyterlab_prints
 BROWSER_FIGURES = "tests/test_browser.py::test_committed_figures_are_what_jupyterlab_drew["
 
 
-def code_cells(lesson: str) -> int:
-    """The number of code cells of the committed lessons/<lesson>.ipynb."""
-    notebook = json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text(encoding="utf-8"))
-    return sum(cell["cell_type"] == "code" for cell in notebook["cells"])
+def code_cells(notebook: Path) -> int:
+    """The number of code cells of the notebook (.ipynb) at `notebook`."""
+    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
+    return sum(cell["cell_type"] == "code" for cell in cells)
 
 
 def browser_checks(nodeids) -> tuple[set[str], set[str]]:
@@ -154,7 +154,11 @@ def browser_checks(nodeids) -> tuple[set[str], set[str]]:
         if nodeid.startswith(BROWSER_RECORD)
     )
     figures = {nodeid[len(BROWSER_FIGURES) : -1] for nodeid in nodeids if nodeid.startswith(BROWSER_FIGURES)}
-    return {lesson for lesson, selected in records.items() if selected == code_cells(lesson)}, figures
+    return {
+        lesson
+        for lesson, selected in records.items()
+        if selected == code_cells(ROOT / "lessons" / f"{lesson}.ipynb")
+    }, figures
 
 
 def run_again(nodeid: str, records: set[str], figures: set[str]) -> bool:

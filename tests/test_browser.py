@@ -157,7 +157,7 @@ def opened(lab, browser):
             page.open()
             if name in LESSONS:  # as a fresh clone opens it, before any run: what its panel area shows
                 page.before_run = page.output_text(panel_cell_index(LESSONS[name]))
-            page.start_run_all(_code_cells(lab.root_dir / page.path))
+            page.start_run_all(conftest.code_cells(lab.root_dir / page.path))
         yield pages
     finally:
         for page in pages.values():
@@ -168,10 +168,6 @@ def opened(lab, browser):
 def running(opened):
     """The pages of `opened`, Run All chosen in each (the name the checks below ask for)."""
     return opened
-
-
-def _code_cells(path: Path) -> int:
-    return sum(cell.cell_type == "code" for cell in nbformat.read(path, as_version=4).cells)
 
 
 @pytest.fixture(scope="session")
@@ -185,7 +181,7 @@ def saved_run(running, lab):
         if lesson not in saved:
             page = running[lesson]
             try:
-                page.wait_run_all(_code_cells(LESSONS[lesson]))
+                page.wait_run_all(conftest.code_cells(LESSONS[lesson]))
                 problems = page.problems()
                 assert problems == [], problems
                 saved[lesson] = _check_saved_panel(page, lab)
@@ -411,7 +407,7 @@ def _check_saved_panel(page, lab):
 
 # ---- each lesson's record, from its Run All above: the checks nbval makes, without a second run
 
-RECORD_CELLS = [(notebook.stem, k) for notebook in NOTEBOOKS for k in range(_code_cells(notebook))]
+RECORD_CELLS = [(notebook.stem, k) for notebook in NOTEBOOKS for k in range(conftest.code_cells(notebook))]
 
 
 @pytest.fixture(scope="session")

@@ -157,7 +157,7 @@ def test_an_unrun_stored_cell_with_outputs_is_reported_as_nbval_does(record):
 
 def test_the_lessons_checked_on_the_browsers_run_leave_out_their_second_run():
     record, figures = conftest.BROWSER_RECORD, conftest.BROWSER_FIGURES
-    every_cell = [f"{record}01_single_loop-Cell {k}]" for k in range(conftest.code_cells("01_single_loop"))]
+    every_cell = [f"{record}01_single_loop-Cell {k}]" for k in range(conftest.code_cells(LESSON))]
     nodeids = [
         *every_cell,
         f"{record}04_contract-Cell 32]",
