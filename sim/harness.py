@@ -36,7 +36,8 @@ from sim.checks import (
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.errors import InputError, InputTypeError
 from sim.labels import SETUP_LABELS
-from sim.many_seeds import CONFIDENCE, beside_many_seeds, paired_difference
+from sim.many_seeds import CONFIDENCE as CONFIDENCE  # the lessons print harness.CONFIDENCE
+from sim.many_seeds import beside_many_seeds, paired_difference, t_interval
 from sim.policy import check_policy, policy_name, policy_run
 from sim.tasks import TASKS, correct_answer
 from sim.units import UNITS
@@ -224,14 +225,6 @@ def score(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET, se
     )
 
 
-def _t_interval(values: np.ndarray) -> tuple[float, float, float]:
-    mean = float(values.mean())
-    if np.ptp(values) == 0:
-        return mean, mean, mean
-    low, high = stats.ttest_1samp(values, 0).confidence_interval(CONFIDENCE)
-    return mean, float(low), float(high)
-
-
 def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, float, float]:
     """Tokens per solved task over a BatchRun's seeds: total tokens / tasks solved, with its 95 %
     percentile bootstrap interval resampling seeds (scipy.stats.bootstrap, paired, RESAMPLES
@@ -288,7 +281,7 @@ def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True
         if seeds is not None and not np.array_equal(seeds, run.seeds):
             raise InputError("runs must all be on the same seeds")
         seeds, per_seed = run.seeds, run.per_seed()
-        success, tokens = _t_interval(per_seed.success), _t_interval(per_seed.tokens.astype(float))
+        success, tokens = t_interval(per_seed.success), t_interval(per_seed.tokens.astype(float))
         per = tokens_per_success(run, interval=per_success_interval)
         rows.append({"entrant": label, "seeds": len(run.seeds),
                      "success": success[0], "success_low": success[1], "success_high": success[2],
@@ -308,7 +301,7 @@ def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
     kinds, rows = np.array([task.kind for task in TASKS]), []
     for kind in KINDS:
         a, b = first.correct[kinds == kind].mean(axis=0), second.correct[kinds == kind].mean(axis=0)
-        mean, low, high = _t_interval(b - a)
+        mean, low, high = t_interval(b - a)
         rows.append({"kind": kind, "tasks": int((kinds == kind).sum()), "first": float(a.mean()),
                      "second": float(b.mean()), "difference": mean, "low": low, "high": high,
                      "shown": bool(low > 0 or high < 0)})  # fmt: skip

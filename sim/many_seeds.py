@@ -56,12 +56,18 @@ def paired_difference(first: BatchRun, second: BatchRun, unit: str) -> dict:
     per_seed = (
         getattr(second, spec.per_task).sum(axis=0) - getattr(first, spec.per_task).sum(axis=0)
     ) * scale
-    mean = float(per_seed.mean())
-    if np.ptp(per_seed) == 0:
-        low = high = mean
-    else:
-        low, high = stats.ttest_1samp(per_seed, 0).confidence_interval(CONFIDENCE)
-    return {"unit": spec.name, "mean": mean, "low": float(low), "high": float(high), "n_seeds": len(per_seed)}
+    mean, low, high = t_interval(per_seed)
+    return {"unit": spec.name, "mean": mean, "low": low, "high": high, "n_seeds": len(per_seed)}
+
+
+def t_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """The mean of `values` (shape (n_seeds,), one per seed) with its 95 % Student's t interval
+    (scipy.stats.ttest_1samp); all three the mean when the values do not vary. Lessons 4 and 6."""
+    mean = float(values.mean())
+    if np.ptp(values) == 0:
+        return mean, mean, mean
+    low, high = stats.ttest_1samp(values, 0).confidence_interval(CONFIDENCE)
+    return mean, float(low), float(high)
 
 
 def _direction(values: Sequence[float]) -> int:
