@@ -8,8 +8,9 @@
   it started, and says which processes it had to kill.
 - `launch_chromium`: Debian's Chromium (/usr/bin/chromium) through Playwright, headless, with
   the flags this machine needs; Playwright never downloads a browser here.
-- `NotebookPage`: open a notebook, clear and run all cells from the menus, wait for the kernel
-  to be idle, read problems, find a widget in an output and move a control.
+- `NotebookPage`: open a notebook in a JupyterLab page or in a new tab of one, clear and run
+  all cells from the menus, wait for the kernel to be idle, read problems, find a widget in an
+  output and move a control; each notebook's queries stay inside its own panel.
 - `explore_panel`: the lesson's panel built in this process by the lesson's own Explore cell,
   and `expected_shown` / `move_in_python`: what the browser must show after a move.
 
@@ -406,62 +407,97 @@ async ([root, expected]) => {
 )
 
 
+def choose(page, menu: str, item: str) -> None:
+    """Click a menu bar entry of the JupyterLab page, then one of its items (what a student does)."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(menu)}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+
+
 class NotebookPage:
-    """One notebook open in JupyterLab in a Playwright page."""
+    """One notebook open in a tab of JupyterLab, in a Playwright page that may hold other notebooks'
+    tabs, as a student opens several lessons. Every query is scoped to this notebook's panel (the
+    element whose id is its tab's `data-id`). Its menus (which act on the current notebook), the
+    wait for its Run All and the wait for a widget in it first bring its tab to the front, as a
+    student clicks it; moves and reads then use the elements found there."""
 
     def __init__(self, page, lab: JupyterLab, path: str):
         self.page, self.lab, self.path = page, lab, path
+        self.panel_id: str | None = None  # the id of its panel and the data-id of its tab, once open
+
+    @property
+    def panel(self) -> str:
+        """A CSS selector of this notebook's panel."""
+        assert self.panel_id is not None, f"{self.path} is not open"
+        return f"#{self.panel_id}"
 
     def open(self) -> None:
-        """Open the notebook and wait until its kernel (the venv's Python 3) is idle."""
-        self.goto()
+        """Open the notebook in a new JupyterLab page (a fresh workspace, so no earlier tab is
+        restored) and wait until its kernel (the venv's Python 3) is idle."""
+        self.page.goto(self.lab.notebook_url(self.path), timeout=PAGE_S * 1000, wait_until="commit")
         self.wait_open()
 
-    def goto(self) -> None:
-        """Start opening the notebook: returns once the page's navigation is under way, so several
-        pages can load at once."""
-        self.page.goto(self.lab.notebook_url(self.path), timeout=PAGE_S * 1000, wait_until="commit")
+    def open_in_new_tab(self) -> None:
+        """Open the notebook in a new tab of the JupyterLab page that is already open (File > Open
+        from Path...) and wait until its kernel (the venv's Python 3) is idle."""
+        choose(self.page, "File", "Open from Path\u2026")
+        field = self.page.locator(".jp-Dialog input")
+        field.fill(self.path)
+        field.press("Enter")
+        self.wait_open()
 
     def wait_open(self) -> None:
-        """Wait until the notebook is open alone in the page and its kernel (the venv's Python 3) is idle."""
-        self.page.wait_for_function(
-            """() => {
-              const panel = document.querySelector('.jp-NotebookPanel');
+        """Wait until the notebook is the page's current tab, in one tab only, and its kernel (the
+        venv's Python 3) is idle; then remember its panel."""
+        self.panel_id = self.page.wait_for_function(
+            """(path) => {
+              const tabs = [...document.querySelectorAll('.lm-DockPanel .lm-TabBar-tab')]
+                .filter(t => (t.title || '').split('\\n').includes('Path: ' + path));
+              if (tabs.length !== 1 || !tabs[0].classList.contains('lm-mod-current')) return false;
+              const panel = document.getElementById(tabs[0].dataset.id);
               const kernel = panel && panel.querySelector('.jp-KernelName');
               const state = panel && panel.querySelector('.jp-Notebook-ExecutionIndicator');
-              return !!(kernel && kernel.textContent.includes('Python 3') && state && state.dataset.status === 'idle');
+              const ready = kernel && kernel.textContent.includes('Python 3') && state && state.dataset.status === 'idle';
+              return ready ? tabs[0].dataset.id : false;
             }""",
+            arg=self.path,
+            timeout=PAGE_S * 1000,
+        ).json_value()
+
+    def activate(self) -> None:
+        """Bring the notebook's tab to the front (a click on it, as a student does) unless it is there."""
+        tab = self.page.locator(f'.lm-DockPanel .lm-TabBar-tab[data-id="{self.panel_id}"]')
+        if "lm-mod-current" not in (tab.get_attribute("class") or "").split():
+            tab.click()
+        self.page.wait_for_function(
+            """(id) => {
+              const panel = document.getElementById(id);
+              return !!(panel && !panel.classList.contains('lm-mod-hidden') && panel.querySelector('.jp-Notebook-ExecutionIndicator'));
+            }""",
+            arg=self.panel_id,
             timeout=PAGE_S * 1000,
         )
-        panels = self.page.locator(".jp-NotebookPanel").count()
-        assert panels == 1, f"{panels} notebooks open in the page, expected {self.path} alone"
 
     def menu(self, menu: str, item: str) -> None:
-        """Click a menu bar entry, then one of its items (what a student does)."""
-        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(menu)}$")).click()
-        self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+        """Bring the notebook to the front, then click a menu bar entry and one of its items."""
+        self.activate()
+        choose(self.page, menu, item)
 
     def prompts(self) -> list[str]:
         return self.page.eval_on_selector_all(
-            ".jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt",
+            f"{self.panel} .jp-CodeCell .jp-InputArea-prompt",
             "els => els.map(e => e.textContent.trim())",
         )
-
-    def clear_and_run_all(self, code_cells: int) -> None:
-        """Clear every output, Run All, and wait until every code cell has run and the kernel is idle."""
-        self.start_run_all(code_cells)
-        self.wait_run_all(code_cells)
 
     def start_run_all(self, code_cells: int) -> None:
         """Clear every output and choose Run All; the kernel and the page go on by themselves."""
         self.menu("Edit", "Clear Outputs of All Cells")
         self.page.wait_for_function(
-            """(n) => {
+            """([id, n]) => {
               const prompts = [...document.querySelectorAll(
-                '.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt')];
+                '#' + id + ' .jp-CodeCell .jp-InputArea-prompt')];
               return prompts.length === n && prompts.every(p => !/\\d/.test(p.textContent));
             }""",
-            arg=code_cells,
+            arg=[self.panel_id, code_cells],
             timeout=PAGE_S * 1000,
         )
         # A choice made while the page is still settling (a fresh page, a loaded machine) can be
@@ -470,29 +506,30 @@ class NotebookPage:
             self.menu("Run", "Run All Cells")
             try:
                 self.page.wait_for_function(
-                    """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt')]
+                    """(id) => [...document.querySelectorAll('#' + id + ' .jp-CodeCell .jp-InputArea-prompt')]
                         .some(p => /[*\\d]/.test(p.textContent))""",
+                    arg=self.panel_id,
                     timeout=RUN_STARTS_S * 1000,
                     polling=250,
                 )
                 return
             except PlaywrightTimeout:
                 self.page.keyboard.press("Escape")  # a menu left open
-                self.page.locator(
-                    ".lm-DockPanel .lm-TabBar-tab.lm-mod-current"
-                ).first.click()  # the notebook's tab
+                self.page.locator(f'.lm-DockPanel .lm-TabBar-tab[data-id="{self.panel_id}"]').click()
         raise AssertionError(
             f"{self.path}: Run All started no cell in {RUN_ALL_TRIES} tries of {RUN_STARTS_S} s"
         )
 
     def wait_run_all(self, code_cells: int) -> None:
-        """Wait until every code cell has run, the kernel is idle and every widget is displayed."""
+        """Bring the notebook to the front and wait until every code cell has run, the kernel is
+        idle and every widget is displayed."""
+        self.activate()
         # Done when every code cell has run, or as soon as an error has stopped the run (no cell
         # still queued or running, "[*]:", and an error or stderr output shown): a lesson's first
         # error ends the wait at once instead of at the timeout.
         self._wait_or_explain(
-            """(n) => {
-              const panel = document.querySelector('.jp-NotebookPanel');
+            """([id, n]) => {
+              const panel = document.getElementById(id);
               const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
               const state = panel.querySelector('.jp-Notebook-ExecutionIndicator');
               if (!state || state.dataset.status !== 'idle' || prompts.length !== n) return false;
@@ -500,13 +537,14 @@ class NotebookPage:
               const failed = panel.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]');
               return failed !== null || prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
             }""",
-            arg=code_cells,
+            arg=[self.panel_id, code_cells],
             timeout=RUN_ALL_S * 1000,
             what=f"Run All: {code_cells} code cells run and the kernel idle within {RUN_ALL_S} s",
         )
         self._wait_or_explain(
-            """() => ![...document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea')]
+            """(id) => ![...document.querySelectorAll('#' + id + ' .jp-OutputArea')]
                 .some(area => area.textContent.includes('Loading widget...'))""",
+            arg=self.panel_id,
             timeout=PAGE_S * 1000,
             what=f"every widget displayed (none left 'Loading widget...') within {PAGE_S} s",
         )
@@ -524,8 +562,8 @@ class NotebookPage:
     def problems(self) -> list[str]:
         """Error and stderr outputs (their text), and widgets that failed to display."""
         return self.page.evaluate(
-            """() => {
-              const panel = document.querySelector('.jp-NotebookPanel');
+            """(id) => {
+              const panel = document.getElementById(id);
               const found = [...panel.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')]
                 .map(e => 'error or stderr output: ' + e.textContent.slice(0, 2000));
               for (const e of panel.querySelectorAll('.jupyter-widgets-error-widget')) {
@@ -537,14 +575,13 @@ class NotebookPage:
                 if (outputs.includes(phrase)) found.push('widget: ' + phrase);
               }
               return found;
-            }"""
+            }""",
+            self.panel_id,
         )
 
     def cell_output(self, cell_index: int):
         """The output area of the notebook's cell `cell_index` (counted among all cells)."""
-        return self.page.locator(".jp-NotebookPanel .jp-Cell").nth(cell_index).locator(
-            ".jp-OutputArea-output"
-        )  # fmt: skip
+        return self.page.locator(f"{self.panel} .jp-Cell").nth(cell_index).locator(".jp-OutputArea-output")
 
     def restart_kernel(self) -> None:
         """Kernel > Restart Kernel..., confirmed, as a student would. Returns once the page's kernel
@@ -553,10 +590,11 @@ class NotebookPage:
         self.menu("Kernel", "Restart Kernel\u2026")
         self.page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()
         self.page.wait_for_function(
-            """() => {
-              const state = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
+            """(id) => {
+              const state = document.querySelector('#' + id + ' .jp-Notebook-ExecutionIndicator');
               return !!(state && state.dataset.status === 'idle');
             }""",
+            arg=self.panel_id,
             timeout=PAGE_S * 1000,
         )
 
@@ -565,28 +603,29 @@ class NotebookPage:
         kernel gone): {"text": the visible text of that output (hidden parts left out),
         "before": the CSS content drawn before the panel, "icons": broken-link marks visible}."""
         self.page.wait_for_function(
-            """(i) => {
-              const cell = document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i];
+            """([id, i]) => {
+              const cell = document.querySelectorAll('#' + id + ' .jp-Cell')[i];
               const panel = cell && cell.querySelector('.alm-panel');
               return !!(panel && panel.classList.contains('jupyter-widgets-disconnected'));
             }""",
-            arg=cell_index,
+            arg=[self.panel_id, cell_index],
             timeout=PAGE_S * 1000,
         )
         return self.page.evaluate(
-            """(i) => {
-              const panel = document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i].querySelector('.alm-panel');
+            """([id, i]) => {
+              const panel = document.querySelectorAll('#' + id + ' .jp-Cell')[i].querySelector('.alm-panel');
               panel.scrollIntoView();  // laid out, as a student scrolled to it sees it
               const icons = [...panel.querySelectorAll('.jupyter-widgets-disconnected')]
                 .filter(e => e.getClientRects().length > 0).length;
               return {text: panel.closest('.jp-OutputArea-output').innerText.trim(),
                       before: getComputedStyle(panel, '::before').content, icons: icons};
             }""",
-            cell_index,
+            [self.panel_id, cell_index],
         )
 
     def widget_root(self, cell_index: int):
         """The element of the top widget view in the cell's output, once it is drawn."""
+        self.activate()
         root = self.cell_output(cell_index).locator(".jupyter-widgets").first
         root.wait_for(state="visible", timeout=PAGE_S * 1000)
         return root.element_handle()
@@ -608,18 +647,18 @@ class NotebookPage:
     def output_text(self, cell_index: int) -> str:
         """The text the cell's output area shows, once it shows any (textContent: the cell may be offscreen)."""
         self.page.wait_for_function(
-            """(i) => {
-              const cell = document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i];
+            """([id, i]) => {
+              const cell = document.querySelectorAll('#' + id + ' .jp-Cell')[i];
               const area = cell && cell.querySelector('.jp-OutputArea');
               return !!(area && area.textContent.trim());
             }""",
-            arg=cell_index,
+            arg=[self.panel_id, cell_index],
             timeout=PAGE_S * 1000,
         )
         return self.page.evaluate(
-            "(i) => document.querySelectorAll('.jp-NotebookPanel .jp-Cell')[i].querySelector('.jp-OutputArea')"
+            "([id, i]) => document.querySelectorAll('#' + id + ' .jp-Cell')[i].querySelector('.jp-OutputArea')"
             ".textContent.trim()",
-            cell_index,
+            [self.panel_id, cell_index],
         )
 
     def press(self, root, path: tuple, times: int, changes: tuple) -> None:

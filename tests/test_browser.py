@@ -16,8 +16,9 @@ figures/ (tests/record_checks.py). So the lessons run once in the README's test 
 conftest.py leaves out nbval's run of every lesson checked here.
 
 All lessons (and the small notebooks that show the checks catch what they are for) are opened
-by the first test, each in a page of its own and one after the other, with Run All chosen in
-each as soon as it is open; the checks come last (conftest.py orders the tests marked `first`,
+by the first test, each in a tab of its own in one JupyterLab page (as a student opens several
+lessons) and one after the other, with Run All chosen in each as soon as it is open; every check
+brings its notebook's tab to the front first, and reads only inside that notebook's panel; the checks come last (conftest.py orders the tests marked `first`,
 `after_lessons` and `last`). In the README's parallel run this file is one group in one worker,
 so its tests follow one another there, while the other workers run the rest and JupyterLab's
 kernels run the lessons alongside. In one process (`-n 0`, or tests named), the tests of the
@@ -141,27 +142,32 @@ def _differences(expected: list[dict], shown: list[dict]) -> str:
 
 @pytest.fixture(scope="session")
 def opened(lab, browser):
-    """Every lesson and the check notebooks, each opened alone in a page of its own, one page at a
-    time (opened together they cost more CPU and no less time), and Run All chosen in each as soon
-    as it is open: {name: NotebookPage}. The kernels run the notebooks by themselves from then on,
-    while the next pages open."""
+    """Every lesson and the check notebooks, each in a tab of its own in one JupyterLab page, as a
+    student opens several lessons: the first from its address, the others from File > Open from
+    Path, one after the other, with Run All chosen in each as soon as it is open: {name:
+    NotebookPage}. The kernels run the notebooks by themselves from then on, while the next tabs
+    open. (One page boots JupyterLab once: a page of its own for each notebook cost about 6
+    core-seconds more each, to boot JupyterLab again.)"""
     paths = {notebook.stem: f"lessons/{notebook.name}" for notebook in NOTEBOOKS}
     paths["broken"] = _served_notebook(lab, "broken.ipynb", BROKEN)
     paths["controls"] = _served_notebook(lab, "controls.ipynb", [CONTROLS])
-    pages = {}
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
+        context.set_default_timeout(PAGE_S * 1000)
+        page = context.new_page()
+        pages = {}
         for name, path in paths.items():
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            context.set_default_timeout(PAGE_S * 1000)
-            page = pages[name] = NotebookPage(context.new_page(), lab, path)
-            page.open()
+            notebook = pages[name] = NotebookPage(page, lab, path)
+            if len(pages) == 1:
+                notebook.open()
+            else:
+                notebook.open_in_new_tab()
             if name in LESSONS:  # as a fresh clone opens it, before any run: what its panel area shows
-                page.before_run = page.output_text(panel_cell_index(LESSONS[name]))
-            page.start_run_all(conftest.code_cells(lab.root_dir / page.path))
+                notebook.before_run = notebook.output_text(panel_cell_index(LESSONS[name]))
+            notebook.start_run_all(conftest.code_cells(lab.root_dir / notebook.path))
         yield pages
     finally:
-        for page in pages.values():
-            page.page.context.close()
+        context.close()
 
 
 @pytest.fixture(scope="session")
@@ -196,15 +202,18 @@ def saved_run(running, lab):
 
 @pytest.mark.slow
 @pytest.mark.first
-def test_jupyterlab_opens_every_lesson_and_starts_its_run(lab, opened):
+def test_jupyterlab_opens_every_lesson_in_a_tab_of_its_own_and_starts_its_run(lab, opened):
+    [page] = {id(notebook.page): notebook.page for notebook in opened.values()}.values()
+    assert page.url.startswith(lab.url)
+    assert len({notebook.panel_id for notebook in opened.values()}) == len(opened)
+    tabs = page.eval_on_selector_all(".lm-DockPanel .lm-TabBar-tab", "tabs => tabs.map(t => t.title)")
     for notebook in NOTEBOOKS:
-        assert opened[notebook.stem].page.url.startswith(lab.url)
-        assert f"/tree/lessons/{notebook.name}" in opened[notebook.stem].page.url
+        assert [tab for tab in tabs if f"\nPath: lessons/{notebook.name}\n" in tab], tabs
 
 
 @pytest.mark.slow
 @pytest.mark.after_lessons
-def test_every_notebook_opens_alone_with_the_venvs_kernel_and_run_all_starts(lab, running):
+def test_every_notebook_opens_with_a_kernel_of_its_own_the_venvs_and_run_all_starts(lab, running):
     kernels = lab.kernel_commands()
     assert len(kernels) == len(running), kernels
     assert all(command[0] == lab.command()[0] for command in kernels), kernels
@@ -268,19 +277,16 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         panel.scroll_into_view_if_needed()
         page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
         panel = None  # the panel's screenshot is taken; the diagrams' follows
-        _check_diagrams(notebook, page.page, screenshots)
+        _check_diagrams(notebook, page, screenshots)
 
         # the kernel restarted while the lesson stays open: the panel shows its plain line, no dead controls
         page.restart_kernel()
         seen = page.panel_seen(lesson.cell_index)
         assert seen == {"text": "", "before": f'"{RUN_FIRST}"', "icons": 0}, seen
     finally:
-        try:
-            if panel is not None:  # a check above failed: the screenshot shows the panel as it was
-                panel.scroll_into_view_if_needed()
-                page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
-        finally:
-            page.page.context.close()  # its kernel idles on; the page's memory goes
+        if panel is not None:  # a check above failed: the screenshot shows the panel as it was
+            panel.scroll_into_view_if_needed()
+            page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
 
 
 # ---- the checks above, shown to catch what they are for, on small notebooks written for this
@@ -337,21 +343,18 @@ def _served_notebook(lab, name: str, sources: list[str]) -> str:
     return path.relative_to(lab.root_dir).as_posix()
 
 
-def _check_diagrams(notebook: Path, page, screenshots: Path) -> None:
+def _check_diagrams(notebook: Path, lesson: NotebookPage, screenshots: Path) -> None:
     """The lesson's setup diagrams (Mermaid blocks in markdown cells, issue 19) are drawn by
     JupyterLab as pictures, with no parse warning; a screenshot of the first is kept beside the panel's."""
-    page.evaluate(
-        "() => { document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop = 0; }"
-    )
-    drawn = page.locator(".jp-NotebookPanel .jp-RenderedMermaid")
+    page, scroller = lesson.page, f"{lesson.panel} .jp-WindowedPanel-outer"
+    page.eval_on_selector(scroller, "el => { el.scrollTop = 0; }")
+    drawn = page.locator(f"{lesson.panel} .jp-RenderedMermaid")
     for _ in range(
         60
     ):  # JupyterLab draws only the cells in view: scroll down until the first diagram is drawn
         if drawn.count():
             break
-        page.evaluate(
-            "() => { document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop += 500; }"
-        )
+        page.eval_on_selector(scroller, "el => { el.scrollTop += 500; }")
         page.wait_for_timeout(150)
     assert drawn.count(), f"{notebook.stem}: no Mermaid diagram was drawn"
     first = drawn.first
@@ -359,7 +362,7 @@ def _check_diagrams(notebook: Path, page, screenshots: Path) -> None:
     picture = first.locator("img, svg").first  # JupyterLab draws the diagram as an SVG image
     picture.wait_for(state="visible", timeout=30_000)
     assert picture.bounding_box()["width"] > 100, f"{notebook.stem}: the diagram is drawn too small to read"
-    assert page.locator(".jp-NotebookPanel .jp-RenderedMermaid.jp-mod-warning").count() == 0, (
+    assert page.locator(f"{lesson.panel} .jp-RenderedMermaid.jp-mod-warning").count() == 0, (
         f"{notebook.stem}: JupyterLab could not parse a diagram"
     )
     first.screenshot(path=screenshots / f"{notebook.stem}-diagram.png")

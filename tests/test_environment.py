@@ -333,7 +333,7 @@ def test_a_lessons_cells_and_its_figure_test_share_a_group_and_other_tests_go_by
         "tests/test_browser.py::test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control[01_x]"
     )
     assert group(browser) == group(
-        "tests/test_browser.py::test_jupyterlab_opens_every_lesson_and_starts_its_run"
+        "tests/test_browser.py::test_jupyterlab_opens_every_lesson_in_a_tab_of_its_own_and_starts_its_run"
     )
     assert group("tests/test_cli.py::TestX::test_y") == "tests/test_cli.py"  # a class does not split its file
 
