@@ -26,11 +26,11 @@ def drawn_texts(fig: Figure) -> list[Text]:
             drawn.append(text)
         return original(text, renderer)
 
-    canvas = FigureCanvasAgg(fig)
+    FigureCanvasAgg(fig)  # text is measured with Agg's metrics, as the lessons' PNGs are drawn
     Text.draw = draw
     try:
         with course_style():
-            canvas.draw()
+            fig.draw_without_rendering()  # layout and text placement as in a full draw, no pixels
     finally:
         Text.draw = original
     return list(dict.fromkeys(drawn))
