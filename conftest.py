@@ -17,8 +17,9 @@
 - Order: tests marked `first` (the browser test opens every lesson in JupyterLab, which loads
   them in the background), then every lesson under nbval where nbval runs it (each kernel saves
   its figures in a folder of its own, which the figure test then compares with figures/ instead
-  of running the lesson again), then tests marked `after_lessons` (the browser test chooses Run
-  All in every page), then the rest, then tests marked `last` (the browser test's checks).
+  of running the lesson again), then tests marked `after_lessons` (the browser test's checks
+  of its kernels and of its small check notebooks, while the lessons run), then the rest, then
+  tests marked `last` (the browser test's checks of the lessons).
 - In parallel (pytest-xdist; `pytest_cmdline_main` below sets `-n auto --dist loadscope`): the
   whole suite (run from the course folder, no tests named) goes to one worker per core, in
   groups that each stay in one worker (`CourseScheduling`): the browser test first, then, where
@@ -233,6 +234,15 @@ def pytest_sessionstart(session):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if line and reporter is not None:
         reporter.write_line(line, yellow=True, bold=True)
+
+
+def pytest_sessionfinish(session):
+    """Close the widgets the tests made (the panels and their twins): ipywidgets keeps every widget
+    in a registry until it is closed, and a process that exits holding over a thousand of them
+    spends seconds freeing them, which a parallel run waits for at its end."""
+    widgets = sys.modules.get("ipywidgets")
+    if widgets is not None:
+        widgets.Widget.close_all()
 
 
 SCREENSHOTS = "browser test screenshots"  # a report property: the folder the browser test saved them in

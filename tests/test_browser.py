@@ -17,15 +17,18 @@ conftest.py leaves out nbval's run of every lesson checked here.
 
 All lessons (and the small notebooks that show the checks catch what they are for) are opened
 by the first test, each in a tab of its own in one JupyterLab page (as a student opens several
-lessons) and one after the other, with Run All chosen in each as soon as it is open; every check
-brings its notebook's tab to the front first, and reads only inside that notebook's panel; the checks come last (conftest.py orders the tests marked `first`,
-`after_lessons` and `last`). In the README's parallel run this file is one group in one worker,
-so its tests follow one another there, while the other workers run the rest and JupyterLab's
-kernels run the lessons alongside. In one process (`-n 0`, or tests named), the tests of the
-other files (and the lessons under nbval, where they run) come between the first tests and the
-checks. The same checks as when each lesson was opened and run in turn; only the waiting
-overlaps. After a lesson's checks, its kernel is restarted and
-the panel must show only its plain line.
+lessons) and one after the other, with Run All chosen in each as soon as it is open. Every
+check brings its notebook's tab to the front first and reads only inside that notebook's panel.
+The checks of the small notebooks come next, while the lessons' kernels still run (so their
+waits overlap the lessons' work); the lessons' checks come last (conftest.py orders the tests
+marked `first`, `after_lessons` and `last`). In the README's parallel run this file is one group
+in one worker, so its tests follow one another there, while the other workers run the rest and
+JupyterLab's kernels run the lessons alongside; the server and the browser are shut down as
+soon as this file's tests are done (`_server_scope`). In one process (`-n 0`, or tests named),
+the tests of the other files (and the lessons under nbval, where they run) come between the
+first tests and the checks, and the server lasts the session. The same checks as when each
+lesson was opened and run in turn; only the waiting overlaps. After a lesson's checks, its
+kernel is restarted and the panel must show only its plain line.
 
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
 Where it is missing the test is skipped with the command that installs it, except under
@@ -86,7 +89,17 @@ def _committed_lessons_and_figures() -> dict[str, str]:
     return {p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
-@pytest.fixture(scope="session")
+def _server_scope(fixture_name: str, config) -> str:
+    """The scope of the server, the browser and its pages: "module" in a worker of the course's
+    parallel run (conftest.py's groups keep this file's tests together there, one after the other,
+    so all is shut down as soon as they are done, while the other workers go on), else "session"
+    (in one process, other files' tests come between this file's first tests and its checks)."""
+    return (
+        "module" if hasattr(config, "workerinput") and config.getvalue("dist") == "loadscope" else "session"
+    )
+
+
+@pytest.fixture(scope=_server_scope)
 def lab(tmp_path_factory):
     _require_chromium()  # nothing is started when the browser is missing
     committed = _committed_lessons_and_figures()
@@ -104,7 +117,7 @@ def lab(tmp_path_factory):
     assert _committed_lessons_and_figures() == committed, "the browser test changed lessons/ or figures/"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope=_server_scope)
 def browser(lab, tmp_path_factory):
     from playwright.sync_api import sync_playwright
 
@@ -140,7 +153,7 @@ def _differences(expected: list[dict], shown: list[dict]) -> str:
     return "\n".join(lines)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope=_server_scope)
 def opened(lab, browser):
     """Every lesson and the check notebooks, each in a tab of its own in one JupyterLab page, as a
     student opens several lessons: the first from its address, the others from File > Open from
@@ -170,13 +183,13 @@ def opened(lab, browser):
         context.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope=_server_scope)
 def running(opened):
     """The pages of `opened`, Run All chosen in each (the name the checks below ask for)."""
     return opened
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope=_server_scope)
 def saved_run(running, lab):
     """saved_run(lesson) -> the lesson as JupyterLab saved it right after its Run All had finished
     with no error, no stderr and no widget that failed to display: what the record tests compare
@@ -451,7 +464,7 @@ def test_committed_figures_are_what_jupyterlab_drew(notebook, saved_run, lab, py
 
 
 @pytest.mark.slow
-@pytest.mark.last
+@pytest.mark.after_lessons
 def test_errors_stderr_and_widgets_that_fail_to_display_are_caught(running):
     page = running["broken"]
     page.wait_run_all(len(BROKEN))
@@ -463,7 +476,7 @@ def test_errors_stderr_and_widgets_that_fail_to_display_are_caught(running):
 
 
 @pytest.mark.slow
-@pytest.mark.last
+@pytest.mark.after_lessons
 def test_a_panel_without_a_seed_moves_its_first_control_and_every_kind_of_control_is_moved(running):
     value, root = run_cell(CONTROLS, "controls")
     page = running["controls"]
@@ -494,7 +507,7 @@ def test_without_chromium_the_test_is_skipped_with_the_install_command_and_fails
 
 
 @pytest.mark.slow
-@pytest.mark.last
+@pytest.mark.after_lessons
 def test_a_lessons_first_error_ends_the_wait_at_once(running, monkeypatch):
     """Run All stops at an error; the wait ends there, not at its timeout (here cut to 60 s: a wait
     that only ended at the timeout would fail this test)."""
@@ -506,7 +519,7 @@ def test_a_lessons_first_error_ends_the_wait_at_once(running, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.last
+@pytest.mark.after_lessons
 def test_a_lost_run_all_is_chosen_again_after_a_click_on_the_notebooks_tab(running, monkeypatch):
     """The first Run All is dropped (as a choice made while a page settles can be); the page's
     notebook tab is clicked and Run All chosen again, and the run starts."""
