@@ -42,8 +42,10 @@ def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
 
 
 def task_config(config: RunConfig, task: Task) -> RunConfig:
-    """The configuration one task runs with: the budget, or the task's own SB2 budget (lesson 3)."""
-    return config.with_budget(config.task_budget(len(task.sequence)))
+    """The configuration one task runs with: the budget, or the task's own SB2 budget (lesson 3).
+    The config itself when the budget is unchanged (it is frozen), so no second check is made."""
+    budget = config.task_budget(len(task.sequence))
+    return config if budget == config.budget else config.with_budget(budget)
 
 
 def run_with(config: RunConfig, task: Task, seed: int):
