@@ -319,6 +319,22 @@ def pytest_cmdline_main(config):
             option.dist = "loadscope"
 
 
+COURSE_GROUPS = "course_groups"  # a worker's input: True when the run hands out the course's groups
+
+
+@pytest.hookimpl(optionalhook=True)  # optional: a hook of pytest-xdist's, run for each worker
+def pytest_configure_node(node):
+    """Tell each worker whether the run hands out the course's groups (`--dist loadscope`):
+    xdist resets a worker's own --dist."""
+    node.workerinput[COURSE_GROUPS] = node.config.getvalue("dist") == "loadscope"
+
+
+def runs_course_groups(config) -> bool:
+    """True in an xdist worker of a run that hands out the course's groups (`CourseScheduling`):
+    there each group's tests run one after the other."""
+    return bool(getattr(config, "workerinput", {}).get(COURSE_GROUPS, False))
+
+
 @pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: a hook of pytest-xdist's
 def pytest_xdist_make_scheduler(config, log):
     """The course's groups for `--dist loadscope` (the default set above); xdist's own for any other --dist."""

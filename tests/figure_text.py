@@ -15,9 +15,10 @@ SLACK = 1.0  # pixels: extents touching at an edge do not count as overlapping
 
 
 def drawn_texts(fig: Figure) -> list[Text]:
-    """Every non-empty text the renderer draws when `fig` is drawn (in the course's style): titles,
-    labels, the tick labels inside the axes' limits, legends, annotations. Ticks that the axis
-    does not draw and invisible texts are left out."""
+    """Every non-empty text drawn when `fig` is drawn (in the course's style, laid out as for a PNG
+    but with no pixels made: Figure.draw_without_rendering): titles, labels, the tick labels
+    inside the axes' limits, legends, annotations. Ticks that the axis does not draw and
+    invisible texts are left out."""
     drawn = []
     original = Text.draw
 

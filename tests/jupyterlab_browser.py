@@ -470,8 +470,11 @@ class NotebookPage:
             tab.click()
         self.page.wait_for_function(
             """(id) => {
+              const tab = document.querySelector('.lm-DockPanel .lm-TabBar-tab[data-id="' + id + '"]');
               const panel = document.getElementById(id);
-              return !!(panel && !panel.classList.contains('lm-mod-hidden') && panel.querySelector('.jp-Notebook-ExecutionIndicator'));
+              return !!(tab && tab.classList.contains('lm-mod-current') && panel
+                        && !panel.classList.contains('lm-mod-hidden') && panel.getClientRects().length > 0
+                        && panel.querySelector('.jp-Notebook-ExecutionIndicator'));
             }""",
             arg=self.panel_id,
             timeout=PAGE_S * 1000,
@@ -560,7 +563,9 @@ class NotebookPage:
             ) from None
 
     def problems(self) -> list[str]:
-        """Error and stderr outputs (their text), and widgets that failed to display."""
+        """Error and stderr outputs (their text), and widgets that failed to display (the notebook
+        brought to the front first)."""
+        self.activate()
         return self.page.evaluate(
             """(id) => {
               const panel = document.getElementById(id);
@@ -584,7 +589,7 @@ class NotebookPage:
         return self.page.locator(f"{self.panel} .jp-Cell").nth(cell_index).locator(".jp-OutputArea-output")
 
     def restart_kernel(self) -> None:
-        """Kernel > Restart Kernel..., confirmed, as a student would. Returns once the page's kernel
+        """Kernel > Restart Kernel..., confirmed, as a student would. Returns once the notebook's kernel
         status reads idle, which the old kernel may still show before the restart begins: callers
         wait for what the restart changes (`panel_seen` waits for the panel to be disconnected)."""
         self.menu("Kernel", "Restart Kernel\u2026")
@@ -602,6 +607,7 @@ class NotebookPage:
         """What the cell's panel output shows once ipywidgets has marked its panel disconnected (its
         kernel gone): {"text": the visible text of that output (hidden parts left out),
         "before": the CSS content drawn before the panel, "icons": broken-link marks visible}."""
+        self.activate()  # shown, so that what is visible can be told
         self.page.wait_for_function(
             """([id, i]) => {
               const cell = document.querySelectorAll('#' + id + ' .jp-Cell')[i];

@@ -17,8 +17,9 @@ conftest.py leaves out nbval's run of every lesson checked here.
 
 All lessons (and the small notebooks that show the checks catch what they are for) are opened
 by the first test, each in a tab of its own in one JupyterLab page (as a student opens several
-lessons) and one after the other, with Run All chosen in each as soon as it is open. Every
-check brings its notebook's tab to the front first and reads only inside that notebook's panel.
+lessons) and one after the other, with Run All chosen in each as soon as it is open. Each check
+reads only inside its notebook's panel, and brings its notebook's tab to the front before it
+chooses from a menu, waits for a run or a widget, or reads what is shown.
 The checks of the small notebooks come next, while the lessons' kernels still run (so their
 waits overlap the lessons' work); the lessons' checks come last (conftest.py orders the tests
 marked `first`, `after_lessons` and `last`). In the README's parallel run this file is one group
@@ -26,7 +27,7 @@ in one worker, so its tests follow one another there, while the other workers ru
 JupyterLab's kernels run the lessons alongside; the server and the browser are shut down as
 soon as this file's tests are done (`_server_scope`). In one process (`-n 0`, or tests named),
 the tests of the other files (and the lessons under nbval, where they run) come between the
-first tests and the checks, and the server lasts the session. The same checks as when each
+small notebooks' checks and the lessons' checks, and the server lasts the session. The same checks as when each
 lesson was opened and run in turn; only the waiting overlaps. After a lesson's checks, its
 kernel is restarted and the panel must show only its plain line.
 
@@ -91,12 +92,10 @@ def _committed_lessons_and_figures() -> dict[str, str]:
 
 def _server_scope(fixture_name: str, config) -> str:
     """The scope of the server, the browser and its pages: "module" in a worker of the course's
-    parallel run (conftest.py's groups keep this file's tests together there, one after the other,
-    so all is shut down as soon as they are done, while the other workers go on), else "session"
-    (in one process, other files' tests come between this file's first tests and its checks)."""
-    return (
-        "module" if hasattr(config, "workerinput") and config.getvalue("dist") == "loadscope" else "session"
-    )
+    parallel run (its groups keep this file's tests together there, one after the other, so all is
+    shut down as soon as they are done, while the other workers go on), else "session" (in one
+    process, other files' tests come between this file's first tests and its lessons' checks)."""
+    return "module" if conftest.runs_course_groups(config) else "session"
 
 
 @pytest.fixture(scope=_server_scope)
@@ -185,7 +184,7 @@ def opened(lab, browser):
 
 @pytest.fixture(scope=_server_scope)
 def running(opened):
-    """The pages of `opened`, Run All chosen in each (the name the checks below ask for)."""
+    """The notebooks of `opened`, Run All chosen in each (the name the checks below ask for)."""
     return opened
 
 
@@ -359,6 +358,7 @@ def _served_notebook(lab, name: str, sources: list[str]) -> str:
 def _check_diagrams(notebook: Path, lesson: NotebookPage, screenshots: Path) -> None:
     """The lesson's setup diagrams (Mermaid blocks in markdown cells, issue 19) are drawn by
     JupyterLab as pictures, with no parse warning; a screenshot of the first is kept beside the panel's."""
+    lesson.activate()
     page, scroller = lesson.page, f"{lesson.panel} .jp-WindowedPanel-outer"
     page.eval_on_selector(scroller, "el => { el.scrollTop = 0; }")
     drawn = page.locator(f"{lesson.panel} .jp-RenderedMermaid")
@@ -533,7 +533,7 @@ def test_a_lost_run_all_is_chosen_again_after_a_click_on_the_notebooks_tab(runni
             real_menu(name, item)
 
     monkeypatch.setattr(page, "menu", menu)
-    monkeypatch.setattr(jupyterlab_browser, "RUN_STARTS_S", 5)
+    monkeypatch.setattr(jupyterlab_browser, "RUN_STARTS_S", 10)  # the lessons still run alongside
     page.start_run_all(len(BROKEN))
     assert chosen.count("Run All Cells") == 2
     page.wait_run_all(len(BROKEN))

@@ -427,3 +427,19 @@ def test_the_course_scheduling_hands_out_whole_groups_in_the_course_order():
          "tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws[01_a]"],
         ["tests/test_cli.py::test_a"],
     ]  # fmt: skip
+
+
+def test_the_browser_server_lasts_its_file_in_the_course_groups_and_the_session_elsewhere():
+    """In a worker of the course's parallel run the browser file's tests run together, so its server
+    and pages close when they end; xdist resets a worker's --dist, so the controller tells it."""
+    import test_browser
+
+    def worker_input(dist: str) -> dict:
+        node = types.SimpleNamespace(workerinput={}, config=types.SimpleNamespace(getvalue=lambda name: dist))
+        conftest.pytest_configure_node(node)
+        return node.workerinput
+
+    in_groups = types.SimpleNamespace(workerinput=worker_input("loadscope"))
+    assert test_browser._server_scope("lab", in_groups) == "module"
+    for other in (types.SimpleNamespace(workerinput=worker_input("load")), types.SimpleNamespace()):
+        assert test_browser._server_scope("lab", other) == "session"
