@@ -491,6 +491,12 @@ class NotebookPage:
             "els => els.map(e => e.textContent.trim())",
         )
 
+    def clear_and_run_all(self, code_cells: int) -> None:
+        """Clear every output, Run All, and wait until every code cell has run and the kernel is idle
+        (benchmarks/browser_latency.py)."""
+        self.start_run_all(code_cells)
+        self.wait_run_all(code_cells)
+
     def start_run_all(self, code_cells: int) -> None:
         """Clear every output and choose Run All; the kernel and the page go on by themselves."""
         self.menu("Edit", "Clear Outputs of All Cells")

@@ -43,3 +43,22 @@ def test_panel_latency_runs_for_each_lesson_it_knows(monkeypatch, capsys, lesson
 def test_startup_benchmark_runs(monkeypatch, capsys):
     out = _run(monkeypatch, capsys, "startup.py", "--repeat", "1")
     assert "python -m sim table" in out and "median" in out
+
+
+def test_the_browser_benchmark_uses_only_what_the_browser_helpers_have():
+    """benchmarks/browser_latency.py drives JupyterLab with the browser test's helpers (it needs
+    Chromium and minutes, so it is not run here): every name it imports from them exists, and every
+    method it calls on a NotebookPage is one."""
+    import ast
+
+    import jupyterlab_browser
+
+    tree = ast.parse((ROOT / "benchmarks" / "browser_latency.py").read_text(encoding="utf-8"))
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                and node.module == "jupyterlab_browser" for alias in node.names]  # fmt: skip
+    assert imported and all(hasattr(jupyterlab_browser, name) for name in imported), imported
+    called = {node.func.attr for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+              and node.func.value.id == "page"}  # fmt: skip
+    assert "clear_and_run_all" in called
+    assert [name for name in called if not hasattr(jupyterlab_browser.NotebookPage, name)] == []
