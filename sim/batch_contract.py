@@ -60,9 +60,11 @@ def _tape_planner(tape: np.ndarray, tools: tuple[str, ...]):
 
 
 def _distinct_tapes(tapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of one task's tapes (n_seeds, n_positions) and, per lane, the index of its
-    row among them: `np.unique(tapes, axis=0, return_inverse=True)`, made faster by first packing
-    each row into one integer (3 bits a pick: RIGHT as 0, tool index k as k + 1) when it fits."""
+    """The distinct rows of one task's tapes (n_seeds, n_positions), in np.unique's sorted order (so
+    rows that begin alike are neighbours: `contract_batch` relies on it), and, per lane, the index
+    of its row among them: `np.unique(tapes, axis=0, return_inverse=True)`, made faster by first
+    packing each row into one integer (3 bits a pick: RIGHT as 0, tool index k as k + 1, the first
+    pick highest) when it fits."""
     n_positions = tapes.shape[1]
     if 3 * n_positions > 63 or (tapes.size and int(tapes.max()) - RIGHT > 7):
         distinct, lane_of = np.unique(tapes, axis=0, return_inverse=True)
@@ -110,19 +112,16 @@ def contract_batch(config: RunConfig, seeds) -> BatchRun:
         distinct, lane_of = _distinct_tapes(tapes[t])
         seed_of = np.zeros(len(distinct), dtype=np.int64)
         seed_of[lane_of.reshape(-1)] = seeds  # any seed of a tape will do: the planner reads only the tape
-        seen: dict[bytes, tuple] = {}  # picks a run read -> its outcome
-        lengths: list[int] = []  # how many picks the runs read, ascending
-        outcomes = []
+        # The distinct tapes come sorted (np.unique), so the tapes that begin with the picks a run
+        # read follow that run's tape, one after the other: each needs no run of its own.
+        read_picks, outcome, outcomes = None, None, []
         for tape, seed in zip(distinct, seed_of, strict=True):
-            row = tape.tobytes()
-            outcome = next((seen[row[:n]] for n in lengths if row[:n] in seen), None)
-            if outcome is None:
+            row = tape.tobytes()  # one byte a pick (int8)
+            if read_picks is None or not row.startswith(read_picks):
                 planner = _tape_planner(tape, config.tools)
                 run = contract_run(task, int(seed), config, planner=planner)
                 outcome = (run.correct, run.steps, run.calls, run.tokens, run.errors, run.stopped)
-                read = planner.read()
-                seen[row[:read]] = outcome
-                lengths = sorted({*lengths, read})
+                read_picks = row[: planner.read()]
             outcomes.append(outcome)
         for name, column in zip(OUTCOME_FIELDS, zip(*outcomes, strict=True), strict=True):
             out[name][t] = np.array(column)[lane_of.reshape(-1)]
