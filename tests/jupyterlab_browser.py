@@ -430,6 +430,12 @@ class NotebookPage:
         assert self.panel_id is not None, f"{self.path} is not open"
         return f"#{self.panel_id}"
 
+    @property
+    def tab(self) -> str:
+        """A CSS selector of this notebook's tab (its data-id is the panel's id)."""
+        assert self.panel_id is not None, f"{self.path} is not open"
+        return f'.lm-DockPanel .lm-TabBar-tab[data-id="{self.panel_id}"]'
+
     def open(self) -> None:
         """Open the notebook in a new JupyterLab page (a fresh workspace, so no earlier tab is
         restored) and wait until its kernel (the venv's Python 3) is idle."""
@@ -465,18 +471,18 @@ class NotebookPage:
 
     def activate(self) -> None:
         """Bring the notebook's tab to the front (a click on it, as a student does) unless it is there."""
-        tab = self.page.locator(f'.lm-DockPanel .lm-TabBar-tab[data-id="{self.panel_id}"]')
+        tab = self.page.locator(self.tab)
         if "lm-mod-current" not in (tab.get_attribute("class") or "").split():
             tab.click()
         self.page.wait_for_function(
-            """(id) => {
-              const tab = document.querySelector('.lm-DockPanel .lm-TabBar-tab[data-id="' + id + '"]');
+            """([id, tabSelector]) => {
+              const tab = document.querySelector(tabSelector);
               const panel = document.getElementById(id);
               return !!(tab && tab.classList.contains('lm-mod-current') && panel
                         && !panel.classList.contains('lm-mod-hidden') && panel.getClientRects().length > 0
                         && panel.querySelector('.jp-Notebook-ExecutionIndicator'));
             }""",
-            arg=self.panel_id,
+            arg=[self.panel_id, self.tab],
             timeout=PAGE_S * 1000,
         )
 
@@ -524,7 +530,7 @@ class NotebookPage:
                 return
             except PlaywrightTimeout:
                 self.page.keyboard.press("Escape")  # a menu left open
-                self.page.locator(f'.lm-DockPanel .lm-TabBar-tab[data-id="{self.panel_id}"]').click()
+                self.page.locator(self.tab).click()
         raise AssertionError(
             f"{self.path}: Run All started no cell in {RUN_ALL_TRIES} tries of {RUN_STARTS_S} s"
         )

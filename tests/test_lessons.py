@@ -1,7 +1,8 @@
 """Every lesson, found by glob: prose figures printed, pair in sync, executed in order, figures reproducible.
 
-nbval re-executes each lessons/*.ipynb and compares outputs (or, where the browser test runs, the
-same comparison is made on its run: tests/record_checks.py); these tests check what that cannot. Each check is also shown to fail on a broken copy.
+nbval re-executes each lessons/*.ipynb and compares outputs (or, where the browser test runs,
+the same comparison is made on its run: tests/record_checks.py); these tests check what that
+cannot. Each check is also shown to fail on a broken copy.
 """
 
 import os
