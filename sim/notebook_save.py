@@ -12,9 +12,10 @@ pre-save hook. This module is also a Jupyter server extension that registers tha
 in `jupyter-config/`, which requirements.txt installs into the venv, enables it.
 """
 
+import os
 import re
 from collections.abc import MutableMapping
-from pathlib import PurePosixPath
+from pathlib import Path
 
 RUN_FIRST = "Control panel: run the notebook (Run > Run All Cells) to use it."  # a panel's plain-text form
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -51,20 +52,27 @@ def _text(value) -> str:
     return "".join(value) if isinstance(value, list) else str(value or "")
 
 
-def is_lesson(path: str) -> bool:
-    """True for a path the server saves that is one of the course's lessons: lessons/NN_name.ipynb."""
-    path = PurePosixPath(str(path))
-    return path.parent.name == "lessons" and LESSON_FILE.fullmatch(path.name) is not None
+def is_lesson(path: str, root_dir: str | os.PathLike | None = None) -> bool:
+    """True for a notebook that is one of the course's lessons: lessons/NN_name.ipynb in the course.
+
+    `path` is the path the server saves, relative to its root folder `root_dir` (the contents
+    manager's), whatever that root is: the course folder ("lessons/01_single_loop.ipynb"), its
+    lessons/ folder ("01_single_loop.ipynb"), or a folder above the course. Without `root_dir` the
+    path is taken as it is."""
+    full = Path(root_dir, path).resolve() if root_dir is not None else Path(str(path))
+    return full.parent.name == "lessons" and LESSON_FILE.fullmatch(full.name) is not None
 
 
-def keep_panels_plain(model: MutableMapping, path: str = "", **kwargs) -> None:
+def keep_panels_plain(model: MutableMapping, path: str = "", contents_manager=None, **kwargs) -> None:
     """The Jupyter server's pre-save hook: a lesson notebook is saved with its panels as plain lines
     (`plain_panel_outputs`); any other file is saved as it is. Called by the server as
-    hook(model=..., path=..., contents_manager=...) before it writes; changes `model` in place."""
+    hook(model=..., path=..., contents_manager=...) before it writes; the lesson is told by its real
+    path (`path` under the contents manager's `root_dir`, whatever folder the server serves);
+    changes `model` in place."""
     if (
         model.get("type") == "notebook"
         and isinstance(model.get("content"), MutableMapping)
-        and is_lesson(path)
+        and is_lesson(path, getattr(contents_manager, "root_dir", None))
     ):
         plain_panel_outputs(model["content"])
 

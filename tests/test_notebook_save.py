@@ -83,3 +83,38 @@ def test_the_venv_enables_the_extension_for_the_jupyter_server():
     assert notebook_save._jupyter_server_extension_points() == [{"module": notebook_save.__name__}]
     assert installed.is_file(), f"{installed} missing: run .venv/bin/pip install -r requirements.txt"
     assert installed.read_text() == shipped.read_text()
+
+
+def test_a_lesson_is_told_by_its_real_path_whatever_folder_the_server_serves(tmp_path):
+    """`jupyter lab lessons/` serves lessons/ itself: the server then saves "01_single_loop.ipynb", and
+    that is still a lesson (issue 26, item 1); a notebook beside the course is not."""
+    course = tmp_path / "course"
+    (course / "lessons").mkdir(parents=True)
+    for root, path, changed in ((course / "lessons", "01_single_loop.ipynb", True),
+                                (course, "lessons/01_single_loop.ipynb", True),
+                                (tmp_path, "course/lessons/05_how_many_seeds.ipynb", True),
+                                (course / "lessons", "my_notes.ipynb", False),
+                                (course, "01_single_loop.ipynb", False),
+                                (course / "lessons", "../01_single_loop.ipynb", False)):  # fmt: skip
+        assert is_lesson(path, root) == changed, (root, path)
+        model = {"type": "notebook", "content": _notebook(RUN_FIRST)}
+        keep_panels_plain(model, path=path, contents_manager=types.SimpleNamespace(root_dir=str(root)))
+        assert (WIDGET_VIEW not in model["content"]["cells"][0]["outputs"][0]["data"]) == changed, (root, path)
+
+
+def test_a_server_serving_the_lessons_folder_saves_a_lesson_with_its_panel_plain(tmp_path):
+    """The contents manager the course's JupyterLab runs (jupytext's, over jupyter_server's), rooted
+    at lessons/ as `jupyter lab lessons/` roots it: a lesson saved there keeps its panel plain."""
+    from jupyter_server.services.contents.largefilemanager import LargeFileManager
+    from jupytext.sync_contentsmanager import build_sync_jupytext_contents_manager_class
+
+    from sim import notebook_save
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    manager = build_sync_jupytext_contents_manager_class(LargeFileManager)(root_dir=str(lessons))
+    notebook_save._load_jupyter_server_extension(types.SimpleNamespace(contents_manager=manager))
+    manager.save({"type": "notebook", "format": "json", "content": _notebook(RUN_FIRST)}, "01_single_loop.ipynb")
+    saved = json.loads((lessons / "01_single_loop.ipynb").read_text())
+    assert WIDGET_VIEW not in saved["cells"][0]["outputs"][0]["data"]
+    assert "widgets" not in saved["metadata"]
