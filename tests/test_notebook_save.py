@@ -99,7 +99,8 @@ def test_a_lesson_is_told_by_its_real_path_whatever_folder_the_server_serves(tmp
         assert is_lesson(path, root) == changed, (root, path)
         model = {"type": "notebook", "content": _notebook(RUN_FIRST)}
         keep_panels_plain(model, path=path, contents_manager=types.SimpleNamespace(root_dir=str(root)))
-        assert (WIDGET_VIEW not in model["content"]["cells"][0]["outputs"][0]["data"]) == changed, (root, path)
+        plain = WIDGET_VIEW not in model["content"]["cells"][0]["outputs"][0]["data"]
+        assert plain == changed, (root, path)
 
 
 def test_a_server_serving_the_lessons_folder_saves_a_lesson_with_its_panel_plain(tmp_path):
@@ -114,7 +115,8 @@ def test_a_server_serving_the_lessons_folder_saves_a_lesson_with_its_panel_plain
     lessons.mkdir()
     manager = build_sync_jupytext_contents_manager_class(LargeFileManager)(root_dir=str(lessons))
     notebook_save._load_jupyter_server_extension(types.SimpleNamespace(contents_manager=manager))
-    manager.save({"type": "notebook", "format": "json", "content": _notebook(RUN_FIRST)}, "01_single_loop.ipynb")
+    model = {"type": "notebook", "format": "json", "content": _notebook(RUN_FIRST)}
+    manager.save(model, "01_single_loop.ipynb")
     saved = json.loads((lessons / "01_single_loop.ipynb").read_text())
     assert WIDGET_VIEW not in saved["cells"][0]["outputs"][0]["data"]
     assert "widgets" not in saved["metadata"]
