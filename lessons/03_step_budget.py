@@ -95,12 +95,12 @@ print(rules.to_string(index=False))
 # ## The sweep
 #
 # Both setups, both runs, every budget: the counted units. The rows at budget 8 are
-# lesson 2's table. The whole table is in the collapsed cell below: click its
-# output bar to open it. The cell after it prints success alone, one row per setup and run.
+# lesson 2's table. The whole table is folded in the cell below: click its
+# first line to open it. The cell after it prints success alone, one row per setup and run.
 
-# %% tags=["full-table"] jupyter={"outputs_hidden": true}
+# %% tags=["full-table"]
 sweep = [sim.measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
-print(sim.format_table(sim.seed_table(sweep)))
+sim.folded_table(sim.format_table(sim.seed_table(sweep)))
 
 # %%
 success_by_budget = pd.DataFrame(
@@ -210,7 +210,7 @@ for setup, seed, small, large in cases:
 # measure counts it, the world never saw it), **spoiled** (the right answer was held at some
 # step and lost by the end), **out of budget** and **wrong**.
 
-# %% tags=["full-table"] jupyter={"outputs_hidden": true}
+# %% tags=["full-table"]
 rows = []
 for setup in SETUPS:
     for seed in SEEDS:
@@ -223,10 +223,10 @@ for setup in SETUPS:
             row["success (answers)"] = by_key[setup, seed, budget].solved
             rows.append(row)
 outcomes = pd.DataFrame(rows)
-print(outcomes.to_string(index=False))
+sim.folded_table(outcomes.to_string(index=False))
 
 # %% [markdown]
-# That table (in the collapsed cell above) in short: the two outcomes the answer-only
+# That table (folded in the cell above) in short: the two outcomes the answer-only
 # measure misses, by budget.
 
 # %%
@@ -368,17 +368,17 @@ for setup in SETUPS:
 # Now the rule against the fixed budgets, on the lesson's tasks and runs. The last rows of
 # each setup are SB1 alone at budget 12 and SB1 with SB2 at the setup's tuned margin.
 
-# %% tags=["full-table"] jupyter={"outputs_hidden": true}
+# %% tags=["full-table"]
 ruled = []
 for setup in SETUPS:
     for seed in SEEDS:
         ruled += [sim.measure(setup, seed, budget) for budget in BUDGETS]
         ruled.append(sim.measure(setup, seed, 12, stop_when_done=True))
         ruled.append(sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]))
-print(sim.format_table(sim.seed_table(ruled)))
+sim.folded_table(sim.format_table(sim.seed_table(ruled)))
 
 # %% [markdown]
-# The whole table is in the collapsed cell above. Here are the rows that matter,
+# The whole table is folded in the cell above. Here are the rows that matter,
 # per setup and run: the original budget of 8, SB1 alone, and SB1 with SB2.
 
 # %%

@@ -743,7 +743,7 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
 # The budgets of lesson 3: 2, 4, 6, 8 and 12 steps, for all 3 setups on both runs; the
 # contract keeps its other default bounds.
 
-# %% tags=["full-table"] jupyter={"outputs_hidden": true}
+# %% tags=["full-table"]
 BUDGETS = (2, 4, 6, 8, 12)
 sweep = []
 for budget in BUDGETS:
@@ -757,13 +757,16 @@ for budget in BUDGETS:
                           "SUCCESS": c.exit_success, "PARTIAL": c.exit_partial_success,
                           "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout})  # fmt: skip
 sweep = pd.DataFrame(sweep)
-print(sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False))
-print()
-print(sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False))
+sim.folded_table(
+    sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False)
+    + "\n\n"
+    + sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False),
+    "The two tables (click to open)",
+)
 
 # %% [markdown]
-# The two tables above are long, so their cell is collapsed: click its output bar to open
-# it. In short, tasks solved by setup, run and budget, and what the contract's runs show at
+# The two tables above are long, so they are folded: click their first line to open
+# them. In short, tasks solved by setup, run and budget, and what the contract's runs show at
 # the two ends of the sweep:
 
 # %%

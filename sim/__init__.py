@@ -62,7 +62,7 @@ _EXPORTS = {
     "sim.picks": ("expected_right_share", "selection"),
     "sim.runs": ("plan_length_budget", "run_task"),
     "sim.showcode": ("code_of",),
-    "sim.tables": ("format_plan_accuracy", "format_table", "format_trace", "loop_step_table", "seed_table",
+    "sim.tables": ("FoldedTable", "folded_table", "format_plan_accuracy", "format_table", "format_trace", "loop_step_table", "seed_table",
                    "split_step_table"),
     "sim.tasks": ("TASKS", "TASK_NAMES", "Task", "check_task", "correct_answer"),
     "sim.traces": ("depth_picks", "recovery_task", "side_effect_calls"),

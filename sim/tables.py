@@ -3,9 +3,10 @@ of one run (the seed's form, and step tables of the single loop and the split), 
 
 Tables are pandas DataFrames; `format_table` gives the seed's plain-text layout. Introduced in
 lesson 2 (the seed's table and walk-through); step tables in lessons 1 and 2; exit states in
-lesson 4.
+lesson 4. A long table is shown folded (`folded_table`, lessons 3 and 4).
 """
 
+import html
 import textwrap
 from collections.abc import Sequence
 
@@ -18,6 +19,40 @@ from sim.labels import SETUP_LABELS, run_label
 from sim.measurement import Measurement, PlanAccuracy
 from sim.tasks import check_task, correct_answer
 from sim.units import UNITS
+
+
+class FoldedTable:
+    """A long printed table, shown folded: a closed HTML <details> block in JupyterLab (its summary
+    line opens it), its plain text everywhere else (nbval's record, a terminal, `print`).
+
+    A block of HTML, not a collapsed cell: JupyterLab opens a collapsed cell's outputs again when
+    the cell runs, and the jupytext pairing would then write the changed cell metadata into the
+    lesson's .py. Make one with `folded_table`; end a cell with it.
+    """
+
+    def __init__(self, text: str, summary: str):
+        self.text, self.summary = text, summary
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return (f"<details><summary>{html.escape(self.summary)}</summary>"
+                f"<pre>{html.escape(self.text)}</pre></details>")  # fmt: skip
+
+
+def folded_table(text: str, summary: str = "The whole table (click to open)") -> FoldedTable:
+    """`text` (one or more printed tables) shown folded under the line `summary`; see FoldedTable.
+
+    Raises InputTypeError when `text` or `summary` is not a string, InputError when either is empty."""
+    for value, name in ((text, "text"), (summary, "summary")):
+        check_instance(value, str, name, "a string")
+        if not value.strip():
+            raise InputError(f"{name} must be a non-empty string, got {value!r}")
+    return FoldedTable(text, summary)
 
 
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:

@@ -64,6 +64,7 @@ VALID = {
     sim.depth_picks: dict(seed=1, max_steps=3),
     sim.expected_right_share: dict(depth=2),
     sim.format_plan_accuracy: dict(accuracy=sim.plan_accuracy(1)),
+    sim.folded_table: dict(text="a  b\n1  2", summary="The whole table"),
     sim.format_table: dict(table=sim.seed_table([M1])),
     sim.format_trace: dict(run=SPLIT),
     sim.is_correct: dict(run=SPLIT),

@@ -4,11 +4,15 @@ The browser test saves a run lesson through the running server and reads the fil
 
 import copy
 import json
+import os
+import shutil
 import sys
+import time
 import types
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from sim.notebook_save import RUN_FIRST, WIDGET_VIEW, is_lesson, keep_panels_plain, plain_panel_outputs
 
@@ -120,3 +124,76 @@ def test_a_server_serving_the_lessons_folder_saves_a_lesson_with_its_panel_plain
     saved = json.loads((lessons / "01_single_loop.ipynb").read_text())
     assert WIDGET_VIEW not in saved["cells"][0]["outputs"][0]["data"]
     assert "widgets" not in saved["metadata"]
+
+
+# ---- running and saving a lesson changes only that lesson's .ipynb (issue 26, item 1)
+
+LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+
+
+def _course_copy(tmp_path: Path) -> Path:
+    """The lessons and jupytext.toml in `tmp_path / "course"`, each pair with one modification time
+    (as a fresh clone writes them)."""
+    course = tmp_path / "course"
+    shutil.copytree(ROOT / "lessons", course / "lessons", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+    shutil.copy(ROOT / "jupytext.toml", course)
+    stamp = time.time() - 60
+    for path in (course / "lessons").iterdir():
+        os.utime(path, (stamp, stamp))
+    return course
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` but JupyterLab's checkpoints (.ipynb_checkpoints/, which git ignores)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".ipynb_checkpoints" not in p.parts}  # fmt: skip
+
+
+def _as_run_in_jupyterlab(content: dict) -> dict:
+    """The notebook as JupyterLab sends it after Run All: a cell that runs shows its outputs, so
+    JupyterLab drops a collapsed cell's `jupyter.outputs_hidden` (and an empty `jupyter`)."""
+    for cell in content["cells"]:
+        jupyter = cell["metadata"].get("jupyter")
+        if jupyter is not None:
+            jupyter.pop("outputs_hidden", None)
+            if not jupyter:
+                del cell["metadata"]["jupyter"]
+    return content
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
+def test_a_lesson_saved_by_the_server_after_run_all_changes_only_its_ipynb(lesson, tmp_path):
+    """Saved through the contents manager the course's JupyterLab runs (jupytext's, pairing the
+    .py, with the save hook), after what Run All does to its cells: the lesson's .py stays byte for
+    byte the committed one, and no other file changes."""
+    from jupyter_server.services.contents.largefilemanager import LargeFileManager
+    from jupytext.sync_contentsmanager import build_sync_jupytext_contents_manager_class
+
+    from sim import notebook_save
+
+    course = _course_copy(tmp_path)
+    manager = build_sync_jupytext_contents_manager_class(LargeFileManager)(root_dir=str(course))
+    notebook_save._load_jupyter_server_extension(types.SimpleNamespace(contents_manager=manager))
+    path = f"lessons/{lesson.name}"
+    before = _files(course)
+    content = _as_run_in_jupyterlab(json.loads(json.dumps(manager.get(path)["content"])))
+    manager.save({"type": "notebook", "format": "json", "content": content}, path)
+    after = _files(course)
+    assert after[path.replace(".ipynb", ".py")] == before[path.replace(".ipynb", ".py")], (
+        f"saving {lesson.name} rewrote its .py"
+    )
+    assert sorted(name for name in after if after[name] != before.get(name)) in ([], [path])
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
+def test_jupytext_sync_with_the_ipynb_newer_leaves_the_py_as_committed(lesson, tmp_path):
+    """`jupytext --sync` when the .ipynb is the newer twin (a lesson run and saved) writes the .py from
+    it: the .py must come out byte for byte as committed (no reordered cell headers)."""
+    from jupytext.cli import jupytext
+
+    course = _course_copy(tmp_path)
+    notebook = course / "lessons" / lesson.name
+    later = time.time()
+    os.utime(notebook, (later, later))
+    jupytext(["--sync", "--quiet", str(notebook)])
+    assert notebook.with_suffix(".py").read_bytes() == lesson.with_suffix(".py").read_bytes()

@@ -6,11 +6,16 @@ prints no table wider or longer than a reader can take in.
 THE TABLE RULE. In the stored outputs of a code cell, a printed table (a block of lines whose
 columns are set apart by runs of 2 or more spaces, as pandas prints them) is at most
 TABLE_WIDTH characters wide and at most TABLE_ROWS rows long (its header line not counted).
-A longer table is summarised by a cell the lesson shows, and printed whole in a cell tagged
-`full-table` whose output is collapsed (`jupyter: {outputs_hidden: true}` in its metadata),
-so a reader opens it on purpose.
+A longer table is summarised by a cell the lesson shows, and shown whole in a cell tagged
+`full-table` whose outputs are folded: each a closed HTML `<details>` block around the table's
+plain text, which is the output's text/plain (nbval's record), as `sim.folded_table` makes it;
+so a reader opens it on purpose, and it stays folded after Run All. No cell is collapsed by
+its metadata (`jupyter: {outputs_hidden: true}`): JupyterLab opens such a cell again when it
+runs, and the jupytext pairing then writes the changed metadata into the lesson's .py
+(issue 26, item 1).
 """
 
+import html
 import re
 from pathlib import Path
 
@@ -26,6 +31,7 @@ TABLE_ROWS = 15
 FULL_TABLE = "full-table"
 COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
 MERMAID_KEYWORDS = set("call click end style class classdef linkstyle subgraph default href".split())
+FOLDED = re.compile(r"<details><summary>[^<]+</summary><pre>(.*)</pre></details>", re.S)
 GLOSSARY_LINK = re.compile(r"\]\(\.\./GLOSSARY\.md(?:#([\w-]+))?\)")
 # the papers each setup or method comes from, cited (as an arXiv link) in the lesson that introduces it
 SOURCES = {
@@ -96,24 +102,41 @@ def cell_text(cell) -> str:
     return "".join(parts)
 
 
+def _joined(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
+
+
+def is_folded(output) -> bool:
+    """An output shown as a closed <details> block whose text is the output's plain text."""
+    data = output.get("data", {})
+    match = FOLDED.fullmatch(_joined(data.get("text/html")))
+    return bool(match) and html.unescape(match.group(1)) == _joined(data.get("text/plain"))
+
+
 def table_problems(path: Path) -> list[str]:
-    """Tables wider than TABLE_WIDTH or longer than TABLE_ROWS outside a collapsed full-table cell."""
+    """Tables wider than TABLE_WIDTH or longer than TABLE_ROWS outside a folded full-table cell,
+    and cells collapsed by their metadata."""
     notebook = nbformat.read(path, as_version=4)
     problems = []
     for index, cell in enumerate(notebook.cells):
+        where = f"{path.stem}: {cell_name(notebook.cells, index)}"
+        if "outputs_hidden" in cell.metadata.get("jupyter", {}):
+            problems.append(f"{where} is collapsed by its metadata (jupyter.outputs_hidden): JupyterLab opens "
+                            "it again on Run All and the .py then changes; fold its table with sim.folded_table")  # fmt: skip
         if cell.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in cell.source:
             continue  # a panel's output is not part of the record
-        where = f"{path.stem}: {cell_name(notebook.cells, index)}"
         if FULL_TABLE in cell.metadata.get("tags", []):
-            if not cell.metadata.get("jupyter", {}).get("outputs_hidden"):
-                problems.append(f"{where} is tagged {FULL_TABLE} but its output is not collapsed")
+            outputs = cell.get("outputs", [])
+            if not outputs or not all(map(is_folded, outputs)):
+                problems.append(f"{where} is tagged {FULL_TABLE} but does not show its table folded "
+                                "(end the cell with sim.folded_table(...))")  # fmt: skip
             continue
         for block in table_blocks(cell_text(cell)):
             width, rows = max(map(len, block)), len(block) - 1
             if width > TABLE_WIDTH or rows > TABLE_ROWS:
                 problems.append(f"{where} prints a table {width} characters wide and {rows} rows long "
                                 f"(limits {TABLE_WIDTH} and {TABLE_ROWS}); its first line: {block[0].strip()!r}; "
-                                f"print a summary, and the whole table in a collapsed cell tagged {FULL_TABLE}")  # fmt: skip
+                                f"print a summary, and the whole table folded in a cell tagged {FULL_TABLE}")  # fmt: skip
     return problems
 
 
@@ -158,25 +181,36 @@ def test_glossary_links_back_to_every_lesson():
     assert missing == [], f"GLOSSARY.md does not link {missing}"
 
 
-def test_the_table_rule_catches_a_wide_a_long_and_an_open_full_table(tmp_path):
+def test_the_table_rule_catches_a_wide_a_long_an_open_full_table_and_a_collapsed_cell(tmp_path):
+    import sim
+
     wide = "  ".join(f"column{i:02d}" for i in range(14))
     long = "\n".join(f"{i:>4}  {i * i:>6}  x" for i in range(20))
+    folded = sim.folded_table(f"a  b  c\n{long}")
+    shown = nbformat.v4.new_output(
+        "execute_result", {"text/plain": repr(folded), "text/html": folded._repr_html_()}
+    )
+    collapsed = {"tags": [FULL_TABLE], "jupyter": {"outputs_hidden": True}}
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [
         nbformat.v4.new_code_cell("wide", outputs=[nbformat.v4.new_output("stream", text=f"{wide}\n{wide}\n")]),
         nbformat.v4.new_code_cell("long", outputs=[nbformat.v4.new_output("stream", text=f"a  b  c\n{long}\n")]),
-        nbformat.v4.new_code_cell("open", metadata={"tags": [FULL_TABLE]}),
-        nbformat.v4.new_code_cell("fine", metadata={"tags": [FULL_TABLE], "jupyter": {"outputs_hidden": True}},
+        nbformat.v4.new_code_cell("open", metadata={"tags": [FULL_TABLE]},
                                   outputs=[nbformat.v4.new_output("stream", text=f"a  b  c\n{long}\n")]),
+        nbformat.v4.new_code_cell("collapsed", metadata=collapsed, outputs=[shown]),
+        nbformat.v4.new_code_cell("fine", metadata={"tags": [FULL_TABLE]}, outputs=[shown]),
+        nbformat.v4.new_code_cell("untagged", outputs=[shown]),
         nbformat.v4.new_code_cell("prose", outputs=[nbformat.v4.new_output("stream", text="one line. " * 20)]),
     ]  # fmt: skip
     path = tmp_path / "09_x.ipynb"
     nbformat.write(notebook, path)
     problems = table_problems(path)
-    assert len(problems) == 3, problems
+    assert len(problems) == 5, problems
     assert "cell 1 " in problems[0] and "wide" in problems[0]
     assert "20 rows long" in problems[1]
-    assert "not collapsed" in problems[2]
+    assert "cell 3 " in problems[2] and "does not show its table folded" in problems[2]
+    assert "cell 4 " in problems[3] and "collapsed by its metadata" in problems[3]
+    assert "cell 6 " in problems[4] and "20 rows long" in problems[4]
 
 
 def test_the_citation_year_is_exempt_from_the_prose_figure_rule():
