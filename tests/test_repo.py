@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+from readme_commands import readme_as_root, readme_start
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,3 +32,26 @@ def test_requirements_install_sim_and_pin_what_outputs_depend_on():
     assert "-e ." in lines
     pinned = {line.split("==")[0] for line in lines if "==" in line}
     assert {"pandas", "matplotlib", "ipywidgets", "jupytext", "nbval", "pydantic", "jupyterlab"} <= pinned
+
+
+
+def test_the_readme_start_command_serves_the_course_folder_and_opens_the_lessons(tmp_path, monkeypatch):
+    """The first command's JupyterLab, parsed by jupyter_server itself from the course folder: its
+    root is the course folder (so the glossary links, the README and figures/ are in reach and the
+    save hook sees lessons/NN_name.ipynb), and its file browser starts in lessons/ (issue 26)."""
+    from jupyter_server.serverapp import ServerApp
+
+    command = readme_start()
+    course = tmp_path / "course"
+    (course / "lessons").mkdir(parents=True)
+    monkeypatch.chdir(course)
+    app = ServerApp()
+    app.parse_command_line(command[2:])
+    assert Path(app.root_dir) == course
+    assert app.config.ContentsManager.preferred_dir == "lessons"
+
+
+def test_the_root_case_stands_next_to_the_first_command():
+    """As root the first command stops ("Running as root is not recommended"): the paragraph right
+    after it says what to add (the browser test adds just that when it runs as root)."""
+    assert readme_as_root() == ["--allow-root"]
