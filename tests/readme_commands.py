@@ -28,5 +28,7 @@ def readme_as_root(readme: Path = README) -> list[str]:
     """The options the paragraph right after the README's first command says to add as root.
     AssertionError when that paragraph is not the root case."""
     note = _first_command_and_note(readme)[1]
-    assert ROOT_REFUSAL in note, f"the paragraph after the README's first command is not the root case: {note!r}"
+    assert ROOT_REFUSAL in note, (
+        f"the paragraph after the README's first command is not the root case: {note!r}"
+    )
     return re.findall(r"`(--[\w.=-]+)`", note)

@@ -34,7 +34,6 @@ def test_requirements_install_sim_and_pin_what_outputs_depend_on():
     assert {"pandas", "matplotlib", "ipywidgets", "jupytext", "nbval", "pydantic", "jupyterlab"} <= pinned
 
 
-
 def test_the_readme_start_command_serves_the_course_folder_and_opens_the_lessons(tmp_path, monkeypatch):
     """The first command's JupyterLab, parsed by jupyter_server itself from the course folder: its
     root is the course folder (so the glossary links, the README and figures/ are in reach and the
