@@ -2,7 +2,8 @@
 
 - `copy_repository`: the temporary copy of the repository the server serves (lessons and
   figures in the working tree are never touched).
-- `JupyterLab`: a JupyterLab server on 127.0.0.1, a free port and a token, with its own empty
+- `JupyterLab`: a JupyterLab server started by the README's own first command from the copy's
+  folder, on a free port of localhost and a token, with its own empty
   config, data, runtime, settings and workspace folders (no user state), no announcements or
   update checks, the kernel the venv's Python; `stop()` ends it, its kernels and every process
   it started, and says which processes it had to kill.
@@ -39,6 +40,7 @@ import ipywidgets as widgets
 import nbformat
 import psutil
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from readme_commands import readme_as_root, readme_start
 
 CHROMIUM = Path("/usr/bin/chromium")
 # --no-sandbox: the tests may run as root; the rest keep Chromium off the (closed) network.
@@ -104,7 +106,8 @@ class JupyterLab:
     Parameters
     ----------
     root_dir : Path
-        What the server serves (the temporary copy of the repository).
+        The course folder the README's command is run from (the temporary copy of the repository);
+        what the server serves is what that command makes of it.
     state_dir : Path
         An empty folder for the server's config, data, runtime, settings and workspaces and
         its log (`state_dir / "jupyterlab.log"`).
@@ -138,15 +141,21 @@ class JupyterLab:
         self.process: subprocess.Popen | None = None
 
     def command(self) -> list[str]:
-        """The server's command line: this venv's JupyterLab, so its kernel is this venv's Python."""
+        """The server's command line: the README's first command (`.venv/bin/jupyter lab` and its
+        arguments, read from the README, run from the course folder: `cwd` is `root_dir`), with this
+        venv's `jupyter` (so its kernel is this venv's Python), then only what a test needs: its port
+        and token, no browser, the README's root option when it runs as root (CI does), and nothing
+        fetched from the network (no news, update check or PyPI listing)."""
+        program, *arguments = readme_start()
+        jupyter = Path(sys.executable).with_name("jupyter")  # the README's .venv/bin/jupyter
         return [
-            sys.executable, "-m", "jupyterlab", "--no-browser",
-            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
-            f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root_dir}",
-            "--ServerApp.allow_root=True",  # CI runs as root; nothing listens beyond 127.0.0.1
-            "--LabApp.news_url=None",  # no announcements fetched
+            str(jupyter) if jupyter.is_file() else program, *arguments,
+            "--no-browser", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            *(readme_as_root() if os.geteuid() == 0 else []),
+            "--LabApp.news_url=None",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.extension_manager=readonly",  # no PyPI listing
+            "--LabApp.extension_manager=readonly",
         ]  # fmt: skip
 
     def api(self, path: str, method: str = "GET", timeout: float = 10) -> bytes:
@@ -485,6 +494,66 @@ class NotebookPage:
             arg=[self.panel_id, self.tab],
             timeout=PAGE_S * 1000,
         )
+
+    def close(self) -> None:
+        """Close the notebook's tab (its close mark, as a student does; a question about unsaved
+        changes is answered "Discard": what counts is the file as saved). Its kernel goes on."""
+        self.activate()
+        self.page.locator(f"{self.tab} .lm-TabBar-tabCloseIcon").click()
+        discard = self.page.locator(".jp-Dialog .jp-Dialog-button", has_text="Discard")
+        tab = self.page.locator(self.tab)
+        deadline = time.monotonic() + PAGE_S
+        while tab.count():
+            if discard.count():
+                discard.first.click()
+            assert time.monotonic() < deadline, f"{self.path}: its tab did not close"
+            self.page.wait_for_timeout(100)
+        self.panel_id = None
+
+    def reopen(self) -> None:
+        """Close the notebook's tab and open the file again (File > Open from Path...), as a student
+        reopens a saved lesson."""
+        self.close()
+        self.open_in_new_tab()
+
+    def folded(self, cell_indexes: list[int]) -> list[str]:
+        """How the outputs of the cells at `cell_indexes` (among all cells) show a folded table:
+        "closed" (a <details> block, not open), "open", or "none" (no <details> in its output)."""
+        return self.page.evaluate(
+            """([id, indexes]) => indexes.map(i => {
+              const cell = document.querySelectorAll('#' + id + ' .jp-Cell')[i];
+              const block = cell && cell.querySelector('.jp-OutputArea details');
+              return block ? (block.open ? 'open' : 'closed') : 'none';
+            })""",
+            [self.panel_id, cell_indexes],
+        )
+
+    def follow_glossary_link(self) -> str:
+        """Click the notebook's first link to the course glossary, as a student does; return the
+        title of the tab that is then current (JupyterLab opens the file in a tab of its own),
+        once it is not the notebook's. The glossary's tab is closed again (a later click opens it
+        anew). AssertionError when no tab opens."""
+        self.activate()
+        link = self.page.locator(f'{self.panel} .jp-MarkdownOutput a[href*="GLOSSARY.md"]').first
+        link.scroll_into_view_if_needed()
+        link.click()
+        try:
+            tab_id = self.page.wait_for_function(
+                """(id) => {
+                  const tab = document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current');
+                  return tab && tab.dataset.id !== id && (tab.title || '').includes('GLOSSARY.md')
+                    ? tab.dataset.id : false;
+                }""",
+                arg=self.panel_id,
+                timeout=30_000,
+            ).json_value()
+        except PlaywrightTimeout:
+            raise AssertionError(f"{self.path}: a click on its glossary link opened nothing") from None
+        glossary = self.page.locator(f'.lm-DockPanel .lm-TabBar-tab[data-id="{tab_id}"]')
+        title = glossary.get_attribute("title")
+        glossary.locator(".lm-TabBar-tabCloseIcon").click()
+        glossary.wait_for(state="detached", timeout=PAGE_S * 1000)
+        return title
 
     def menu(self, menu: str, item: str) -> None:
         """Bring the notebook to the front, then click a menu bar entry and one of its items."""

@@ -38,6 +38,7 @@ test fails.
 """
 
 import hashlib
+import json
 import os
 import re
 import stat
@@ -221,6 +222,9 @@ def test_jupyterlab_opens_every_lesson_in_a_tab_of_its_own_and_starts_its_run(la
     tabs = page.eval_on_selector_all(".lm-DockPanel .lm-TabBar-tab", "tabs => tabs.map(t => t.title)")
     for notebook in NOTEBOOKS:
         assert [tab for tab in tabs if f"\nPath: lessons/{notebook.name}\n" in tab], tabs
+    # the README's command serves the course folder: the lessons, the glossary, the README, figures/
+    served = {item["name"] for item in json.loads(lab.api("/api/contents"))["content"]}
+    assert {"lessons", "GLOSSARY.md", "README.md", "figures"} <= served, served
 
 
 @pytest.mark.slow
@@ -228,7 +232,8 @@ def test_jupyterlab_opens_every_lesson_in_a_tab_of_its_own_and_starts_its_run(la
 def test_every_notebook_opens_with_a_kernel_of_its_own_the_venvs_and_run_all_starts(lab, running):
     kernels = lab.kernel_commands()
     assert len(kernels) == len(running), kernels
-    assert all(command[0] == lab.command()[0] for command in kernels), kernels
+    venv_bin = Path(sys.executable).parent  # the kernels run the venv's Python (python or python3 there)
+    assert all(Path(command[0]).parent == venv_bin for command in kernels), kernels
 
 
 @pytest.mark.slow
@@ -243,6 +248,13 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
     panel = None
     try:
         saved_run(notebook.stem)  # Run All finished with no problem, and the lesson saved as a student does
+        # a long table stays folded after Run All (JupyterLab opens a cell collapsed by its metadata)
+        full_tables = [i for i, cell in enumerate(nbformat.read(notebook, as_version=4).cells)
+                       if "full-table" in cell.metadata.get("tags", [])]  # fmt: skip
+        assert page.folded(full_tables) == ["closed"] * len(full_tables), (
+            full_tables,
+            page.folded(full_tables),
+        )
         # before any run, a fresh clone's panel area is one plain line: no error, no repr, no dead panel
         assert page.before_run == RUN_FIRST, f"before Run All the panel area shows {page.before_run[:300]!r}"
 
@@ -286,6 +298,7 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         [got] = page.read_shown(panel, [want])
         assert _before_redrawn(got["value"]) == _before_redrawn(want["value"]), (got["value"], want["value"])
         assert page.problems() == []
+        _check_saved_panel(page, lab)  # saved again after the panel was driven (Ctrl+S, autosave)
         panel.scroll_into_view_if_needed()
         page.page.screenshot(path=screenshots / f"{notebook.stem}.png")
         panel = None  # the panel's screenshot is taken; the diagrams' follows
@@ -295,6 +308,13 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         page.restart_kernel()
         seen = page.panel_seen(lesson.cell_index)
         assert seen == {"text": "", "before": f'"{RUN_FIRST}"', "icons": 0}, seen
+
+        # a glossary link opens the glossary (served, as the README's command serves the course folder)
+        assert "Path: GLOSSARY.md" in page.follow_glossary_link().split("\n")
+        # the saved lesson reopened (its kernel holds no panel now): the panel's plain line, no widget error
+        page.reopen()
+        assert page.output_text(lesson.cell_index) == RUN_FIRST
+        assert page.problems() == []
     finally:
         if panel is not None:  # a check above failed: the screenshot shows the panel as it was
             panel.scroll_into_view_if_needed()
@@ -412,6 +432,10 @@ def _check_saved_panel(page, lab):
         waited += 0.1
     assert path.stat().st_mtime_ns != before, "the notebook was not saved within 30 s"
     saved = _read_when_written(path)
+    source = path.with_suffix(".py")  # the jupytext pairing wrote it too: byte for byte the committed one
+    assert source.read_bytes() == (ROOT / page.path).with_suffix(".py").read_bytes(), (
+        f"saving {page.path} rewrote {source.name}"
+    )
     outputs = [o for cell in saved.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert "widgets" not in saved.metadata
     assert not [o for o in outputs if WIDGET_VIEW in o.get("data", {})], "a widget view was saved"
