@@ -31,6 +31,14 @@ small notebooks' checks and the lessons' checks, and the server lasts the sessio
 lesson was opened and run in turn; only the waiting overlaps. After a lesson's checks, its
 kernel is restarted and the panel must show only its plain line.
 
+The server is started by the README's own first command, read from the README (its JupyterLab
+part, run from the copy of the course folder; tests/readme_commands.py), plus only what a test
+needs (a port, a token, no browser, the README's root option when it runs as root, no network
+fetches), so the test and the README cannot part (issue 26): the course folder must be served, a
+long table must still be folded after Run All, the lesson saved after its panel was driven must
+keep its panel plain and its .py byte for byte, its glossary link must open the glossary, and
+the lesson reopened must show the panel's plain line with no widget error.
+
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
 Where it is missing the test is skipped with the command that installs it, except under
 CI=true, where it fails. The server, its kernels and the browser are stopped even when a
