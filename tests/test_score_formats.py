@@ -206,3 +206,30 @@ def test_the_text_of_a_table_is_linear_in_its_rows():
     setups = ("--setups", "single-loop,plan-execute,contract", "--budgets", "2,4")
     small, large = (_seed_checks("--seeds", ",".join(map(str, range(1, n + 1))), *setups) for n in (20, 40))
     assert large <= 2.2 * small, (small, large)
+
+
+def _strict_json(text: str):
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_an_unbounded_interval_is_valid_json_and_said_so_in_text(tmp_path):
+    """A policy that solves a task at some held-out seeds only: a bootstrap resample of the others has
+    no tokens per solved task, so the interval has no upper bound: null in JSON (never `Infinity`,
+    which is not JSON), inf in CSV, "unbounded" in text."""
+    path = tmp_path / "rare.py"
+    path.write_text(
+        "def rare(observation):\n"
+        "    if observation.step == 1 and observation.draw() > 0.01:\n"
+        "        return 'stop'\n"
+        "    return observation.model_pick()\n"
+    )
+    args = ("score", f"{path}:rare", "--held-out", "6")
+    cost = _strict_json(run_cli(*args, "--format", "json", check=True).stdout)["held_out"][0]["cost_success"]
+    rare = next(row for row in cost if row["entrant"] == "rare")
+    assert rare["tokens_per_success"] > 0 and rare["per_success_high"] is None
+    csv = pd.read_csv(io.StringIO(run_cli(*args, "--format", "csv", check=True).stdout))
+    assert np.isinf(csv[(csv["part"] == "cost") & (csv["entrant"] == "rare")]["per_success_high"].iloc[0])
+    assert "unbounded]" in run_cli(*args, check=True).stdout
