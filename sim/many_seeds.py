@@ -4,7 +4,10 @@ over 10,000 seeds with its 95 % interval, and whether the two-run band rule (AA3
 Any setup runs here on its batch path (`sim.batch` for the loops, `sim.batch_contract` for the
 contract), both proven equal to the one-seed path. The interval is Student's t interval of the
 mean per-seed difference (scipy.stats); at 10,000 seeds it and the bootstrap intervals of lesson 5
-agree to the printed digits. Introduced for lessons 1 to 4 (issue: every claim earns its evidence).
+agree to the printed digits. A difference of shares (success) lies in -1..+1, and its interval is
+truncated there (`bounded_t_interval`: at few seeds the t interval can run past it; never at the
+lessons' 10,000). `paired_comparison` holds the numbers, `beside_many_seeds` prints them. Introduced
+for lessons 1 to 4 (issue: every claim earns its evidence).
 """
 
 from collections.abc import Sequence
