@@ -390,7 +390,8 @@ plane = harness.cost_success({
     for name, entrant in entrants.items()
 })  # fmt: skip
 PER_SUCCESS = ["tokens_per_success", "per_success_low", "per_success_high"]
-print(plane.drop(columns=PER_SUCCESS).to_string(index=False, float_format="{:.4f}".format))
+TRUNCATED = ["success_truncated", "tokens_truncated"]  # whether an interval was cut at its unit's bound
+print(plane.drop(columns=PER_SUCCESS + TRUNCATED).to_string(index=False, float_format="{:.4f}".format))
 print()
 print(plane[["entrant", *PER_SUCCESS]].to_string(index=False, float_format="{:.4f}".format))
 per_run = plane.set_index("entrant")["tokens"]

@@ -12,7 +12,7 @@ import pandas as pd
 
 from sim.checks import check_items, check_seed
 from sim.errors import InputError, InputTypeError
-from sim.labels import run_label
+from sim.labels import run_labels
 from sim.measurement import Measurement
 from sim.units import UNIT_NAMES, UNITS
 
@@ -158,7 +158,7 @@ def verdict_table(
             f"seeds must name one seed per run of the verdicts ({len(verdicts[0].first)}), got {len(seeds)}"
         )
     if labels is None:
-        labels = [run_label(seed, seeds) for seed in seeds]
+        labels = run_labels(seeds)
     elif len(labels := check_items(labels, str, "labels", "run names")) != len(seeds):
         raise InputError(f"labels must name each of the {len(seeds)} runs, got {len(labels)}")
     rows = []

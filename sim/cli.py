@@ -29,6 +29,7 @@ from sim.config import (
 )
 from sim.errors import InputError
 from sim.exits import contract_table, exit_state_of, stop_reason_of
+from sim.labels import run_labels
 from sim.measurement import measure_seeds, plan_accuracy
 from sim.runs import run_with
 from sim.tables import format_events, format_plan_accuracy, format_table, format_trace, seed_table
@@ -189,6 +190,9 @@ def _options(args) -> dict:
 
 
 def _table(args) -> str:
+    """One data model, three renderings: the measurements (one per setup, seed and budget), with the
+    planner's plan accuracy per seed when the split ran on the five tools; JSON and CSV carry the
+    plan accuracy on the split's rows, text prints it as the seed's lines."""
     configs = {budget: configs_for(args.setups, budget, _options(args)) for budget in args.budgets}
     by_seed = {
         (index, budget): measure_seeds(configs[budget][index], args.seeds)
@@ -201,16 +205,23 @@ def _table(args) -> str:
         for j in range(len(args.seeds))
         for budget in args.budgets
     ]
-    rows = [m.row() for m in measurements]
-    if args.format == "json":
-        return json.dumps(rows, indent=2)
-    if args.format == "csv":  # a column a setup does not have stays empty on its rows
+    plans = {}  # the planner's accuracy over the five tools, per seed (the same at every budget)
+    if "plan-execute" in args.setups and not args.lookalike:
+        plans = {seed: plan_accuracy(seed, args.common_draws) for seed in args.seeds}
+    if args.format != "text":
+        rows = [m.row() for m in measurements]
+        for row in rows:
+            if row["setup"] == "plan-execute" and plans:
+                plan = plans[row["seed"]]
+                row.update({"plan_right_positions": plan.right_positions, "plan_positions": plan.positions,
+                            "plan_right_plans": plan.right_plans, "plans": plan.plans})  # fmt: skip
+        if args.format == "json":
+            return json.dumps(rows, indent=2)
+        # CSV: a column a setup does not have stays empty on its rows
         return pd.DataFrame(rows, dtype=object).to_csv(index=False).rstrip("\n")
     lines = [format_table(seed_table(measurements))]
-    if "plan-execute" in args.setups and not args.lookalike:  # the planner's accuracy over the five tools
-        lines += [
-            format_plan_accuracy(plan_accuracy(seed, args.common_draws), args.seeds) for seed in args.seeds
-        ]
+    lines += [format_plan_accuracy(plans[seed], label=label)
+              for seed, label in zip(args.seeds, run_labels(args.seeds), strict=True) if plans]  # fmt: skip
     if "contract" in args.setups:
         lines += ["", contract_table(measurements).to_string(index=False)]
     return "\n".join(lines)
@@ -257,49 +268,13 @@ def load_policy(spec: str):
 
 
 def _score(args) -> str:
-    from sim import harness  # numpy, pandas and scipy only when a policy is scored
+    from sim.score_report import RENDER, score_report  # numpy, pandas and scipy only when a policy is scored
 
     policy = load_policy(args.policy)
     baseline = check_setup(args.baseline, "baseline")
     if args.held_out < 0:
         raise InputError(f"--held-out must be an integer >= 0, got {args.held_out}")
-    entrants = {harness.entrant_label(baseline): baseline, harness.entrant_label(policy): policy}
-    rows = []
-    for label, entrant in entrants.items():
-        for budget in args.budgets:
-            counts = harness.entrant_run(entrant, args.seeds, budget).per_seed()
-            for j, seed in enumerate(args.seeds):
-                row = {"entrant": label, "seed": seed, "budget": budget}
-                row.update({unit.reported: float(counts.success[j]) if unit.share else int(getattr(counts, unit.count)[j])
-                            for unit in harness.UNITS})  # fmt: skip
-                rows.append(row)
-    many = {}
-    if args.held_out:
-        seeds = harness.held_out_seeds(args.held_out)
-        for budget in args.budgets:
-            runs = {label: harness.entrant_run(entrant, seeds, budget) for label, entrant in entrants.items()}
-            pairs = None  # the band rule needs 2 runs or more
-            if len(args.seeds) > 1:
-                verdicts = harness.band_scores(policy, baseline, budget, args.seeds)
-                pairs = harness.beside_many_seeds(verdicts, *runs.values())
-            many[budget] = (pairs, harness.cost_success(runs))
-    if args.format == "csv":
-        return pd.DataFrame(rows).to_csv(index=False).rstrip("\n")
-    if args.format == "json":
-        held = [{"budget": budget, "held_out_seeds": args.held_out,
-                 "paired": None if pairs is None else pairs.to_dict("records"),
-                 "cost_success": cost.to_dict("records")} for budget, (pairs, cost) in many.items()]  # fmt: skip
-        return json.dumps({"rows": rows, "held_out": held}, indent=2)
-    lines = [pd.DataFrame(rows).to_string(index=False)]
-    for budget, (pairs, cost) in many.items():
-        first = harness.HELD_OUT_FIRST
-        band = f"band rule at seeds {','.join(map(str, args.seeds))} beside " if pairs is not None else ""
-        lines += ["", f"budget {budget}: policy minus {harness.entrant_label(baseline)}, {band}"
-                  f"{args.held_out} held-out seeds from {first}"]  # fmt: skip
-        if pairs is not None:
-            lines.append(pairs.to_string(index=False))
-        lines.append(cost.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    return "\n".join(lines)
+    return RENDER[args.format](score_report(policy, baseline, args.seeds, args.budgets, args.held_out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

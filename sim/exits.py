@@ -11,7 +11,7 @@ import pandas as pd
 from sim.agents import is_correct
 from sim.checks import check_seed
 from sim.config import DEFAULT_BUDGET, configs_for
-from sim.labels import SETUP_LABELS, run_label
+from sim.labels import SETUP_LABELS, run_labels
 from sim.runs import run_with
 from sim.tasks import TASKS, Task, check_task, correct_answer
 from sim.world import SUBSCRIBERS, consumption_m3
@@ -131,14 +131,15 @@ def exit_state_frame(
         (tasks, of 24) and solved (tasks with the correct answer, the seed's measure).
         Introduced in lesson 4.
     """
-    rows = []
+    rows, labels = [], None
     for config in configs_for(setups, max_steps, contract):
         setup = config.setup
-        for seed in seeds:
+        for index, seed in enumerate(seeds):
             runs = [run_with(config, task, check_seed(seed)) for task in TASKS]
+            labels = run_labels(seeds) if labels is None else labels  # the seeds checked once
             states = [exit_state_of(run) for run in runs]
             rows.append(
-                {"setup": SETUP_LABELS[setup], "run": run_label(seed, seeds), "budget": max_steps,
+                {"setup": SETUP_LABELS[setup], "run": labels[index], "budget": max_steps,
                  **{state: states.count(state) for state in EXIT_STATES},
                  "solved": sum(is_correct(run) for run in runs)}
             )  # fmt: skip
@@ -168,6 +169,6 @@ def contract_table(measurements: Sequence) -> pd.DataFrame:
                **{stop_field(reason): f"stop: {reason}" for reason in STOP_REASONS}}  # fmt: skip
     rows = [{columns[key]: value for key, value in m.row().items() if key in columns} for m in contract]
     table = pd.DataFrame(rows, columns=list(columns.values()))
-    table.insert(1, "run", [run_label(m.seed, seeds) for m in contract])
+    table.insert(1, "run", run_labels(seeds) if contract else [])
     table["success_exit"] = table["success_exit"].map(lambda share: f"{share:.4f}")
     return table

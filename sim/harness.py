@@ -8,8 +8,13 @@ row from its setup's batch run, a policy seed by seed on the one-seed engine. Th
 - the band rule (AA30) against a chosen baseline at the lessons' runs A and B (`sim.bands`);
 - the mean paired difference of each counted unit, with its 95 % t interval over many seeds,
   beside the band verdict (`sim.many_seeds`);
-- tokens per solved task with a 95 % percentile bootstrap interval over seeds (scipy);
+- tokens per solved task with a 95 % percentile bootstrap interval over seeds (scipy), undefined
+  (NaN) for an entrant that solves nothing: a result, not an error;
 - success against tokens per run, with intervals on both axes (the cost-success figure).
+
+Every t interval here is truncated to what its unit can take (a share 0..1, a difference of
+shares -1..+1, tokens >= 0; `sim.many_seeds.bounded_t_interval`): at few seeds near a bound the
+t interval runs past it, and the truncated one keeps its coverage. A table says where it cut.
 
 Tuning and testing are kept apart: design on the tuning block, report on the held-out block,
 which the report functions take when no seeds are given. Introduced in lesson 6.
@@ -37,7 +42,7 @@ from sim.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.errors import InputError, InputTypeError
 from sim.labels import SETUP_LABELS
 from sim.many_seeds import CONFIDENCE as CONFIDENCE  # the lessons print harness.CONFIDENCE
-from sim.many_seeds import beside_many_seeds, paired_difference, t_interval
+from sim.many_seeds import beside_many_seeds, bounded_t_interval, paired_difference
 from sim.policy import check_policy, policy_name, policy_run
 from sim.tasks import TASKS, correct_answer
 from sim.units import UNITS
@@ -230,22 +235,26 @@ def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, flo
     percentile bootstrap interval resampling seeds (scipy.stats.bootstrap, paired, RESAMPLES
     resamples, numpy Generator seeded RESAMPLING_SEED). Returns (value, low, high), in tokens;
     with interval=False, (value, NaN, NaN) and no resampling (a panel that does not show it).
+    A run that solves nothing has no tokens per solved task: (NaN, NaN, NaN), a result like any
+    other; when some seeds solve nothing, a resample of only those has no upper bound, and high
+    may be inf.
 
-    Raises InputTypeError for anything but a BatchRun; InputError when no task was solved."""
+    Raises InputTypeError for anything but a BatchRun."""
     if not isinstance(run, BatchRun):
         raise InputTypeError(f"run must be a BatchRun (from entrant_run), got {type(run).__name__}")
     per_seed = run.per_seed()
     tokens, solved = per_seed.tokens.astype(float), per_seed.solved.astype(float)
-    if solved.sum() == 0:
-        raise InputError("run must solve at least one task for tokens per solved task")
+    if solved.sum() == 0:  # undefined: nothing was solved
+        return float("nan"), float("nan"), float("nan")
     value = float(tokens.sum() / solved.sum())
     if not interval:
         return value, float("nan"), float("nan")
     if len(tokens) < 2:
         return value, value, value
-    result = stats.bootstrap((tokens, solved), lambda t, s, axis: t.sum(axis=axis) / s.sum(axis=axis),
-                             paired=True, vectorized=True, n_resamples=RESAMPLES, method="percentile",
-                             rng=np.random.default_rng(RESAMPLING_SEED))  # fmt: skip
+    with np.errstate(divide="ignore", invalid="ignore"):  # a resample that solves nothing: inf
+        result = stats.bootstrap((tokens, solved), lambda t, s, axis: t.sum(axis=axis) / s.sum(axis=axis),
+                                 paired=True, vectorized=True, n_resamples=RESAMPLES, method="percentile",
+                                 rng=np.random.default_rng(RESAMPLING_SEED))  # fmt: skip
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
@@ -264,8 +273,11 @@ def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True
     -------
     pandas.DataFrame
         One row per entrant: entrant; seeds; success (mean share of the 24 tasks per run) with
-        success_low, success_high (t interval over seeds); tokens (mean per run of 24 tasks) with
-        tokens_low, tokens_high; tokens_per_success with its bootstrap low and high.
+        success_low, success_high (t interval over seeds, truncated to 0..1); tokens (mean per run
+        of 24 tasks) with tokens_low, tokens_high (t interval, truncated at 0); success_truncated,
+        tokens_truncated (whether the truncation cut a bound, `sim.many_seeds.bounded_t_interval`);
+        tokens_per_success with its bootstrap low and high (NaN when the entrant solved nothing,
+        `tokens_per_success`).
 
     Raises
     ------
@@ -281,18 +293,21 @@ def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True
         if seeds is not None and not np.array_equal(seeds, run.seeds):
             raise InputError("runs must all be on the same seeds")
         seeds, per_seed = run.seeds, run.per_seed()
-        success, tokens = t_interval(per_seed.success), t_interval(per_seed.tokens.astype(float))
+        success = bounded_t_interval(per_seed.success, 0.0, 1.0)
+        tokens = bounded_t_interval(per_seed.tokens.astype(float), 0.0, np.inf)
         per = tokens_per_success(run, interval=per_success_interval)
         rows.append({"entrant": label, "seeds": len(run.seeds),
                      "success": success[0], "success_low": success[1], "success_high": success[2],
                      "tokens": tokens[0], "tokens_low": tokens[1], "tokens_high": tokens[2],
+                     "success_truncated": success[3], "tokens_truncated": tokens[3],
                      "tokens_per_success": per[0], "per_success_low": per[1], "per_success_high": per[2]})  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
     """Per task kind, the mean paired difference in success (second minus first: the share of that
-    kind's tasks solved per seed) with its 95 % t interval over the seeds (lesson 6's router).
+    kind's tasks solved per seed) with its 95 % t interval over the seeds, truncated to -1..+1
+    (`sim.many_seeds.bounded_t_interval`; lesson 6's router).
 
     Returns a DataFrame: kind, tasks, first, second (mean shares), difference, low, high, shown
     (the interval leaves zero out). Raises InputTypeError / InputError for runs that are not
@@ -301,7 +316,7 @@ def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
     kinds, rows = np.array([task.kind for task in TASKS]), []
     for kind in KINDS:
         a, b = first.correct[kinds == kind].mean(axis=0), second.correct[kinds == kind].mean(axis=0)
-        mean, low, high = t_interval(b - a)
+        mean, low, high, _ = bounded_t_interval(b - a, -1.0, 1.0)
         rows.append({"kind": kind, "tasks": int((kinds == kind).sum()), "first": float(a.mean()),
                      "second": float(b.mean()), "difference": mean, "low": low, "high": high,
                      "shown": bool(low > 0 or high < 0)})  # fmt: skip

@@ -13,6 +13,7 @@ from sim.figures_your_agent import draw_panel_cost_success
 from sim.harness import cost_success, entrant_label, entrant_run, route, run_bands
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.policy import check_policy, model_policy, stop_when_goal_met
+from sim.score_report import NOTHING_SOLVED
 
 PANEL_SEEDS = 40  # seeds of the panel's cost-success figure, from the chosen seed on (40: a redraw within the 150 ms goal of benchmarks/browser_latency.py)
 BASELINE = "single-loop"
@@ -34,6 +35,11 @@ def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
             )
         policies.update({str(label): check_policy(policy, "extra") for label, policy in extra.items()})
     return policies
+
+
+def _per_success(value: float) -> str:
+    """Tokens per solved task as the panel prints it; an entrant that solved nothing has none."""
+    return NOTHING_SOLVED if value != value else f"{value:.4f}"  # NaN: nothing solved
 
 
 def your_agent_view(settings: Settings, policies: Mapping | None = None, run=entrant_run) -> View:
@@ -66,9 +72,9 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     runs = {entrant_label(e): built_in[e] for e in ("single-loop", "plan-execute")}
     runs[label] = policy_runs
     frame = cost_success(runs, per_success_interval=False)  # the panel shows no interval for it
-    text = frame[["entrant", "success", "tokens", "tokens_per_success"]].to_string(
-        index=False, float_format="{:.4f}".format
-    )
+    shown = frame[["entrant", "success", "tokens", "tokens_per_success"]]
+    shown = shown.assign(tokens_per_success=shown["tokens_per_success"].map(_per_success))
+    text = shown.to_string(index=False, float_format="{:.4f}".format)
     return View(
         table_html=pre_html("\n".join(lines)),
         figure=draw_panel_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),

@@ -15,7 +15,7 @@ import pandas as pd
 from sim.agents import LoopStep, check_run
 from sim.checks import check_instance, check_integer, check_items
 from sim.errors import InputError
-from sim.labels import SETUP_LABELS, run_label
+from sim.labels import SETUP_LABELS, run_label, run_labels
 from sim.measurement import Measurement, PlanAccuracy
 from sim.tasks import check_task, correct_answer
 from sim.units import UNITS
@@ -66,11 +66,10 @@ def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     measurements = check_items(
         measurements, Measurement, "measurements", "Measurements (from sim.measure)", 1
     )
-    seeds = [m.seed for m in measurements]
     table = pd.DataFrame(
         {
             "setup": [SETUP_LABELS[m.setup] for m in measurements],
-            "run": [run_label(m.seed, seeds) for m in measurements],
+            "run": run_labels([m.seed for m in measurements]),
             "budget": [m.budget for m in measurements],
             "rule": [m.rule for m in measurements],
             **{unit.seed_header: [m.reported(unit) for m in measurements] for unit in UNITS},
@@ -127,13 +126,17 @@ def format_table(table: pd.DataFrame) -> str:
     return header + "\n" + rows
 
 
-def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None) -> str:
+def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None = None) -> str:
     """One line in the seed's form: right positions r/p = share ; fully right plans f/n.
-    `seeds`: the seeds shown beside it, for the run's label (see `run_label`).
-    Raises InputTypeError for anything but a PlanAccuracy (from sim.plan_accuracy)."""
+    `seeds`: the seeds shown beside it, for the run's label (see `run_label`); or `label`, the
+    run's label already made (`run_labels`, for many lines at once).
+    Raises InputTypeError for anything but a PlanAccuracy (from sim.plan_accuracy) or a label that
+    is not a string."""
     check_instance(accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from sim.plan_accuracy)")
+    if label is not None:
+        check_instance(label, str, "label", "a string (from sim.labels.run_labels)")
     return (
-        f"plan {run_label(accuracy.seed, seeds)} : right positions {accuracy.right_positions}/"
+        f"plan {run_label(accuracy.seed, seeds) if label is None else label} : right positions {accuracy.right_positions}/"
         f"{accuracy.positions} = {accuracy.position_share:.4f} ; fully right plans "
         f"{accuracy.right_plans}/{accuracy.plans}"
     )

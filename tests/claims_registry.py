@@ -788,7 +788,7 @@ def router_is_its_setups_kind_by_kind() -> bool:
 def command_line_scores_as_the_harness() -> bool:
     """`python -m sim score FILE.py:FUNCTION` (sim.cli.main, in process) gives the same band verdicts, paired
     differences and intervals as harness.score, for the stop rule against the single loop on 50 held-out
-    seeds."""
+    seeds (its JSON holds the numbers; printed the lessons' way they are harness.score's text)."""
     import contextlib
     import io
     import json
@@ -796,6 +796,7 @@ def command_line_scores_as_the_harness() -> bool:
     from pathlib import Path
 
     from sim import cli, harness, policy
+    from sim.many_seeds import signed
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "entrant.py"
@@ -807,7 +808,10 @@ def command_line_scores_as_the_harness() -> bool:
         return False
     paired = json.loads(out.getvalue())["held_out"][0]["paired"]
     expected = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, harness.held_out_seeds(50))
-    return paired == json.loads(expected.to_json(orient="records"))
+    shown = [{"unit": row["unit"], "two runs": row["two_runs"], "mean difference": signed(row["mean"], row["unit"]),
+              "95 % interval": f"[{signed(row['low'], row['unit'])}, {signed(row['high'], row['unit'])}]",
+              "many seeds": row["many_seeds"], "agrees": row["agrees"]} for row in paired]  # fmt: skip
+    return shown == json.loads(expected.to_json(orient="records"))
 
 
 # ---- the registry

@@ -161,7 +161,9 @@ def test_the_cli_scores_a_policy_file(tmp_path):
     text = _cli("score", f"{path}:proposal", "--held-out", "0", "--seeds", "1,2", "--budgets", "4,8")
     assert text.returncode == 0 and len(text.stdout.splitlines()) == 1 + 2 * 2 * 2
     csv = _cli("score", f"{path}:proposal", "--held-out", "0", "--format", "csv")
-    assert csv.stdout.splitlines()[0] == "entrant,seed,budget,success,steps,calls,tokens,errors"
+    assert csv.stdout.splitlines()[0] == "part,entrant,seed,budget,success,steps,calls,tokens,errors"
+    parts = {line.split(",")[0] for line in csv.stdout.splitlines()[1:]}
+    assert parts == {"run"}  # --held-out 0: the rows only
 
 
 def test_the_cli_refuses_a_bad_policy_in_one_line(tmp_path):

@@ -45,6 +45,11 @@ def test_startup_benchmark_runs(monkeypatch, capsys):
     assert "python -m sim table" in out and "median" in out
 
 
+def test_the_table_formats_benchmark_runs(monkeypatch, capsys):
+    out = _run(monkeypatch, capsys, "table_formats.py", "--seeds", "3", "--budgets", "2")
+    assert "3 seeds x 2 budgets (12 rows): csv" in out and "text / csv" in out
+
+
 def test_the_browser_benchmark_uses_only_what_the_browser_helpers_have():
     """benchmarks/browser_latency.py drives JupyterLab with the browser test's helpers (it needs
     Chromium and minutes, so it is not run here): every name it imports from them exists, and every

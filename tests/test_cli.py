@@ -11,6 +11,7 @@ import sys
 import pytest
 from cli_run import run_cli
 
+import sim
 from sim import measure
 
 
@@ -70,7 +71,16 @@ def test_json_rows_match_the_api():
         assert row == {"setup": m.setup, "seed": m.seed, "budget": m.budget, "success": m.success, "steps": m.steps,
                        "calls": m.calls, "tokens": m.tokens, "errors": m.errors, "approvals": m.approvals,
                        "rule": "fixed budget", "stop_when_done": False, "budget_margin": None,
-                       "self_critique": on, "approval": False}  # fmt: skip
+                       "self_critique": on, "approval": False, **_plan_columns(row)}  # fmt: skip
+
+
+def _plan_columns(row: dict) -> dict:
+    """What JSON and CSV add to the split's rows: the planner's accuracy at the row's seed, as text prints it."""
+    if row["setup"] != "plan-execute":
+        return {}
+    plan = sim.plan_accuracy(row["seed"])
+    return {"plan_right_positions": plan.right_positions, "plan_positions": plan.positions,
+            "plan_right_plans": plan.right_plans, "plans": plan.plans}  # fmt: skip
 
 
 def test_csv_has_the_same_columns():
@@ -78,9 +88,15 @@ def test_csv_has_the_same_columns():
     assert (
         lines[0]
         == "setup,seed,budget,success,steps,calls,tokens,errors,approvals,rule,stop_when_done,budget_margin,"
-        "self_critique,approval"
+        "self_critique,approval,plan_right_positions,plan_positions,plan_right_plans,plans"
     )
     assert len(lines) == 5
+    assert [line.endswith(",,,,") for line in lines[1:]] == [
+        True,
+        True,
+        False,
+        False,
+    ]  # on the split's rows only
 
 
 def test_text_table_with_many_budgets_has_a_budget_column():

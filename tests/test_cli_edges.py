@@ -115,7 +115,13 @@ def test_the_batch_path_gives_the_one_seed_paths_rows_byte_for_byte(options):
             ]
         ]
         if fmt == "json":
-            assert out == json.dumps([m.row() for m in measurements], indent=2) + "\n"
+            # the split's rows carry the planner's accuracy, as text shows it
+            plans = {seed: sim.plan_accuracy(seed) for seed in seeds}
+            rows = [{**m.row(), **({"plan_right_positions": plans[m.seed].right_positions,
+                                    "plan_positions": plans[m.seed].positions,
+                                    "plan_right_plans": plans[m.seed].right_plans, "plans": plans[m.seed].plans}
+                                   if m.setup == "plan-execute" else {})} for m in measurements]  # fmt: skip
+            assert out == json.dumps(rows, indent=2) + "\n"
         elif fmt == "text":
             assert out.startswith(sim.format_table(sim.seed_table(measurements)) + "\n")
 
