@@ -209,22 +209,31 @@ def _ask_endpoint(client, request: dict, timeout: float, max_retries: int) -> di
     {"error": {"kind", "message"}}. Never raises for what an endpoint does. The whole call, its
     retries and their waits included, ends within `timeout` seconds: a retry is made only when
     its wait ends before then."""
-    deadline = time.monotonic() + timeout
+    deadline, last = time.monotonic() + timeout, None
     for retry in range(max_retries + 1):
         outcome = _within(deadline - time.monotonic(), lambda: _attempt(client, request, deadline))
-        if outcome is None:
-            return _failed("timeout", f"no reply in time: the request took more than {timeout:g} s")
-        reply, got = outcome
+        reply, got = outcome if outcome is not None else (_failed("timeout", ""), None)
+        if reply.get("error", {}).get("kind") == "timeout":
+            if last is not None:  # a retry cut off: the failure it retried is what went wrong
+                return _noted(last, f"its retry got no reply within the {timeout:g} s the request may take")
+            if outcome is None:
+                return _failed("timeout", f"no reply in time: the request took more than {timeout:g} s")
         if got is None or retry == max_retries:
             return reply
         wait = retry_wait(got, retry) if got is not True else min(0.5 * 2**retry, 8.0)
         if wait is None:
             return reply
         if time.monotonic() + wait >= deadline:
-            note = f" (a retry would wait {wait:g} s, past the {timeout:g} s the request may take)"
-            return _failed(reply["error"]["kind"], reply["error"]["message"] + note)
+            return _noted(
+                reply, f"a retry would wait {wait:g} s, past the {timeout:g} s the request may take"
+            )
+        last = reply
         time.sleep(wait)
     return reply
+
+
+def _noted(failure: dict, note: str) -> dict:
+    return _failed(failure["error"]["kind"], f"{failure['error']['message']} ({note})")
 
 
 class ChatPolicy:

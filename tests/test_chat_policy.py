@@ -74,7 +74,7 @@ def test_the_stand_in_answers_by_the_simulators_rule(server):
 )  # fmt: skip
 def test_each_failure_ends_the_task_run_with_its_message(server, tmp_path, model, kind, words):
     path = tmp_path / "failure.jsonl"
-    live = chat_policy(model, server.base_url, "none", timeout=0.5, max_retries=0, record=path)
+    live = chat_policy(model, server.base_url, "none", timeout=2, max_retries=0, record=path)
     run = sim.policy.run_policy(live, "G05", 20260218, 8)
     assert run.steps == 1 and run.stopped and run.trace == ()
     [failure] = live.failures
