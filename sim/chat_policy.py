@@ -116,6 +116,8 @@ def reply_of(data) -> dict:
         return _failed("bad_reply", "the reply holds no choices: not a chat completion")
     choice = choices[0]
     message = choice.get("message")
+    if "message" in choice and not isinstance(message, dict):
+        return _failed("bad_reply", f"the reply's message must be an object, got {json.dumps(message)[:200]}")
     if not isinstance(message, dict):
         held = ", ".join(sorted(map(str, choice))) or "nothing"
         return _failed("bad_reply", f"the reply's choice holds no message (it holds {held}): "
@@ -142,9 +144,11 @@ def retry_wait(response, retry: int) -> float | None:
         return None
     for header, unit in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         try:
-            return max(float(response.headers[header]) * unit, 0.0)
+            seconds = float(response.headers[header]) * unit
         except (KeyError, ValueError):
-            pass
+            continue
+        if seconds == seconds:  # not NaN
+            return max(seconds, 0.0)
     try:
         return max(
             email.utils.parsedate_to_datetime(response.headers["retry-after"]).timestamp() - time.time(), 0.0
@@ -178,7 +182,7 @@ def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
     try:
         data = json.loads(bytes(body))
     except ValueError as error:
-        return _failed("bad_reply", f"the reply is not JSON: {error}"), None
+        return _failed("bad_reply", f"the reply is not JSON ({error}), it begins {bytes(body[:60])!r}"), None
     return reply_of(data), None
 
 

@@ -26,6 +26,7 @@ SHAPES = {  # model name -> the first choice the server sends
     "content-list": {"index": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "x"}]}},
     "call-without-name": {"index": 0, "message": {"role": "assistant", "tool_calls": [{"function": {}}]}},
 }  # fmt: skip
+NOT_JSON = {"html": b"<html>busy</html>", "empty": b"", "event-stream": b'data: {"choices": []}\n\n'}
 HITS: dict = {}  # model name -> requests the server got
 OTHER_BODIES = {
     "no-choices": {"id": "x", "choices": []},
@@ -64,6 +65,9 @@ class _Handler(BaseHTTPRequestHandler):
                 data = json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode()
                 self._head(429, len(data), {"Retry-After": model.removeprefix("retry-after-")})
                 self.wfile.write(data)
+            elif model in NOT_JSON:
+                self._head(200, len(NOT_JSON[model]), {"Content-Type": "text/html"})
+                self.wfile.write(NOT_JSON[model])
             else:
                 answer = _completion(SHAPES[model]) if model in SHAPES else OTHER_BODIES[model]
                 data = json.dumps(answer).encode()
@@ -111,7 +115,7 @@ def _one_step(live):
     return run, time.monotonic() - start
 
 
-@pytest.mark.parametrize("model", [*SHAPES, *OTHER_BODIES])
+@pytest.mark.parametrize("model", [*SHAPES, *OTHER_BODIES, *NOT_JSON])
 def test_a_reply_the_chat_format_does_not_give_is_a_recorded_bad_reply(base_url, tmp_path, model):
     path = tmp_path / "t.jsonl"
     live = chat_policy(model, base_url, "none", timeout=5, max_retries=0, record=path)
@@ -190,3 +194,17 @@ def test_no_key_at_all_works_for_a_local_server(monkeypatch, base_url):
     live = chat_policy("text-choice", base_url, timeout=5, max_retries=0)
     _one_step(live)
     assert [f.kind for f in live.failures] == ["bad_reply"]
+
+
+@pytest.mark.parametrize(
+    "status, headers, wait",
+    [(429, {"Retry-After": "20"}, 20.0), (503, {"Retry-After-Ms": "250"}, 0.25), (429, {"Retry-After": "nan"}, 1.0),
+     (429, {"Retry-After": "soon"}, 1.0), (429, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),
+     (500, {}, 1.0), (400, {"Retry-After": "1"}, None), (404, {}, None)],
+)  # fmt: skip
+def test_a_retry_waits_as_the_openai_client_waits(status, headers, wait):
+    import httpx2
+
+    from sim.chat_policy import retry_wait
+
+    assert retry_wait(httpx2.Response(status, headers=headers), 1) == wait  # retry 1: back-off 1 s
