@@ -101,7 +101,8 @@ def decide(reply: dict) -> tuple[str | None, Failure | None]:
 
 
 def _failed(kind: str, message: str) -> dict:
-    return {"error": {"kind": kind, "message": message}}
+    """A failure as a reply holds it; its message in one line."""
+    return {"error": {"kind": kind, "message": " ".join(message.split())}}
 
 
 def reply_of(data) -> dict:
@@ -348,11 +349,32 @@ def read_transcript(transcript) -> tuple[dict, list[dict]]:
         lines = [
             json.loads(line) for line in Path(transcript).read_text(encoding="utf-8").splitlines() if line
         ]
-    except (OSError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise TranscriptError(f"transcript {transcript} cannot be read: {error}") from error
-    if not lines or lines[0].get("transcript") != "sim.chat_policy" or any("key" not in x for x in lines[1:]):
+    if not lines or not isinstance(lines[0], dict) or lines[0].get("transcript") != "sim.chat_policy":
         raise TranscriptError(f"transcript {transcript} is not a transcript of sim.chat_policy")
+    bad = next((n for n, line in enumerate(lines[1:], 2) if not _request_line(line)), None)
+    if bad is not None or not isinstance(lines[0].get("model"), str):
+        where = f"its line {bad}" if bad is not None else "its header's model"
+        raise TranscriptError(f"transcript {transcript} is not a transcript of sim.chat_policy ({where})")
     return lines[0], lines[1:]
+
+
+def _request_line(line) -> bool:
+    """Whether a transcript line is a request's: a key and a reply, as `ChatPolicy` writes them."""
+    if not isinstance(line, dict) or not isinstance(line.get("key"), str):
+        return False
+    reply = line.get("reply")
+    if not isinstance(reply, dict):
+        return False
+    if "error" in reply:
+        error = reply["error"]
+        return (
+            isinstance(error, dict)
+            and error.get("kind") in FAILURE_KINDS
+            and isinstance(error.get("message"), str)
+        )
+    return all(isinstance(reply.get(name), str | None) for name in ("tool", "content"))
 
 
 def replay_policy(transcript) -> ChatPolicy:

@@ -140,3 +140,22 @@ def test_the_shipped_transcript_is_the_stand_ins_and_up_to_date(tmp_path):
         harness.score(live, "single-loop", DEFAULT_BUDGET, seeds, harness.LESSON_SEEDS)
         harness.entrant_run(live, seeds, DEFAULT_BUDGET)
     assert read_transcript(path)[1] == lines, "run scripts/record_standin_transcript.py"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [["[1]"], ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab"}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab", "reply": "read_meter"}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab", "reply": {"error": {"message": "x"}}}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab", "reply": {"tool": ["tariff"]}}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '[]'], ['{"transcript": "sim.chat_policy"}']],
+)  # fmt: skip
+def test_a_transcript_of_another_shape_is_refused_when_read(tmp_path, lines):
+    """A transcript edited by hand, or not one: a TranscriptError naming it, never a KeyError at a step."""
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TranscriptError, match="is not a transcript of sim.chat_policy"):
+        sim.policy.run_policy(replay_policy(path), "G01", 1, 8)
+    path.write_bytes(b"\xff\xfe not text\n")
+    with pytest.raises(TranscriptError, match="cannot be read"):
+        replay_policy(path)
