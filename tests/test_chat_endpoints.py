@@ -208,3 +208,15 @@ def test_a_retry_waits_as_the_openai_client_waits(status, headers, wait):
     from sim.chat_policy import retry_wait
 
     assert retry_wait(httpx2.Response(status, headers=headers), 1) == wait  # retry 1: back-off 1 s
+
+
+@pytest.mark.slow
+def test_a_score_goes_on_through_bad_replies_and_keeps_each_one(base_url):
+    """The whole score, not one step: every task's run ends at its first request, each recorded."""
+    from sim import harness
+
+    live = chat_policy("function-null", base_url, "none", timeout=5, max_retries=0)
+    table = harness.score(live, "single-loop", 8, [3, 4], [1, 2])
+    assert list(table["unit"]) == list(sim.UNIT_NAMES)
+    assert live.failures and {(f.kind, f.step) for f in live.failures} == {("bad_reply", 1)}
+    assert {f.request for f in live.failures} == {task.request for task in sim.TASKS}
