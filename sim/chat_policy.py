@@ -44,6 +44,7 @@ from sim.world import TOOL_NAMES
 
 FAILURE_KINDS = ("http", "timeout", "connection", "no_tool_call", "unknown_tool", "bad_reply")
 MAX_RETRIES_LIMIT = 5
+MAX_TIMEOUT = 3600  # seconds a request may take at most: an hour
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # the openai client's own default
 KEY_DIGITS = 16  # a request's key in a transcript: 64 bits of its SHA-256
 # the transcript lesson 6 replays (scripts/record_standin_transcript.py): its held-out seeds and label
@@ -285,8 +286,8 @@ def chat_policy(model: str | None = None, base_url: str | None = None, api_key: 
         None or "" reads OPENAI_API_KEY; local servers take any key ("none" is sent when it is
         unset or empty).
     timeout : float
-        Seconds a request may take, > 0, from sending it to its reply's last byte, its retries and
-        their waits included.
+        Seconds a request may take, 0 < timeout <= MAX_TIMEOUT, from sending it to its reply's
+        last byte, its retries and their waits included.
     max_retries : int
         Retries of a request that failed with a connection error, HTTP 408, 409, 429 or 5xx,
         0..MAX_RETRIES_LIMIT; a retry waits as the openai client does (the server's Retry-After,
@@ -306,8 +307,8 @@ def chat_policy(model: str | None = None, base_url: str | None = None, api_key: 
     if not isinstance(model, str) or not model:
         raise InputTypeError(f"model must be a model name (or set OPENAI_MODEL), got {model!r}")
     timeout = check_real(timeout, "timeout")
-    if timeout <= 0:
-        raise InputError(f"timeout must be a number of seconds > 0, got {timeout}")
+    if not 0 < timeout <= MAX_TIMEOUT:
+        raise InputError(f"timeout must be a number of seconds, 0 < timeout <= {MAX_TIMEOUT}, got {timeout}")
     max_retries = check_integer(max_retries, "max_retries", 0, MAX_RETRIES_LIMIT)
     for name, value in (("base_url", base_url), ("api_key", api_key), ("label", label)):
         if not isinstance(value, str) and (value is not None or name == "label"):
@@ -336,7 +337,12 @@ def _new_transcript(record, header: dict) -> Path:
     path = Path(record)
     if path.exists():
         raise InputError(f"record must name a new file, {path} exists: a transcript is never appended to")
-    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    try:
+        path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise InputError(
+            f"record must name a new file that can be written, {path}: {error.strerror}"
+        ) from error
     return path
 
 

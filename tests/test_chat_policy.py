@@ -111,6 +111,8 @@ def test_bad_arguments_are_refused_naming_the_parameter(tmp_path):
         (dict(model="m", base_url=5), sim.InputTypeError, "base_url"),
         (dict(model="m", record=5), sim.InputTypeError, "record"),
         (dict(model="m", record=tmp_path / "x.jsonl"), sim.InputError, "record"),
+        (dict(model="m", record=tmp_path / "no-such-folder" / "t.jsonl"), sim.InputError, "record"),
+        (dict(model="m", timeout=1e300), sim.InputError, "timeout"),
     ]
     for arguments, error, name in cases:
         with pytest.raises(error, match=name):
