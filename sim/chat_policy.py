@@ -165,7 +165,7 @@ def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
     import httpx2
     import openai
 
-    left = deadline - time.monotonic()
+    left = max(deadline - time.monotonic(), 0.001)  # httpx refuses a timeout <= 0
     try:
         with client.chat.completions.with_streaming_response.create(**request, timeout=left) as response:
             body = bytearray()
@@ -177,6 +177,8 @@ def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
         return _failed("timeout", f"no reply in time: {error}"), None
     except openai.APIStatusError as error:
         return _failed("http", f"HTTP {error.status_code}: {error.message}"), error.response
+    except httpx2.DecodingError as error:  # e.g. a body that says gzip and is not
+        return _failed("bad_reply", f"the reply cannot be decoded: {error}"), None
     except (openai.APIConnectionError, httpx2.TransportError) as error:
         return _failed("connection", f"cannot reach the endpoint: {error}"), True
     except (openai.OpenAIError, httpx2.HTTPError) as error:

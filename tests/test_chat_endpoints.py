@@ -65,6 +65,9 @@ class _Handler(BaseHTTPRequestHandler):
                 data = json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode()
                 self._head(429, len(data), {"Retry-After": model.removeprefix("retry-after-")})
                 self.wfile.write(data)
+            elif model == "bad-gzip":  # a body that says it is gzip and is not
+                self._head(200, 10, {"Content-Encoding": "gzip"})
+                self.wfile.write(b"not gzip!!")
             elif model in NOT_JSON:
                 self._head(200, len(NOT_JSON[model]), {"Content-Type": "text/html"})
                 self.wfile.write(NOT_JSON[model])
@@ -115,7 +118,7 @@ def _one_step(live):
     return run, time.monotonic() - start
 
 
-@pytest.mark.parametrize("model", [*SHAPES, *OTHER_BODIES, *NOT_JSON])
+@pytest.mark.parametrize("model", [*SHAPES, *OTHER_BODIES, *NOT_JSON, "bad-gzip"])
 def test_a_reply_the_chat_format_does_not_give_is_a_recorded_bad_reply(base_url, tmp_path, model):
     path = tmp_path / "t.jsonl"
     live = chat_policy(model, base_url, "none", timeout=5, max_retries=0, record=path)
