@@ -28,6 +28,7 @@ SHAPES = {  # model name -> the first choice the server sends
 }  # fmt: skip
 NOT_JSON = {"html": b"<html>busy</html>", "empty": b"", "event-stream": b'data: {"choices": []}\n\n'}
 HITS: dict = {}  # model name -> requests the server got
+HEADERS: dict = {}  # model name -> the headers of its last request, by lower-case name
 OTHER_BODIES = {
     "no-choices": {"id": "x", "choices": []},
     "a-list": [1, 2],
@@ -46,6 +47,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         model = body["model"]
         HITS[model] = HITS.get(model, 0) + 1
+        HEADERS[model] = {name.lower(): value for name, value in self.headers.items()}
         try:
             if model == "drip-body":  # headers at once, then the body a byte at a time
                 data = (
@@ -72,7 +74,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._head(200, len(NOT_JSON[model]), {"Content-Type": "text/html"})
                 self.wfile.write(NOT_JSON[model])
             else:
-                answer = _completion(SHAPES[model]) if model in SHAPES else OTHER_BODIES[model]
+                shape = SHAPES.get(model.removesuffix("-from-the-environment"))
+                answer = _completion(shape) if shape else OTHER_BODIES[model]
                 data = json.dumps(answer).encode()
                 self._head(200, len(data))
                 self.wfile.write(data)
@@ -186,10 +189,16 @@ def test_an_empty_variable_is_unset(monkeypatch, tmp_path, base_url):
     monkeypatch.setenv("OPENAI_MODEL", "")
     with pytest.raises(sim.InputTypeError, match="OPENAI_MODEL"):
         chat_policy()
-    monkeypatch.setenv("OPENAI_MODEL", "no-message")
+    monkeypatch.setenv("OPENAI_MODEL", "no-message-from-the-environment")
     live = chat_policy(timeout=5, max_retries=0)  # a local server with an empty key: it is asked
     _one_step(live)
     assert [f.kind for f in live.failures] == ["bad_reply"]
+    sent = HEADERS["no-message-from-the-environment"]
+    assert (
+        sent["authorization"] == "Bearer none"
+        and "openai-organization" not in sent
+        and "openai-project" not in sent
+    )
 
 
 def test_no_key_at_all_works_for_a_local_server(monkeypatch, base_url):
