@@ -25,6 +25,7 @@ draw for draw. The proposal stands for what a language model would suggest; a st
 may use it, overrule it (e.g. stop when the goal is observed), or ignore it entirely.
 """
 
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -174,11 +175,15 @@ def _adapter(policy: Callable, task: Task, seed: int, budget: int, state: dict, 
         except BaseException as error:  # any failure of the student's code (sys.exit included), named
             raise PolicyError(f"{_where(name, task, seed, step[0])} raised {describe(error)}") from error
         if not isinstance(decision, str) or decision not in DECISIONS:
-            raise PolicyError(f"{_where(name, task, seed, step[0])} returned {decision!r}: "
+            raise PolicyError(f"{_where(name, task, seed, step[0])} returned {_SHOWN.repr(decision)}: "
                               f"return one of {', '.join(DECISIONS)}")  # fmt: skip
         return None if decision == STOP else decision
 
     return pick
+
+
+_SHOWN = reprlib.Repr()  # what a policy returned, shown short (even when its own repr fails)
+_SHOWN.maxstring = _SHOWN.maxother = 60
 
 
 def describe(error: BaseException) -> str:
