@@ -10,10 +10,13 @@ arguments the model writes are shown on the wire but not used: as for every poli
 calls the tool with the fields of its schema from the agent's state.
 
 A request that fails ends its task's run, never the whole score: an HTTP error, a timeout, a
-connection refused, a reply with neither a tool call nor text, or a tool call to a tool that
-does not exist. The policy then says "stop" and keeps a `Failure` (kind, task request, step,
-message) in `failures`. Timeouts and retries are bounded (`timeout` seconds a request,
-`max_retries` retries).
+connection refused, a reply that is not a chat completion's (any shape the chat format does not
+give: a choice with no message, a completions-style `text` or streaming `delta` choice, tool calls
+of the wrong type, not JSON), a reply with neither a tool call nor text, or a tool call to a tool
+that does not exist. The policy then says "stop" and keeps a `Failure` (kind, task request, step,
+message) in `failures`. A request's whole time is bounded: `timeout` seconds from sending it to
+its reply's last byte, its retries (at most `max_retries`, each only when its wait, the server's
+Retry-After or the openai client's back-off, ends within that time) included.
 
 Every request and reply can be recorded to a JSONL transcript (`record=`): a header line, then
 one line a request, holding its key (from the SHA-256 of the request's JSON), the number of
@@ -23,9 +26,12 @@ each request from the transcript by its key, in recorded order, with no endpoint
 and the same scores, exactly.
 """
 
+import email.utils
 import hashlib
 import json
 import os
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +44,8 @@ from sim.world import TOOL_NAMES
 
 FAILURE_KINDS = ("http", "timeout", "connection", "no_tool_call", "unknown_tool", "bad_reply")
 MAX_RETRIES_LIMIT = 5
+MAX_TIMEOUT = 3600  # seconds a request may take at most: an hour
+DEFAULT_BASE_URL = "https://api.openai.com/v1"  # the openai client's own default
 KEY_DIGITS = 16  # a request's key in a transcript: 64 bits of its SHA-256
 # the transcript lesson 6 replays (scripts/record_standin_transcript.py): its held-out seeds and label
 SHIPPED_HELD_OUT = 10
@@ -93,30 +101,147 @@ def decide(reply: dict) -> tuple[str | None, Failure | None]:
     return tool, None
 
 
-def _ask_endpoint(client, request: dict) -> dict:
-    """Send one request with the openai client; the reply as {"tool", "arguments", "content"}, or
-    {"error": {"kind", "message"}}. Never raises for what an endpoint does."""
+def _failed(kind: str, message: str) -> dict:
+    """A failure as a reply holds it; its message in one line."""
+    return {"error": {"kind": kind, "message": " ".join(message.split())}}
+
+
+def reply_of(data) -> dict:
+    """A chat-completions reply body (parsed JSON) as {"tool", "arguments", "content"}, or a
+    "bad_reply" failure for any shape the chat format does not give: no choices, a choice without a
+    message (a completions-style `text` or a streaming `delta`), a message or tool call of the
+    wrong type, content that is not text."""
+    if isinstance(data, dict) and "choices" not in data and "error" in data:
+        return _failed("bad_reply", f"the reply is an error: {json.dumps(data['error'])[:200]}")
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return _failed("bad_reply", "the reply holds no choices: not a chat completion")
+    choice = choices[0]
+    message = choice.get("message")
+    if "message" in choice and not isinstance(message, dict):
+        return _failed("bad_reply", f"the reply's message must be an object, got {json.dumps(message)[:200]}")
+    if not isinstance(message, dict):
+        held = ", ".join(sorted(map(str, choice))) or "nothing"
+        return _failed("bad_reply", f"the reply's choice holds no message (it holds {held}): "
+                                    "not a chat completion")  # fmt: skip
+    content, calls = message.get("content"), message.get("tool_calls")
+    if content is not None and not isinstance(content, str):
+        return _failed("bad_reply", f"the reply's content must be text, got {type(content).__name__}")
+    if calls is None or calls == []:
+        return {"tool": None, "arguments": None, "content": content}
+    call = calls[0] if isinstance(calls, list) else None
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        return _failed("bad_reply", f"the reply's tool_calls must be a list of calls, each with a "
+                                    f"function and its name, got {json.dumps(calls)[:200]}")  # fmt: skip
+    return {"tool": function["name"], "arguments": function.get("arguments"), "content": content}
+
+
+def retry_wait(response, retry: int) -> float | None:
+    """Seconds to wait before retry number `retry` (0-based) of a request that got `response`
+    (an httpx response), as the openai client waits: the server's Retry-After (-ms) when given,
+    else 0.5 s doubling up to 8 s; None when the status is not one to retry (only 408, 409, 429
+    and 5xx are)."""
+    if response.status_code not in (408, 409, 429) and response.status_code < 500:
+        return None
+    for header, unit in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            seconds = float(response.headers[header]) * unit
+        except (KeyError, ValueError):
+            continue
+        if seconds == seconds:  # not NaN
+            return max(seconds, 0.0)
+    try:
+        return max(
+            email.utils.parsedate_to_datetime(response.headers["retry-after"]).timestamp() - time.time(), 0.0
+        )
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError):
+        return min(0.5 * 2**retry, 8.0)
+
+
+def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
+    """One try of a request, cut off at `deadline` (time.monotonic()): (reply or failure, the
+    httpx response of an HTTP error or True for a connection error, else None)."""
+    import httpx2
     import openai
 
+    left = max(deadline - time.monotonic(), 0.001)  # httpx refuses a timeout <= 0
     try:
-        completion = client.chat.completions.create(**request)
-        message = completion.choices[0].message
-    except openai.APITimeoutError as error:
-        return {"error": {"kind": "timeout", "message": f"no reply in time: {error}"}}
+        with client.chat.completions.with_streaming_response.create(**request, timeout=left) as response:
+            body = bytearray()
+            for chunk in response.iter_bytes():  # a server that drips its reply is cut off too
+                body += chunk
+                if time.monotonic() > deadline:
+                    raise httpx2.ReadTimeout("the reply did not end in time")
+    except (openai.APITimeoutError, httpx2.TimeoutException) as error:
+        return _failed("timeout", f"no reply in time: {error}"), None
     except openai.APIStatusError as error:
-        return {"error": {"kind": "http", "message": f"HTTP {error.status_code}: {error.message}"}}
-    except openai.APIConnectionError as error:
-        return {"error": {"kind": "connection", "message": f"cannot reach the endpoint: {error}"}}
-    except (openai.OpenAIError, IndexError, AttributeError, TypeError, ValueError) as error:
-        return {"error": {"kind": "bad_reply", "message": f"{type(error).__name__}: {error}"}}
-    calls = message.tool_calls or []
-    if calls:
-        return {
-            "tool": calls[0].function.name,
-            "arguments": calls[0].function.arguments,
-            "content": message.content,
-        }
-    return {"tool": None, "arguments": None, "content": message.content}
+        return _failed("http", f"HTTP {error.status_code}: {error.message}"), error.response
+    except httpx2.DecodingError as error:  # e.g. a body that says gzip and is not
+        return _failed("bad_reply", f"the reply cannot be decoded: {error}"), None
+    except (openai.APIConnectionError, httpx2.TransportError) as error:
+        return _failed("connection", f"cannot reach the endpoint: {error}"), True
+    except (openai.OpenAIError, httpx2.HTTPError) as error:
+        return _failed("bad_reply", f"{type(error).__name__}: {error}"), None
+    try:
+        data = json.loads(bytes(body))
+    except ValueError as error:
+        return _failed("bad_reply", f"the reply is not JSON ({error}), it begins {bytes(body[:60])!r}"), None
+    return reply_of(data), None
+
+
+def _within(seconds: float, call):
+    """call() in a daemon thread, waited for at most `seconds`: its result, or None when it is
+    still running then (it is left to end by itself). Re-raises what call() raised."""
+    done: list = []
+
+    def run():
+        try:
+            done.append((True, call()))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller, re-raised there
+            done.append((False, error))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(max(seconds, 0.0))
+    if not done:
+        return None
+    ok, value = done[0]
+    if not ok:
+        raise value
+    return value
+
+
+def _ask_endpoint(client, request: dict, timeout: float, max_retries: int) -> dict:
+    """Send one request with the openai client; the reply as {"tool", "arguments", "content"}, or
+    {"error": {"kind", "message"}}. Never raises for what an endpoint does. The whole call, its
+    retries and their waits included, ends within `timeout` seconds: a retry is made only when
+    its wait ends before then."""
+    deadline, last = time.monotonic() + timeout, None
+    for retry in range(max_retries + 1):
+        outcome = _within(deadline - time.monotonic(), lambda: _attempt(client, request, deadline))
+        reply, got = outcome if outcome is not None else (_failed("timeout", ""), None)
+        if reply.get("error", {}).get("kind") == "timeout":
+            if last is not None:  # a retry cut off: the failure it retried is what went wrong
+                return _noted(last, f"its retry got no reply within the {timeout:g} s the request may take")
+            if outcome is None:
+                return _failed("timeout", f"no reply in time: the request took more than {timeout:g} s")
+        if got is None or retry == max_retries:
+            return reply
+        wait = retry_wait(got, retry) if got is not True else min(0.5 * 2**retry, 8.0)
+        if wait is None:
+            return reply
+        if time.monotonic() + wait >= deadline:
+            return _noted(
+                reply, f"a retry would wait {wait:g} s, past the {timeout:g} s the request may take"
+            )
+        last = reply
+        time.sleep(wait)
+    return reply
+
+
+def _noted(failure: dict, note: str) -> dict:
+    return _failed(failure["error"]["kind"], f"{failure['error']['message']} ({note})")
 
 
 class ChatPolicy:
@@ -154,16 +279,21 @@ def chat_policy(model: str | None = None, base_url: str | None = None, api_key: 
     Parameters
     ----------
     model : str | None
-        The model's name; None reads OPENAI_MODEL.
+        The model's name; None reads OPENAI_MODEL (an empty variable counts as unset, as for
+        every variable here).
     base_url : str | None
-        The endpoint, e.g. "http://127.0.0.1:11434/v1" (Ollama); None reads OPENAI_BASE_URL, else
-        the client's default (OpenAI's service).
+        The endpoint, e.g. "http://127.0.0.1:11434/v1" (Ollama); None or "" reads OPENAI_BASE_URL,
+        else (unset or empty) DEFAULT_BASE_URL, OpenAI's service.
     api_key : str | None
-        None reads OPENAI_API_KEY; local servers take any key ("none" is sent when none is set).
+        None or "" reads OPENAI_API_KEY; local servers take any key ("none" is sent when it is
+        unset or empty).
     timeout : float
-        Seconds a request may take, > 0.
+        Seconds a request may take, 0 < timeout <= MAX_TIMEOUT, from sending it to its reply's
+        last byte, its retries and their waits included.
     max_retries : int
-        Retries of a failed request, 0..MAX_RETRIES_LIMIT (the client's own back-off).
+        Retries of a request that failed with a connection error, HTTP 408, 409, 429 or 5xx,
+        0..MAX_RETRIES_LIMIT; a retry waits as the openai client does (the server's Retry-After,
+        else 0.5 s doubling) and is made only when that wait ends within `timeout`.
     record : str | Path | None
         A JSONL transcript to write (a new file: its header, then one line a request).
     label : str
@@ -175,26 +305,32 @@ def chat_policy(model: str | None = None, base_url: str | None = None, api_key: 
         For a missing model, a base URL, key or label that is not a string, a bad timeout or
         retry count, or a transcript that already exists.
     """
-    model = model if model is not None else os.environ.get("OPENAI_MODEL")
+    model = model if model is not None else _environ("OPENAI_MODEL")
     if not isinstance(model, str) or not model:
         raise InputTypeError(f"model must be a model name (or set OPENAI_MODEL), got {model!r}")
     timeout = check_real(timeout, "timeout")
-    if timeout <= 0:
-        raise InputError(f"timeout must be a number of seconds > 0, got {timeout}")
+    if not 0 < timeout <= MAX_TIMEOUT:
+        raise InputError(f"timeout must be a number of seconds, 0 < timeout <= {MAX_TIMEOUT}, got {timeout}")
     max_retries = check_integer(max_retries, "max_retries", 0, MAX_RETRIES_LIMIT)
     for name, value in (("base_url", base_url), ("api_key", api_key), ("label", label)):
         if not isinstance(value, str) and (value is not None or name == "label"):
             raise InputTypeError(f"{name} must be a string, got {type(value).__name__}")
-    base_url = base_url if base_url is not None else os.environ.get("OPENAI_BASE_URL")
-    api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "none")
     import openai
 
-    client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+    client = openai.OpenAI(base_url=base_url or _environ("OPENAI_BASE_URL") or DEFAULT_BASE_URL,
+                           api_key=api_key or _environ("OPENAI_API_KEY") or "none",
+                           timeout=timeout, max_retries=0)  # fmt: skip
+    client.organization, client.project = client.organization or None, client.project or None
     path = None
     if record is not None:
         path = _new_transcript(record, {"transcript": "sim.chat_policy", "model": model,
                                         "base_url": str(client.base_url), "label": label})  # fmt: skip
-    return ChatPolicy(model, lambda request: _ask_endpoint(client, request), path)
+    return ChatPolicy(model, lambda request: _ask_endpoint(client, request, timeout, max_retries), path)
+
+
+def _environ(name: str) -> str | None:
+    """An environment variable's value; None when it is unset or empty (an empty one is unset)."""
+    return os.environ.get(name) or None
 
 
 def _new_transcript(record, header: dict) -> Path:
@@ -203,7 +339,12 @@ def _new_transcript(record, header: dict) -> Path:
     path = Path(record)
     if path.exists():
         raise InputError(f"record must name a new file, {path} exists: a transcript is never appended to")
-    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    try:
+        path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise InputError(
+            f"record must name a new file that can be written, {path}: {error.strerror}"
+        ) from error
     return path
 
 
@@ -216,11 +357,32 @@ def read_transcript(transcript) -> tuple[dict, list[dict]]:
         lines = [
             json.loads(line) for line in Path(transcript).read_text(encoding="utf-8").splitlines() if line
         ]
-    except (OSError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise TranscriptError(f"transcript {transcript} cannot be read: {error}") from error
-    if not lines or lines[0].get("transcript") != "sim.chat_policy" or any("key" not in x for x in lines[1:]):
+    if not lines or not isinstance(lines[0], dict) or lines[0].get("transcript") != "sim.chat_policy":
         raise TranscriptError(f"transcript {transcript} is not a transcript of sim.chat_policy")
+    bad = next((n for n, line in enumerate(lines[1:], 2) if not _request_line(line)), None)
+    if bad is not None or not isinstance(lines[0].get("model"), str):
+        where = f"its line {bad}" if bad is not None else "its header's model"
+        raise TranscriptError(f"transcript {transcript} is not a transcript of sim.chat_policy ({where})")
     return lines[0], lines[1:]
+
+
+def _request_line(line) -> bool:
+    """Whether a transcript line is a request's: a key and a reply, as `ChatPolicy` writes them."""
+    if not isinstance(line, dict) or not isinstance(line.get("key"), str):
+        return False
+    reply = line.get("reply")
+    if not isinstance(reply, dict):
+        return False
+    if "error" in reply:
+        error = reply["error"]
+        return (
+            isinstance(error, dict)
+            and error.get("kind") in FAILURE_KINDS
+            and isinstance(error.get("message"), str)
+        )
+    return all(isinstance(reply.get(name), str | None) for name in ("tool", "content"))
 
 
 def replay_policy(transcript) -> ChatPolicy:

@@ -1,13 +1,22 @@
 """Command line: `python -m sim table`, `python -m sim trace TASK` and `python -m sim score FILE.py:FUNCTION`
 (lesson 6), for slides and scripts.
 
-Bad input is reported on stderr in one line, `python -m sim: error: ... (see --help)`, and the
-exit code is 2. A closed standard output ends with one line and exit code 1; Ctrl-C ends
-quietly with exit code 130. Numbers follow the course's one grammar (`sim.checks.parse_whole_number`).
-A table of the loops runs on the batch path, row for row equal to the one-seed path.
+Numbers follow the course's one grammar (`sim.checks.parse_whole_number`). A table of the loops
+runs on the batch path, row for row equal to the one-seed path.
+
+A policy file (`score FILE.py:FUNCTION`) is loaded as `import` loads a module: registered in
+`sys.modules` while it runs, its folder first on `sys.path`. What the policy prints goes to
+stderr, so stdout carries only the command's table (whole JSON or CSV too).
+
+Every error is one line on stderr, `python -m sim: error: ... (see --help)`. Exit codes (EXIT_CODES,
+shown by --help): 0 done, also when the reader of stdout closes it early (`| head`); 1 the output
+cannot be written; 2 bad input, a policy file that cannot be loaded included, and a policy that
+raises (any exception, the SystemExit of `sys.exit` too) or returns what is not a tool or "stop";
+130 Ctrl-C, quietly (also a policy that raises KeyboardInterrupt).
 """
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -31,11 +40,20 @@ from sim.errors import InputError
 from sim.exits import contract_table, exit_state_of, stop_reason_of
 from sim.labels import run_labels
 from sim.measurement import measure_seeds, plan_accuracy
+from sim.policy import describe
 from sim.runs import run_with
 from sim.tables import format_events, format_plan_accuracy, format_table, format_trace, seed_table
 from sim.tasks import check_task
 
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
+EXIT_CODES = {  # the CLI's exit codes, for the docstring, --help and the README
+    0: "done (also when the reader of stdout, e.g. `| head`, closes it early)",
+    1: "the output cannot be written (stdout closed, disk full)",
+    2: "bad input: an option, a seed, a budget, a task or setup name; a policy file that cannot be "
+    "loaded; a policy that raises (any exception, SystemExit of sys.exit included) or returns "
+    "something that is not a tool or 'stop'",
+    130: "Ctrl-C, quietly (also a policy that raises KeyboardInterrupt)",
+}
 
 
 def _integer(text: str, name: str) -> int:
@@ -149,7 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m sim",
         description="Agent loops, measured: the course's fictional simulator from the command line.",
-        epilog="Each option applies to the chosen setups that have it; an option that none of them has is refused.",
+        epilog="Each option applies to the chosen setups that have it; an option that none of them has is refused. "
+        "A policy's own prints go to stderr. Exit codes: "
+        + "; ".join(f"{code}: {meaning}" for code, meaning in EXIT_CODES.items())
+        + ".",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     table = commands.add_parser("table", help="counted units per (setup, seed, budget)")
@@ -246,8 +267,9 @@ def _trace(args) -> str:
 
 
 def load_policy(spec: str):
-    """The function named by "FILE.py:FUNCTION" (the file is run as a module); InputError when the
-    file or the function is missing, or the file fails to run."""
+    """The function named by "FILE.py:FUNCTION", its file loaded as `import` loads a module (in
+    `sys.modules` as policy_<stem>, its folder first on `sys.path`); InputError when the file or
+    the function is missing, or the file fails to load (any exception, SystemExit included)."""
     import importlib.util
     from pathlib import Path
 
@@ -256,12 +278,20 @@ def load_policy(spec: str):
         raise InputError(f"policy must be FILE.py:FUNCTION, got {spec!r}")
     if not Path(path).is_file():
         raise InputError(f"policy file {path!r} not found")
-    module_spec = importlib.util.spec_from_file_location(f"policy_{Path(path).stem}", path)
+    module_name = f"policy_{Path(path).stem}"
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(module_spec)
+    folder = str(Path(path).resolve().parent)
+    if folder not in sys.path:  # as `python FILE.py` would: a module beside the policy imports
+        sys.path.insert(0, folder)
+    sys.modules[module_name] = module  # as import does: dataclasses, pickle, typing look it up there
     try:
         module_spec.loader.exec_module(module)
-    except Exception as error:  # the student's file: report it, in one line
-        raise InputError(f"policy file {path!r} failed to load: {type(error).__name__}: {error}") from error
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the student's file: report it, in one line
+        del sys.modules[module_name]
+        raise InputError(f"policy file {path!r} failed to load: {describe(error)}") from error
     if not callable(getattr(module, name, None)):
         raise InputError(f"policy file {path!r} has no function {name!r}")
     return getattr(module, name)
@@ -278,24 +308,35 @@ def _score(args) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code (0 on success, 2 on bad input, 1 when the output cannot be
-    written, 130 on Ctrl-C)."""
+    """Run the CLI; return the exit code (EXIT_CODES: 0 on success, 2 on bad input, 1 when the
+    output cannot be written, 130 on Ctrl-C)."""
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the conventional code
         return 130
 
 
+def _say(line: str) -> None:
+    """Write one line to stderr; a stderr that is closed or gone is no second error."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        text = {"table": _table, "trace": _trace, "score": _score}[args.command](args)
+    try:  # a policy's prints go to stderr: stdout is the table's, and its reader may close it
+        with contextlib.redirect_stdout(sys.stderr) if args.command == "score" else contextlib.nullcontext():
+            text = {"table": _table, "trace": _trace, "score": _score}[args.command](args)
     except InputError as error:  # bad input only: a bug shows as the traceback it is
-        sys.stderr.write(error_line(parser.prog, _in_flags(str(error))))
+        _say(error_line(parser.prog, _in_flags(" ".join(str(error).splitlines()))))
         return 2
     if sys.stdout is None:  # started with standard output closed (`>&-`)
-        sys.stderr.write(f"{parser.prog}: error: cannot write the output: standard output is closed\n")
+        _say(f"{parser.prog}: error: cannot write the output: standard output is closed\n")
         return 1
     try:
         print(text)
@@ -304,6 +345,6 @@ def _main(argv: Sequence[str] | None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps Python from failing again at exit
         return 0
     except OSError as error:  # e.g. a full disk
-        print(f"{parser.prog}: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        _say(f"{parser.prog}: error: cannot write the output: {error.strerror}\n")
         return 1
     return 0

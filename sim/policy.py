@@ -10,8 +10,9 @@ oracle.
 
 The engine is the one of every loop (`sim.agents.run_loop`): a policy runs in the single loop's
 setting, with its draw stream (keyed by seed and task) and its token rule (AA28, 60 + 22 x
-trace length a step, 30 an observation). A policy that raises, or returns anything but a tool
-or "stop", stops the whole run with a PolicyError naming the policy, the task, the seed and
+trace length a step, 30 an observation). A policy that raises (any exception, the SystemExit of
+`sys.exit` included; a KeyboardInterrupt interrupts, as Ctrl-C does), or returns anything but a
+tool or "stop", stops the whole run with a PolicyError naming the policy, the task, the seed and
 the step; one that never stops is stopped by the step budget, as any loop is.
 
 THE CHOICE ABOUT THE MODEL'S PROPOSAL. The built-in single loop picks the right tool with a
@@ -24,6 +25,7 @@ draw for draw. The proposal stands for what a language model would suggest; a st
 may use it, overrule it (e.g. stop when the goal is observed), or ignore it entirely.
 """
 
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -168,15 +170,30 @@ def _adapter(policy: Callable, task: Task, seed: int, budget: int, state: dict, 
                                   state.get("result"), step[0], budget - step[0] + 1, draw, model_pick)  # fmt: skip
         try:
             decision = policy(observation)
-        except Exception as error:  # any failure of the student's code, named where it happened
-            where = _where(name, task, seed, step[0])
-            raise PolicyError(f"{where} raised {type(error).__name__}: {error}") from error
+        except KeyboardInterrupt:  # Ctrl-C (or a policy that says so) interrupts, it is no failure
+            raise
+        except BaseException as error:  # any failure of the student's code (sys.exit included), named
+            raise PolicyError(f"{_where(name, task, seed, step[0])} raised {describe(error)}") from error
         if not isinstance(decision, str) or decision not in DECISIONS:
-            raise PolicyError(f"{_where(name, task, seed, step[0])} returned {decision!r}: "
+            raise PolicyError(f"{_where(name, task, seed, step[0])} returned {_SHOWN.repr(decision)}: "
                               f"return one of {', '.join(DECISIONS)}")  # fmt: skip
         return None if decision == STOP else decision
 
     return pick
+
+
+_SHOWN = reprlib.Repr()  # what a policy returned, shown short (even when its own repr fails)
+_SHOWN.maxstring = _SHOWN.maxother = 60
+
+
+def describe(error: BaseException) -> str:
+    """An exception in one line, as "Name: message" ("Name" alone when it has no message), for
+    any exception a student's code raises, even one whose message cannot be printed."""
+    try:
+        text = " ".join(str(error).split())
+    except Exception:  # noqa: BLE001 - a __str__ that fails: the type still names it
+        text = "(its message cannot be printed)"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _where(name: str, task: Task, seed: int, step: int) -> str:

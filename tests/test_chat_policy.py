@@ -74,7 +74,7 @@ def test_the_stand_in_answers_by_the_simulators_rule(server):
 )  # fmt: skip
 def test_each_failure_ends_the_task_run_with_its_message(server, tmp_path, model, kind, words):
     path = tmp_path / "failure.jsonl"
-    live = chat_policy(model, server.base_url, "none", timeout=0.5, max_retries=0, record=path)
+    live = chat_policy(model, server.base_url, "none", timeout=2, max_retries=0, record=path)
     run = sim.policy.run_policy(live, "G05", 20260218, 8)
     assert run.steps == 1 and run.stopped and run.trace == ()
     [failure] = live.failures
@@ -111,6 +111,8 @@ def test_bad_arguments_are_refused_naming_the_parameter(tmp_path):
         (dict(model="m", base_url=5), sim.InputTypeError, "base_url"),
         (dict(model="m", record=5), sim.InputTypeError, "record"),
         (dict(model="m", record=tmp_path / "x.jsonl"), sim.InputError, "record"),
+        (dict(model="m", record=tmp_path / "no-such-folder" / "t.jsonl"), sim.InputError, "record"),
+        (dict(model="m", timeout=1e300), sim.InputError, "timeout"),
     ]
     for arguments, error, name in cases:
         with pytest.raises(error, match=name):
@@ -140,3 +142,22 @@ def test_the_shipped_transcript_is_the_stand_ins_and_up_to_date(tmp_path):
         harness.score(live, "single-loop", DEFAULT_BUDGET, seeds, harness.LESSON_SEEDS)
         harness.entrant_run(live, seeds, DEFAULT_BUDGET)
     assert read_transcript(path)[1] == lines, "run scripts/record_standin_transcript.py"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [["[1]"], ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab"}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab", "reply": "read_meter"}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab", "reply": {"error": {"message": "x"}}}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '{"key": "ab", "reply": {"tool": ["tariff"]}}'],
+     ['{"transcript": "sim.chat_policy", "model": "m"}', '[]'], ['{"transcript": "sim.chat_policy"}']],
+)  # fmt: skip
+def test_a_transcript_of_another_shape_is_refused_when_read(tmp_path, lines):
+    """A transcript edited by hand, or not one: a TranscriptError naming it, never a KeyError at a step."""
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TranscriptError, match="is not a transcript of sim.chat_policy"):
+        sim.policy.run_policy(replay_policy(path), "G01", 1, 8)
+    path.write_bytes(b"\xff\xfe not text\n")
+    with pytest.raises(TranscriptError, match="cannot be read"):
+        replay_policy(path)
