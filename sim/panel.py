@@ -87,6 +87,9 @@ class ControlPanel:
         Which controls to show, from "seed", "new_seed", "budget", "task", "reset".
     two_runs : bool
         When True the panel compares seed and seed + 1, so the largest seed allowed is 2**32 - 2.
+    seed_range : Callable[[dict], tuple[int, str]] | None
+        For a panel whose largest seed depends on its extra controls (lesson 5: seed + N - 1 seeds
+        below 2**32): from the extra controls' values, the largest seed and why, said in a refusal.
     extra_controls : dict[str, ipywidgets.ValueWidget] | None
         A lesson's own controls (a Checkbox, a bounded IntSlider, a Dropdown...), shown after
         the standard ones. Their values reach `render` as `settings.extra[name]`; their
@@ -113,10 +116,14 @@ class ControlPanel:
         two_runs: bool = True,
         extra_controls: dict | None = None,
         background: bool | None = None,
+        seed_range: Callable[[dict], tuple[int, str]] | None = None,
     ):
         self._render = render
         self.defaults = defaults
         self.seed_max = SEED_LIMIT - (2 if two_runs else 1)
+        self._seed_range = seed_range or (
+            lambda _extra: (self.seed_max, " (run B uses seed + 1)" if self.seed_max < SEED_LIMIT - 1 else "")
+        )
         self.shown_controls = tuple(controls)
         self._random = random.Random()  # this panel's own source of new seeds
         self._quiet = False
@@ -183,12 +190,13 @@ class ControlPanel:
         """Return once every requested redraw is done (at once unless the panel computes in the background)."""
         self._worker.wait(timeout)
 
-    def _read_seed(self, text: object) -> int:
+    def _read_seed(self, text: object, extra: dict | None = None) -> int:
         """The seed typed in the seed box (an int, or text in the course's grammar for numbers,
-        `sim.checks.parse_whole_number`), or InputTypeError/InputError saying what is allowed."""
-        allowed = f"seed must be a whole number 0 <= seed <= {self.seed_max}"
-        if self.seed_max < SEED_LIMIT - 1:
-            allowed += " (run B uses seed + 1)"
+        `sim.checks.parse_whole_number`), or InputTypeError/InputError saying what is allowed
+        with the extra controls' values `extra` (default: what they say now)."""
+        extra = {name: control.value for name, control in self.extra.items()} if extra is None else extra
+        seed_max, why = self._seed_range(extra)
+        allowed = f"seed must be a whole number 0 <= seed <= {seed_max}{why}"
         if isinstance(text, str):
             try:
                 seed = parse_whole_number(text, "seed")
@@ -200,7 +208,7 @@ class ControlPanel:
                 seed = check_integer(text, "seed")
             except InputError:
                 raise InputTypeError(f"{allowed}, got {text!r} ({type(text).__name__})") from None
-        if not 0 <= seed <= self.seed_max:
+        if not 0 <= seed <= seed_max:
             raise InputError(f"{allowed}, got {seed}")
         return check_seed(seed)
 
@@ -357,7 +365,8 @@ class ControlPanel:
         self._on_change(controls=["budget"])
 
     def _on_new_seed(self, _button=None) -> None:
-        self.seed.value = str(self._random.randrange(self.seed_max + 1))
+        seed_max, _why = self._seed_range({name: control.value for name, control in self.extra.items()})
+        self.seed.value = str(self._random.randrange(seed_max + 1))
 
     def _on_reset(self, _button=None) -> None:
         self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task,
@@ -404,7 +413,7 @@ class ControlPanel:
         Extra controls are set by name: `panel.set(self_critique=True)`.
         """
         checks = {
-            "seed": (self.seed, seed, lambda v: str(self._read_seed(v))),
+            "seed": (self.seed, seed, lambda v: str(self._read_seed(v, {**self._requested.extra, **extra}))),
             "budget": (self.budget, budget, lambda v: self._check_value("budget", self.budget, v)),
             "task": (self.task, task, lambda v: check_task(v).name),
         }
