@@ -153,7 +153,7 @@ class ControlPanel:
                   "reset": self.reset}  # fmt: skip
         self.extra = dict(extra_controls or {})
         self._extra_defaults = {name: control.value for name, control in self.extra.items()}
-        for control in self.extra.values():  # a long description ("max_replans") is never cut short
+        for control in self.extra.values():  # a long description ("max replans") is never cut short
             if getattr(control, "description", "") and hasattr(control, "style"):
                 control.style.description_width = "initial"
         row = widgets.HBox([chosen[name] for name in controls] + list(self.extra.values()))
@@ -377,7 +377,9 @@ class ControlPanel:
         return getattr(self.extra[name], "description", "") or name
 
     def _value_label(self, name: str, value) -> str:
-        """A dropdown value as its label on screen; other values as they are."""
+        """A dropdown value as its label on screen, a switch as on/off; other values as they are."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
         for option in getattr(self.extra[name], "options", ()):
             if isinstance(option, tuple) and option[1] == value:
                 return str(option[0])
@@ -424,7 +426,7 @@ class ControlPanel:
         try:
             unknown = sorted(set(extra) - set(self.extra))
             if unknown:
-                name = unknown[0]
+                name = ""  # no control of this panel: the refusal goes at the next change
                 raise InputError(
                     f"unknown control {unknown[0]!r}; this panel has {', '.join(self.extra) or 'none'}"
                 )

@@ -66,7 +66,8 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     runs = {entrant_label(e): built_in[e] for e in ("single-loop", "plan-execute")}
     runs[label] = policy_runs
     frame = cost_success(runs, per_success_interval=False)  # the panel shows no interval for it
-    text = frame[["entrant", "success", "tokens", "tokens_per_success"]].to_string(
+    shown = frame[["entrant", "success", "tokens", "tokens_per_success"]]
+    text = shown.rename(columns={"tokens_per_success": "tokens per success"}).to_string(
         index=False, float_format="{:.4f}".format
     )
     return View(
