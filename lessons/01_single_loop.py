@@ -54,14 +54,12 @@ import sim
 from sim import costs, figures, figures_single_loop, picks, world
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
-sim.screen.say(
-    f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
-)
+print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)
 BUDGET = sim.DEFAULT_BUDGET
-sim.screen.say(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps")
-sim.screen.say(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's seed")
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps")
+print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's seed")
 
 # %% [markdown]
 # ## The loop in one picture

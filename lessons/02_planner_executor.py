@@ -79,13 +79,11 @@ import sim
 from sim import costs, figures, figures_planner_executor, picks
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
-sim.screen.say(
-    f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
-)
+print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)
 BUDGET = sim.DEFAULT_BUDGET
-sim.screen.say(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps for both setups")
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps for both setups")
 
 # %% [markdown]
 # ## The rules of the split

@@ -64,16 +64,12 @@ from sim import figures, figures_step_budget
 from sim.outcomes import OUTCOMES, outcome, outcome_grid
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
-sim.screen.say(
-    f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
-)
+print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
 SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)
 SETUPS = ("single-loop", "plan-execute")
 BUDGETS = (2, 4, 6, 8, 12)
-sim.screen.say(
-    f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(map(str, BUDGETS))} steps"
-)
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(map(str, BUDGETS))} steps")
 
 # %% [markdown]
 # ## What a budget does

@@ -87,7 +87,7 @@ from sim.exits import exit_state_frame
 from sim.labels import SETUP_LABELS
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
-sim.screen.say(
+print(
     f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
     f" | pydantic {pydantic.VERSION}"
 )
@@ -95,9 +95,9 @@ SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)
 BUDGET = sim.DEFAULT_BUDGET
 DEFAULTS = contract.Bounds()
-sim.screen.say(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps for every setup")
-sim.screen.say(f"tasks: {len(sim.TASKS)}")
-sim.screen.say(
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps for every setup")
+print(f"tasks: {len(sim.TASKS)}")
+print(
     f"contract defaults: max_steps {DEFAULTS.max_steps}, max_tokens {DEFAULTS.max_tokens}, "
     f"max_seconds {DEFAULTS.max_seconds}, max_replans {DEFAULTS.max_replans}"
 )

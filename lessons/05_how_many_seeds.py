@@ -84,7 +84,7 @@ from sim import clusters, figures, figures_how_many_seeds, intervals, power, rel
 from sim import exercises_how_many_seeds as exercises
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
-sim.screen.say(
+print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
     f"matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
 )
@@ -92,13 +92,11 @@ BUDGET = sim.DEFAULT_BUDGET
 SIZES = study.STUDY_SIZES
 N_MAX = max(SIZES)
 SEEDS = sim.study_seeds(N_MAX, study.STUDY_FIRST_SEED)
-sim.screen.say(
+print(
     f"seeds of an N-seed study: {SEEDS[0]} + i, i = 0..N-1 | run A: seed {SEEDS[0]} | run B: seed {SEEDS[1]}"
 )
-sim.screen.say(
-    f"step budget: {BUDGET} steps for both setups | numbers of seeds studied: {', '.join(map(str, SIZES))}"
-)
-sim.screen.say(
+print(f"step budget: {BUDGET} steps for both setups | numbers of seeds studied: {', '.join(map(str, SIZES))}")
+print(
     f"intervals: {intervals.CONFIDENCE:.0%} t intervals (scipy.stats) unless a cell names another; bootstrap "
     f"intervals: scipy.stats.bootstrap, numpy Generator seeded with {intervals.RESAMPLING_SEED}, "
     f"{intervals.RESAMPLES} resamples for one interval, {intervals.COVERAGE_RESAMPLES} per study in a coverage study"

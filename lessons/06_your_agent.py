@@ -76,7 +76,7 @@ from sim.exercises_your_agent import check_exercise_1, check_exercise_2
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 
-sim.screen.say(
+print(
     f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
     f"matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
 )
@@ -84,13 +84,11 @@ SEED_A, SEED_B = harness.LESSON_SEEDS
 BUDGET = sim.DEFAULT_BUDGET
 N_TUNING, N_HELD_OUT = 2000, harness.REPORT_SEEDS
 TUNING, HELD_OUT = harness.tuning_seeds(N_TUNING), harness.held_out_seeds(N_HELD_OUT)
-sim.screen.say(
-    f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps | tasks: {len(sim.TASKS)}"
-)
-sim.screen.say(
+print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps | tasks: {len(sim.TASKS)}")
+print(
     f"tuning block: {N_TUNING} seeds from {TUNING[0]} | held-out block: {N_HELD_OUT} seeds from {HELD_OUT[0]}"
 )
-sim.screen.say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
+print(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
       f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
       f"{harness.RESAMPLING_SEED}")  # fmt: skip
 

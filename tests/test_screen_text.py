@@ -136,12 +136,19 @@ def test_the_screen_check_catches_each_kind(tmp_path):
 
 @pytest.mark.parametrize(
     "make",
-    ["single_loop_panel", "step_budget_panel", "contract_panel", "how_many_seeds_panel", "your_agent_panel"],
+    [
+        "planner_executor_panel",
+        "single_loop_panel",
+        "step_budget_panel",
+        "contract_panel",
+        "how_many_seeds_panel",
+        "your_agent_panel",
+    ],
 )
 def test_a_panels_labels_and_status_read_as_words(make):
     import importlib
 
-    module = {"single_loop_panel": "sim.panel_single_loop", "step_budget_panel": "sim.panel_step_budget",
+    module = {"planner_executor_panel": "sim.panel_planner_executor", "single_loop_panel": "sim.panel_single_loop", "step_budget_panel": "sim.panel_step_budget",
               "contract_panel": "sim.panel_contract", "how_many_seeds_panel": "sim.panel_how_many_seeds",
               "your_agent_panel": "sim.panel_your_agent"}[make]  # fmt: skip
     panel = getattr(importlib.import_module(module), make)()
@@ -149,8 +156,17 @@ def test_a_panels_labels_and_status_read_as_words(make):
         assert not IDENTIFIER.fullmatch(control.description), (
             f"{make}: the control {name} is labelled {control.description!r}"
         )
+    for control in panel.extra.values():  # every switch on, every dropdown at its last option
+        if isinstance(control.value, bool):
+            control.value = True
+        elif getattr(control, "options", None):
+            control.value = [o[1] if isinstance(o, tuple) else o for o in control.options][-1]
+    assert "Refused" not in panel.message.value or make == "how_many_seeds_panel"  # first = second there
     assert not RAW_WORDS.search(panel.status.value), panel.status.value
-    for block in tables(html.unescape(re.sub("<[^>]+>", "\n", panel.table.value + panel.text.value))):
+    shown = html.unescape(re.sub("<[^>]+>", "\n", panel.table.value + panel.text.value))
+    for pattern in (RAW_WORDS, TYPE_REPR, LONG_DECIMALS):
+        assert not pattern.search(shown), [line for line in shown.splitlines() if pattern.search(line)][:3]
+    for block in tables(shown):
         names = set(IDENTIFIER.findall(block[0])) - set(TOOL_NAMES)
         assert not names, f"{make}: a table column is headed {sorted(names)[0]!r}"
 
