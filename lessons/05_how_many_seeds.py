@@ -96,7 +96,7 @@ print(
     f"seeds of an N-seed study: {SEEDS[0]} + i, i = 0..N-1 | run A: seed {SEEDS[0]} | run B: seed {SEEDS[1]}"
 )
 print(f"step budget: {BUDGET} steps for both setups | numbers of seeds studied: {', '.join(map(str, SIZES))}")
-print(
+sim.screen.say(
     f"intervals: {intervals.CONFIDENCE:.0%} t intervals (scipy.stats) unless a cell names another; bootstrap "
     f"intervals: scipy.stats.bootstrap, numpy Generator seeded with {intervals.RESAMPLING_SEED}, "
     f"{intervals.RESAMPLES} resamples for one interval, {intervals.COVERAGE_RESAMPLES} per study in a coverage study"

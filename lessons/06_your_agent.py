@@ -88,9 +88,9 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 print(
     f"tuning block: {N_TUNING} seeds from {TUNING[0]} | held-out block: {N_HELD_OUT} seeds from {HELD_OUT[0]}"
 )
-print(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
-      f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
-      f"{harness.RESAMPLING_SEED}")  # fmt: skip
+sim.screen.say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
+               f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
+               f"{harness.RESAMPLING_SEED}")  # fmt: skip
 
 # %% [markdown]
 # ## The policy interface
