@@ -19,6 +19,7 @@ And a panel's own labels and status lines read as words.
 import html
 import itertools
 import re
+from collections.abc import Callable
 
 import nbformat
 import pytest
@@ -196,3 +197,26 @@ def test_an_untouched_exercise_says_not_answered_yet(notebook):
         if line.startswith(("right", "wrong", "not right", "not answered yet"))
     ]  # a check's verdict
     assert said and all(line.startswith("not answered yet") for line in said), said
+
+
+def test_the_screen_helpers_wrap_between_words_name_values_in_words_and_cut_wide_tables():
+    import pandas as pd
+
+    from sim.screen import fitted, readable, type_label, wrap
+
+    sentence = "  " + " ".join(f"word{i}" for i in range(40))
+    wrapped = wrap(sentence).splitlines()
+    assert max(map(len, wrapped)) <= LINE_WIDTH and wrapped[1].startswith("      word")
+    assert " ".join(wrapped).split() == sentence.split()  # every word kept, none cut
+    frame = pd.DataFrame({"asked_for_record": [True, False], "depth": pd.array([1, None], dtype="Int64"),
+                          "value": [None, "TR01"], "tokens": [1306, 90]})  # fmt: skip
+    shown = readable(frame).to_string(index=False)
+    assert "asked for record" in shown and "yes" in shown and "no" in shown and "—" in shown
+    assert not RAW_WORDS.search(shown) and "1306" in shown
+    wide = pd.DataFrame(
+        {"unit": ["success", "tokens"], **{f"column {i:02d}": [i, 10 * i] for i in range(14)}}
+    )
+    blocks = fitted(wide, "unit").split("\n\n")
+    assert len(blocks) >= 2 and all(block.lstrip().startswith("unit") for block in blocks)
+    assert max(len(line) for block in blocks for line in block.splitlines()) <= LINE_WIDTH
+    assert type_label(str) == "str" and type_label(Callable[[], float]) == "Callable[[], float]"
