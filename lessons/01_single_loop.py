@@ -87,7 +87,7 @@ print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's 
 
 # %%
 first_run = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
-print(sim.format_trace(first_run))
+sim.screen.say(sim.format_trace(first_run))
 
 # %% [markdown]
 # The agent needed 2 tools, `read_meter` then `consumption`, and made 3 calls: one of them
@@ -119,10 +119,10 @@ subscribers = pd.DataFrame(
         for code, s in sim.SUBSCRIBERS.items()
     ]
 )
-print(f"{len(subscribers)} subscribers in {subscribers['region'].nunique()} regions")
+sim.screen.say(f"{len(subscribers)} subscribers in {subscribers['region'].nunique()} regions")
 print(subscribers["type"].value_counts().rename_axis("type").reset_index().to_string(index=False))
 used = subscribers["current"] - subscribers["previous"]
-print(f"m3 used this period: from {used.min()} to {used.max()}")
+sim.screen.say(f"m3 used this period: from {used.min()} to {used.max()}")
 
 # %% [markdown]
 # Here is one record: the subscriber of task G05, the task lesson 2 walks through. Its
@@ -133,7 +133,7 @@ g05 = sim.TASKS[sim.TASK_NAMES.index("G05")]
 record = sim.SUBSCRIBERS[g05.subscriber]
 print(subscribers[subscribers["subscriber"] == g05.subscriber].to_string(index=False))
 m3 = world.consumption_m3(record.previous, record.current)
-print(f"consumption: {record.current} - {record.previous} = {m3} m3")
+sim.screen.say(f"consumption: {record.current} - {record.previous} = {m3} m3")
 
 # %% [markdown]
 # ### The tiered tariff
@@ -151,7 +151,7 @@ for upper, price in world.TARIFF_BANDS:
     lower = upper
 bands.append({"band (m3)": f"above {lower}", "unit price": world.ABOVE_LAST_BAND})
 print(pd.DataFrame(bands).to_string(index=False))
-print(f"{len(bands)} bands; commercial factor: {world.COMMERCIAL_FACTOR}")
+sim.screen.say(f"{len(bands)} bands; commercial factor: {world.COMMERCIAL_FACTOR}")
 
 # %%
 remaining, lower, lines = m3, 0, []
@@ -164,8 +164,8 @@ for upper, price in (*world.TARIFF_BANDS, (None, world.ABOVE_LAST_BAND)):
 print(
     " + ".join(f"{n} x {p}" for n, p in lines), "=", sum(n * p for n, p in lines), f"({record.customer_type})"
 )
-print(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.customer_type)}")
-print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
+sim.screen.say(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.customer_type)}")
+sim.screen.say(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
 
 # %% [markdown]
 # ### The documents and `search_docs`
@@ -178,7 +178,7 @@ print(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercia
 # %%
 documents = pd.DataFrame({"code": list(world.DOCUMENTS), "text": list(world.DOCUMENTS.values())})
 print(documents.to_string(index=False))
-print(f"{len(documents)} documents")
+sim.screen.say(f"{len(documents)} documents")
 
 # %% [markdown]
 # What does `search_docs` find for the requests of the tasks? One request of each kind
@@ -200,12 +200,12 @@ for kind in ("charge", "consumption", "document", "record"):
             "kind": kind,
             "request": request,
             **overlaps,
-            "search_docs finds": found.get("code", found.get("error")),
+            "found": found.get("code", found.get("error")),
         }
     )
 print(pd.DataFrame(rows).to_string(index=False))
 unmatched = sum("error" in world.search_docs(query=task.request) for task in sim.TASKS)
-print(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TASKS)}")
+sim.screen.say(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TASKS)}")
 
 # %% [markdown]
 # ### The tools
@@ -234,7 +234,7 @@ tools = pd.DataFrame(
     ]
 )
 print(tools.to_string(index=False))
-print(f"{len(tools)} tools, {sum(t.side_effect for t in sim.TOOLS.values())} with a side effect")
+sim.screen.say(f"{len(tools)} tools, {sum(t.side_effect for t in sim.TOOLS.values())} with a side effect")
 
 # %% [markdown]
 # ### The tasks
@@ -257,8 +257,13 @@ by_kind = (
     .reset_index()
     .sort_values("length")
 )
-print(by_kind.to_string(index=False))
-print(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} sequence positions in all")
+print(by_kind.drop(columns="names").to_string(index=False))
+print()
+for row in by_kind.itertuples():
+    sim.screen.say(f"{row.kind} tasks: {row.names}")
+sim.screen.say(
+    f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} sequence positions in all"
+)
 
 # %% [markdown]
 # ## The loop
@@ -302,7 +307,7 @@ import json
 from sim import messages
 
 schemas = {schema["function"]["name"]: schema for schema in messages.tool_schemas()}
-print(f"tool schemas sent with each request: {len(schemas)}")
+sim.screen.say(f"tool schemas sent with each request: {len(schemas)}")
 print(json.dumps(schemas["tariff"], indent=1))
 
 # %% [markdown]
@@ -313,7 +318,7 @@ print(json.dumps(schemas["tariff"], indent=1))
 # %%
 wire = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
 sent = messages.requests(wire)
-print(f"task {wire.task}: {len(sent)} steps, {len(sent)} requests")
+sim.screen.say(f"task {wire.task}: {len(sent)} steps, {len(sent)} requests")
 print(messages.format_messages(sent[-1]))
 
 # %% [markdown]
@@ -326,12 +331,13 @@ print(messages.format_messages(sent[-1]))
 
 # %%
 sizes = messages.request_sizes(wire)
-print(sizes.to_string(index=False))
+print(sim.screen.readable(sizes).to_string(index=False))
 print("a request after k tool calls: 2 + 2 x k messages")
 print(
-    f"each request begins with the one before it: {all(b[: len(a)] == a for a, b in zip(sent, sent[1:], strict=False))}"
+    "each request begins with the one before it:",
+    "yes" if all(b[: len(a)] == a for a, b in zip(sent, sent[1:], strict=False)) else "no",
 )
-print(f"characters sent over the run: {sizes['characters'].sum()}; in its last request alone: "
+sim.screen.say(f"characters sent over the run: {sizes['characters'].sum()}; in its last request alone: "
       f"{sizes['characters'].iloc[-1]}")  # fmt: skip
 
 # %% [markdown]
@@ -393,7 +399,7 @@ rules = pd.DataFrame(
 print(rules.to_string(index=False))
 
 # %% [markdown]
-# `selection(d)` as a line. Because a wrong draw still picks a random tool, 1 time in 5 it
+# The next cell draws `selection(d)` as a line. Because a wrong draw still picks a random tool, 1 time in 5 it
 # lands on the right one by luck; the share of right picks one should *expect* is
 # therefore `selection(d) + (1 - selection(d)) / 5`, the dashed line. The tasks reach
 # positions 1 to 4 only (shaded); further out the rule hits its floor.
@@ -421,7 +427,7 @@ display(Image(filename=path))
 chosen = sim.recovery_task(SEED_A, BUDGET)
 walk = sim.run_single_loop(chosen, SEED_A, BUDGET)
 walk_steps = sim.loop_steps(walk)
-print(f"chosen: {chosen}")
+sim.screen.say(f"chosen: {chosen}")
 print(sim.loop_step_table(walk_steps).to_string(index=False))
 
 # %% [markdown]
@@ -444,7 +450,9 @@ single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
 print(sim.format_table(sim.seed_table(single)))
 for seed, m in zip(SEEDS, single, strict=True):
     unsolved = [t.name for t in sim.TASKS if not sim.is_correct(sim.run_single_loop(t, seed, BUDGET))]
-    print(f"run {sim.run_label(seed)}: {m.solved}/{m.n_tasks} solved; unsolved: {', '.join(unsolved)}")
+    sim.screen.say(
+        f"run {sim.run_label(seed)}: {m.solved}/{m.n_tasks} solved; unsolved: {', '.join(unsolved)}"
+    )
 
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
@@ -467,10 +475,10 @@ for seed, m in zip(SEEDS, single, strict=True):
 # %%
 depth = {sim.run_label(seed): sim.depth_picks(seed, BUDGET) for seed in SEEDS}
 for label, table in depth.items():
-    print(f"run {label}")
+    sim.screen.say(f"run {label}")
     print(table.round(4).to_string(index=False))
 record_tasks = sum(task.kind == "record" for task in sim.TASKS)
-print(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
+sim.screen.say(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
 
 # %%
 path = figures.save_figure(figures_single_loop.draw_depth_shares(depth), "01_single_loop-depth")
@@ -484,21 +492,21 @@ display(Image(filename=path))
 for label, table in depth.items():
     first, fourth = table.iloc[0], table.iloc[3]
     ratio = fourth["share"] / first["share"]
-    print(f"run {label}: depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
+    sim.screen.say(f"run {label}: depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
           f"{fourth['share']:.4f} ({fourth['right']:.0f}/{fourth['picks']:.0f}); depth 4 / depth 1 = {ratio:.4f}, "
           f"a fall of {100 * (1 - ratio):.1f} %")  # fmt: skip
-print(f"model: selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = "
+sim.screen.say(f"model: selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = "
       f"{sim.selection(4) / sim.selection(1):.4f}; with luck {sim.expected_right_share(4):.3f} / "
       f"{sim.expected_right_share(1):.2f} = {sim.expected_right_share(4) / sim.expected_right_share(1):.4f}")  # fmt: skip
 picks_4 = int(depth["A"].iloc[3]["picks"])
-print(f"one right pick more or less at depth 4 moves its share by 1/{picks_4} = {1 / picks_4:.4f}")
+sim.screen.say(f"one right pick more or less at depth 4 moves its share by 1/{picks_4} = {1 / picks_4:.4f}")
 for label, table in depth.items():
     gap = (table["share"] - table["expected"]).abs()
     worst = int(gap.idxmax())
-    print(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} at depth "
+    sim.screen.say(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} at depth "
           f"{table['depth'][worst]} ({table['picks'][worst]} picks)")  # fmt: skip
 step = sim.expected_right_share(1) - sim.expected_right_share(2)
-print(f"the expected line falls {step:.3f} from one depth to the next")
+sim.screen.say(f"the expected line falls {step:.3f} from one depth to the next")
 
 # %% [markdown]
 # On run A the share of right picks falls from 0.8 at the first position to 0.5 at the
@@ -524,7 +532,7 @@ pooled = sum(sim.depth_picks(seed, BUDGET)[["picks", "right"]] for seed in POOLE
 pooled["depth"] = depth["A"]["depth"]
 pooled["share"] = (pooled["right"] / pooled["picks"]).round(4)
 pooled["expected"] = depth["A"]["expected"]
-print(f"pooled over {len(POOLED)} seeds (0 .. {POOLED[-1]}), budget {BUDGET}")
+sim.screen.say(f"pooled over {len(POOLED)} seeds (0 .. {POOLED[-1]}), budget {BUDGET}")
 pooled["share - expected"] = (pooled["share"] - pooled["expected"]).round(4)
 print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"]].to_string(index=False))
 
@@ -553,10 +561,10 @@ runs = {
 }
 longest = max(runs["A"], key=lambda run: run.steps)  # max keeps the first among equals
 long_steps = sim.loop_steps(longest)
-print(sim.format_trace(longest))
+sim.screen.say(sim.format_trace(longest))
 print(sim.loop_step_table(long_steps).to_string(index=False))
 resent = sum(costs.LOOP_TOKENS_PER_CALL * s.trace_length for s in long_steps)
-print(
+sim.screen.say(
     f"{longest.task}: {longest.tokens} tokens, of which {resent} re-send the trace ({100 * resent / longest.tokens:.1f} %)"
 )
 
@@ -582,7 +590,9 @@ print(pd.DataFrame(rows).to_string(index=False))
 for label, task_runs in runs.items():
     total = sum(r.tokens for r in task_runs)
     resent = sum(costs.LOOP_TOKENS_PER_CALL * s.trace_length for r in task_runs for s in sim.loop_steps(r))
-    print(f"run {label}: {resent} of {total} tokens re-send the trace ({100 * resent / total:.1f} %)")
+    sim.screen.say(
+        f"run {label}: {resent} of {total} tokens re-send the trace ({100 * resent / total:.1f} %)"
+    )
 
 # %% [markdown]
 # G15 needs 4 tools but took 8 steps, and its 8 steps cost 1306 tokens; 616 of them, 47.2 %,
@@ -614,7 +624,7 @@ critique = [sim.measure("single-loop", seed, BUDGET, self_critique=True) for see
 print(sim.format_table(sim.seed_table(single + critique)))
 print("rows 1-2: no switch; rows 3-4: self-critique")
 for plain, crit in zip(single, critique, strict=True):
-    print(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
+    sim.screen.say(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
           f"{costs.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
 same = [
     sum(
@@ -624,13 +634,13 @@ same = [
     )
     for seed in SEEDS
 ]
-print(
+sim.screen.say(
     f"tasks whose trace is the same with and without self-critique: {same[0]} and {same[1]} of {len(sim.TASKS)}"
 )
 critique_verdicts = sim.compare_setups(single, critique)
 print("the band rule, unit by unit: runs A and B with no switch -> with self-critique")
 for v in critique_verdicts:
-    print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
+    sim.screen.say(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 
 # %% [markdown]
 # Self-critique adds 320 tokens on run A and 280 on run B, 40 tokens for each of the 8 and
@@ -662,7 +672,8 @@ for seed, m in zip(SEEDS, approval, strict=True):
     })  # fmt: skip
 approvals = pd.DataFrame(rows)
 print(approvals.T.to_string(header=False))
-print(sim.side_effect_calls(SEED_A, BUDGET).to_string(index=False))
+print()
+print(sim.screen.readable(sim.side_effect_calls(SEED_A, BUDGET)).to_string(index=False))
 
 # %% [markdown]
 # On run A, 7 calls ask for approval, and 4 of them are `write_record` calls in tasks that
@@ -685,7 +696,7 @@ asked = sim.band_verdict(
 stray_counts = approvals["write_record where no record was asked"].tolist()
 unwanted = sim.band_verdict("approvals", [0, 0], stray_counts, label="approvals for unwanted writes")
 for v in (*approval_verdicts, asked, unwanted):
-    print(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
+    sim.screen.say(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 
 # %% [markdown]
 # Approval changes none of the counted units: success, steps, tool calls, tokens and tool
@@ -710,9 +721,9 @@ for label, config, verdicts_two in (
     ("approval", sim.RunConfig("single-loop", BUDGET, approval=True), approval_verdicts),
 ):
     beside = beside_many_seeds(verdicts_two, many_plain, many_seed_run(config))
-    print(f"{label} minus no switch, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    sim.screen.say(f"{label} minus no switch, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
     print(beside.drop(columns="agrees").to_string(index=False))
-    print(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
+    sim.screen.say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
 
 # %% [markdown]
 # ## Summary
@@ -770,7 +781,7 @@ def my_tokens(steps, calls): ...  # return the run's tokens
 
 my_chance = None  # exercise 7: the chance that both your tasks run without a wrong call
 print(exercises.check_loop_tokens(MY_SEED, my_tokens))
-print(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
+sim.screen.say(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
 print(exercises.check_clean_chance(MY_SEED, my_chance))
 
 # %% [markdown]
@@ -788,14 +799,14 @@ print(exercises.check_clean_chance(MY_SEED, my_chance))
 
 # %%
 previous, current = 99990, 25
-print(f"a meter counts from 0 to {world.ROLLOVER - 1}")
-print(f"difference: {current} - {previous} = {current - previous}")
-print(
+sim.screen.say(f"a meter counts from 0 to {world.ROLLOVER - 1}")
+sim.screen.say(f"difference: {current} - {previous} = {current - previous}")
+sim.screen.say(
     f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
 )
-print(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
+sim.screen.say(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
 rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
-print(f"subscribers in the world whose meter rolled over this period: {rolled}")
+sim.screen.say(f"subscribers in the world whose meter rolled over this period: {rolled}")
 
 # %% [markdown]
 # No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,

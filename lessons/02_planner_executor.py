@@ -174,7 +174,7 @@ from sim import messages
 
 split_wire = sim.run_plan_execute("G05", SEED_A, BUDGET)
 split_sent = messages.requests(split_wire)
-print(f"G05, run A: plan {', '.join(split_wire.plan)}; {len(split_sent)} requests")
+sim.screen.say(f"G05, run A: plan {', '.join(split_wire.plan)}; {len(split_sent)} requests")
 print("the planner's request:")
 print(messages.format_messages(split_sent[0]))
 print("the executor's last request:")
@@ -195,7 +195,7 @@ print(messages.request_sizes(split_wire).to_string(index=False))
 
 # %%
 g05 = sim.run_plan_execute("G05", SEED_A, BUDGET)
-print(sim.format_trace(g05))
+sim.screen.say(sim.format_trace(g05))
 
 
 # %% [markdown]
@@ -246,7 +246,7 @@ for seed in SEEDS:
 # %%
 verdicts = sim.compare_setups(single, split)
 by_unit = {v.unit: v for v in verdicts}
-print(sim.verdict_table(verdicts, SEEDS).to_string(index=False))
+print(sim.screen.fitted(sim.verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
 print("first = single loop, second = planner + executor, difference = second - first")
 
 # %% [markdown]
@@ -261,9 +261,14 @@ from sim.many_seeds import MANY_SEEDS, beside_many_seeds, fully_right_plans, man
 many_single = many_seed_run(sim.RunConfig("single-loop", BUDGET))
 many_split = many_seed_run(sim.RunConfig("plan-execute", BUDGET))
 beside = beside_many_seeds(verdicts, many_single, many_split)
-print(f"{MANY_SEEDS} seeds from {SEED_A}, difference = planner + executor - single loop, per run of 24 tasks")
-print(beside.to_string(index=False))
-print(
+sim.screen.say(
+    f"{MANY_SEEDS} seeds from {SEED_A}, difference = planner + executor - single loop, per run of 24 tasks"
+)
+print(beside.drop(columns="agrees").to_string(index=False))
+print()
+for row in beside.itertuples():
+    print(f"{row.unit}: does the 2-run verdict agree? {row.agrees}")
+sim.screen.say(
     f"the 2-run verdict agrees with {MANY_SEEDS} seeds on {sum(beside['agrees'] == 'yes')} of {len(beside)} units"
 )
 
@@ -292,14 +297,14 @@ for name, runs in (("single loop", single), ("planner + executor", split)):
         name,
         " | ".join(f"run {sim.run_label(m.seed)}: {m.success:.4f} ({m.solved}/{m.n_tasks})" for m in runs),
     )
-print(
+sim.screen.say(
     f"split's run-to-run difference: {success.band_second} tasks = {success.band_second / len(sim.TASKS):.4f}"
 )
-print(
+sim.screen.say(
     f"difference between setups: {abs(success.differences[0])} tasks on run A, {abs(success.differences[1])} on run B"
 )
 success_many = beside.set_index("unit").loc["success"]
-print(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks a run, 95 % interval "
+sim.screen.say(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks a run, 95 % interval "
       f"{success_many['95 % interval']}: {success_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
@@ -325,7 +330,9 @@ for setup in ("single-loop", "plan-execute"):
             )
             for run in lost
         ]
-        print(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}")
+        sim.screen.say(
+            f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}"
+        )
 
 # %% [markdown]
 # On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the
@@ -346,11 +353,11 @@ for label, one, two in zip("AB", single, split, strict=True):
     expected = one.steps + len(sim.TASKS)
     fewer_calls = one.calls - two.calls
     stops_one, stops_two = one.steps - one.calls, two.steps - two.calls - len(sim.TASKS)
-    print(f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
+    sim.screen.say(f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
           f"{expected - two.steps} fewer = {fewer_calls} fewer tool calls + {stops_one - stops_two} fewer "
           f"stop steps (single loop {stops_one}, split {stops_two})")  # fmt: skip
 calls_many = beside.set_index("unit").loc["tool calls"]
-print(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a run, 95 % interval "
+sim.screen.say(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a run, 95 % interval "
       f"{calls_many['95 % interval']}: {calls_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
@@ -379,10 +386,10 @@ print(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a ru
 # %%
 tokens = by_unit["tokens"]
 for label, one, two in zip("AB", single, split, strict=True):
-    print(
+    sim.screen.say(
         f"run {label}: {one.tokens} -> {two.tokens}, fall {100 * (one.tokens - two.tokens) / one.tokens:.1f} %"
     )
-print(
+sim.screen.say(
     f"bands: single loop {tokens.band_first}, planner + executor {tokens.band_second} tokens; verdict: {tokens.verdict}"
 )
 
@@ -393,7 +400,7 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
                    for run in runs for s in run.log)  # fmt: skip
     plans_cost = sum(costs.planner_tokens(len(run.plan)) for run in runs)
     rest = (one.tokens - two.tokens) - (by_rules - plans_cost)
-    print(f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's price, "
+    sim.screen.say(f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's price, "
           f"by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)")  # fmt: skip
 
 # %% [markdown]
@@ -409,16 +416,16 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
 
 # %%
 errors = by_unit["tool errors"]
-print(
+sim.screen.say(
     f"single loop {errors.first[0]}, {errors.first[1]} | planner + executor {errors.second[0]}, {errors.second[1]}"
 )
-print(f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
+sim.screen.say(f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
       f"{errors.differences[1]} | verdict: {errors.verdict}")  # fmt: skip
 for seed in SEEDS:
     runs = [sim.run_plan_execute(task, seed, BUDGET) for task in sim.TASKS]
     at_plan = sum(call.error for run in runs for call in run.trace[: len(run.plan)])
     after = sum(call.error for run in runs for call in run.trace[len(run.plan) :])
-    print(
+    sim.screen.say(
         f"run {sim.run_label(seed)}: split's tool errors at plan positions {at_plan}, after the plan {after}"
     )
 
@@ -498,7 +505,9 @@ display(Image(filename=path))
 # %%
 for budget in (6, 7, BUDGET):
     run = sim.run_plan_execute("G05", SEED_A, budget)
-    print(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}")
+    sim.screen.say(
+        f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}"
+    )
 
 # %% [markdown]
 # ## Exercises
@@ -538,7 +547,7 @@ def my_band_verdict(first, second): ...  # return "measured" or "unmeasured"
 
 my_chance = None  # exercise 6: the chance that all your tasks' plans are fully right
 print(exercises.check_band_verdict(MY_SEED, my_band_verdict))
-print(f"exercise 6, your tasks: {', '.join(exercises.plan_tasks(MY_SEED))}")
+sim.screen.say(f"exercise 6, your tasks: {', '.join(exercises.plan_tasks(MY_SEED))}")
 print(exercises.check_plan_chance(MY_SEED, my_chance))
 
 # %% [markdown]

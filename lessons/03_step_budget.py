@@ -158,7 +158,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 # %%
 for budget in (6, 7, 8):
     run = sim.run_plan_execute("G05", SEED_A, budget)
-    print(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
+    sim.screen.say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
           f"outcome: {outcome(run)}")  # fmt: skip
 
 # %% [markdown]
@@ -176,9 +176,9 @@ for setup in SETUPS:
             for large in BUDGETS:
                 if small < large and by_key[setup, seed, small].solved > by_key[setup, seed, large].solved:
                     cases.append((setup, seed, small, large))
-                    print(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
+                    sim.screen.say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
                           f"{by_key[setup, seed, small].solved}, budget {large} solves {by_key[setup, seed, large].solved}")  # fmt: skip
-print(f"cases found: {len(cases)}")
+sim.screen.say(f"cases found: {len(cases)}")
 
 # %% [markdown]
 # Which tasks flip, and why? The cell prints, for each case, the tasks solved at the smaller
@@ -190,8 +190,8 @@ for setup, seed, small, large in cases:
         short, long_ = (sim.run_task(setup, task, seed, b) for b in (small, large))
         if sim.is_correct(short) and not sim.is_correct(long_):
             for run in (short, long_):
-                print(f"budget {run.budget}: outcome {outcome(run)}")
-                print(sim.format_trace(run))
+                sim.screen.say(f"budget {run.budget}: outcome {outcome(run)}")
+                sim.screen.say(sim.format_trace(run))
 
 # %% [markdown]
 # Both cases are the same task, G23, a record task. At budget 6 the loop ran out of steps
@@ -231,7 +231,7 @@ sim.folded_table(outcomes.to_string(index=False))
 
 # %%
 for name in ("solved, no record written", "spoiled"):
-    print(f"{name}, tasks by budget (steps)")
+    sim.screen.say(f"{name}, tasks by budget (steps)")
     print(outcomes.pivot(index=["setup", "run"], columns="budget", values=name).to_string())
 
 # %% [markdown]
@@ -269,7 +269,7 @@ for setup in SETUPS:
             stopped = outcome(sim.run_task(setup, task, seed, 12, stop_when_done=True))
             if plain == "spoiled":
                 (after if stopped == "solved" else before).append(task.name)
-        print(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: spoiled after the job was done "
+        sim.screen.say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: spoiled after the job was done "
               f"{len(after)} {after}, before {len(before)} {before}")  # fmt: skip
 
 # %% [markdown]
@@ -278,7 +278,7 @@ for setup in SETUPS:
 # the plan, did not stop, and called one tool too many. Here is G04 on run A:
 
 # %%
-print(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
+sim.screen.say(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 
 # %% [markdown]
 # ## A stopping criterion
@@ -319,8 +319,8 @@ print(
     )
 )
 MARGIN = int(extra["extra steps"].max())
-print(
-    f"every task stopped: {bool(extra['stopped'].all())} | largest extra steps: {MARGIN} -> margin = {MARGIN}"
+sim.screen.say(
+    f"every task stopped: {'yes' if extra['stopped'].all() else 'no'} | largest extra steps: {MARGIN} -> margin = {MARGIN}"
 )
 by_length = {
     length: {
@@ -348,13 +348,13 @@ print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
 from sim.many_seeds import MANY_SEEDS, beside_many_seeds, extra_steps, many_seed_run, smallest_margin
 
 TUNING, HELD_OUT, COVERAGE = sim.study_seeds(200, SEED_A + 2), sim.study_seeds(2000, SEED_A + 202), 0.99
-print(f"tuning block: {len(TUNING)} seeds, {TUNING[0]} to {TUNING[-1]}; held-out block: {len(HELD_OUT)} seeds, "
+sim.screen.say(f"tuning block: {len(TUNING)} seeds, {TUNING[0]} to {TUNING[-1]}; held-out block: {len(HELD_OUT)} seeds, "
       f"{HELD_OUT[0]} to {HELD_OUT[-1]}")  # fmt: skip
 MARGINS = {}
 for setup in SETUPS:
     tune, test = extra_steps(setup, TUNING), extra_steps(setup, HELD_OUT)
     MARGINS[setup] = smallest_margin(tune, COVERAGE)
-    print(f"{sim.SETUP_LABELS[setup]}: tuned margin {MARGINS[setup]} ({COVERAGE:.0%} of task runs on seeds "
+    sim.screen.say(f"{sim.SETUP_LABELS[setup]}: tuned margin {MARGINS[setup]} ({COVERAGE:.0%} of task runs on seeds "
           f"{TUNING[0]}..{TUNING[-1]}); on held-out seeds {HELD_OUT[0]}..{HELD_OUT[-1]} it lets "
           f"{(test <= MARGINS[setup]).mean():.4f} of task runs finish; the 2-run margin {MARGIN} lets "
           f"{(test <= MARGIN).mean():.4f}")  # fmt: skip
@@ -379,10 +379,13 @@ sim.folded_table(sim.format_table(sim.seed_table(ruled)))
 
 # %% [markdown]
 # The whole table is folded in the cell above. Here are the rows that matter,
-# per setup and run: the original budget of 8, SB1 alone, and SB1 with SB2.
+# per setup and run: the original budget of 8, SB1 alone, and SB1 with SB2 (its rule column
+# says "stop, plan length + margin" for "stop when done, budget plan length + margin").
 
 # %%
-print(sim.format_table(sim.seed_table([m for m in ruled if m.budget == 8 or m.config.stop_when_done])))
+rows = sim.seed_table([m for m in ruled if m.budget == 8 or m.config.stop_when_done])
+rows["rule"] = rows["rule"].str.replace("stop when done, budget plan length", "stop, plan length")
+print(sim.format_table(rows))
 
 # %% [markdown]
 # The band rule compares the course's rule with the original fixed budget of 8 steps, per
@@ -392,23 +395,23 @@ print(sim.format_table(sim.seed_table([m for m in ruled if m.budget == 8 or m.co
 for setup in SETUPS:
     fixed = [sim.measure(setup, seed, 8) for seed in SEEDS]
     rule = [sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]) for seed in SEEDS]
-    print(
+    sim.screen.say(
         f"{sim.SETUP_LABELS[setup]}: first = fixed budget 8, second = stop when done + margin {MARGINS[setup]}"
     )
     verdicts = sim.compare_setups(fixed, rule)
-    print(sim.verdict_table(verdicts, SEEDS).to_string(index=False))
+    print(sim.screen.fitted(sim.verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
     ruled_config = sim.RunConfig(setup, 12, stop_when_done=True, budget_margin=MARGINS[setup])
     beside = beside_many_seeds(verdicts, many_seed_run(sim.RunConfig(setup, 8)), many_seed_run(ruled_config))
-    print(f"beside {MANY_SEEDS} seeds from {SEED_A} (second minus first, per run of 24 tasks):")
+    sim.screen.say(f"beside {MANY_SEEDS} seeds from {SEED_A} (second minus first, per run of 24 tasks):")
     print(beside.drop(columns="agrees").to_string(index=False))
-    print(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
+    sim.screen.say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
     budgets = sorted({ruled_config.task_budget(len(task.sequence)) for task in sim.TASKS})
     stop_only = beside_many_seeds(
         verdicts[:1],
         many_seed_run(sim.RunConfig(setup, 8)),
         many_seed_run(sim.RunConfig(setup, 8, stop_when_done=True)),
     ).iloc[0]
-    print(f"the rule's budgets: {budgets[0]} to {budgets[-1]} steps by task, against 8; stop when done alone at "
+    sim.screen.say(f"the rule's budgets: {budgets[0]} to {budgets[-1]} steps by task, against 8; stop when done alone at "
           f"budget 8, success {stop_only['mean difference']} {stop_only['95 % interval']}: {stop_only['many seeds']}")  # fmt: skip
 
 # %% [markdown]

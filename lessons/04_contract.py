@@ -163,7 +163,7 @@ rules = pd.DataFrame(
     ],
     columns=["rule", "what", "value"],
 )
-print(rules.to_string(index=False))
+sim.screen.show(rules)
 
 # %% [markdown]
 # Each tool's contract: what it needs in the scratchpad, what it adds, how long it takes,
@@ -183,8 +183,8 @@ tools = pd.DataFrame(
         for name, c in plan_schema.TOOL_CONTRACTS.items()
     ]
 )
-print(tools.to_string(index=False))
-print("goal field per kind of task:", dict(plan_schema.GOALS))
+sim.screen.show(tools)
+print("goal field per kind of task:", ", ".join(f"{kind} {goal}" for kind, goal in plan_schema.GOALS.items()))
 
 # %% [markdown]
 # The token and seconds defaults are sized to this simulator: twice the cost of the longest
@@ -197,11 +197,11 @@ INITIAL = ("subscriber", "query", "column")
 right_record = contract.run_contract(
     record_task, first_plan=plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
 )
-print(
+sim.screen.say(
     f"{record_task.name}, right first plan: {right_record.steps} steps, {right_record.tokens} tokens, "
     f"{right_record.seconds} simulated seconds, exit {right_record.exit_state}"
 )
-print(
+sim.screen.say(
     f"defaults: max_tokens {DEFAULTS.max_tokens} = 2 x {right_record.tokens}, "
     f"max_seconds {DEFAULTS.max_seconds} = 2 x {right_record.seconds}"
 )
@@ -224,8 +224,10 @@ print(sim.code_of(plan_schema.PlanStep, docstring=True))
 g05 = contract.run_contract("G05", SEED_A, BUDGET)
 g05_split = sim.run_plan_execute("G05", SEED_A, BUDGET)
 first_plan = g05.plans[0]
-print(f"split's plan   : {' -> '.join(g05_split.plan)}")
-print(f"contract's plan: {' -> '.join(step.tool for step in first_plan.steps)}  (goal: {first_plan.goal})")
+sim.screen.say(f"split's plan   : {' -> '.join(g05_split.plan)}")
+sim.screen.say(
+    f"contract's plan: {' -> '.join(step.tool for step in first_plan.steps)}  (goal: {first_plan.goal})"
+)
 print(pd.DataFrame([step.model_dump() for step in first_plan.steps]).to_string(index=False))
 
 # %% [markdown]
@@ -238,7 +240,7 @@ broken = {**right_g05, "steps": [*right_g05["steps"][:2], {**right_g05["steps"][
 try:
     plan_schema.Plan.model_validate(broken)
 except pydantic.ValidationError as error:
-    print(f"{error.title}: {error.error_count()} error")
+    sim.screen.say(f"{error.title}: {error.error_count()} error")
     print(error.errors()[0]["msg"])
 
 
@@ -272,7 +274,7 @@ for case, change in cases.items():
 print(pd.DataFrame(refusals)[["broken", "kind", "step"]].to_string(index=False))
 print()
 for row in refusals:
-    print(f"{row['kind']:>18}: {row['message']}")
+    sim.screen.say(f"{row['kind']:>18}: {row['message']}")
 
 # %% [markdown]
 # ## Validation before execution
@@ -284,8 +286,8 @@ for row in refusals:
 
 # %%
 for problem in plan_schema.validate_plan(first_plan, INITIAL):
-    print(f"{problem.kind} at {problem.step}: {problem.message}")
-print(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
+    sim.screen.say(f"{problem.kind} at {problem.step}: {problem.message}")
+sim.screen.say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
 
 # %% [markdown]
 # ## Preconditions during execution
@@ -321,10 +323,18 @@ print(tables.format_events(lying))
 
 # %%
 pad = g05.scratchpad
-print("fields held   :", {k: v for k, v in pad.fields.items() if k != "query"})
-print("step outputs  :", {step: dict(out) for step, out in pad.outputs.items()})
-print("raw results   :", len(pad.raw), "| notes:", list(pad.notes))
-print(
+
+
+def fields_text(fields) -> str:
+    return ", ".join(f"{name} {value}" for name, value in fields.items())
+
+
+sim.screen.say(f"fields held   : {fields_text({k: v for k, v in pad.fields.items() if k != 'query'})}")
+sim.screen.say(
+    f"step outputs  : {'; '.join(f'{step}: {fields_text(out)}' for step, out in pad.outputs.items())}"
+)
+sim.screen.say(f"raw results   : {len(pad.raw)}", *(f"note          : {note}" for note in pad.notes))
+sim.screen.say(
     f"counters      : steps {pad.steps}, tool calls {pad.calls}, tokens {pad.tokens}, "
     f"seconds {pad.seconds}, replans {pad.replans}, tool errors {pad.errors}"
 )
@@ -342,7 +352,7 @@ print(
 print(tables.format_events(g05, width=100))
 replan = next(e for e in g05.events if e.kind == "replan")
 plan_event = g05.events[0]
-print(
+sim.screen.say(
     f"the replan cost 1 step, {replan.tokens - plan_event.tokens} tokens and "
     f"{replan.seconds - plan_event.seconds} simulated seconds"
 )
@@ -360,7 +370,7 @@ from sim import messages
 g05_sent = messages.requests(g05)
 print(messages.format_messages(g05_sent[1]))
 print()
-print(messages.request_sizes(g05).to_string(index=False))
+sim.screen.show(messages.request_sizes(g05))
 
 # %% [markdown]
 # ## Bounds and exit states
@@ -399,7 +409,7 @@ for case, kwargs in constructed.items():
     rows.append({"case": case, "exit state": run.exit_state, "stop reason": run.stop_reason,
                  "correct": run.correct, "steps": run.steps, "tokens": run.tokens,
                  "seconds": run.seconds, "replans": run.replans})  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 
 # %% [markdown]
 # The third row is worth a second look: the record task holds the right amount, so by the
@@ -425,8 +435,8 @@ side = pd.DataFrame(
     ]
 )  # fmt: skip
 print(side.set_index("setup").T.to_string())
-print(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
-print(
+sim.screen.say(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
+sim.screen.say(
     f"the contract saves {g05_split.steps - g05.steps} steps, {g05_split.calls - g05.calls} tool calls, "
     f"{g05_split.tokens - g05.tokens} tokens and {g05_split.errors - g05.errors} tool errors on G05"
 )
@@ -451,7 +461,7 @@ print(sim.format_table(sim.seed_table(single + split + contract_runs)))
 print()
 exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
 exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
-print(exits.to_string(index=False))
+sim.screen.show(exits)
 
 # %% [markdown]
 # The band rule decides each unit, as in lesson 2: a difference counts as measured only when,
@@ -462,10 +472,10 @@ print(exits.to_string(index=False))
 against_loop = sim.compare_setups(single, contract_runs)
 against_split = sim.compare_setups(split, contract_runs)
 print("first = single loop, second = contract")
-print(sim.verdict_table(against_loop, SEEDS).to_string(index=False))
+print(sim.screen.fitted(sim.verdict_table(against_loop, SEEDS), "unit", breaks=["band first"]))
 print()
 print("first = planner + executor, second = contract")
-print(sim.verdict_table(against_split, SEEDS).to_string(index=False))
+print(sim.screen.fitted(sim.verdict_table(against_split, SEEDS), "unit", breaks=["band first"]))
 
 # %% [markdown]
 # Two runs are a small sample. Beside each verdict, the next cell runs the 3 setups over
@@ -483,9 +493,9 @@ many = {
 for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
                                    ("planner + executor", "plan-execute", against_split)):  # fmt: skip
     beside = beside_many_seeds(verdicts_two, many[first], many["contract"])
-    print(f"contract minus {label}, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
-    print(beside.drop(columns="agrees").to_string(index=False))
-    print(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
+    sim.screen.say(f"contract minus {label}, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    sim.screen.show(beside.drop(columns="agrees"))
+    sim.screen.say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
 
 # %% [markdown]
 # What the verdicts say, unit by unit, on runs A and B:
@@ -516,8 +526,8 @@ for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner +
     verdicts_two = sim.compare_setups(stopping[setup], contract_runs)
     stopped_many = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
     beside = beside_many_seeds(verdicts_two, stopped_many, many["contract"])
-    print(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
-    print(beside.drop(columns="agrees").to_string(index=False))
+    sim.screen.say(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
+    sim.screen.show(beside.drop(columns="agrees"))
 
 # %% [markdown]
 # Like for like, the picture changes. Against a single loop that also stops when done, the
@@ -537,7 +547,9 @@ for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner +
 # %%
 for seed in SEEDS:
     lost = [r for t in sim.TASKS if not (r := contract.run_contract(t, seed, BUDGET)).correct]
-    print(f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost))
+    sim.screen.say(
+        f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost)
+    )
 g03 = contract.run_contract("G03", SEED_A, BUDGET)
 print(tables.format_events(g03, width=100))
 
@@ -565,8 +577,8 @@ for kind in plan_schema.GOALS:
     )
     passing = [tools for tools in candidates
                if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL), INITIAL)]  # fmt: skip
-    print(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
-          f"the right plan: {passing == [task.sequence]}")  # fmt: skip
+    sim.screen.say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
+          f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
 
 # %% [markdown]
 # The exit states as a figure, one bar per setup and run:
@@ -588,7 +600,7 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
         spoiled = [
             f"{r.task} {exit_rules.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
         ]
-        print(
+        sim.screen.say(
             f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}"
         )
 
@@ -621,17 +633,19 @@ rule_la = pd.DataFrame(
     ],
     columns=["rule", "what", "value"],
 )
-print(rule_la.to_string(index=False))
+sim.screen.show(rule_la)
 wrong_m3 = wrong_charge = 0
 for record in SUBSCRIBERS.values():
     right = consumption_m3(record.previous, record.current)
     fake_m3 = sim.call_tool(FAKE, {"previous": record.previous, "current": record.current})["m3"]
     wrong_m3 += fake_m3 != right
     wrong_charge += sim.charge(fake_m3, record.customer_type) != sim.charge(right, record.customer_type)
-print(
+sim.screen.say(
     f"{FAKE}: a wrong m3 for {wrong_m3} of {len(SUBSCRIBERS)} subscribers, a wrong charge for {wrong_charge}"
 )
-print(f"subscribers whose meter rolled over: {sum(r.current < r.previous for r in SUBSCRIBERS.values())}")
+sim.screen.say(
+    f"subscribers whose meter rolled over: {sum(r.current < r.previous for r in SUBSCRIBERS.values())}"
+)
 
 # %% [markdown]
 # The enumeration again, now over the 6 tools (6 to the power of the plan's length), each
@@ -650,7 +664,7 @@ for kind in plan_schema.GOALS:
     passing = [tools for tools in candidates
                if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL, tool_set=TOOL_SET_LA),
                                                 INITIAL, TOOL_SET_LA)]  # fmt: skip
-    print(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
+    sim.screen.say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
           + "; ".join(" -> ".join(tools) for tools in passing))  # fmt: skip
 
 # %% [markdown]
@@ -663,17 +677,21 @@ for kind in plan_schema.GOALS:
 single_la = [sim.measure("single-loop", seed, BUDGET, lookalike=True) for seed in SEEDS]
 split_la = [sim.measure("plan-execute", seed, BUDGET, lookalike=True) for seed in SEEDS]
 contract_la = [sim.measure("contract", seed, BUDGET, lookalike=True) for seed in SEEDS]
-print(sim.format_table(sim.seed_table(single_la + split_la + contract_la)))
+rows = sim.seed_table(single_la + split_la + contract_la)
+rows["rule"] = rows["rule"].str.replace("contract bounds, ", "bounds, ")
+print(sim.format_table(rows))
 print()
 exits_la = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET, lookalike=True)
 exits_la["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_la]
-print(exits_la.to_string(index=False))
+sim.screen.show(exits_la)
 for seed in SEEDS:
     runs = [sim.run_task("contract", task, seed, BUDGET, lookalike=True) for task in sim.TASKS]
     fooled = [f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
               f"{sim.correct_answer(r.task)}), {r.errors} tool errors, stop reason {r.stop_reason}, exit {r.exit_state}"
               for r in runs if r.stop_reason == "plan complete" and not r.correct]  # fmt: skip
-    print(f"run {sim.run_label(seed)}: plan complete with a wrong answer: {'; '.join(fooled) or 'none'}")
+    sim.screen.say(
+        f"run {sim.run_label(seed)}: plan complete with a wrong answer: {'; '.join(fooled) or 'none'}"
+    )
 
 # %% [markdown]
 # The band rule's verdicts, contract against each loop with the same tool set, each beside
@@ -687,11 +705,11 @@ many_la = {
 for label, first, runs_two in (("single loop", "single-loop", single_la),
                                ("planner + executor", "plan-execute", split_la)):  # fmt: skip
     verdicts_two = sim.compare_setups(runs_two, contract_la)
-    print(f"first = {label}, second = contract, both with the look-alike")
-    print(sim.verdict_table(verdicts_two, SEEDS).to_string(index=False))
+    sim.screen.say(f"first = {label}, second = contract, both with the look-alike")
+    print(sim.screen.fitted(sim.verdict_table(verdicts_two, SEEDS), "unit", breaks=["band first"]))
     beside = beside_many_seeds(verdicts_two, many_la[first], many_la["contract"])
-    print(f"the same over {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
-    print(beside.drop(columns="agrees").to_string(index=False))
+    sim.screen.say(f"the same over {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    sim.screen.show(beside.drop(columns="agrees"))
     print()
 
 # %% [markdown]
@@ -710,10 +728,10 @@ for setup in ("single-loop", "plan-execute", "contract"):
                       "with the look-alike": f"{many_la[setup].correct.sum(axis=0).mean():.2f}",
                       "success difference": f"{difference['mean']:+.4f}",
                       "95 % interval": f"[{difference['low']:+.4f}, {difference['high']:+.4f}]"})  # fmt: skip
-print(pd.DataFrame(cost_rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(cost_rows))
 for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_la["contract"])):
     fooled = runs.stopped & ~runs.correct
-    print(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
+    sim.screen.say(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
           f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
 
 # %% [markdown]
@@ -775,11 +793,13 @@ solved_by_budget = sweep.pivot(index=["setup", "run"], columns="budget", values=
 print("tasks solved (of 24) by budget (steps)")
 print(solved_by_budget.reindex(order, level="setup").to_string())
 longest = max(contract.run_contract(t, seed, 12).steps for t in sim.TASKS for seed in SEEDS)
-print(f"longest contract run at budget 12: {longest} steps")
+sim.screen.say(f"longest contract run at budget 12: {longest} steps")
 for seed in SEEDS:
     solved = [r for t in sim.TASKS if (r := contract.run_contract(t, seed, 2)).correct]
     kinds = sorted({sim.TASKS[sim.TASK_NAMES.index(r.task)].kind for r in solved})
-    print(f"contract, budget 2, run {sim.run_label(seed)}: solved {len(solved)}, kinds: {', '.join(kinds)}")
+    sim.screen.say(
+        f"contract, budget 2, run {sim.run_label(seed)}: solved {len(solved)}, kinds: {', '.join(kinds)}"
+    )
 
 # %% [markdown]
 # Cost against success across the sweep: each line is a setup on one run, each point a
@@ -808,7 +828,7 @@ for budget in BUDGETS:
         verdicts = sim.compare_setups(by_setup[other], by_setup["contract"])
         rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
                      **{v.unit: f"{v.differences[0]:+d} {v.differences[1]:+d} {v.verdict}" for v in verdicts}})  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 print("each cell: difference on run A, on run B (contract minus the other), verdict")
 
 # %% [markdown]
@@ -832,10 +852,12 @@ for budget in BUDGETS:
         rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
                      **{row.unit: f"{row._3} {'agrees' if row.agrees == 'yes' else 'differs'}"
                         for row in beside.itertuples()}})  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
-print(f"each cell: mean difference over {MANY_SEEDS} seeds; agrees or differs with the 2-run verdict above")
+sim.screen.show(pd.DataFrame(rows))
+sim.screen.say(
+    f"each cell: mean difference over {MANY_SEEDS} seeds; agrees or differs with the 2-run verdict above"
+)
 differs = sum(row["success"].endswith("differs") for row in rows)
-print(
+sim.screen.say(
     f"success: the 2-run verdict differs from {MANY_SEEDS} seeds at {differs} of {len(rows)} budget and setup pairs"
 )
 
@@ -867,14 +889,14 @@ for limit in range(4):
                             "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
                             "TIMEOUT": m.contract.exit_timeout})  # fmt: skip
 replan_table = pd.DataFrame(replan_rows)
-print(replan_table.to_string(index=False))
+sim.screen.show(replan_table)
 timed_out = [
     r
     for t in sim.TASKS
     if (r := contract.run_contract(t, SEED_A, BUDGET, max_replans=3)).exit_state == "TIMEOUT"
 ]
 for r in timed_out:
-    print(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
+    sim.screen.say(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
     print(tables.format_events(r, width=100))
 
 # %% [markdown]
@@ -930,10 +952,10 @@ frameworks = pd.DataFrame(
         {
             "framework": "LangChain AgentExecutor",
             "version": "langchain-classic 1.0.8",
-            "bounds": "max_iterations (default 15; None = unbounded), max_execution_time (wall-clock seconds; default None)",
+            "bounds": "max_iterations (default 15; max_iterations=None: unbounded), max_execution_time (wall-clock seconds; unbounded by default)",
             "SUCCESS": "Agent returns AgentFinish (or a return_direct tool fires); result dict with 'output'",
             "PARTIAL_SUCCESS": "early_stopping_method='generate': one more LLM call for a final answer; only the deprecated LLMChain Agent class",
-            "REPLAN_EXHAUSTED": "None; handle_parsing_errors can send parse errors back as observations, bounded only by max_iterations",
+            "REPLAN_EXHAUSTED": "No such state; handle_parsing_errors can send parse errors back as observations, bounded only by max_iterations",
             "TIMEOUT": "No exception: 'force' (default) returns output 'Agent stopped due to iteration limit or time limit.'",
             "lacks": "No token bound, no replan limit, no named exit state (only the output string); sync path checks time between steps",
             "source": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1023",
@@ -954,7 +976,7 @@ frameworks = pd.DataFrame(
         {
             "framework": "smolagents",
             "version": "v1.26.0",
-            "bounds": "max_steps (default 20, per-run override); planning_interval (default None); CodeAgent local code run 30 s per snippet",
+            "bounds": "max_steps (default 20, per-run override); planning_interval (off by default); CodeAgent local code run 30 s per snippet",
             "SUCCESS": "final_answer output ends the loop; RunResult.state 'success' when return_full_result=True",
             "PARTIAL_SUCCESS": "Yes: at max_steps one extra LLM call (provide_final_answer) writes an answer, which is returned",
             "REPLAN_EXHAUSTED": "Periodic planning every planning_interval steps (not on failure); no replan limit",
@@ -978,10 +1000,10 @@ frameworks = pd.DataFrame(
         {
             "framework": "OpenAI Agents SDK (Python)",
             "version": "openai-agents-python v0.22.0",
-            "bounds": "max_turns (DEFAULT_MAX_TURNS = 10; None disables); per-call ModelSettings.timeout; per-tool timeout_seconds",
+            "bounds": "max_turns (DEFAULT_MAX_TURNS = 10; max_turns=None disables); per-call ModelSettings.timeout; per-tool timeout_seconds",
             "SUCCESS": "Loop ends when the agent produces a final output of output_type; RunResult.final_output",
             "PARTIAL_SUCCESS": "Yes: error_handlers={'max_turns': fn} may return a final_output (Python SDK, since v0.8.0)",
-            "REPLAN_EXHAUSTED": "None; only opt-in model-call retries (ModelRetrySettings.max_retries, default None)",
+            "REPLAN_EXHAUSTED": "No such state; only opt-in model-call retries (ModelRetrySettings.max_retries, off by default)",
             "TIMEOUT": "Raises MaxTurnsExceeded('Max turns (N) exceeded') unless a handler answers; model-call timeout: ModelTimeoutError",
             "lacks": "No run-level token or time bound, no replan limit; early ends are exceptions (with run_data), not a status field",
             "source": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_config.py#L44",
@@ -1002,7 +1024,7 @@ frameworks = pd.DataFrame(
         {
             "framework": "AutoGen AgentChat",
             "version": "autogen-agentchat python-v0.7.5",
-            "bounds": "Team max_turns (default None; MagenticOne 20) + 11 termination conditions (MaxMessage, TokenUsage, Timeout…); & |",
+            "bounds": "Team max_turns (unbounded by default; MagenticOne 20) + 11 termination conditions (MaxMessage, TokenUsage, Timeout…); & |",
             "SUCCESS": "No success state: a run ends when a condition fires; TaskResult(messages, stop_reason)",
             "PARTIAL_SUCCESS": "Yes: TaskResult keeps all messages on any stop; MagenticOne writes a final answer at max rounds",
             "REPLAN_EXHAUSTED": "MagenticOne only: re-plans after max_stalls (default 3); re-plans not capped except by max_turns",
@@ -1043,7 +1065,7 @@ frameworks = pd.DataFrame(
     ]
 )
 for row in frameworks.itertuples():
-    print(f"{row.framework} ({row.version})")
+    sim.screen.say(f"{row.framework} ({row.version})")
     for field in ("bounds", "SUCCESS", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED", "TIMEOUT", "lacks", "source"):
         print(textwrap.fill(f"{field}: {getattr(row, field)}", width=100, initial_indent="  ", subsequent_indent="      ",
                             break_long_words=False, break_on_hyphens=False))  # fmt: skip
@@ -1053,7 +1075,7 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
                     ("has replan", "a replan limit"), ("has partial", "a built-in partial result"),
                     ("has exits", "named exit states")):  # fmt: skip
     having = real.loc[real[flag], "framework"].tolist()
-    print(f"{words}: {len(having)} of {len(real)} ({', '.join(having) or 'none'})")
+    sim.screen.say(f"{words}: {len(having)} of {len(real)} ({', '.join(having) or 'none'})")
 
 # %% [markdown]
 # Every framework read bounds a run by steps, turns, iterations or messages, and the last

@@ -96,7 +96,7 @@ print(
     f"seeds of an N-seed study: {SEEDS[0]} + i, i = 0..N-1 | run A: seed {SEEDS[0]} | run B: seed {SEEDS[1]}"
 )
 print(f"step budget: {BUDGET} steps for both setups | numbers of seeds studied: {', '.join(map(str, SIZES))}")
-print(
+sim.screen.say(
     f"intervals: {intervals.CONFIDENCE:.0%} t intervals (scipy.stats) unless a cell names another; bootstrap "
     f"intervals: scipy.stats.bootstrap, numpy Generator seeded with {intervals.RESAMPLING_SEED}, "
     f"{intervals.RESAMPLES} resamples for one interval, {intervals.COVERAGE_RESAMPLES} per study in a coverage study"
@@ -130,7 +130,7 @@ SOURCES = [
      "non-determinism at temperature 0"),
 ]  # fmt: skip
 for authors, year, title, what in SOURCES:
-    print(f"{authors} ({year}). {title}. Here: {what}.")
+    sim.screen.say(f"{authors} ({year}). {title}. Here: {what}.")
 
 # %% [markdown]
 # ## Many seeds at once
@@ -163,7 +163,7 @@ split = sim.run_batch("plan-execute", SEEDS, BUDGET)
 per_seed = {"single loop": single.per_seed(), "planner + executor": split.per_seed()}
 single_ps, split_ps = per_seed.values()
 runs = single.correct.size + split.correct.size
-print(f"{len(SEEDS)} seeds x {len(sim.TASKS)} tasks x 2 setups = {runs} task runs")
+sim.screen.say(f"{len(SEEDS)} seeds x {len(sim.TASKS)} tasks x 2 setups = {runs} task runs")
 
 # %% [markdown]
 # ## The spread over 10,000 seeds
@@ -193,7 +193,7 @@ for label, m in per_seed.items():
             row[name] = f"{values[index]} ({below:.2f} below, {same:.2f} same)"
         rows.append(row)
 spread = pd.DataFrame(rows)
-print(spread.drop(columns=["A", "B"]).to_string(index=False))
+sim.screen.show(spread.drop(columns=["A", "B"]))
 print()
 print("where runs A and B sit among the seeds: the run's value (share of seeds below it, share equal to it)")
 print(spread[["setup", "unit", "A", "B"]].to_string(index=False))
@@ -219,8 +219,10 @@ display(Image(filename=path))
 # %%
 for label, m in per_seed.items():
     share_23 = (m.solved == 23).mean()
-    print(f"{label}: mean tasks solved {m.solved.mean():.2f}; share of seeds with 23 solved {share_23:.4f}")
-print(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
+    sim.screen.say(
+        f"{label}: mean tasks solved {m.solved.mean():.2f}; share of seeds with 23 solved {share_23:.4f}"
+    )
+sim.screen.say(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 
 # %% [markdown]
 # ## Paired by seed? Not here
@@ -244,8 +246,8 @@ for unit in sim.UNITS:
         "sd of the per-seed difference": f"{np.std(b - a, ddof=1):.2f}",
         "sd if unpaired": f"{np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.2f}",
     })  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
-print(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
+sim.screen.show(pd.DataFrame(rows))
+sim.screen.say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
 
 # %% [markdown]
 # At the same seed the setups' values are unrelated: every correlation lies between -0.013 and
@@ -263,9 +265,9 @@ print(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
 # %%
 by_task = {label: run.correct.mean(axis=1) for label, run in (("single loop", single), ("split", split))}
 a, b = by_task.values()
-print(f"per-task success over {N_MAX} seeds: correlation between the setups across the 24 tasks "
+sim.screen.say(f"per-task success over {N_MAX} seeds: correlation between the setups across the 24 tasks "
       f"{np.corrcoef(a, b)[0, 1]:.3f}")  # fmt: skip
-print(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}; "
+sim.screen.say(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}; "
       f"of an unpaired difference {np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.4f}")  # fmt: skip
 
 # %% [markdown]
@@ -323,8 +325,8 @@ for label, own, common in (("single loop", single_ps, single_cr_ps), ("split", s
         x, y = getattr(common, field), getattr(own, field)
         ci = stats.ttest_ind(x, y, equal_var=False).confidence_interval(intervals.CONFIDENCE)
         holds = "holds 0" if ci.low <= 0 <= ci.high else "leaves 0 out"
-        print(f"{label}, {field}: own streams {y.mean():.2f}, common draws {x.mean():.2f}; "
-              f"difference interval [{ci.low:.2f}, {ci.high:.2f}] {holds}")  # fmt: skip
+        print(f"{label}, {field}: own streams {y.mean():.2f}, common draws {x.mean():.2f}")
+        print(f"  interval of the difference [{ci.low:.2f}, {ci.high:.2f}]: {holds}")
 
 # %% [markdown]
 # What CR1 buys, unit by unit: the correlation at the same seed, the spread of the per-seed
@@ -343,7 +345,7 @@ for unit in sim.UNITS:
         "sd, own streams": f"{own.std(ddof=1):.2f}", "sd, common draws": f"{common.std(ddof=1):.2f}",
         "seeds for the width of 100": f"{100 * common.var(ddof=1) / own.var(ddof=1):.0f}",
     })  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 
 # %% [markdown]
 # Checked on the data rather than by the formula: the success interval from 1,000 seeds on
@@ -355,11 +357,11 @@ common_diff = (split_cr_ps.solved - single_cr_ps.solved) / len(sim.TASKS)
 n_common = int(np.ceil(1000 * common_diff.var(ddof=1) / own_diff.var(ddof=1)))
 for label, values, n in (("own streams", own_diff, 1000), ("common draws", common_diff, n_common)):
     low, high = intervals.t_interval(values[:n])
-    print(f"{label}, {n} seeds: success difference {values[:n].mean():+.4f}, interval [{low:+.4f}, {high:+.4f}], "
+    sim.screen.say(f"{label}, {n} seeds: success difference {values[:n].mean():+.4f}, interval [{low:+.4f}, {high:+.4f}], "
           f"width {high - low:.4f}")  # fmt: skip
 for label, values in (("own streams", own_diff), ("common draws", common_diff)):
     low, high = intervals.t_interval(values)
-    print(f"{label}, {N_MAX} seeds: {values.mean():+.4f} [{low:+.4f}, {high:+.4f}]")
+    sim.screen.say(f"{label}, {N_MAX} seeds: {values.mean():+.4f} [{low:+.4f}, {high:+.4f}]")
 
 # %%
 path = figures.save_figure(
@@ -406,7 +408,9 @@ for label, table in coverage.items():
         list(intervals.INTERVAL_METHODS)
     ]
     shown.insert(0, "studies", table.groupby("n_seeds")["studies"].first())
-    print(f"{label}: share of studies whose {intervals.CONFIDENCE:.0%} interval holds the {N_MAX}-seed value")
+    sim.screen.say(
+        f"{label}: share of studies whose {intervals.CONFIDENCE:.0%} interval holds the {N_MAX}-seed value"
+    )
     print(shown.rename_axis("seeds per study").to_string(float_format=lambda x: f"{x:.3f}"))
 
 # %%
@@ -421,10 +425,10 @@ display(Image(filename=path))
 # %%
 for label, table in coverage.items():
     row = table[(table["n_seeds"] == 100) & (table["method"] == "t")].iloc[0]
-    print(f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
+    sim.screen.say(f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
           f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]")  # fmt: skip
 ties = (np.ptp(intervals.disjoint_studies(coverage_data["success difference"], 2), axis=1) == 0).mean()
-print(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
+sim.screen.say(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
 
 # %% [markdown]
 # Why the percentile bootstrap falls short at small N: it spreads the mean of N values by their
@@ -441,7 +445,7 @@ for n in sorted(set(coverage["token difference"]["n_seeds"])):
         widths = table[table["n_seeds"] == n].set_index("method")["width"]
         row[f"measured, {label}"] = f"{widths['percentile'] / widths['t']:.3f}"
     rows.append(row)
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 
 # %% [markdown]
 # What the coverage study shows:
@@ -498,15 +502,15 @@ def show_intervals(table, unit, digits):
             row[f"interval over {way}"] = f"[{r.low:.{digits}f}, {r.high:.{digits}f}]"
             row[f"zero out ({way})"] = "yes" if r.excludes_zero else "no"
         rows.append(row)
-    print(f"{unit}: planner + executor minus single loop, per run of {len(sim.TASKS)} tasks")
-    print(pd.DataFrame(rows).to_string(index=False))
+    sim.screen.say(f"{unit}: planner + executor minus single loop, per run of {len(sim.TASKS)} tasks")
+    sim.screen.show(pd.DataFrame(rows))
 
 
 show_intervals(table, "success", 4)
 at_max = table[(table["unit"] == "success") & (table["n_seeds"] == N_MAX)].set_index("resample")
 lost = -at_max.loc["seeds", "difference"] * len(sim.TASKS)
 widths = at_max["high"] - at_max["low"]
-print(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost every {1 / lost:.1f} runs; "
+sim.screen.say(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost every {1 / lost:.1f} runs; "
       f"interval over tasks {widths['tasks'] / widths['seeds']:.1f} times as wide as over seeds")  # fmt: skip
 
 # %%
@@ -558,7 +562,7 @@ shown = pd.DataFrame(
 )
 for name, t in power_tables.items():
     shown[name] = t["power"].to_numpy()
-print(
+sim.screen.say(
     "share of disjoint N-seed studies whose t interval leaves zero out (planner + executor against single loop)"
 )
 print(shown.rename_axis("seeds").to_string(float_format=lambda x: f"{x:.3f}"))
@@ -583,7 +587,7 @@ for unit in sim.UNITS:
             np.ceil(power.seeds_for_power(d.std(ddof=1), d.mean()))
         )
     rows.append(row)
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 print("per run of 24 tasks; success in tasks solved")
 
 # %% [markdown]
@@ -631,7 +635,7 @@ display(Image(filename=path))
 
 # %%
 kinds = clusters.kind_table(single, split, "success", N_MAX)
-print(kinds.to_string(index=False, float_format=lambda x: f"{x:+.4f}"))
+sim.screen.show(kinds, float_format=lambda x: f"{x:+.4f}")
 
 # %% [markdown]
 # The effect over all 24 tasks with its interval counted 3 ways, per run as a share of the tasks: over seeds
@@ -645,8 +649,8 @@ rows = [{"interval": "seeds", "difference": over_seeds.difference, "low": over_s
          "df": float(N_MAX - 1)}]  # fmt: skip
 shown = pd.concat([pd.DataFrame(rows), clusters.task_intervals(single, split, "success", N_MAX)])
 shown["df"] = shown["df"].map(lambda x: f"{x:.1f}")
-print(shown.to_string(index=False, float_format=lambda x: f"{x:+.4f}"))
-print(f"kinds drawn by the task generator with weights {', '.join(map(str, sim.tasks.KIND_WEIGHTS))} "
+sim.screen.show(shown, float_format=lambda x: f"{x:+.4f}")
+sim.screen.say(f"kinds drawn by the task generator with weights {', '.join(map(str, sim.tasks.KIND_WEIGHTS))} "
       f"(charge, consumption, document, record); here {dict(zip(kinds['kind'], kinds['tasks'], strict=True))}")  # fmt: skip
 
 # %% [markdown]
@@ -691,12 +695,12 @@ for v in verdicts:
         f"{N_MAX} seeds": f"{interval.difference:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]",
         "agreement": study.agreement(v.verdict, v.differences, interval),
     })  # fmt: skip
-print(pd.DataFrame(rows).drop(columns="agreement").to_string(index=False))
+sim.screen.show(pd.DataFrame(rows).drop(columns="agreement"))
 for row in rows:
-    print(f"{row['unit']}: {row['agreement']}")
+    sim.screen.say(f"{row['unit']}: {row['agreement']}")
 print("success over 10000 seeds as a share of tasks; the other units per run of 24 tasks")
 agree = sum(row["agreement"].startswith("agree") for row in rows)
-print(f"the band rule and the intervals agree on {agree} units and differ on {len(rows) - agree}")
+sim.screen.say(f"the band rule and the intervals agree on {agree} units and differ on {len(rows) - agree}")
 
 # %% [markdown]
 # The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same
@@ -725,8 +729,8 @@ for unit in sim.UNIT_NAMES:
         "measured, right direction": right, "measured, wrong direction": counts["measured"] - right,
     })  # fmt: skip
 pairs = pd.DataFrame(rows)
-print(pairs.to_string(index=False))
-print(f"right direction = the sign of the difference over {N_MAX} seeds")
+sim.screen.show(pairs)
+sim.screen.say(f"right direction = the sign of the difference over {N_MAX} seeds")
 
 # %% [markdown]
 # The rule is cautious and still not safe. Even the token saving, which both intervals of the token
@@ -756,8 +760,8 @@ rows = [{"study": "band rule, 2 seeds", "studies": band["pairs"], "shown": band[
 for r in errors.itertuples(index=False):
     rows.append({"study": f"t interval, {r.n_seeds} seeds", "studies": r.studies, "shown": r.excluding,
                  "wrong sign": f"{r.type_s:.3f}", "exaggeration": f"{r.type_m:.1f}"})  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
-print(
+sim.screen.show(pd.DataFrame(rows))
+sim.screen.say(
     f"true effect: {truth:+.4f} tasks per run ({N_MAX} seeds); wrong sign and exaggeration among the studies shown"
 )
 
@@ -784,10 +788,10 @@ AA_SEEDS, AA_STUDIES, AA_ARM = 100_000, 500, 100
 aa = power.per_task_outcomes(sim.RunConfig("single-loop", BUDGET), AA_SEEDS, study.STUDY_FIRST_SEED)
 aa_success = power.aa_differences(aa["success"].sum(axis=0), AA_STUDIES, AA_ARM)
 peek = power.peeking(aa_success, list(range(10, AA_ARM + 1, 10)))
-print(f"single loop over {AA_SEEDS} seeds: {peek['studies']} A/A studies of {AA_ARM} seeds an arm, "
+sim.screen.say(f"single loop over {AA_SEEDS} seeds: {peek['studies']} A/A studies of {AA_ARM} seeds an arm, "
       f"looks at {', '.join(map(str, peek['looks']))} seeds")  # fmt: skip
-print(f"false-positive rate, read once at {peek['looks'][-1]} seeds: {peek['fixed']:.3f}")
-print(f"false-positive rate, stopped at the first look that leaves zero out: {peek['peeking']:.3f}")
+sim.screen.say(f"false-positive rate, read once at {peek['looks'][-1]} seeds: {peek['fixed']:.3f}")
+sim.screen.say(f"false-positive rate, stopped at the first look that leaves zero out: {peek['peeking']:.3f}")
 
 # %% [markdown]
 # Read once at 100 seeds, 0.04 of the A/A studies leave zero out, close to the 5 % a 95 %
@@ -817,7 +821,7 @@ rows = [
 ]  # fmt: skip
 print(pd.DataFrame(rows, columns=["reported", "comparisons", "false-positive rate"]).to_string(
     index=False, float_format=lambda x: f"{x:.3f}"))  # fmt: skip
-print(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were independent, "
+sim.screen.say(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were independent, "
       f"1 - 0.95**5 = {1 - 0.95**5:.3f}")  # fmt: skip
 
 # %% [markdown]
@@ -839,7 +843,7 @@ print(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were in
 
 # %%
 pass_k = study.pass_k_table({"single loop": single, "planner + executor": split}, ks=range(1, 9))
-print(pass_k.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+sim.screen.show(pass_k, float_format=lambda x: f"{x:.4f}")
 
 # %%
 path = figures.save_figure(figures_how_many_seeds.draw_pass_k(pass_k), "05_how_many_seeds-pass-k")
@@ -869,7 +873,7 @@ for kind in dict.fromkeys(kind_of):
         row[f"{label}: success"] = f"{share.mean():.4f}"
         row[f"{label}: pass^8"] = f"{study.pass_hat_k(run.correct[mask], 8):.4f}"
     rows.append(row)
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 print("loop = single loop, split = planner + executor")
 
 # %% [markdown]
@@ -889,7 +893,7 @@ for label, run in (("single loop", single), ("planner + executor", split)):
             rows.append({"setup": label, "trials": n, "k": r.k, f"{N_MAX} seeds": f"{r.all_seeds:.4f}",
                          "sd over studies": f"{r.sd:.4f}", "5 % to 95 %": f"{r.p5:.3f} to {r.p95:.3f}",
                          "interval holds it": f"{r.covered:.3f}", "pass@k": f"{r.pass_at_k:.4f}"})  # fmt: skip
-print(pd.DataFrame(rows).to_string(index=False))
+sim.screen.show(pd.DataFrame(rows))
 for n in reliability.TRIAL_COUNTS:
     by_setup = [
         reliability.per_task_pass(np.moveaxis(intervals.disjoint_studies(run.correct, n), 1, 0), n).mean(
@@ -898,7 +902,7 @@ for n in reliability.TRIAL_COUNTS:
         for run in (single, split)
     ]
     ahead = (by_setup[1] >= by_setup[0]).mean()
-    print(f"{n} trials a task, the same seeds for both setups: the split's pass^{n} at least the single loop's "
+    sim.screen.say(f"{n} trials a task, the same seeds for both setups: the split's pass^{n} at least the single loop's "
           f"in {ahead:.3f} of the studies")  # fmt: skip
 
 # %% [markdown]
@@ -946,8 +950,8 @@ shown = pd.DataFrame({
     f"{N_MAX} seeds": cost[f"{N_MAX} seeds"].map(lambda x: f"{x:.1f}"),
     "holds it": cost["holds it"],
 })  # fmt: skip
-print(f"first {COST_SEEDS} seeds, budget {BUDGET}")
-print(shown.to_string(index=False))
+sim.screen.say(f"first {COST_SEEDS} seeds, budget {BUDGET}")
+sim.screen.show(shown)
 
 # %%
 path = figures.save_figure(figures_how_many_seeds.draw_cost_success(cost), "05_how_many_seeds-cost-success")
@@ -1032,7 +1036,7 @@ display(Image(filename=path))
 #    than the single loop? Do the intervals over seeds and over tasks agree?
 
 # %%
-print(f"exercises 1 and 2: {exercises.EXERCISE_SEEDS} seeds from your first seed; power: studies of "
+sim.screen.say(f"exercises 1 and 2: {exercises.EXERCISE_SEEDS} seeds from your first seed; power: studies of "
       f"{exercises.POWER_STUDY_SEEDS} seeds; coverage: studies of {exercises.COVERAGE_STUDY_SEEDS} seeds, "
       f"{exercises.COVERAGE_RESAMPLES} resamples each")  # fmt: skip
 MY_SEED = 12345  # your own first seed: an integer 0 <= MY_SEED < 2**32 - 5000

@@ -61,6 +61,7 @@
 
 # %%
 import dataclasses
+import json
 
 import ipywidgets
 import matplotlib
@@ -87,9 +88,9 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 print(
     f"tuning block: {N_TUNING} seeds from {TUNING[0]} | held-out block: {N_HELD_OUT} seeds from {HELD_OUT[0]}"
 )
-print(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
-      f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
-      f"{harness.RESAMPLING_SEED}")  # fmt: skip
+sim.screen.say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
+               f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
+               f"{harness.RESAMPLING_SEED}")  # fmt: skip
 
 # %% [markdown]
 # ## The policy interface
@@ -110,7 +111,7 @@ print(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.
 # suggest. A policy may take it, overrule it, or never call it.
 
 # %%
-print(pd.DataFrame([(f.name, str(f.type)) for f in dataclasses.fields(policy.Observation)],
+print(pd.DataFrame([(f.name, sim.screen.type_label(f.type)) for f in dataclasses.fields(policy.Observation)],
                    columns=["field", "type"]).to_string(index=False))  # fmt: skip
 print("a policy returns one of:", ", ".join(policy.DECISIONS))
 
@@ -130,13 +131,13 @@ rules = pd.DataFrame(
         ("step budget (steps)", f"{BUDGET}: a run ends when its steps reach it"),
         (
             "the proposal, job not done",
-            "lesson 1's pick: the right tool with share selection(depth), else a random tool",
+            "the right tool with share selection(depth), else a random tool",
         ),
         ("the proposal, job done", f'"stop" with share {sim.picks.STOP_SHARE}, else a random tool'),
     ],
     columns=["rule", "value"],
 )
-print(rules.to_string(index=False))
+sim.screen.show(rules)
 
 # %% [markdown]
 # What does a policy see? Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
@@ -153,9 +154,9 @@ def watched(observation):
 
 
 sim.policy.run_policy(watched, "G05", SEED_A, BUDGET)
-print(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "kind": o.kind, "plan length": o.plan_length,
+sim.screen.show(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "kind": o.kind, "plan length": o.plan_length,
                      "calls so far": len(o.trace), "fields observed": ", ".join(sorted(o.fields)) or "-",
-                     "held": "-" if o.held is None else str(o.held), "decision": d} for o, d in seen]).to_string(index=False))  # fmt: skip
+                     "held": "-" if o.held is None else str(o.held), "decision": d} for o, d in seen]))  # fmt: skip
 
 # %% [markdown]
 # The agent sees the meter's fields after its first call, the consumption after its second
@@ -178,7 +179,9 @@ as_policy = harness.entrant_run(policy.model_policy, HELD_OUT, BUDGET)
 built_in = harness.entrant_run("single-loop", HELD_OUT, BUDGET)
 for name in ("correct", "steps", "calls", "tokens", "errors", "stopped"):
     assert np.array_equal(getattr(as_policy, name), getattr(built_in, name)), name
-print(f"the policy form and the built-in single loop agree on all {as_policy.correct.size} task runs")
+sim.screen.say(
+    f"the policy form and the built-in single loop agree on all {as_policy.correct.size} task runs"
+)
 
 # %% [markdown]
 # ### When a policy misbehaves
@@ -201,9 +204,11 @@ def never_stops(observation):
 try:
     harness.entrant_run(typo, HELD_OUT, BUDGET)
 except sim.policy.PolicyError as error:
-    print(f"PolicyError: {error}")
+    sim.screen.say(f"PolicyError: {error}")
 run = sim.policy.run_policy(never_stops, "G01", SEED_A, BUDGET)
-print(f"never_stops on G01: {run.steps} steps of a budget of {run.budget}, stopped by itself: {run.stopped}")
+sim.screen.say(
+    f"never_stops on G01: {run.steps} steps of a budget of {run.budget}, stopped by itself: {'yes' if run.stopped else 'no'}"
+)
 
 # %% [markdown]
 # The refusal names where it happened; the budget, not the policy, ended the second run.
@@ -226,11 +231,11 @@ print(sim.code_of(policy.stop_when_goal_met))
 
 # %%
 stop_score = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, HELD_OUT)
-print(stop_score.to_string(index=False))
+sim.screen.show(stop_score)
 stop_rule = harness.entrant_run(policy.stop_when_goal_met, HELD_OUT, BUDGET)
 for unit in ("success", "tokens"):
     many = sim.many_seeds.paired_difference(built_in, stop_rule, unit)
-    print(
+    sim.screen.say(
         f"{unit}: the interval is {many['high'] - many['low']:.4f} wide at {many['n_seeds']} held-out seeds"
     )
 
@@ -250,8 +255,12 @@ for unit in ("success", "tokens"):
 sb1 = harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), HELD_OUT)
 same_answers = np.array_equal(stop_rule.correct, sb1.correct)
 extra = (stop_rule.steps - sb1.steps)[stop_rule.stopped]
-print(f"tasks solved, task run by task run, the same as lesson 3's stop when done: {same_answers}")
-print(f"steps beyond lesson 3's rule, over the runs the policy stopped itself: {sorted(set(extra.tolist()))}")
+sim.screen.say(
+    f"tasks solved, task run by task run, the same as lesson 3's stop when done: {'yes' if same_answers else 'no'}"
+)
+sim.screen.say(
+    f"steps beyond lesson 3's rule, over the runs the policy stopped itself: {sorted(set(extra.tolist()))}"
+)
 
 # %% [markdown]
 # The postcondition sees the goal at the same call as lesson 3's rule on every held-out
@@ -273,7 +282,7 @@ tuning_single, tuning_split = (
 )
 by_kind = harness.kind_differences(tuning_single, tuning_split)
 print("planner + executor (second) minus single loop (first), share of each kind's tasks solved per seed:")
-print(by_kind.to_string(index=False, float_format="{:+.4f}".format))
+sim.screen.show(by_kind, float_format="{:+.4f}".format)
 router = harness.best_route(tuning_single, tuning_split)
 print(router.name)
 
@@ -287,7 +296,7 @@ print(router.name)
 from sim.panel_your_agent import ROUTER
 
 assert router == ROUTER, (router, ROUTER)
-print(f"the lesson's router is the panel's: {router == ROUTER}")
+sim.screen.say(f"the lesson's router is the panel's: {'yes' if router == ROUTER else 'no'}")
 
 # %% [markdown]
 # Now the router on the **held-out** block, against each setup it routes to. By
@@ -297,8 +306,8 @@ print(f"the lesson's router is the panel's: {router == ROUTER}")
 
 # %%
 for baseline in ("single-loop", "plan-execute"):
-    print(f"router minus {sim.SETUP_LABELS[baseline]}:")
-    print(harness.score(router, baseline, BUDGET, HELD_OUT).to_string(index=False))
+    sim.screen.say(f"router minus {sim.SETUP_LABELS[baseline]}:")
+    sim.screen.show(harness.score(router, baseline, BUDGET, HELD_OUT))
 
 # %% [markdown]
 # Against the split the router solves +0.0061 of the tasks more per run, with an interval
@@ -323,9 +332,9 @@ for baseline in ("single-loop", "plan-execute"):
         harness.entrant_run(baseline, big, BUDGET), router_big, "success", SIZES
     )
     print(label)
-    print(growth[label].to_string(index=False, float_format="{:+.4f}".format))
+    sim.screen.show(growth[label], float_format="{:+.4f}".format)
     shown = growth[label].loc[growth[label]["from_here_on"], "seeds"]
-    print(
+    sim.screen.say(
         f"  zero out from {shown.iloc[0]} seeds on"
         if len(shown)
         else f"  zero in the interval up to {max(SIZES)} seeds"
@@ -374,14 +383,14 @@ def my_policy(observation):
 
 
 tuned = harness.cost_success({"my policy": harness.entrant_run(my_policy, harness.tuning_seeds(200), BUDGET)})
-print(tuned[["entrant", "seeds", "success", "tokens"]].to_string(index=False, float_format="{:.4f}".format))
+sim.screen.show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".format)
 
 # %% [markdown]
 # The held-out score: the band rule and the paired differences against the built-in single
 # loop, and every entrant of the lesson on the success-cost plane.
 
 # %%
-print(harness.score(my_policy, "single-loop", BUDGET, HELD_OUT).to_string(index=False))
+sim.screen.show(harness.score(my_policy, "single-loop", BUDGET, HELD_OUT))
 print()
 entrants = {"single-loop": "single-loop", "plan-execute": "plan-execute", "stop when goal met": policy.stop_when_goal_met,
             "router": router, "my policy": my_policy}  # fmt: skip
@@ -391,11 +400,11 @@ plane = harness.cost_success({
 })  # fmt: skip
 PER_SUCCESS = ["tokens_per_success", "per_success_low", "per_success_high"]
 TRUNCATED = ["success_truncated", "tokens_truncated"]  # whether an interval was cut at its unit's bound
-print(plane.drop(columns=PER_SUCCESS + TRUNCATED).to_string(index=False, float_format="{:.4f}".format))
+sim.screen.show(plane.drop(columns=PER_SUCCESS + TRUNCATED), float_format="{:.4f}".format)
 print()
-print(plane[["entrant", *PER_SUCCESS]].to_string(index=False, float_format="{:.4f}".format))
+sim.screen.show(plane[["entrant", *PER_SUCCESS]], float_format="{:.4f}".format)
 per_run = plane.set_index("entrant")["tokens"]
-print(
+sim.screen.say(
     f"tokens per run: my policy {per_run['my policy']:.2f}, stop when goal met {per_run['stop when goal met']:.2f}"
 )
 
@@ -428,11 +437,12 @@ display(Image(filename=path))
 from sim import chat_policy, standin_server
 
 header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
-print(
+sim.screen.say(
     f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}"
 )
-print(f"recorded against: {header['label']}")
-print(lines[0])
+sim.screen.say(f"recorded against: {header['label']}")
+print("its first line, as the file holds it (JSON):")
+print(json.dumps(lines[0], indent=1, ensure_ascii=False))
 
 # %% [markdown]
 # The stand-in answers by a fixed rule from the simulator, lesson 1's pick, with its draws
@@ -450,14 +460,17 @@ print(sim.code_of(standin_server.standin_message))
 # %%
 replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
 CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
-print(harness.score(replayed, "single-loop", BUDGET, CHAT_SEEDS).to_string(index=False))
+sim.screen.show(harness.score(replayed, "single-loop", BUDGET, CHAT_SEEDS))
+print()
 chat_run = harness.entrant_run(replayed, CHAT_SEEDS, BUDGET)
 chat_plane = harness.cost_success({"stand-in (replayed)": chat_run,
                                    "single-loop": harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)})  # fmt: skip
-print(chat_plane[["entrant", "seeds", "success", "tokens", "tokens_per_success"]].to_string(index=False))
-print(f"failed requests: {len(replayed.failures)}")
+sim.screen.show(
+    chat_plane[["entrant", "seeds", "success", "tokens", "tokens_per_success"]], float_format="{:.4f}".format
+)
+sim.screen.say(f"failed requests: {len(replayed.failures)}")
 per_seed = chat_run.per_seed()
-print(f"solved per run, seed by seed: {sorted(set(per_seed.solved.tolist()))}")
+sim.screen.say(f"solved per run, seed by seed: {sorted(set(per_seed.solved.tolist()))}")
 
 # %% [markdown]
 # Every held-out seed gives the stand-in the same count of tasks solved: its replies depend
@@ -541,11 +554,11 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
 
 
-answer_1 = 0  # replace with your count
+answer_1 = None  # replace with your count
 
 
 def scripted(observation):
-    return "stop"  # replace with your policy
+    return None  # replace with your policy: a tool name or "stop"
 
 
 print(check_exercise_1(MY_SEED, answer_1))

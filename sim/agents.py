@@ -133,8 +133,8 @@ def call_and_observe(tool: str, state: dict) -> dict:
     return observation
 
 
-def take_step(task: Task, state: dict, done: int, trace_length: int, number: int, draw, pick, step_tokens,
-              self_critique: bool = False) -> LoopStep:  # fmt: skip
+def take_step(task: Task, state: dict, done: int, trace_length: int, number: int, draw, pick,
+              step_tokens, self_critique: bool = False) -> LoopStep:  # fmt: skip
     """One step of a loop: pay for the step, pick a tool (or stop), call it and observe (lesson 1).
 
     Parameters
@@ -168,11 +168,13 @@ def take_step(task: Task, state: dict, done: int, trace_length: int, number: int
     tool = pick(target, done + 1, draw, trace_length)
     tokens = step_tokens(trace_length)
     if tool is None:
-        return LoopStep(number, depth, target, None, None, False, trace_length, tokens, state.get("result"))
+        held = state.get("result")
+        return LoopStep(number, depth, target, None, None, False, trace_length, tokens, held)
     error = "error" in call_and_observe(tool, state)
     tokens += observation_tokens(error, self_critique)
     right = None if target is None else tool == target
-    return LoopStep(number, depth, target, tool, right, error, trace_length, tokens, state.get("result"))
+    held = state.get("result")
+    return LoopStep(number, depth, target, tool, right, error, trace_length, tokens, held)
 
 
 def run_loop(task: Task, seed: int, config: RunConfig, draw, pick, step_tokens, steps: int = 0,
@@ -212,7 +214,8 @@ def run_loop(task: Task, seed: int, config: RunConfig, draw, pick, step_tokens, 
     stopped = False
     while steps < config.budget:
         steps += 1
-        step = take_step(task, state, done, len(trace), steps, draw, pick, step_tokens, config.self_critique)
+        step = take_step(task, state, done, len(trace), steps, draw, pick, step_tokens,
+                         config.self_critique)  # fmt: skip
         log.append(step)
         tokens += step.tokens
         if step.tool is None:

@@ -34,8 +34,8 @@ def exit_counts(seed: int) -> dict[str, int]:
 
 def check_exit_counts(seed: int, answer: object = None) -> str:
     """Lesson 4, exercise 6: the student's counts, a dict from exit state to tasks, at `seed`.
-    Returns "right: ...", "wrong: ..." naming the first state whose count is off and which way, or
-    "not answered yet"; never a count. A state left out counts as 0.
+    Returns "right: ...", "wrong: ..." naming the first state whose count is off (not which way: a
+    small count could be found by halving), or "not answered yet"; never a count. A state left out counts as 0.
 
     Raises InputTypeError / InputError for a bad seed or an answer that is not such a dict."""
     seed = check_seed(seed)
@@ -52,7 +52,7 @@ def check_exit_counts(seed: int, answer: object = None) -> str:
         if isinstance(given, bool) or not isinstance(given, int):
             return f"wrong: the count for {state} must be a whole number, got {given!r}"
         if given != wanted[state]:
-            return (f"wrong: at seed {seed} your count for {state} is too {'high' if given > wanted[state] else 'low'}; "
+            return (f"wrong: at seed {seed} your count for {state} is not right; "
                     "run every task once with sim.contract.run_contract at budget 8 and read run.exit_state")  # fmt: skip
     return f"right: at seed {seed} those are the counts"
 

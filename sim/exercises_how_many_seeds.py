@@ -59,13 +59,13 @@ def _verdict(answer: object, expected: float, tolerance: float, what: str) -> st
         return f"not right: {what} is a share between 0 and 1, got {answer!r} (a percentage? divide by 100)"
     if abs(answer - expected) <= tolerance + 1e-12:
         return f"right: your {what} is the one computed for your seed"
-    direction = "too high" if answer > expected else "too low"
-    return f"not right: your {what} is {direction}; check the study size, the unit and the interval"
+    # never which way: a share of a few thousand studies could be found by halving
+    return f"not right: your {what} is not the one computed for your seed; check the study size, the unit and the interval"
 
 
 def check_power(first: int, answer: object = None) -> str:
-    """Check exercise 1 for the student's first seed: "right", "not right" (too high or too low) or
-    "not answered yet"; never the answer itself. `answer` is a share in [0, 1] or None.
+    """Check exercise 1 for the student's first seed: "right", "not right" (not which way: an exact
+    share of few studies could be found by halving) or "not answered yet"; never the answer itself. `answer` is a share in [0, 1] or None.
     Raises InputTypeError / InputError for a bad seed or an answer that is not a number."""
     return _verdict(answer, power_answer(first), 0.0, "power")
 

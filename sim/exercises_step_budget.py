@@ -30,8 +30,8 @@ def saved_by_stopping(seed: int) -> int:
 
 def check_saved_by_stopping(seed: int, answer: object = None) -> str:
     """Lesson 3, exercise 5: the student's count of task runs (both setups, budget 12) that stop when
-    done turns from wrong to right at `seed`. Returns "right: ...", "wrong: ..." (too high or too low)
-    or "not answered yet"; never the count.
+    done turns from wrong to right at `seed`. Returns "right: ...", "wrong: ..." (not which way: a
+    small count could be found by halving) or "not answered yet"; never the count.
 
     Raises InputTypeError / InputError for a bad seed or an answer that is not a whole number in range."""
     seed = check_seed(seed)
@@ -41,7 +41,7 @@ def check_saved_by_stopping(seed: int, answer: object = None) -> str:
     wanted = saved_by_stopping(seed)
     if answer == wanted:
         return f"right: at seed {seed} that is the count"
-    return (f"wrong: at seed {seed} your count is too {'high' if answer > wanted else 'low'}; count both setups, "
+    return (f"wrong: at seed {seed} that is not the count; count both setups, "
             "and only runs that are wrong without the rule and right with it")  # fmt: skip
 
 

@@ -87,6 +87,9 @@ class ControlPanel:
         Which controls to show, from "seed", "new_seed", "budget", "task", "reset".
     two_runs : bool
         When True the panel compares seed and seed + 1, so the largest seed allowed is 2**32 - 2.
+    seed_range : Callable[[dict], tuple[int, str]] | None
+        For a panel whose largest seed depends on its extra controls (lesson 5: seed + N - 1 seeds
+        below 2**32): from the extra controls' values, the largest seed and why, said in a refusal.
     extra_controls : dict[str, ipywidgets.ValueWidget] | None
         A lesson's own controls (a Checkbox, a bounded IntSlider, a Dropdown...), shown after
         the standard ones. Their values reach `render` as `settings.extra[name]`; their
@@ -113,10 +116,14 @@ class ControlPanel:
         two_runs: bool = True,
         extra_controls: dict | None = None,
         background: bool | None = None,
+        seed_range: Callable[[dict], tuple[int, str]] | None = None,
     ):
         self._render = render
         self.defaults = defaults
         self.seed_max = SEED_LIMIT - (2 if two_runs else 1)
+        self._seed_range = seed_range or (
+            lambda _extra: (self.seed_max, " (run B uses seed + 1)" if self.seed_max < SEED_LIMIT - 1 else "")
+        )
         self.shown_controls = tuple(controls)
         self._random = random.Random()  # this panel's own source of new seeds
         self._quiet = False
@@ -146,7 +153,7 @@ class ControlPanel:
                   "reset": self.reset}  # fmt: skip
         self.extra = dict(extra_controls or {})
         self._extra_defaults = {name: control.value for name, control in self.extra.items()}
-        for control in self.extra.values():  # a long description ("max_replans") is never cut short
+        for control in self.extra.values():  # a long description ("max replans") is never cut short
             if getattr(control, "description", "") and hasattr(control, "style"):
                 control.style.description_width = "initial"
         row = widgets.HBox([chosen[name] for name in controls] + list(self.extra.values()))
@@ -159,6 +166,14 @@ class ControlPanel:
         self.budget_box.observe(self._on_budget_typed, names="value")
         self.new_seed.on_click(self._on_new_seed)
         self.reset.on_click(self._on_reset)
+        self._controls = {
+            self.seed: "seed",
+            self.budget: "budget",
+            self.budget_box: "budget",
+            self.task: "task",
+        }
+        self._controls.update({control: name for name, control in self.extra.items()})
+        self._refusals: dict[str, str] = {}  # control -> its refusal, shown until that control changes
         self.settings: Settings | None = None
         self.view: View | None = None
         self.renders = 0
@@ -175,12 +190,13 @@ class ControlPanel:
         """Return once every requested redraw is done (at once unless the panel computes in the background)."""
         self._worker.wait(timeout)
 
-    def _read_seed(self, text: object) -> int:
+    def _read_seed(self, text: object, extra: dict | None = None) -> int:
         """The seed typed in the seed box (an int, or text in the course's grammar for numbers,
-        `sim.checks.parse_whole_number`), or InputTypeError/InputError saying what is allowed."""
-        allowed = f"seed must be a whole number 0 <= seed <= {self.seed_max}"
-        if self.seed_max < SEED_LIMIT - 1:
-            allowed += " (run B uses seed + 1)"
+        `sim.checks.parse_whole_number`), or InputTypeError/InputError saying what is allowed
+        with the extra controls' values `extra` (default: what they say now)."""
+        extra = {name: control.value for name, control in self.extra.items()} if extra is None else extra
+        seed_max, why = self._seed_range(extra)
+        allowed = f"seed must be a whole number 0 <= seed <= {seed_max}{why}"
         if isinstance(text, str):
             try:
                 seed = parse_whole_number(text, "seed")
@@ -192,7 +208,7 @@ class ControlPanel:
                 seed = check_integer(text, "seed")
             except InputError:
                 raise InputTypeError(f"{allowed}, got {text!r} ({type(text).__name__})") from None
-        if not 0 <= seed <= self.seed_max:
+        if not 0 <= seed <= seed_max:
             raise InputError(f"{allowed}, got {seed}")
         return check_seed(seed)
 
@@ -226,7 +242,7 @@ class ControlPanel:
         self.table.value, self.figure.value, self.text.value = view.table_html, image, view.text
         self.figure.width = str(width)
         self.settings, self.view = settings, view
-        self.message.value = ""
+        self._show_refusals()  # a refusal stays until its control changes; "still showing" follows
         self.status.value = self._status_line(settings, changed)
         self.widget.remove_class(BUSY_CLASS)
         # only the text below the figure changed (a new task): mark it, it may be out of sight
@@ -257,7 +273,12 @@ class ControlPanel:
             self.message.value = f"<pre style='color:#C62828'>{html.escape(trace)}</pre>"
             self.status.value = ""
             return
-        self._refuse(error)
+        shown = self.settings or self.defaults
+        changed = [
+            name for name in ("seed", "budget", "task") if getattr(settings, name) != getattr(shown, name)
+        ]
+        changed += [name for name, value in settings.extra.items() if shown.extra.get(name) != value]
+        self._refuse(error, changed)
 
     def _show_settings(self) -> None:
         """Put every control back to the settings last asked for, without redrawing."""
@@ -271,32 +292,55 @@ class ControlPanel:
         finally:
             self._quiet = False
 
-    def _refuse(self, error: Exception) -> None:
-        kept = ""
-        if self.settings is not None:
-            kept = f" Still showing {self._describe(self.settings)}."
+    def _refuse(self, error: Exception, controls=()) -> None:
+        """Refuse a value: the controls go back to the settings last asked for, and the refusal
+        stays until one of `controls` (the ones it is about) changes again."""
         self._show_settings()
-        if self.settings is not None:  # no longer "Computing ...": what is on screen stays
+        computing = self.settings is not None and self._requested != self.settings
+        if self.settings is not None and not computing:  # not "Computing ...": what is on screen stays
             self.status.value = (
                 f"<span style='color:#555'>Showing {html.escape(self._describe(self.settings))}.</span>"
             )
-        self.widget.remove_class(BUSY_CLASS)
-        text = str(error).rstrip(".")
-        self.message.value = (
-            f"<span style='color:#C62828'>Refused: {html.escape(text)}.{html.escape(kept)}</span>"
+            self.widget.remove_class(BUSY_CLASS)
+        text = f"Refused: {str(error).rstrip('.')}."
+        for control in controls or ("",):
+            self._refusals.pop(control, None)
+            self._refusals[control] = text  # the latest last
+        self._show_refusals()
+
+    def _show_refusals(self) -> None:
+        """The message line: each refusal still standing, then what the panel still shows."""
+        if not self._refusals:
+            self.message.value = ""
+            return
+        texts = list(dict.fromkeys(self._refusals.values()))
+        if self.settings is not None:
+            texts[-1] += f" Still showing {self._describe(self.settings)}."
+        self.message.value = "<br>".join(
+            f"<span style='color:#C62828'>{html.escape(t)}</span>" for t in texts
         )
 
-    def _on_change(self, _change=None) -> None:
+    def _forget_refusals(self, controls) -> None:
+        """A control changed again: its refusal goes (and one not tied to a control)."""
+        for control in (*controls, ""):
+            self._refusals.pop(control, None)
+
+    def _on_change(self, change=None, controls=None) -> None:
         if self._quiet:
             return
+        if controls is None:
+            controls = (
+                [self._controls[change["owner"]]] if change else list(dict.fromkeys(self._controls.values()))
+            )
         try:
             settings = self._read_controls()
         except InputError as error:  # bad input only: a bug in a view shows as the traceback it is
-            self._refuse(error)
+            self._refuse(error, controls)
             return
         self._requested = settings
         self._show_settings()  # the box shows the value used (" 42 " becomes "42")
-        self.message.value = ""
+        self._forget_refusals(controls)
+        self._show_refusals()
         self.status.value = (f"<span style='color:#1565C0'>Computing {html.escape(self._describe(settings))}"
                              "&hellip;</span>")  # fmt: skip
         self.widget.add_class(BUSY_CLASS)
@@ -311,17 +355,18 @@ class ControlPanel:
         except InputError as error:
             allowed = f"budget must be an integer {self.budget.min}..{self.budget.max}"
             self._refuse(error if str(error).startswith(allowed) else InputTypeError(
-                f"{allowed}, got {self.budget_box.value!r}"))  # fmt: skip
+                f"{allowed}, got {self.budget_box.value!r}"), ["budget"])  # fmt: skip
             return
         self._quiet = True
         try:
             self.budget.value = budget
         finally:
             self._quiet = False
-        self._on_change()
+        self._on_change(controls=["budget"])
 
     def _on_new_seed(self, _button=None) -> None:
-        self.seed.value = str(self._random.randrange(self.seed_max + 1))
+        seed_max, _why = self._seed_range({name: control.value for name, control in self.extra.items()})
+        self.seed.value = str(self._random.randrange(seed_max + 1))
 
     def _on_reset(self, _button=None) -> None:
         self.set(seed=self.defaults.seed, budget=self.defaults.budget, task=self.defaults.task,
@@ -332,7 +377,9 @@ class ControlPanel:
         return getattr(self.extra[name], "description", "") or name
 
     def _value_label(self, name: str, value) -> str:
-        """A dropdown value as its label on screen; other values as they are."""
+        """A dropdown value as its label on screen, a switch as on/off; other values as they are."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
         for option in getattr(self.extra[name], "options", ()):
             if isinstance(option, tuple) and option[1] == value:
                 return str(option[0])
@@ -367,29 +414,35 @@ class ControlPanel:
         an unknown control) is refused with a message naming the control, and nothing changes.
         Extra controls are set by name: `panel.set(self_critique=True)`.
         """
+        checks = {
+            "seed": (self.seed, seed, lambda v: str(self._read_seed(v, {**self._requested.extra, **extra}))),
+            "budget": (self.budget, budget, lambda v: self._check_value("budget", self.budget, v)),
+            "task": (self.task, task, lambda v: check_task(v).name),
+        }
+        checks.update({n: (self.extra.get(n), v, lambda v, n=n: self._check_value(n, self.extra[n], v))
+                       for n, v in extra.items()})  # fmt: skip
+        named = [name for name, (_control, value, _check) in checks.items() if value is not None]
+        wanted, name = [], None
         try:
             unknown = sorted(set(extra) - set(self.extra))
             if unknown:
+                name = ""  # no control of this panel: the refusal goes at the next change
                 raise InputError(
                     f"unknown control {unknown[0]!r}; this panel has {', '.join(self.extra) or 'none'}"
                 )
-            wanted = [
-                (self.seed, None if seed is None else str(self._read_seed(seed))),
-                (self.budget, None if budget is None else self._check_value("budget", self.budget, budget)),
-                (self.task, None if task is None else check_task(task).name),
-            ]
-            wanted += [(self.extra[n], self._check_value(n, self.extra[n], v)) for n, v in extra.items()]
+            for name in named:
+                control, value, check = checks[name]
+                wanted.append((control, check(value)))
         except InputError as error:
-            self._refuse(error)
+            self._refuse(error, [name])  # the refusal is about the value refused
             return
         self._quiet = True
         try:
             for control, value in wanted:
-                if value is not None:
-                    control.value = value
+                control.value = value
         finally:
             self._quiet = False
-        self._on_change()
+        self._on_change(controls=named)
 
 
 def pre_html(text: str) -> str:

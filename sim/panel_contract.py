@@ -54,11 +54,11 @@ def contract_panel() -> ControlPanel:
     extra = {
         "max_replans": widgets.IntSlider(
             value=DEFAULT_MAX_REPLANS, min=MAX_REPLANS_RANGE[0], max=MAX_REPLANS_RANGE[1],
-            description="max_replans", continuous_update=False,
+            description="max replans", continuous_update=False,
         ),
         "max_tokens": widgets.IntSlider(
             value=DEFAULT_MAX_TOKENS, min=MAX_TOKENS_RANGE[0], max=MAX_TOKENS_RANGE[1], step=MAX_TOKENS_RANGE[2],
-            description="max_tokens", continuous_update=False,
+            description="max tokens", continuous_update=False,
         ),
     }  # fmt: skip
     return ControlPanel(contract_view, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"), extra_controls=extra)

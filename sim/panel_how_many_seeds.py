@@ -21,8 +21,12 @@ MAX_STUDY_SEEDS = 10000
 PANEL_UNITS = ("success", "tokens", "tool errors")
 
 
-def _study_labels(first: str, second: str) -> tuple[str, str]:
-    return (first, second) if first != second else (f"{first} (first)", f"{second} (second)")
+def study_seed_range(n_seeds: int) -> tuple[int, str]:
+    """The largest first seed of a study of `n_seeds` seeds, and why (its last seed stays below 2**32)."""
+    return (
+        SEED_LIMIT - n_seeds,
+        f" with {n_seeds} seeds (the last one, seed + {n_seeds - 1}, stays below 2**32)",
+    )
 
 
 def study_run(first_seed: int, budget: int, label: str, size: int, common_draws: bool = False):
@@ -49,22 +53,26 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
     Raises
     ------
     InputError
-        When the last seed, seed + N - 1, would reach 2**32, or for an unknown setup label.
+        When the last seed, seed + N - 1, would reach 2**32, for an unknown setup label, or when
+        first and second are the same setup (their difference is zero by construction).
     """
     n_seeds = settings.extra.get("n_seeds", MAX_STUDY_SEEDS)
     chosen = (settings.extra.get("first", "single loop"), settings.extra.get("second", "planner + executor"))
     for name, label in zip(("first", "second"), chosen, strict=True):
         if label not in SETUP_CHOICES:
             raise InputError(f"{name} must be one of {', '.join(SETUP_CHOICES)}, got {label!r}")
+    if chosen[0] == chosen[1]:
+        raise InputError(f"first and second must be two different setups, got {chosen[0]} for both")
     last = settings.seed + n_seeds - 1
-    if last >= SEED_LIMIT:
-        raise InputError(f"seed + n_seeds - 1 must stay below 2**32 (the study's last seed), got {last}")
+    seed_max, why = study_seed_range(n_seeds)
+    if settings.seed > seed_max:
+        raise InputError(f"seed must be a whole number 0 <= seed <= {seed_max}{why}, got {settings.seed}")
     size = MAX_STUDY_SEEDS if settings.seed + MAX_STUDY_SEEDS <= SEED_LIMIT else n_seeds
     common = settings.extra.get("common_draws", False)
     first, second = (
         run(settings.seed, settings.budget, label, size, common).head(n_seeds) for label in chosen
     )
-    columns = _study_labels(*chosen)
+    columns = chosen
     rows = []
     for unit in PANEL_UNITS:
         by_way = {way: paired_interval(first, second, unit, n_seeds, way) for way in ("seeds", "tasks")}
@@ -116,4 +124,5 @@ def how_many_seeds_panel() -> ControlPanel:
     return ControlPanel(
         render, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
         controls=("seed", "new_seed", "budget", "reset"), two_runs=False, extra_controls=extra,
+        seed_range=lambda values: study_seed_range(values["n_seeds"]),
     )  # fmt: skip

@@ -49,7 +49,10 @@ def single_loop_view(settings: Settings) -> View:
     }
     run = run_single_loop(settings.task, settings.seed, settings.budget, critique, approval)
     walk = loop_step_table(loop_steps(run, critique)).to_string(index=False)
-    depth_text = "\n\n".join(f"run {label}\n{table.to_string(index=False)}" for label, table in depth.items())
+    depth_text = "\n\n".join(
+        f"run {label}\n{table.to_string(index=False, float_format='{:.4f}'.format)}"
+        for label, table in depth.items()
+    )  # shares with 4 decimals, as every lesson prints them
     return View(
         table_html=table_html,
         figure=draw_depth_shares(depth),

@@ -6,8 +6,10 @@ presses of "new seed" queue five full redraws. A `PanelWorker` in the background
 computes in a thread of its own and hands each result back to the main thread (the kernel's
 event loop), where the widgets are set. Requests that arrive while it computes replace each
 other: when it is done it takes only the latest, and a result a newer request overtook is
-dropped, never shown. Plain Python (a test, a script) computes at once. Introduced with the
-panels of every lesson (lesson 2 onwards).
+dropped, never shown. `wait()` returns once the latest result is on screen: called on the kernel's
+main thread (a cell), which the delivery needs and the cell holds, it delivers the result itself.
+Plain Python (a test, a script) computes at once. Introduced with the panels of every lesson
+(lesson 2 onwards).
 """
 
 import threading
@@ -56,6 +58,8 @@ class PanelWorker:
         self._idle = threading.Event()
         self._idle.set()
         self._wanted = None
+        self._pending = []  # results computed and posted to the main thread, not yet delivered
+        self._delivered = threading.Condition(self._lock)
         self._generation = 0
         self._running = False
         self.dropped = 0
@@ -80,9 +84,17 @@ class PanelWorker:
         threading.Thread(target=self._run, name="panel redraw", daemon=True).start()
 
     def wait(self, timeout: float | None = 60) -> None:
-        """Return once no request is waiting or being computed; TimeoutError after `timeout` seconds."""
+        """Return once no request is waiting or being computed and the last result is shown (or
+        refused); TimeoutError after `timeout` seconds. On the main thread it shows a result
+        still on its way there itself (a cell that waits holds the thread the result needs)."""
         if not self._idle.wait(timeout):
             raise TimeoutError(f"the panel was still computing after {timeout} s")
+        if threading.current_thread() is threading.main_thread():
+            self._deliver_pending()
+            return
+        with self._delivered:
+            if not self._delivered.wait_for(lambda: not self._pending, timeout):
+                raise TimeoutError(f"the panel's last result was not shown after {timeout} s")
 
     def _run(self) -> None:
         while True:
@@ -102,7 +114,23 @@ class PanelWorker:
             if overtaken:
                 self.dropped += 1
                 continue
-            self._post(self._deliver, settings, generation, result, error)
+            with self._lock:
+                self._pending.append((settings, generation, result, error))
+            self._post(self._deliver_pending)
+
+    def _deliver_pending(self) -> None:
+        """Show (or refuse) the results posted so far, on the main thread; a later call finds none."""
+        while True:
+            with self._lock:
+                if not self._pending:
+                    self._delivered.notify_all()
+                    return
+                item = self._pending[0]
+            try:
+                self._deliver(*item)
+            finally:  # taken off only once shown: a waiter on another thread returns after that
+                with self._lock:
+                    self._pending.remove(item)
 
     def _deliver(self, settings, generation: int, result, error) -> None:
         if generation != self._generation:  # a newer request came in while this one travelled

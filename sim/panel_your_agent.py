@@ -74,7 +74,9 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     frame = cost_success(runs, per_success_interval=False)  # the panel shows no interval for it
     shown = frame[["entrant", "success", "tokens", "tokens_per_success"]]
     shown = shown.assign(tokens_per_success=shown["tokens_per_success"].map(_per_success))
-    text = shown.to_string(index=False, float_format="{:.4f}".format)
+    text = shown.rename(columns={"tokens_per_success": "tokens per success"}).to_string(
+        index=False, float_format="{:.4f}".format
+    )
     return View(
         table_html=pre_html("\n".join(lines)),
         figure=draw_panel_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),

@@ -142,10 +142,12 @@ def write_plan(positions: Sequence[str], draw: Callable[[], float]) -> tuple[str
         One tool name per position: the right tool with the flat share selection(1), else a
         random tool (AA24).
     """
-    return tuple(wanted if picks_right(draw(), selection(1)) else random_tool(draw) for wanted in positions)
+    right = selection(1)
+    return tuple(tool if picks_right(draw(), right) else random_tool(draw) for tool in positions)
 
 
-def executor_pick(plan: Sequence[str], calls: int, target: str | None, depth: int, draw) -> str | None:
+def executor_pick(plan: Sequence[str], calls: int, target: str | None, depth: int,
+                  draw) -> str | None:  # fmt: skip
     """The executor's decision at one step (AA26, AA27, lesson 2).
 
     While the job is not done and the plan has positions left, the executor calls the plan's next

@@ -167,7 +167,7 @@ def loop_step_table(steps) -> pd.DataFrame:
     Columns: step; depth (the position aimed at, blank once the job was done); target; tool
     ("(stops)" when the agent stopped); pick ("right", "wrong" or blank without a target);
     tool error ("yes" or blank); trace length (calls re-sent with the step); tokens (this
-    step); running tokens; answer held (blank when none). Source: lesson 1.
+    step); total (tokens up to this step); answer held (blank when none). Source: lesson 1.
     """
     steps = check_items(steps, LoopStep, "steps", "LoopSteps (from sim.loop_steps)")
     rows, running = [], 0
@@ -182,7 +182,7 @@ def loop_step_table(steps) -> pd.DataFrame:
             "tool error": "yes" if step.error else "",
             "trace length": step.trace_length,
             "tokens": step.tokens,
-            "running tokens": running,
+            "total": running,
             "answer held": "" if step.held is None else step.held,
         })  # fmt: skip
     return pd.DataFrame(rows)

@@ -210,5 +210,11 @@ def test_panel_refuses_bad_input_and_keeps_working(panel):
     assert "budget must be an integer 1..20, got 0" in panel.message.value
     panel.set(critique=True)
     assert "unknown control" in _shown(panel.message)
-    panel.seed.value = "3"
-    assert panel.settings.seed == 3 and panel.message.value == ""
+    panel.seed.value = "3"  # the seed's refusal and the unknown control's go; the budget's stays
+    assert panel.settings.seed == 3 and "seed must" not in panel.message.value
+    assert (
+        "unknown control" not in panel.message.value
+        and "budget must be an integer 1..20, got 0" in panel.message.value
+    )
+    panel.budget.value = 5  # until the budget changes again
+    assert panel.settings.budget == 5 and panel.message.value == ""

@@ -164,9 +164,40 @@ def test_a_study_past_the_last_seed_is_refused_and_the_panel_keeps_working(panel
     panel.reset.click()
     table = panel.table.value
     panel.seed.value = str(2**32 - 100)
-    assert "seed + n_seeds - 1 must stay below 2**32" in panel.message.value
+    refusal = f"Refused: seed must be a whole number 0 &lt;= seed &lt;= {2**32 - 10000} with 10000 seeds"
+    assert refusal in panel.message.value and f"got {2**32 - 100}." in panel.message.value
+    assert str(2**32 - 100 + 9999) not in panel.message.value  # the study's last seed: never typed
     assert panel.table.value == table and panel.settings.seed == 20260218
     panel.extra["n_seeds"].value = 50  # 2**32 - 100 + 49 fits: the same seed is now accepted
     panel.seed.value = str(2**32 - 100)
     assert panel.message.value == "" and panel.settings.seed == 2**32 - 100
     assert panel.view.data["first"].seeds[-1] == 2**32 - 51
+
+
+@pytest.mark.parametrize("typed", ["4294967295", "4294967296", "4294957297"])
+def test_a_seed_refusal_quotes_what_was_typed_and_the_range_this_panel_allows(panel, typed):
+    panel.reset.click()
+    panel.seed.value = typed
+    message = html.unescape(panel.message.value)
+    assert f"seed must be a whole number 0 <= seed <= {2**32 - 10000} with 10000 seeds" in message
+    assert f"got {typed}." in message and str(int(typed) + 9999) not in message
+    assert panel.settings.seed == 20260218 and panel.seed.value == "20260218"
+    panel.seed.value = str(2**32 - 10000)  # the largest seed it names is taken
+    assert panel.message.value == "" and panel.settings.seed == 2**32 - 10000
+
+
+def test_the_same_setup_as_first_and_second_is_refused(panel):
+    panel.reset.click()
+    table = panel.table.value
+    panel.extra["second"].value = "single loop"
+    message = html.unescape(panel.message.value)
+    assert "Refused: first and second must be two different setups, got single loop for both" in message
+    assert panel.table.value == table and panel.extra["second"].value == "planner + executor"
+    panel.set(first="single loop", second="single loop")
+    assert (
+        "two different setups" in panel.message.value
+        and panel.settings.extra["second"] == "planner + executor"
+    )
+    panel.extra["second"].value = "single loop + self-critique"  # the control changes again: redrawn
+    assert panel.message.value == "" and panel.settings.extra["second"] == "single loop + self-critique"
+    assert (panel.table.value != table) and panel.view.data["table"].columns[1] == "single loop"

@@ -191,9 +191,18 @@ def _scripted(observation):
 def test_the_exercise_checks_say_right_for_the_answer_and_never_print_it(seed):
     wanted = spoiled_but_kept(seed)
     assert check_exercise_1(seed, wanted).startswith("right")
-    for wrong in (wanted + 1, max(wanted - 1, 0) if wanted else wanted + 2):
-        said = check_exercise_1(seed, wrong)
-        assert said.startswith("wrong") and str(wanted) not in said.replace(str(seed), "")
+    said = {
+        check_exercise_1(seed, wrong) for wrong in (wanted + 1, max(wanted - 1, 0) if wanted else wanted + 2)
+    }
+    assert len(said) == 1, said  # too high and too low read the same: the count is not found by halving
+    message = said.pop()
+    assert (
+        message.startswith("wrong")
+        and "too " not in message
+        and str(wanted) not in message.replace(str(seed), "")
+    )
+    assert check_exercise_1(seed).startswith("not answered yet")  # the untouched placeholder
+    assert check_exercise_1(seed, None) == check_exercise_1(seed)
     assert check_exercise_2(_scripted, seed).startswith("right")
     assert check_exercise_2(stop_when_goal_met, seed).startswith("wrong")
     assert check_exercise_2(lambda o: "fly", seed).startswith("wrong")
@@ -216,3 +225,16 @@ def test_the_panel_scores_the_chosen_policy_and_offers_the_students_own():
     assert "budget 4" in panel.table.value and panel.message.value == ""
     with pytest.raises(sim.InputTypeError, match="extra"):
         your_agent_panel({"bad": 5})
+
+
+def test_exercise_2_says_not_answered_yet_for_the_untouched_placeholder():
+    def scripted(observation):
+        return None  # the lesson's placeholder
+
+    assert (
+        check_exercise_2(scripted, 12345)
+        == "not answered yet: write the body of scripted and run the check again"
+    )
+    assert check_exercise_2(lambda o: "stop", 12345).startswith(
+        "wrong"
+    )  # an answer that stops at once is wrong

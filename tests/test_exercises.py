@@ -118,18 +118,18 @@ def test_clean_chance_check_accepts_the_pick_rule_and_says_which_way():
 # ---- lesson 3
 
 
-def test_saved_by_stopping_check_accepts_the_count_and_says_which_way():
+def test_saved_by_stopping_check_accepts_the_count_and_never_says_which_way():
     count = sum(
         not sim.is_correct(sim.run_task(setup, task, SEED, 12))
         and sim.is_correct(sim.run_task(setup, task, SEED, 12, stop_when_done=True))
         for setup in ("single-loop", "plan-execute") for task in sim.TASKS
     )  # fmt: skip
     assert ex03.check_saved_by_stopping(SEED, count).startswith("right")
-    assert ex03.check_saved_by_stopping(SEED, count + 1).startswith(
-        "wrong: at seed 4242 your count is too high"
-    )
+    above = ex03.check_saved_by_stopping(SEED, count + 1)
+    assert above.startswith("wrong: at seed 4242 that is not the count")
+    assert "too high" not in above and "too low" not in above  # a small count is not found by halving
     if count:
-        assert "too low" in ex03.check_saved_by_stopping(SEED, count - 1)
+        assert ex03.check_saved_by_stopping(SEED, count - 1) == above
     assert ex03.check_saved_by_stopping(SEED).startswith("not answered yet")
 
 
@@ -172,7 +172,10 @@ def test_exit_counts_check_accepts_the_counts_and_names_the_state_off():
         "wrong: at seed 4242 your count for SUCCESS"
     )
     most = max(counts, key=counts.get)
-    assert "too low" in ex04.check_exit_counts(SEED, {**counts, most: counts[most] - 1})
+    below = ex04.check_exit_counts(SEED, {**counts, most: counts[most] - 1})
+    above = ex04.check_exit_counts(SEED, {**counts, most: counts[most] + 1})
+    assert below == above and f"your count for {most} is not right" in below  # not which way
+    assert "too high" not in below and "too low" not in below
     assert "is no exit state" in ex04.check_exit_counts(SEED, {"DONE": 24})
     message = ex04.check_exit_counts(SEED, {"TIMEOUT": 0})
     assert str(counts[most]) not in message.replace(str(SEED), "")

@@ -331,3 +331,53 @@ def test_a_refusal_ends_the_busy_state_and_the_status_names_what_is_still_shown(
     panel.seed.value = "x"
     assert "Showing seed 20260218, budget 8, task G05." in panel.status.value
     assert "alm-panel-busy" not in panel.widget._dom_classes
+
+
+def _kernel_like_loop(monkeypatch):
+    """What a running kernel gives a panel: results posted to the main thread run only when that
+    thread is free (here: when the test runs them), not while a cell waits in `panel.wait()`."""
+    import sim.panel_worker
+
+    posted = []
+    monkeypatch.setattr(sim.panel_worker, "main_thread_poster", lambda: lambda function, *args: posted.append(
+        (function, args)))  # fmt: skip
+    return posted
+
+
+def test_in_a_kernel_wait_returns_once_the_redraw_is_shown(monkeypatch):
+    from matplotlib.figure import Figure
+
+    posted = _kernel_like_loop(monkeypatch)
+    panel = ControlPanel(lambda s: View(f"<p>{s.seed}</p>", Figure(figsize=(1, 1))), Settings(1, 2, "G01"),
+                         two_runs=False)  # fmt: skip
+    assert panel._worker.background  # in a kernel, by default
+    panel.seed.value = "5"
+    panel.wait()  # a cell that waits holds the main thread: the posted result has not run
+    assert panel.settings.seed == 5 and panel.table.value == "<p>5</p>"
+    assert "Showing seed 5" in panel.status.value and "Computing" not in panel.status.value
+    assert "alm-panel-busy" not in panel.widget._dom_classes
+    for function, args in posted:  # the event loop runs the callback later: nothing is shown twice
+        function(*args)
+    assert panel.settings.seed == 5 and panel._worker.dropped == 0
+
+
+def test_a_refusal_stays_until_its_control_changes_again():
+    render, gate, started, seen = _blocking_render()
+    panel = ControlPanel(render, Settings(1, 2, "G01"), two_runs=False, background=True)
+    panel.wait()
+    panel.seed.value = "2"  # a redraw that takes a while ...
+    assert started.wait(30)
+    panel.budget_box.value = "25"  # ... and a budget typed meanwhile, refused
+    refusal = "Refused: budget must be an integer 1..20, got 25."
+    assert refusal in panel.message.value
+    assert "Computing seed 2" in panel.status.value  # the seed's redraw is still on its way
+    gate.set()
+    panel.wait()
+    assert panel.settings.seed == 2  # the seed's redraw landed ...
+    assert refusal in panel.message.value and "Still showing seed 2, budget 2" in panel.message.value
+    panel.seed.value = "3"  # another control changes: the budget's refusal stays
+    panel.wait()
+    assert panel.settings.seed == 3 and refusal in panel.message.value
+    panel.budget_box.value = "4"  # the budget changes again: its refusal goes
+    panel.wait()
+    assert panel.settings.budget == 4 and panel.message.value == ""
