@@ -26,7 +26,7 @@ from course_checks import ROOT, cell_name, lesson_notebooks
 NOTEBOOKS = lesson_notebooks()
 IDS = [p.stem for p in NOTEBOOKS]
 GLOSSARY = ROOT / "GLOSSARY.md"
-TABLE_WIDTH = 100  # characters: what a notebook shows without wrapping at JupyterLab's default width (the screen rule)
+TABLE_WIDTH = 100  # characters a printed line may take (the screen rule)
 TABLE_ROWS = 15
 FULL_TABLE = "full-table"
 COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
