@@ -36,8 +36,8 @@ part, run from the copy of the course folder; tests/readme_commands.py), plus on
 needs (a port, a token, no browser, the README's root option when it runs as root, no network
 fetches), so the test and the README cannot part (issue 26): the course folder must be served, a
 long table must still be folded after Run All, the lesson saved after its panel was driven must
-keep its panel plain and its .py byte for byte, its glossary link must open the glossary, and
-the lesson reopened must show the panel's plain line with no widget error.
+keep its panel plain and its .py byte for byte; in one lesson (REOPENED) a glossary link must
+open the glossary, and the lesson reopened must show the panel's plain line with no widget error.
 
 Chromium is Debian's (/usr/bin/chromium), driven by Playwright with no browser download.
 Where it is missing the test is skipped with the command that installs it, except under
@@ -82,6 +82,10 @@ from sim.panel import RUN_FIRST
 
 NOTEBOOKS = lesson_notebooks()
 LESSONS = {notebook.stem: notebook for notebook in NOTEBOOKS}
+# the lesson whose glossary link is clicked and which is closed and reopened after its save: one
+# lesson stands for all, since every lesson links the glossary the same way (tests/test_reading.py)
+# and is saved through the same hook (each lesson's save is checked above, byte for byte)
+REOPENED = "02_planner_executor"
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
 
 
@@ -317,12 +321,13 @@ def test_lesson_runs_in_jupyterlab_and_its_panel_follows_its_main_control(
         seen = page.panel_seen(lesson.cell_index)
         assert seen == {"text": "", "before": f'"{RUN_FIRST}"', "icons": 0}, seen
 
-        # a glossary link opens the glossary (served, as the README's command serves the course folder)
-        assert "Path: GLOSSARY.md" in page.follow_glossary_link().split("\n")
-        # the saved lesson reopened (its kernel holds no panel now): the panel's plain line, no widget error
-        page.reopen()
-        assert page.output_text(lesson.cell_index) == RUN_FIRST
-        assert page.problems() == []
+        if notebook.stem == REOPENED:
+            # a glossary link opens the glossary (served, as the README's command serves the course folder)
+            assert "Path: GLOSSARY.md" in page.follow_glossary_link().split("\n")
+            # the saved lesson reopened (its kernel holds no panel now): the plain line, no widget error
+            page.reopen()
+            assert page.output_text(lesson.cell_index) == RUN_FIRST
+            assert page.problems() == []
     finally:
         if panel is not None:  # a check above failed: the screenshot shows the panel as it was
             panel.scroll_into_view_if_needed()
