@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: tags,-all
 #     formats: ipynb,py:percent
 #     text_representation:
 #       extension: .py
@@ -1117,9 +1118,9 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #
 # Use the panel below; each question can be answered with its controls.
 #
-# 1. Set max_replans to 0 and press **new seed** a few times. Which exit state takes the
+# 1. Set **max replans** to 0 and press **new seed** a few times. Which exit state takes the
 #    tasks the contract loses, and how do the contract's tokens move against the split's?
-# 2. Lower max_tokens step by step at budget 8. At what value do the first runs end in
+# 2. Lower **max tokens** step by step at budget 8. At what value do the first runs end in
 #    TIMEOUT, and which kind of task goes first? Compare with the cost of a right record run
 #    printed above.
 # 3. Set the budget to 3. Which tasks end in PARTIAL_SUCCESS, and what do they hold? Is
@@ -1162,7 +1163,7 @@ print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
 # ## Explore
 #
 # The panel runs the 3 setups at a seed (run A) and the next seed (run B), at the budget
-# and with the contract's max_replans and max_tokens; it shows the original table, the
+# and with the contract's max replans and max tokens; it shows the original table, the
 # exit-state counts, the contract-against-split verdicts, the exit-state figure and the chosen
 # task's contract run, event by event. **reset** brings back the lesson's defaults. Its output
 # is not part of the checked record.

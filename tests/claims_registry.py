@@ -1295,7 +1295,7 @@ REGISTRY: dict[str, list] = {
             "single loop                 22.55               21.59            -0.0400 [-0.0412, -0.0389]",
             "planner + executor                 22.36               21.73            -0.0260 [-0.0270, -0.0250]",
             "contract                 22.96               22.40            -0.0236 [-0.0243, -0.0229]")),
-        ("Lower max_tokens step by step at budget 8", NotAClaim("an exercise for the student")),
+        ("Lower max tokens step by step at budget 8", NotAClaim("an exercise for the student")),
         ("a dict from each exit state's name to its count (a state left out counts as none)",
          NotAClaim("an exercise for the student: the answer's format")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",

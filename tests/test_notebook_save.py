@@ -185,6 +185,34 @@ def test_a_lesson_saved_by_the_server_after_run_all_changes_only_its_ipynb(lesso
     assert sorted(name for name in after if after[name] != before.get(name)) in ([], [path])
 
 
+def _as_touched_in_jupyterlab(content: dict) -> dict:
+    """The notebook as JupyterLab sends it after a student collapsed, scrolled and hid cells (the
+    View menu, a click on an output's bar): metadata the interface writes into each code cell."""
+    for cell in content["cells"]:
+        if cell["cell_type"] == "code":
+            cell["metadata"].update(collapsed=True, scrolled=True)
+            cell["metadata"].setdefault("jupyter", {}).update(outputs_hidden=True, source_hidden=True)
+    return content
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
+def test_a_lesson_whose_cells_a_student_folded_saves_without_rewriting_its_py(lesson, tmp_path):
+    """Any cell metadata the interface writes (not only what Run All drops) stays out of the .py:
+    saved through the course's contents manager, the lesson's .py is byte for byte the committed one."""
+    from jupyter_server.services.contents.largefilemanager import LargeFileManager
+    from jupytext.sync_contentsmanager import build_sync_jupytext_contents_manager_class
+
+    course = _course_copy(tmp_path)
+    manager = build_sync_jupytext_contents_manager_class(LargeFileManager)(root_dir=str(course))
+    path = f"lessons/{lesson.name}"
+    before = _files(course)
+    content = _as_touched_in_jupyterlab(json.loads(json.dumps(manager.get(path)["content"])))
+    manager.save({"type": "notebook", "format": "json", "content": content}, path)
+    assert _files(course)[path.replace(".ipynb", ".py")] == before[path.replace(".ipynb", ".py")], (
+        f"saving {lesson.name} with its cells folded rewrote its .py"
+    )
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
 def test_jupytext_sync_with_the_ipynb_newer_leaves_the_py_as_committed(lesson, tmp_path):
     """`jupytext --sync` when the .ipynb is the newer twin (a lesson run and saved) writes the .py from
