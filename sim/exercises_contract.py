@@ -15,6 +15,7 @@ from sim.contract import INTERNAL_FIELDS, run_contract
 from sim.errors import InputTypeError
 from sim.exits import EXIT_STATES
 from sim.plan_schema import GOALS, Plan, data_flow_problems, plan_from_tools
+from sim.screen import fits_the_screen
 from sim.tasks import TASKS
 from sim.world import TOOL_NAMES
 
@@ -32,6 +33,7 @@ def exit_counts(seed: int) -> dict[str, int]:
     return {state: states.count(state) for state in EXIT_STATES}
 
 
+@fits_the_screen
 def check_exit_counts(seed: int, answer: object = None) -> str:
     """Lesson 4, exercise 6: the student's counts, a dict from exit state to tasks, at `seed`.
     Returns "right: ...", "wrong: ..." naming the first state whose count is off (not which way: a
@@ -86,6 +88,7 @@ def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
     return cases
 
 
+@fits_the_screen
 def check_plan_validator(seed: int, function: Callable) -> str:
     """Lesson 4, exercise 7: `function(plan, held)` returns True when the plan may run by the data-flow
     rule (CT4) and False when validation refuses it. The check runs it on `plan_cases(seed)` against

@@ -11,6 +11,7 @@ from sim.checks import check_seed
 from sim.config import RunConfig
 from sim.errors import InputTypeError
 from sim.intervals import bootstrap_interval, disjoint_studies, excludes_zero, t_interval
+from sim.screen import fits_the_screen
 
 EXERCISE_SEEDS = 5000  # seeds from the student's first seed
 POWER_STUDY_SEEDS = 100  # exercise: power of 100-seed studies for the success difference (t interval)
@@ -63,6 +64,7 @@ def _verdict(answer: object, expected: float, tolerance: float, what: str) -> st
     return f"not right: your {what} is not the one computed for your seed; check the study size, the unit and the interval"
 
 
+@fits_the_screen
 def check_power(first: int, answer: object = None) -> str:
     """Check exercise 1 for the student's first seed: "right", "not right" (not which way: an exact
     share of few studies could be found by halving) or "not answered yet"; never the answer itself. `answer` is a share in [0, 1] or None.
@@ -70,6 +72,7 @@ def check_power(first: int, answer: object = None) -> str:
     return _verdict(answer, power_answer(first), 0.0, "power")
 
 
+@fits_the_screen
 def check_coverage(first: int, answer: object = None) -> str:
     """Check exercise 2 for the student's first seed, within COVERAGE_TOLERANCE (a student's own
     resampling seed moves the figure a little); says right or wrong as `check_power`."""

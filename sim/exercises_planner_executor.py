@@ -14,6 +14,7 @@ from sim.errors import InputTypeError
 from sim.exercises_single_loop import chance_verdict
 from sim.measurement import measure
 from sim.picks import expected_right_share
+from sim.screen import fits_the_screen
 from sim.tasks import TASKS
 from sim.units import UNITS
 
@@ -53,6 +54,7 @@ def band_verdicts(seed: int) -> list[str]:
     return verdicts
 
 
+@fits_the_screen
 def check_band_verdict(seed: int, function: Callable) -> str:
     """Lesson 2, exercise 5: `function(first, second)` takes one unit's exact counts in the two setups
     (one value a run, two runs) and returns "measured" or "unmeasured" by the band rule. The check
@@ -94,6 +96,7 @@ def plan_chance(seed: int) -> float:
     return expected_right_share(1) ** positions
 
 
+@fits_the_screen
 def check_plan_chance(seed: int, answer: object = None) -> str:
     """Lesson 2, exercise 6: the student's chance (a share in [0, 1], unrounded; within CHANCE_TOLERANCE) that all
     the plans for `plan_tasks(seed)` are fully right. Returns "right: ...", "not right: ..." (too high

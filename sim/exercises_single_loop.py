@@ -14,6 +14,7 @@ from sim.checks import check_integer, check_seed
 from sim.costs import loop_step_tokens, observation_tokens
 from sim.errors import InputTypeError
 from sim.picks import expected_right_share
+from sim.screen import fits_the_screen
 from sim.tasks import TASKS
 
 CLEAN_TASKS = 2  # tasks the student's seed names for the clean-run exercise
@@ -31,6 +32,7 @@ def loop_tokens(steps: int, calls: int) -> int:
     return sum(loop_step_tokens(n) for n in lengths) + calls * int(observation_tokens(False))
 
 
+@fits_the_screen
 def check_loop_tokens(seed: int, function: Callable) -> str:
     """Lesson 1, exercise 6: `function(steps, calls)` returns a plain single-loop run's tokens from its
     steps and tool calls. The check runs the single loop on all 24 tasks at `seed`, budget 8, and
@@ -75,6 +77,7 @@ def clean_chance(seed: int) -> float:
     return chance
 
 
+@fits_the_screen
 def check_clean_chance(seed: int, answer: object = None) -> str:
     """Lesson 1, exercise 7: the student's chance (a share in [0, 1]) that the single loop runs each of
     `clean_tasks(seed)` without a wrong call. Returns "right: ...", "not right: ..." (too high or too

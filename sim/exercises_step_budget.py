@@ -11,6 +11,7 @@ from sim.checks import check_integer, check_seed
 from sim.errors import InputTypeError
 from sim.policy import STOP, PolicyError, run_policy, stop_when_goal_met
 from sim.runs import run_task
+from sim.screen import fits_the_screen
 from sim.tasks import TASKS
 
 BUDGET = 12  # the budget of both exercises: large enough that finished agents go on and spoil answers
@@ -28,6 +29,7 @@ def saved_by_stopping(seed: int) -> int:
     )  # fmt: skip
 
 
+@fits_the_screen
 def check_saved_by_stopping(seed: int, answer: object = None) -> str:
     """Lesson 3, exercise 5: the student's count of task runs (both setups, budget 12) that stop when
     done turns from wrong to right at `seed`. Returns "right: ...", "wrong: ..." (not which way: a
@@ -63,6 +65,7 @@ def _predicate_policy(done: Callable) -> Callable:
     return policy
 
 
+@fits_the_screen
 def check_stop_predicate(seed: int, done: Callable) -> str:
     """Lesson 3, exercise 6: `done(observation)` says whether the job is done, from what the agent has
     observed. The check runs the single loop with it as its stop rule on all 24 tasks at `seed`, budget

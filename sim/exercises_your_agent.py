@@ -7,6 +7,7 @@ from collections.abc import Callable
 from sim.agents import is_correct, run_single_loop
 from sim.checks import check_integer, check_seed
 from sim.policy import PolicyError, check_policy, policy_name, run_policy, stop_when_goal_met
+from sim.screen import fits_the_screen
 from sim.tasks import TASKS
 
 
@@ -20,6 +21,7 @@ def spoiled_but_kept(seed: int, max_steps: int = 8) -> int:
     )  # fmt: skip
 
 
+@fits_the_screen
 def check_exercise_1(seed: int, answer: int | None = None) -> str:
     """Lesson 6, exercise 1: the student's count of tasks the single loop loses and the stop rule
     keeps at their seed (budget 8 steps). Returns "right: ...", "wrong: ..." (not which way: a
@@ -53,6 +55,7 @@ def _answered(policy: Callable) -> Callable:
     return answered
 
 
+@fits_the_screen
 def check_exercise_2(policy: Callable, seed: int) -> str:
     """Lesson 6, exercise 2: a policy that solves all 24 tasks at the seed in the fewest steps there
     are (each task's plan length, plus 1 step to stop), at budget 8 steps.

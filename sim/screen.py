@@ -6,6 +6,7 @@ between words and indents what follows, so a reader sees where a line goes on. T
 narrow enough where they are built. Introduced with issue 26 (every lesson).
 """
 
+import functools
 import re
 import textwrap
 
@@ -26,6 +27,16 @@ def wrap(text: str, width: int = LINE_WIDTH) -> str:
         lines += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "    ",
                                break_long_words=False, break_on_hyphens=False)  # fmt: skip
     return "\n".join(lines)
+
+
+def fits_the_screen(check):
+    """An exercise check whose verdict comes back wrapped to the screen (`wrap`)."""
+
+    @functools.wraps(check)
+    def fitted_check(*args, **kwargs):
+        return wrap(check(*args, **kwargs))
+
+    return fitted_check
 
 
 def say(*texts: object) -> None:
