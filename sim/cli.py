@@ -259,7 +259,7 @@ def _trace(args) -> str:
     text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
         run
     )
-    text += f"\n  solved {is_correct(run)}"
+    text += f"\n  solved {'yes' if is_correct(run) else 'no'}"
     text += f"  stop reason {stop_reason_of(run)}  exit state {exit_state_of(run)}"
     if config.setup == "contract":
         text += f"  replans {run.replans}  seconds {run.seconds}\n" + format_events(run)

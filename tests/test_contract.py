@@ -306,7 +306,7 @@ def test_cli_csv_and_text_with_the_contract():
     assert "contract                   A   0.9583     84     51      8075     0" in text
     assert "REPLAN_EXHAUSTED" in text
     trace = _cli("trace", "G05", "--setup", "contract").stdout
-    assert "solved True  stop reason plan complete  exit state SUCCESS  replans 1" in trace
+    assert "solved yes  stop reason plan complete  exit state SUCCESS  replans 1" in trace
 
 
 @pytest.mark.parametrize(

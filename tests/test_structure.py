@@ -125,7 +125,7 @@ def test_the_contract_says_which_bound_stopped_it():
     assert m.contract.stop_max_tokens == 24 and m.contract.stop_max_seconds == 0
     trace = _cli("trace", "G05", "--setup", "contract", "--max-tokens", "300")
     assert trace.returncode == 0 and "stop reason max_tokens" in trace.stdout
-    assert "solved False" in trace.stdout and "correct False" not in trace.stdout
+    assert "solved no" in trace.stdout and "correct False" not in trace.stdout
 
 
 # ---- records, errors, code shown
