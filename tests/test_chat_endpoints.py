@@ -152,7 +152,8 @@ def test_a_dripping_server_is_cut_off_at_the_timeout(base_url, model):
     live = chat_policy(model, base_url, "none", timeout=1, max_retries=3)
     run, seconds = _one_step(live)
     assert [f.kind for f in live.failures] == ["timeout"] and run.steps == 1
-    assert seconds < 1.5, f"one request took {seconds:.1f} s with timeout=1"
+    # the server drips for 30 s: within timeout=1, with room for a loaded machine's client start
+    assert seconds < 3, f"one request took {seconds:.1f} s with timeout=1"
 
 
 def test_a_retry_after_past_the_timeout_is_not_waited_for(base_url):
@@ -160,16 +161,17 @@ def test_a_retry_after_past_the_timeout_is_not_waited_for(base_url):
     _, seconds = _one_step(live)
     [failure] = live.failures
     assert failure.kind == "http" and "429" in failure.message and "20 s" in failure.message
-    assert seconds < 0.5, f"one request took {seconds:.1f} s with timeout=1"
+    assert seconds < 3, f"one request took {seconds:.1f} s with timeout=1 (the server asked for 20 s)"
 
 
 def test_retries_stop_at_the_timeout(base_url):
-    """Retry-After 0.5 s with 5 retries: the 5 waits alone take 2.5 s; within timeout=2, at most 3."""
-    live = chat_policy("retry-after-0.5", base_url, "none", timeout=2, max_retries=5)
+    """Retry-After 0.5 s with 5 retries: the 5 waits alone take 2.5 s; within timeout=1, at most 2
+    tries fit (one on a slow start)."""
+    live = chat_policy("retry-after-0.5", base_url, "none", timeout=1, max_retries=5)
     _, seconds = _one_step(live)
     [failure] = live.failures
-    assert failure.kind == "http" and "429" in failure.message and 2 <= HITS["retry-after-0.5"] <= 1 + 3
-    assert seconds < 2.3, f"one request took {seconds:.1f} s with timeout=2"
+    assert failure.kind == "http" and "429" in failure.message and 1 <= HITS["retry-after-0.5"] <= 2
+    assert seconds < 2.2, f"one request took {seconds:.1f} s with timeout=1 (the 5 waits take 2.5 s)"
 
 
 def test_retries_are_made_while_they_fit(base_url):

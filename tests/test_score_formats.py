@@ -22,9 +22,9 @@ from sim.panel_your_agent import your_agent_view
 from sim.score_report import NOTHING_SOLVED
 from sim.standin_server import StandinServer
 
-SKELETON = (
-    'def scripted(observation):\n    return "stop"  # replace with your policy\n'  # lesson 6's exercise 2
-)
+# a policy that stops at once: the issue's reproduction (lesson 6's exercise 2 as it once shipped;
+# the exercise's placeholder now returns None, which the check calls "not answered yet")
+SKELETON = 'def scripted(observation):\n    return "stop"\n'
 
 
 @pytest.fixture
