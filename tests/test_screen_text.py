@@ -25,6 +25,7 @@ import nbformat
 import pytest
 from course_checks import cell_name, lesson_notebooks
 
+from sim import exercises_contract, exercises_how_many_seeds, exercises_step_budget, exercises_your_agent
 from sim.world import TOOL_NAMES
 
 NOTEBOOKS = lesson_notebooks()
@@ -220,3 +221,17 @@ def test_the_screen_helpers_wrap_between_words_name_values_in_words_and_cut_wide
     assert len(blocks) >= 2 and all(block.lstrip().startswith("unit") for block in blocks)
     assert max(len(line) for block in blocks for line in block.splitlines()) <= LINE_WIDTH
     assert type_label(str) == "str" and type_label(Callable[[], float]) == "Callable[[], float]"
+
+
+WRONG_ANSWERS = [  # (check, seed, two answers): at most one of the two is right at the seed
+    (exercises_contract.check_exit_counts, 12345, ({"SUCCESS": 0}, {"SUCCESS": 1})),
+    (exercises_how_many_seeds.check_power, 12345, (0.123456, 0.654321)),
+    (exercises_step_budget.check_saved_by_stopping, 12345, (0, 1)),
+    (exercises_your_agent.check_exercise_1, 12345, (0, 1)),
+]
+
+
+@pytest.mark.parametrize("check, seed, answers", WRONG_ANSWERS, ids=[c.__name__ for c, *_ in WRONG_ANSWERS])
+def test_a_wrong_answers_verdict_fits_the_screen(check, seed, answers):
+    [verdict] = [v for v in (check(seed, answer) for answer in answers) if not v.startswith("right")][:1]
+    assert max(map(len, verdict.splitlines())) <= 100, verdict
