@@ -112,8 +112,13 @@ class BatchRun:
                 else InputTypeError
             )
             raise kind(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
-        cut = {name: getattr(self, name)[..., :n_seeds] for name in ("seeds", *TASK_FIELDS)}
-        return replace(self, **cut)
+        return self.take(slice(n_seeds))
+
+    def take(self, positions) -> "BatchRun":
+        """The same run at the seeds in `positions` (a slice, or a list of indexes in their order)."""
+        return replace(
+            self, **{name: getattr(self, name)[..., positions] for name in ("seeds", *TASK_FIELDS)}
+        )
 
     def per_seed(self) -> SeedMeasurements:
         """The counted units at each seed, summed over the tasks (what `sim.measure` gives for one seed)."""

@@ -55,6 +55,9 @@ RESAMPLES, RESAMPLING_SEED = 2000, 2026  # the bootstrap of tokens per solved ta
 KINDS = tuple(dict.fromkeys(task.kind for task in TASKS))
 
 
+NOTHING_SOLVED = "n/a (nothing solved)"  # tokens per solved task of an entrant that solved nothing
+
+
 def tuning_seeds(n_seeds: int) -> np.ndarray:
     """The first n_seeds seeds of the tuning block (design a policy on these), >= 1 seed.
 

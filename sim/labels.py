@@ -8,33 +8,13 @@ RUN_LABELS = {DEFAULT_SEED: "A", DEFAULT_SEED + 1: "B"}
 
 
 def run_label(seed: int, seeds=None) -> str:
-    """The lessons' label of a run.
+    """The lessons' label of a run: "A" for 20260218, "B" for 20260219, otherwise the seed's digits;
+    letters only when every one of `seeds` (the seeds shown beside it) is a lesson run (lesson 2).
 
-    Parameters
-    ----------
-    seed : int
-        A run seed.
-    seeds : Iterable[int] | None
-        The seeds shown beside it. Letters are used only when every one of them is a lesson
-        run, so a table of seeds 20260217 and 20260218 never calls its second run "A".
-
-    Returns
-    -------
-    str
-        "A" for 20260218, "B" for 20260219, otherwise the seed's digits (lesson 2).
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for a seed that is not an integer 0 <= seed < 2**32, or
-        seeds that are not None or such integers.
-    """
+    Raises InputTypeError / InputError for a seed, or seeds, not integers 0 <= seed < 2**32."""
     seed = check_seed(seed)
-    if seeds is not None:
-        seeds = [check_seed(s, "seeds") for s in check_items(seeds, object, "seeds", "seeds")]
-    if seeds is not None and not set(seeds) <= set(RUN_LABELS):
-        return str(seed)
-    return RUN_LABELS.get(seed, str(seed))
+    shown = [] if seeds is None else check_items(seeds, object, "seeds", "seeds")
+    return run_labels([seed, *shown])[0]
 
 
 def run_labels(seeds) -> list[str]:

@@ -10,10 +10,9 @@ import ipywidgets as widgets
 from sim.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.errors import InputError, InputTypeError
 from sim.figures_your_agent import draw_panel_cost_success
-from sim.harness import cost_success, entrant_label, entrant_run, route, run_bands
+from sim.harness import NOTHING_SOLVED, cost_success, entrant_label, entrant_run, route, run_bands
 from sim.panel import ControlPanel, Settings, View, pre_html
 from sim.policy import check_policy, model_policy, stop_when_goal_met
-from sim.score_report import NOTHING_SOLVED
 
 PANEL_SEEDS = 40  # seeds of the panel's cost-success figure, from the chosen seed on (40: a redraw within the 150 ms goal of benchmarks/browser_latency.py)
 BASELINE = "single-loop"

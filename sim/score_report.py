@@ -17,20 +17,19 @@ replays through the command in the order it was recorded).
 
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sim import harness
-from sim.batch import TASK_FIELDS, BatchRun
+from sim.harness import NOTHING_SOLVED
 from sim.many_seeds import comparison_text, paired_comparison
 from sim.units import UNITS
 
 TRUNCATION_NOTE = (
     "* truncated to what the unit can take: a share 0..1, a difference of shares -1..+1, tokens >= 0"
 )
-NOTHING_SOLVED = "n/a (nothing solved)"
 
 
 @dataclass(frozen=True)
@@ -48,13 +47,6 @@ class ScoreReport:
     rows: pd.DataFrame
     paired: pd.DataFrame
     cost: pd.DataFrame
-
-
-def _take(run: BatchRun, positions: list[int]) -> BatchRun:
-    """The run at the seeds in those positions, in that order."""
-    return replace(
-        run, seeds=run.seeds[positions], **{name: getattr(run, name)[:, positions] for name in TASK_FIELDS}
-    )
 
 
 def score_report(policy, baseline: str, seeds, budgets, held_out: int) -> ScoreReport:
@@ -97,7 +89,7 @@ def score_report(policy, baseline: str, seeds, budgets, held_out: int) -> ScoreR
     rows, paired, cost = {label: [] for label in entrants}, [], []
     for budget in budgets:
         runs = {label: harness.entrant_run(entrant, every, budget) for label, entrant in entrants.items()}
-        lesson = {label: _take(run, [at[seed] for seed in seeds]) for label, run in runs.items()}
+        lesson = {label: run.take([at[seed] for seed in seeds]) for label, run in runs.items()}
         for label, run in lesson.items():
             counts = run.per_seed()
             for j, seed in enumerate(seeds):
@@ -107,7 +99,7 @@ def score_report(policy, baseline: str, seeds, budgets, held_out: int) -> ScoreR
                 rows[label].append(row)
         if not held:
             continue
-        later = {label: _take(run, [at[seed] for seed in held]) for label, run in runs.items()}
+        later = {label: run.take([at[seed] for seed in held]) for label, run in runs.items()}
         verdicts = harness.run_bands(lesson[base_label], lesson[policy_label]) if len(seeds) > 1 else None
         paired.append(
             paired_comparison(later[base_label], later[policy_label], verdicts).assign(budget=budget)
