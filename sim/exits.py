@@ -131,12 +131,13 @@ def exit_state_frame(
         (tasks, of 24) and solved (tasks with the correct answer, the seed's measure).
         Introduced in lesson 4.
     """
-    rows, labels = [], None
-    for config in configs_for(setups, max_steps, contract):
+    rows, configs = [], configs_for(setups, max_steps, contract)
+    seeds = [check_seed(seed) for seed in seeds]
+    labels = run_labels(seeds)
+    for config in configs:
         setup = config.setup
         for index, seed in enumerate(seeds):
-            runs = [run_with(config, task, check_seed(seed)) for task in TASKS]
-            labels = run_labels(seeds) if labels is None else labels  # the seeds checked once
+            runs = [run_with(config, task, seed) for task in TASKS]
             states = [exit_state_of(run) for run in runs]
             rows.append(
                 {"setup": SETUP_LABELS[setup], "run": labels[index], "budget": max_steps,
