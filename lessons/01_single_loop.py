@@ -339,7 +339,7 @@ print(
     "yes" if all(b[: len(a)] == a for a, b in zip(sent, sent[1:], strict=False)) else "no",
 )
 sim.screen.say(f"characters sent over the run: {sizes['characters'].sum()}; in its last request alone: "
-      f"{sizes['characters'].iloc[-1]}")  # fmt: skip
+               f"{sizes['characters'].iloc[-1]}")  # fmt: skip
 
 # %% [markdown]
 # Why does cost grow faster than the number of steps? A run of n steps sends its first
@@ -494,18 +494,18 @@ for label, table in depth.items():
     first, fourth = table.iloc[0], table.iloc[3]
     ratio = fourth["share"] / first["share"]
     sim.screen.say(f"run {label}: depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
-          f"{fourth['share']:.4f} ({fourth['right']:.0f}/{fourth['picks']:.0f}); depth 4 / depth 1 = {ratio:.4f}, "
-          f"a fall of {100 * (1 - ratio):.1f} %")  # fmt: skip
+                   f"{fourth['share']:.4f} ({fourth['right']:.0f}/{fourth['picks']:.0f}); depth 4 / depth 1 = {ratio:.4f}, "
+                   f"a fall of {100 * (1 - ratio):.1f} %")  # fmt: skip
 sim.screen.say(f"model: selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = "
-      f"{sim.selection(4) / sim.selection(1):.4f}; with luck {sim.expected_right_share(4):.3f} / "
-      f"{sim.expected_right_share(1):.2f} = {sim.expected_right_share(4) / sim.expected_right_share(1):.4f}")  # fmt: skip
+               f"{sim.selection(4) / sim.selection(1):.4f}; with luck {sim.expected_right_share(4):.3f} / "
+               f"{sim.expected_right_share(1):.2f} = {sim.expected_right_share(4) / sim.expected_right_share(1):.4f}")  # fmt: skip
 picks_4 = int(depth["A"].iloc[3]["picks"])
 sim.screen.say(f"one right pick more or less at depth 4 moves its share by 1/{picks_4} = {1 / picks_4:.4f}")
 for label, table in depth.items():
     gap = (table["share"] - table["expected"]).abs()
     worst = int(gap.idxmax())
     sim.screen.say(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} at depth "
-          f"{table['depth'][worst]} ({table['picks'][worst]} picks)")  # fmt: skip
+                   f"{table['depth'][worst]} ({table['picks'][worst]} picks)")  # fmt: skip
 step = sim.expected_right_share(1) - sim.expected_right_share(2)
 sim.screen.say(f"the expected line falls {step:.3f} from one depth to the next")
 
@@ -626,7 +626,7 @@ print(sim.format_table(sim.seed_table(single + critique)))
 print("rows 1-2: no switch; rows 3-4: self-critique")
 for plain, crit in zip(single, critique, strict=True):
     sim.screen.say(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
-          f"{costs.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
+                   f"{costs.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
 same = [
     sum(
         sim.run_single_loop(t, seed, BUDGET).trace

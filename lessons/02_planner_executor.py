@@ -306,7 +306,7 @@ sim.screen.say(
 )
 success_many = beside.set_index("unit").loc["success"]
 sim.screen.say(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks a run, 95 % interval "
-      f"{success_many['95 % interval']}: {success_many['many seeds']}")  # fmt: skip
+               f"{success_many['95 % interval']}: {success_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
 # Over 10,000 seeds the split does solve fewer tasks, by less than 1 % of them a run: an
@@ -355,11 +355,11 @@ for label, one, two in zip("AB", single, split, strict=True):
     fewer_calls = one.calls - two.calls
     stops_one, stops_two = one.steps - one.calls, two.steps - two.calls - len(sim.TASKS)
     sim.screen.say(f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
-          f"{expected - two.steps} fewer = {fewer_calls} fewer tool calls + {stops_one - stops_two} fewer "
-          f"stop steps (single loop {stops_one}, split {stops_two})")  # fmt: skip
+                   f"{expected - two.steps} fewer = {fewer_calls} fewer tool calls + {stops_one - stops_two} fewer "
+                   f"stop steps (single loop {stops_one}, split {stops_two})")  # fmt: skip
 calls_many = beside.set_index("unit").loc["tool calls"]
 sim.screen.say(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a run, 95 % interval "
-      f"{calls_many['95 % interval']}: {calls_many['many seeds']}")  # fmt: skip
+               f"{calls_many['95 % interval']}: {calls_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
 # On run A the 3 missing steps are all tool calls; on run B the 6 missing steps are 4 tool
@@ -402,7 +402,7 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
     plans_cost = sum(costs.planner_tokens(len(run.plan)) for run in runs)
     rest = (one.tokens - two.tokens) - (by_rules - plans_cost)
     sim.screen.say(f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's price, "
-          f"by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)")  # fmt: skip
+                   f"by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)")  # fmt: skip
 
 # %% [markdown]
 # ### Tool errors: a direction, not a measured size
@@ -421,7 +421,7 @@ sim.screen.say(
     f"single loop {errors.first[0]}, {errors.first[1]} | planner + executor {errors.second[0]}, {errors.second[1]}"
 )
 sim.screen.say(f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
-      f"{errors.differences[1]} | verdict: {errors.verdict}")  # fmt: skip
+               f"{errors.differences[1]} | verdict: {errors.verdict}")  # fmt: skip
 for seed in SEEDS:
     runs = [sim.run_plan_execute(task, seed, BUDGET) for task in sim.TASKS]
     at_plan = sum(call.error for run in runs for call in run.trace[: len(run.plan)])

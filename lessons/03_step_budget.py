@@ -160,7 +160,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 for budget in (6, 7, 8):
     run = sim.run_plan_execute("G05", SEED_A, budget)
     sim.screen.say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
-          f"outcome: {outcome(run)}")  # fmt: skip
+                   f"outcome: {outcome(run)}")  # fmt: skip
 
 # %% [markdown]
 # ## Too large: fewer steps that score higher
@@ -178,7 +178,7 @@ for setup in SETUPS:
                 if small < large and by_key[setup, seed, small].solved > by_key[setup, seed, large].solved:
                     cases.append((setup, seed, small, large))
                     sim.screen.say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
-                          f"{by_key[setup, seed, small].solved}, budget {large} solves {by_key[setup, seed, large].solved}")  # fmt: skip
+                                   f"{by_key[setup, seed, small].solved}, budget {large} solves {by_key[setup, seed, large].solved}")  # fmt: skip
 sim.screen.say(f"cases found: {len(cases)}")
 
 # %% [markdown]
@@ -271,7 +271,7 @@ for setup in SETUPS:
             if plain == "spoiled":
                 (after if stopped == "solved" else before).append(task.name)
         sim.screen.say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: spoiled after the job was done "
-              f"{len(after)} {after}, before {len(before)} {before}")  # fmt: skip
+                       f"{len(after)} {after}, before {len(before)} {before}")  # fmt: skip
 
 # %% [markdown]
 # In the single loop every spoiled answer on these runs was lost before the job was done.
@@ -350,15 +350,15 @@ from sim.many_seeds import MANY_SEEDS, beside_many_seeds, extra_steps, many_seed
 
 TUNING, HELD_OUT, COVERAGE = sim.study_seeds(200, SEED_A + 2), sim.study_seeds(2000, SEED_A + 202), 0.99
 sim.screen.say(f"tuning block: {len(TUNING)} seeds, {TUNING[0]} to {TUNING[-1]}; held-out block: {len(HELD_OUT)} seeds, "
-      f"{HELD_OUT[0]} to {HELD_OUT[-1]}")  # fmt: skip
+               f"{HELD_OUT[0]} to {HELD_OUT[-1]}")  # fmt: skip
 MARGINS = {}
 for setup in SETUPS:
     tune, test = extra_steps(setup, TUNING), extra_steps(setup, HELD_OUT)
     MARGINS[setup] = smallest_margin(tune, COVERAGE)
     sim.screen.say(f"{sim.SETUP_LABELS[setup]}: tuned margin {MARGINS[setup]} ({COVERAGE:.0%} of task runs on seeds "
-          f"{TUNING[0]}..{TUNING[-1]}); on held-out seeds {HELD_OUT[0]}..{HELD_OUT[-1]} it lets "
-          f"{(test <= MARGINS[setup]).mean():.4f} of task runs finish; the 2-run margin {MARGIN} lets "
-          f"{(test <= MARGIN).mean():.4f}")  # fmt: skip
+                   f"{TUNING[0]}..{TUNING[-1]}); on held-out seeds {HELD_OUT[0]}..{HELD_OUT[-1]} it lets "
+                   f"{(test <= MARGINS[setup]).mean():.4f} of task runs finish; the 2-run margin {MARGIN} lets "
+                   f"{(test <= MARGIN).mean():.4f}")  # fmt: skip
 
 # %% [markdown]
 # On the held-out seeds the tuned margins let more than 99 % of task runs finish in both
@@ -413,7 +413,7 @@ for setup in SETUPS:
         many_seed_run(sim.RunConfig(setup, 8, stop_when_done=True)),
     ).iloc[0]
     sim.screen.say(f"the rule's budgets: {budgets[0]} to {budgets[-1]} steps by task, against 8; stop when done alone at "
-          f"budget 8, success {stop_only['mean difference']} {stop_only['95 % interval']}: {stop_only['many seeds']}")  # fmt: skip
+                   f"budget 8, success {stop_only['mean difference']} {stop_only['95 % interval']}: {stop_only['many seeds']}")  # fmt: skip
 
 # %% [markdown]
 # The rule gives each task its own budget, so this is not a comparison at one budget: the

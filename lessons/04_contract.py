@@ -579,7 +579,7 @@ for kind in plan_schema.GOALS:
     passing = [tools for tools in candidates
                if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL), INITIAL)]  # fmt: skip
     sim.screen.say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
-          f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
+                   f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
 
 # %% [markdown]
 # The exit states as a figure, one bar per setup and run:
@@ -733,7 +733,7 @@ sim.screen.show(pd.DataFrame(cost_rows))
 for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_la["contract"])):
     fooled = runs.stopped & ~runs.correct
     sim.screen.say(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
-          f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
+                   f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
 
 # %% [markdown]
 # What validation buys when it is no longer an oracle, as far as these figures go:

@@ -267,9 +267,9 @@ sim.screen.say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solve
 by_task = {label: run.correct.mean(axis=1) for label, run in (("single loop", single), ("split", split))}
 a, b = by_task.values()
 sim.screen.say(f"per-task success over {N_MAX} seeds: correlation between the setups across the 24 tasks "
-      f"{np.corrcoef(a, b)[0, 1]:.3f}")  # fmt: skip
+               f"{np.corrcoef(a, b)[0, 1]:.3f}")  # fmt: skip
 sim.screen.say(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}; "
-      f"of an unpaired difference {np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.4f}")  # fmt: skip
+               f"of an unpaired difference {np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.4f}")  # fmt: skip
 
 # %% [markdown]
 # Across the 24 tasks the 2 setups' per-task success correlates 0.972, and the per-task
@@ -359,7 +359,7 @@ n_common = int(np.ceil(1000 * common_diff.var(ddof=1) / own_diff.var(ddof=1)))
 for label, values, n in (("own streams", own_diff, 1000), ("common draws", common_diff, n_common)):
     low, high = intervals.t_interval(values[:n])
     sim.screen.say(f"{label}, {n} seeds: success difference {values[:n].mean():+.4f}, interval [{low:+.4f}, {high:+.4f}], "
-          f"width {high - low:.4f}")  # fmt: skip
+                   f"width {high - low:.4f}")  # fmt: skip
 for label, values in (("own streams", own_diff), ("common draws", common_diff)):
     low, high = intervals.t_interval(values)
     sim.screen.say(f"{label}, {N_MAX} seeds: {values.mean():+.4f} [{low:+.4f}, {high:+.4f}]")
@@ -427,7 +427,7 @@ display(Image(filename=path))
 for label, table in coverage.items():
     row = table[(table["n_seeds"] == 100) & (table["method"] == "t")].iloc[0]
     sim.screen.say(f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
-          f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]")  # fmt: skip
+                   f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]")  # fmt: skip
 ties = (np.ptp(intervals.disjoint_studies(coverage_data["success difference"], 2), axis=1) == 0).mean()
 sim.screen.say(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
 
@@ -512,7 +512,7 @@ at_max = table[(table["unit"] == "success") & (table["n_seeds"] == N_MAX)].set_i
 lost = -at_max.loc["seeds", "difference"] * len(sim.TASKS)
 widths = at_max["high"] - at_max["low"]
 sim.screen.say(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost every {1 / lost:.1f} runs; "
-      f"interval over tasks {widths['tasks'] / widths['seeds']:.1f} times as wide as over seeds")  # fmt: skip
+               f"interval over tasks {widths['tasks'] / widths['seeds']:.1f} times as wide as over seeds")  # fmt: skip
 
 # %%
 show_intervals(table, "tokens", 1)
@@ -652,7 +652,7 @@ shown = pd.concat([pd.DataFrame(rows), clusters.task_intervals(single, split, "s
 shown["df"] = shown["df"].map(lambda x: f"{x:.1f}")
 sim.screen.show(shown, float_format=lambda x: f"{x:+.4f}")
 sim.screen.say(f"kinds drawn by the task generator with weights {', '.join(map(str, sim.tasks.KIND_WEIGHTS))} "
-      f"(charge, consumption, document, record); here {dict(zip(kinds['kind'], kinds['tasks'], strict=True))}")  # fmt: skip
+               f"(charge, consumption, document, record); here {dict(zip(kinds['kind'], kinds['tasks'], strict=True))}")  # fmt: skip
 
 # %% [markdown]
 # The split's effect changes sign between kinds: it loses 0.0352 of a task per charge task
@@ -790,7 +790,7 @@ aa = power.per_task_outcomes(sim.RunConfig("single-loop", BUDGET), AA_SEEDS, stu
 aa_success = power.aa_differences(aa["success"].sum(axis=0), AA_STUDIES, AA_ARM)
 peek = power.peeking(aa_success, list(range(10, AA_ARM + 1, 10)))
 sim.screen.say(f"single loop over {AA_SEEDS} seeds: {peek['studies']} A/A studies of {AA_ARM} seeds an arm, "
-      f"looks at {', '.join(map(str, peek['looks']))} seeds")  # fmt: skip
+               f"looks at {', '.join(map(str, peek['looks']))} seeds")  # fmt: skip
 sim.screen.say(f"false-positive rate, read once at {peek['looks'][-1]} seeds: {peek['fixed']:.3f}")
 sim.screen.say(f"false-positive rate, stopped at the first look that leaves zero out: {peek['peeking']:.3f}")
 
@@ -823,7 +823,7 @@ rows = [
 print(pd.DataFrame(rows, columns=["reported", "comparisons", "false-positive rate"]).to_string(
     index=False, float_format=lambda x: f"{x:.3f}"))  # fmt: skip
 sim.screen.say(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were independent, "
-      f"1 - 0.95**5 = {1 - 0.95**5:.3f}")  # fmt: skip
+               f"1 - 0.95**5 = {1 - 0.95**5:.3f}")  # fmt: skip
 
 # %% [markdown]
 # The primary comparison alone errs in 0.04 of the A/A studies. Reporting whichever of the 5
@@ -904,7 +904,7 @@ for n in reliability.TRIAL_COUNTS:
     ]
     ahead = (by_setup[1] >= by_setup[0]).mean()
     sim.screen.say(f"{n} trials a task, the same seeds for both setups: the split's pass^{n} at least the single loop's "
-          f"in {ahead:.3f} of the studies")  # fmt: skip
+                   f"in {ahead:.3f} of the studies")  # fmt: skip
 
 # %% [markdown]
 # The estimator is unbiased, not precise. With 4 trials a task, one benchmark's pass^4 for the
@@ -1038,8 +1038,8 @@ display(Image(filename=path))
 
 # %%
 sim.screen.say(f"exercises 1 and 2: {exercises.EXERCISE_SEEDS} seeds from your first seed; power: studies of "
-      f"{exercises.POWER_STUDY_SEEDS} seeds; coverage: studies of {exercises.COVERAGE_STUDY_SEEDS} seeds, "
-      f"{exercises.COVERAGE_RESAMPLES} resamples each")  # fmt: skip
+               f"{exercises.POWER_STUDY_SEEDS} seeds; coverage: studies of {exercises.COVERAGE_STUDY_SEEDS} seeds, "
+               f"{exercises.COVERAGE_RESAMPLES} resamples each")  # fmt: skip
 MY_SEED = 12345  # your own first seed: an integer 0 <= MY_SEED < 2**32 - 5000
 my_power = None  # exercise 1: your share of 100-seed studies whose interval leaves zero out
 my_coverage = None  # exercise 2: your coverage of 5-seed percentile bootstrap intervals
