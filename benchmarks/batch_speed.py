@@ -5,9 +5,9 @@
 The sweep is lesson 5's: seeds 20260218 + i for i = 0..N-1, both setups (single loop and
 planner + executor), all 24 tasks, one budget. It is timed twice in the same process, pinned
 to one core:
-- batch: `sim.measure_batch` for each setup (numpy, vectorised across task and seed); the
+- batch: `measure_batch` for each setup (numpy, vectorised across task and seed); the
   median of --repeats runs after one warm-up run;
-- one-seed: `sim.measure` for each setup, seed by seed (the readable reference), once.
+- one-seed: `measure` for each setup, seed by seed (the readable reference), once.
 The per-seed figures of the two paths are checked equal, then both times and their ratio are
 printed. Goals (issue 7): batch under 1 s at 10,000 seeds, and at least 30 times faster.
 
@@ -25,7 +25,9 @@ import time
 import numpy as np
 
 import sim
-from sim.panel_how_many_seeds import how_many_seeds_panel
+from sim.measurement.batch import measure_batch, study_seeds
+from sim.measurement.counts import measure
+from sim.presentation.panel_how_many_seeds import how_many_seeds_panel
 
 UNITS = ("solved", "steps", "calls", "tokens", "errors", "approvals")
 LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups with a batch path (the contract has none)
@@ -41,11 +43,11 @@ def pin_to_one_core() -> str:
 
 
 def batch_sweep(seeds, budget):
-    return [sim.measure_batch(setup, seeds, budget) for setup in LOOP_SETUPS]
+    return [measure_batch(setup, seeds, budget) for setup in LOOP_SETUPS]
 
 
 def one_seed_sweep(seeds, budget):
-    return [[sim.measure(setup, int(seed), budget) for seed in seeds] for setup in LOOP_SETUPS]
+    return [[measure(setup, int(seed), budget) for seed in seeds] for setup in LOOP_SETUPS]
 
 
 def main() -> None:
@@ -56,7 +58,7 @@ def main() -> None:
     parser.add_argument("--changes", type=int, default=16, help="panel changes of each kind (default 16)")
     args = parser.parse_args()
     print(f"{pin_to_one_core()} | numpy {np.__version__}")
-    seeds = sim.study_seeds(args.seeds)
+    seeds = study_seeds(args.seeds)
     print(f"paired sweep: {args.seeds} seeds, 2 setups, {len(sim.TASKS)} tasks, budget {args.budget}")
 
     batch_sweep(seeds, args.budget)  # warm-up

@@ -15,12 +15,12 @@ import time
 
 import numpy as np
 
-from sim.panel_contract import contract_panel
-from sim.panel_how_many_seeds import how_many_seeds_panel
-from sim.panel_planner_executor import planner_executor_panel
-from sim.panel_single_loop import single_loop_panel
-from sim.panel_step_budget import step_budget_panel
-from sim.panel_your_agent import your_agent_panel
+from sim.presentation.panel_contract import contract_panel
+from sim.presentation.panel_how_many_seeds import how_many_seeds_panel
+from sim.presentation.panel_planner_executor import planner_executor_panel
+from sim.presentation.panel_single_loop import single_loop_panel
+from sim.presentation.panel_step_budget import step_budget_panel
+from sim.presentation.panel_your_agent import your_agent_panel
 
 PANELS = {1: single_loop_panel, 2: planner_executor_panel, 3: step_budget_panel, 4: contract_panel,
           5: how_many_seeds_panel, 6: your_agent_panel}  # fmt: skip

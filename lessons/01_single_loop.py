@@ -52,7 +52,15 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import costs, figures, figures_single_loop, picks, world
+from sim.engine import loops
+from sim.measurement.bands import band_verdict, compare_setups
+from sim.measurement.counts import measure
+from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
+from sim.model import costs, draws, picks, world
+from sim.presentation import figures, figures_single_loop
+from sim.presentation.screen import readable, say
+from sim.presentation.showcode import code_of
+from sim.presentation.tables import format_table, format_trace, loop_step_table, seed_table
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
@@ -87,8 +95,8 @@ print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's 
 # subscriber's water consumption.
 
 # %%
-first_run = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
-sim.screen.say(sim.format_trace(first_run))
+first_run = sim.run_single_loop(recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
+say(format_trace(first_run))
 
 # %% [markdown]
 # The agent needed 2 tools, `read_meter` then `consumption`, and made 3 calls: one of them
@@ -120,10 +128,10 @@ subscribers = pd.DataFrame(
         for code, s in sim.SUBSCRIBERS.items()
     ]
 )
-sim.screen.say(f"{len(subscribers)} subscribers in {subscribers['region'].nunique()} regions")
+say(f"{len(subscribers)} subscribers in {subscribers['region'].nunique()} regions")
 print(subscribers["type"].value_counts().rename_axis("type").reset_index().to_string(index=False))
 used = subscribers["current"] - subscribers["previous"]
-sim.screen.say(f"m3 used this period: from {used.min()} to {used.max()}")
+say(f"m3 used this period: from {used.min()} to {used.max()}")
 
 # %% [markdown]
 # Here is one record: the subscriber of task G05, the task lesson 2 walks through. Its
@@ -134,7 +142,7 @@ g05 = sim.TASKS[sim.TASK_NAMES.index("G05")]
 record = sim.SUBSCRIBERS[g05.subscriber]
 print(subscribers[subscribers["subscriber"] == g05.subscriber].to_string(index=False))
 m3 = world.consumption_m3(record.previous, record.current)
-sim.screen.say(f"consumption: {record.current} - {record.previous} = {m3} m3")
+say(f"consumption: {record.current} - {record.previous} = {m3} m3")
 
 # %% [markdown]
 # ### The tiered tariff
@@ -152,7 +160,7 @@ for upper, price in world.TARIFF_BANDS:
     lower = upper
 bands.append({"band (m3)": f"above {lower}", "unit price": world.ABOVE_LAST_BAND})
 print(pd.DataFrame(bands).to_string(index=False))
-sim.screen.say(f"{len(bands)} bands; commercial factor: {world.COMMERCIAL_FACTOR}")
+say(f"{len(bands)} bands; commercial factor: {world.COMMERCIAL_FACTOR}")
 
 # %%
 remaining, lower, lines = m3, 0, []
@@ -165,8 +173,8 @@ for upper, price in (*world.TARIFF_BANDS, (None, world.ABOVE_LAST_BAND)):
 print(
     " + ".join(f"{n} x {p}" for n, p in lines), "=", sum(n * p for n, p in lines), f"({record.customer_type})"
 )
-sim.screen.say(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.customer_type)}")
-sim.screen.say(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
+say(f"sim.charge({m3}, {record.customer_type!r}) = {sim.charge(m3, record.customer_type)}")
+say(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, 'commercial')}")
 
 # %% [markdown]
 # ### The documents and `search_docs`
@@ -179,7 +187,7 @@ sim.screen.say(f"the same {m3} m3 for a commercial subscriber: {sim.charge(m3, '
 # %%
 documents = pd.DataFrame({"code": list(world.DOCUMENTS), "text": list(world.DOCUMENTS.values())})
 print(documents.to_string(index=False))
-sim.screen.say(f"{len(documents)} documents")
+say(f"{len(documents)} documents")
 
 # %% [markdown]
 # What does `search_docs` find for the requests of the tasks? One request of each kind
@@ -193,8 +201,8 @@ sim.screen.say(f"{len(documents)} documents")
 rows = []
 for kind in ("charge", "consumption", "document", "record"):
     request = next(task.request for task in sim.TASKS if task.kind == kind)
-    wanted = set(sim.draws.tokenize(request))
-    overlaps = {code: len(wanted & set(sim.draws.tokenize(text))) for code, text in world.DOCUMENTS.items()}
+    wanted = set(draws.tokenize(request))
+    overlaps = {code: len(wanted & set(draws.tokenize(text))) for code, text in world.DOCUMENTS.items()}
     found = world.search_docs(query=request)
     rows.append(
         {
@@ -206,7 +214,7 @@ for kind in ("charge", "consumption", "document", "record"):
     )
 print(pd.DataFrame(rows).to_string(index=False))
 unmatched = sum("error" in world.search_docs(query=task.request) for task in sim.TASKS)
-sim.screen.say(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TASKS)}")
+say(f"tasks whose request search_docs cannot match: {unmatched} of {len(sim.TASKS)}")
 
 # %% [markdown]
 # ### The tools
@@ -235,7 +243,7 @@ tools = pd.DataFrame(
     ]
 )
 print(tools.to_string(index=False))
-sim.screen.say(f"{len(tools)} tools, {sum(t.side_effect for t in sim.TOOLS.values())} with a side effect")
+say(f"{len(tools)} tools, {sum(t.side_effect for t in sim.TOOLS.values())} with a side effect")
 
 # %% [markdown]
 # ### The tasks
@@ -261,10 +269,8 @@ by_kind = (
 print(by_kind.drop(columns="names").to_string(index=False))
 print()
 for row in by_kind.itertuples():
-    sim.screen.say(f"{row.kind} tasks: {row.names}")
-sim.screen.say(
-    f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} sequence positions in all"
-)
+    say(f"{row.kind} tasks: {row.names}")
+say(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} sequence positions in all")
 
 # %% [markdown]
 # ## The loop
@@ -289,8 +295,8 @@ sim.screen.say(
 # step, which moves the job on and holds the stopping rule, is shown in lesson 3.
 
 # %%
-print(sim.code_of(sim.agents.take_step))
-print(sim.code_of(sim.picks.single_loop_pick))
+print(code_of(loops.take_step))
+print(code_of(picks.single_loop_pick))
 
 # %% [markdown]
 # ### One step on the wire
@@ -305,10 +311,10 @@ print(sim.code_of(sim.picks.single_loop_pick))
 # %%
 import json
 
-from sim import messages
+from sim.chat import messages
 
 schemas = {schema["function"]["name"]: schema for schema in messages.tool_schemas()}
-sim.screen.say(f"tool schemas sent with each request: {len(schemas)}")
+say(f"tool schemas sent with each request: {len(schemas)}")
 print(json.dumps(schemas["tariff"], indent=1))
 
 # %% [markdown]
@@ -317,9 +323,9 @@ print(json.dumps(schemas["tariff"], indent=1))
 # it has no tool call: the agent stops.
 
 # %%
-wire = sim.run_single_loop(sim.recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
+wire = sim.run_single_loop(recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
 sent = messages.requests(wire)
-sim.screen.say(f"task {wire.task}: {len(sent)} steps, {len(sent)} requests")
+say(f"task {wire.task}: {len(sent)} steps, {len(sent)} requests")
 print(messages.format_messages(sent[-1]))
 
 # %% [markdown]
@@ -332,13 +338,13 @@ print(messages.format_messages(sent[-1]))
 
 # %%
 sizes = messages.request_sizes(wire)
-print(sim.screen.readable(sizes).to_string(index=False))
+print(readable(sizes).to_string(index=False))
 print("a request after k tool calls: 2 + 2 x k messages")
 print(
     "each request begins with the one before it:",
     "yes" if all(b[: len(a)] == a for a, b in zip(sent, sent[1:], strict=False)) else "no",
 )
-sim.screen.say(f"characters sent over the run: {sizes['characters'].sum()}; in its last request alone: "
+say(f"characters sent over the run: {sizes['characters'].sum()}; in its last request alone: "
                f"{sizes['characters'].iloc[-1]}")  # fmt: skip
 
 # %% [markdown]
@@ -425,11 +431,11 @@ display(Image(filename=path))
 # recovered, stopped on its own and ended with the right answer.
 
 # %%
-chosen = sim.recovery_task(SEED_A, BUDGET)
+chosen = recovery_task(SEED_A, BUDGET)
 walk = sim.run_single_loop(chosen, SEED_A, BUDGET)
 walk_steps = sim.loop_steps(walk)
-sim.screen.say(f"chosen: {chosen}")
-print(sim.loop_step_table(walk_steps).to_string(index=False))
+say(f"chosen: {chosen}")
+print(loop_step_table(walk_steps).to_string(index=False))
 
 # %% [markdown]
 # G03 asks for a subscriber's consumption: `read_meter`, then `consumption`. Step 1 picks
@@ -447,13 +453,11 @@ print(sim.loop_step_table(walk_steps).to_string(index=False))
 # and [executor](../GLOSSARY.md#executor) against.
 
 # %%
-single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
-print(sim.format_table(sim.seed_table(single)))
+single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
+print(format_table(seed_table(single)))
 for seed, m in zip(SEEDS, single, strict=True):
     unsolved = [t.name for t in sim.TASKS if not sim.is_correct(sim.run_single_loop(t, seed, BUDGET))]
-    sim.screen.say(
-        f"run {sim.run_label(seed)}: {m.solved}/{m.n_tasks} solved; unsolved: {', '.join(unsolved)}"
-    )
+    say(f"run {sim.run_label(seed)}: {m.solved}/{m.n_tasks} solved; unsolved: {', '.join(unsolved)}")
 
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
@@ -469,17 +473,17 @@ for seed, m in zip(SEEDS, single, strict=True):
 #
 # Every step that aims at a position of the sequence is a pick at that depth: a pick at
 # depth d is a step whose target was the d-th tool (d - 1 positions already done). It is
-# right when the tool called is that target, lucky random picks included. `sim.depth_picks`
+# right when the tool called is that target, lucky random picks included. `depth_picks`
 # counts these from the traces of the 24 runs; the table sets the measured share beside
 # the model line `selection(d)` and the share expected once luck is counted.
 
 # %%
-depth = {sim.run_label(seed): sim.depth_picks(seed, BUDGET) for seed in SEEDS}
+depth = {sim.run_label(seed): depth_picks(seed, BUDGET) for seed in SEEDS}
 for label, table in depth.items():
-    sim.screen.say(f"run {label}")
+    say(f"run {label}")
     print(table.round(4).to_string(index=False))
 record_tasks = sum(task.kind == "record" for task in sim.TASKS)
-sim.screen.say(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
+say(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
 
 # %%
 path = figures.save_figure(figures_single_loop.draw_depth_shares(depth), "01_single_loop-depth")
@@ -493,21 +497,21 @@ display(Image(filename=path))
 for label, table in depth.items():
     first, fourth = table.iloc[0], table.iloc[3]
     ratio = fourth["share"] / first["share"]
-    sim.screen.say(f"run {label}: depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
+    say(f"run {label}: depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
                    f"{fourth['share']:.4f} ({fourth['right']:.0f}/{fourth['picks']:.0f}); depth 4 / depth 1 = {ratio:.4f}, "
                    f"a fall of {100 * (1 - ratio):.1f} %")  # fmt: skip
-sim.screen.say(f"model: selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = "
+say(f"model: selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = "
                f"{sim.selection(4) / sim.selection(1):.4f}; with luck {sim.expected_right_share(4):.3f} / "
                f"{sim.expected_right_share(1):.2f} = {sim.expected_right_share(4) / sim.expected_right_share(1):.4f}")  # fmt: skip
 picks_4 = int(depth["A"].iloc[3]["picks"])
-sim.screen.say(f"one right pick more or less at depth 4 moves its share by 1/{picks_4} = {1 / picks_4:.4f}")
+say(f"one right pick more or less at depth 4 moves its share by 1/{picks_4} = {1 / picks_4:.4f}")
 for label, table in depth.items():
     gap = (table["share"] - table["expected"]).abs()
     worst = int(gap.idxmax())
-    sim.screen.say(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} at depth "
+    say(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} at depth "
                    f"{table['depth'][worst]} ({table['picks'][worst]} picks)")  # fmt: skip
 step = sim.expected_right_share(1) - sim.expected_right_share(2)
-sim.screen.say(f"the expected line falls {step:.3f} from one depth to the next")
+say(f"the expected line falls {step:.3f} from one depth to the next")
 
 # %% [markdown]
 # On run A the share of right picks falls from 0.8 at the first position to 0.5 at the
@@ -529,11 +533,11 @@ sim.screen.say(f"the expected line falls {step:.3f} from one depth to the next")
 
 # %%
 POOLED = range(200)
-pooled = sum(sim.depth_picks(seed, BUDGET)[["picks", "right"]] for seed in POOLED)
+pooled = sum(depth_picks(seed, BUDGET)[["picks", "right"]] for seed in POOLED)
 pooled["depth"] = depth["A"]["depth"]
 pooled["share"] = (pooled["right"] / pooled["picks"]).round(4)
 pooled["expected"] = depth["A"]["expected"]
-sim.screen.say(f"pooled over {len(POOLED)} seeds (0 .. {POOLED[-1]}), budget {BUDGET}")
+say(f"pooled over {len(POOLED)} seeds (0 .. {POOLED[-1]}), budget {BUDGET}")
 pooled["share - expected"] = (pooled["share"] - pooled["expected"]).round(4)
 print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"]].to_string(index=False))
 
@@ -562,10 +566,10 @@ runs = {
 }
 longest = max(runs["A"], key=lambda run: run.steps)  # max keeps the first among equals
 long_steps = sim.loop_steps(longest)
-sim.screen.say(sim.format_trace(longest))
-print(sim.loop_step_table(long_steps).to_string(index=False))
+say(format_trace(longest))
+print(loop_step_table(long_steps).to_string(index=False))
 resent = sum(costs.LOOP_TOKENS_PER_CALL * s.trace_length for s in long_steps)
-sim.screen.say(
+say(
     f"{longest.task}: {longest.tokens} tokens, of which {resent} re-send the trace ({100 * resent / longest.tokens:.1f} %)"
 )
 
@@ -591,9 +595,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 for label, task_runs in runs.items():
     total = sum(r.tokens for r in task_runs)
     resent = sum(costs.LOOP_TOKENS_PER_CALL * s.trace_length for r in task_runs for s in sim.loop_steps(r))
-    sim.screen.say(
-        f"run {label}: {resent} of {total} tokens re-send the trace ({100 * resent / total:.1f} %)"
-    )
+    say(f"run {label}: {resent} of {total} tokens re-send the trace ({100 * resent / total:.1f} %)")
 
 # %% [markdown]
 # G15 needs 4 tools but took 8 steps, and its 8 steps cost 1306 tokens; 616 of them, 47.2 %,
@@ -621,11 +623,11 @@ for label, task_runs in runs.items():
 # error.
 
 # %%
-critique = [sim.measure("single-loop", seed, BUDGET, self_critique=True) for seed in SEEDS]
-print(sim.format_table(sim.seed_table(single + critique)))
+critique = [measure("single-loop", seed, BUDGET, self_critique=True) for seed in SEEDS]
+print(format_table(seed_table(single + critique)))
 print("rows 1-2: no switch; rows 3-4: self-critique")
 for plain, crit in zip(single, critique, strict=True):
-    sim.screen.say(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
+    say(f"run {sim.run_label(plain.seed)}: tokens +{crit.tokens - plain.tokens} = "
                    f"{costs.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors")  # fmt: skip
 same = [
     sum(
@@ -635,13 +637,13 @@ same = [
     )
     for seed in SEEDS
 ]
-sim.screen.say(
+say(
     f"tasks whose trace is the same with and without self-critique: {same[0]} and {same[1]} of {len(sim.TASKS)}"
 )
-critique_verdicts = sim.compare_setups(single, critique)
+critique_verdicts = compare_setups(single, critique)
 print("the band rule, unit by unit: runs A and B with no switch -> with self-critique")
 for v in critique_verdicts:
-    sim.screen.say(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
+    say(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 
 # %% [markdown]
 # Self-critique adds 320 tokens on run A and 280 on run B, 40 tokens for each of the 8 and
@@ -659,10 +661,10 @@ for v in critique_verdicts:
 # the task wanted?
 
 # %%
-approval = [sim.measure("single-loop", seed, BUDGET, approval=True) for seed in SEEDS]
+approval = [measure("single-loop", seed, BUDGET, approval=True) for seed in SEEDS]
 rows = []
 for seed, m in zip(SEEDS, approval, strict=True):
-    calls = sim.side_effect_calls(seed, BUDGET)
+    calls = side_effect_calls(seed, BUDGET)
     stray = calls[~calls["asked_for_record"]]
     rows.append({
         "run": sim.run_label(seed), "approvals asked": m.approvals,
@@ -674,7 +676,7 @@ for seed, m in zip(SEEDS, approval, strict=True):
 approvals = pd.DataFrame(rows)
 print(approvals.T.to_string(header=False))
 print()
-print(sim.screen.readable(sim.side_effect_calls(SEED_A, BUDGET)).to_string(index=False))
+print(readable(side_effect_calls(SEED_A, BUDGET)).to_string(index=False))
 
 # %% [markdown]
 # On run A, 7 calls ask for approval, and 4 of them are `write_record` calls in tasks that
@@ -689,15 +691,15 @@ print(sim.screen.readable(sim.side_effect_calls(SEED_A, BUDGET)).to_string(index
 # and on the approvals themselves:
 
 # %%
-approval_verdicts = sim.compare_setups(single, approval)
+approval_verdicts = compare_setups(single, approval)
 print("the band rule, unit by unit: runs A and B with no switch -> with approval")
-asked = sim.band_verdict(
+asked = band_verdict(
     "approvals", [m.approvals for m in single], [m.approvals for m in approval], label="approvals asked"
 )
 stray_counts = approvals["write_record where no record was asked"].tolist()
-unwanted = sim.band_verdict("approvals", [0, 0], stray_counts, label="approvals for unwanted writes")
+unwanted = band_verdict("approvals", [0, 0], stray_counts, label="approvals for unwanted writes")
 for v in (*approval_verdicts, asked, unwanted):
-    sim.screen.say(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
+    say(f"{v.unit}: {v.first} -> {v.second}, band {v.band}: {v.verdict} ({v.note})")
 
 # %% [markdown]
 # Approval changes none of the counted units: success, steps, tool calls, tokens and tool
@@ -714,7 +716,7 @@ for v in (*approval_verdicts, asked, unwanted):
 # zero on every seed.
 
 # %%
-from sim.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
+from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
 
 many_plain = many_seed_run(sim.RunConfig("single-loop", BUDGET))
 for label, config, verdicts_two in (
@@ -722,9 +724,9 @@ for label, config, verdicts_two in (
     ("approval", sim.RunConfig("single-loop", BUDGET, approval=True), approval_verdicts),
 ):
     beside = beside_many_seeds(verdicts_two, many_plain, many_seed_run(config))
-    sim.screen.say(f"{label} minus no switch, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    say(f"{label} minus no switch, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
     print(beside.drop(columns="agrees").to_string(index=False))
-    sim.screen.say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
+    say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
 
 # %% [markdown]
 # ## Summary
@@ -772,7 +774,7 @@ for label, config, verdicts_two in (
 #    `my_chance`, unrounded. Compare it with the planner's chance in lesson 2.
 
 # %%
-from sim import exercises_single_loop as exercises
+from sim.exercises import single_loop as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 
@@ -782,7 +784,7 @@ def my_tokens(steps, calls): ...  # return the run's tokens
 
 my_chance = None  # exercise 7: the chance that both your tasks run without a wrong call
 print(exercises.check_loop_tokens(MY_SEED, my_tokens))
-sim.screen.say(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
+say(f"exercise 7, your tasks: {', '.join(exercises.clean_tasks(MY_SEED))}")
 print(exercises.check_clean_chance(MY_SEED, my_chance))
 
 # %% [markdown]
@@ -800,14 +802,14 @@ print(exercises.check_clean_chance(MY_SEED, my_chance))
 
 # %%
 previous, current = 99990, 25
-sim.screen.say(f"a meter counts from 0 to {world.ROLLOVER - 1}")
-sim.screen.say(f"difference: {current} - {previous} = {current - previous}")
-sim.screen.say(
+say(f"a meter counts from 0 to {world.ROLLOVER - 1}")
+say(f"difference: {current} - {previous} = {current - previous}")
+say(
     f"rolled over, so add {world.ROLLOVER}: {current - previous} + {world.ROLLOVER} = {current - previous + world.ROLLOVER}"
 )
-sim.screen.say(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
+say(f"the consumption tool says: {world.consumption(previous=previous, current=current)}")
 rolled = sum(s.current < s.previous for s in sim.SUBSCRIBERS.values())
-sim.screen.say(f"subscribers in the world whose meter rolled over this period: {rolled}")
+say(f"subscribers in the world whose meter rolled over this period: {rolled}")
 
 # %% [markdown]
 # No subscriber's meter rolls over in this world (the cell counts 0): the rule is there,
@@ -833,7 +835,7 @@ display(Image(filename=path))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel_single_loop import single_loop_panel
+from sim.presentation.panel_single_loop import single_loop_panel
 
 panel = single_loop_panel()
 panel

@@ -77,7 +77,20 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import costs, figures, figures_planner_executor, picks
+from sim.engine import loops
+from sim.measurement.bands import compare_setups, verdict_table
+from sim.measurement.counts import measure, plan_accuracy
+from sim.model import costs, picks
+from sim.presentation import figures, figures_planner_executor
+from sim.presentation.screen import fitted, say
+from sim.presentation.showcode import code_of
+from sim.presentation.tables import (
+    format_plan_accuracy,
+    format_table,
+    format_trace,
+    seed_table,
+    split_step_table,
+)
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
@@ -149,7 +162,7 @@ print(rules.to_string(index=False))
 # otherwise a tool picked at random from the whole tool set.
 
 # %%
-print(sim.code_of(sim.picks.write_plan))
+print(code_of(picks.write_plan))
 
 # %% [markdown]
 # The executor's pick is where the split differs from the single loop. Read its branches
@@ -158,8 +171,8 @@ print(sim.code_of(sim.picks.write_plan))
 # Each step around the pick is lesson 1's `take_step`; the planning step comes first.
 
 # %%
-print(sim.code_of(sim.picks.executor_pick))
-print(sim.code_of(sim.agents.plan_execute))
+print(code_of(picks.executor_pick))
+print(code_of(loops.plan_execute))
 
 # %% [markdown]
 # ### The split's two kinds of request
@@ -171,11 +184,11 @@ print(sim.code_of(sim.agents.plan_execute))
 # G05 at [run A](../GLOSSARY.md#run): the planner's request, then the executor's last request.
 
 # %%
-from sim import messages
+from sim.chat import messages
 
 split_wire = sim.run_plan_execute("G05", SEED_A, BUDGET)
 split_sent = messages.requests(split_wire)
-sim.screen.say(f"G05, run A: plan {', '.join(split_wire.plan)}; {len(split_sent)} requests")
+say(f"G05, run A: plan {', '.join(split_wire.plan)}; {len(split_sent)} requests")
 print("the planner's request:")
 print(messages.format_messages(split_sent[0]))
 print("the executor's last request:")
@@ -196,7 +209,7 @@ print(messages.request_sizes(split_wire).to_string(index=False))
 
 # %%
 g05 = sim.run_plan_execute("G05", SEED_A, BUDGET)
-sim.screen.say(sim.format_trace(g05))
+say(format_trace(g05))
 
 
 # %% [markdown]
@@ -211,7 +224,7 @@ sim.screen.say(sim.format_trace(g05))
 
 
 # %%
-print(sim.split_step_table(g05).to_string(index=False))
+print(split_step_table(g05).to_string(index=False))
 
 # %% [markdown]
 # The figure puts the plan's positions (open squares) beside what was executed (dots; a
@@ -229,11 +242,11 @@ display(Image(filename=path))
 # lines under the table count how right the planner's plans are.
 
 # %%
-single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
-split = [sim.measure("plan-execute", seed, BUDGET) for seed in SEEDS]
-print(sim.format_table(sim.seed_table(single + split)))
+single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
+split = [measure("plan-execute", seed, BUDGET) for seed in SEEDS]
+print(format_table(seed_table(single + split)))
 for seed in SEEDS:
-    print(sim.format_plan_accuracy(sim.plan_accuracy(seed)))
+    print(format_plan_accuracy(plan_accuracy(seed)))
 
 # %% [markdown]
 # ## Reading the table, one unit at a time
@@ -245,9 +258,9 @@ for seed in SEEDS:
 # this table prints.
 
 # %%
-verdicts = sim.compare_setups(single, split)
+verdicts = compare_setups(single, split)
 by_unit = {v.unit: v for v in verdicts}
-print(sim.screen.fitted(sim.verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
+print(fitted(verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
 print("first = single loop, second = planner + executor, difference = second - first")
 
 # %% [markdown]
@@ -257,19 +270,17 @@ print("first = single loop, second = planner + executor, difference = second - f
 # and how many seeds a question needs. Read the last column before the verdicts.
 
 # %%
-from sim.many_seeds import MANY_SEEDS, beside_many_seeds, fully_right_plans, many_seed_run
+from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, fully_right_plans, many_seed_run
 
 many_single = many_seed_run(sim.RunConfig("single-loop", BUDGET))
 many_split = many_seed_run(sim.RunConfig("plan-execute", BUDGET))
 beside = beside_many_seeds(verdicts, many_single, many_split)
-sim.screen.say(
-    f"{MANY_SEEDS} seeds from {SEED_A}, difference = planner + executor - single loop, per run of 24 tasks"
-)
+say(f"{MANY_SEEDS} seeds from {SEED_A}, difference = planner + executor - single loop, per run of 24 tasks")
 print(beside.drop(columns="agrees").to_string(index=False))
 print()
 for row in beside.itertuples():
     print(f"{row.unit}: does the 2-run verdict agree? {row.agrees}")
-sim.screen.say(
+say(
     f"the 2-run verdict agrees with {MANY_SEEDS} seeds on {sum(beside['agrees'] == 'yes')} of {len(beside)} units"
 )
 
@@ -298,14 +309,14 @@ for name, runs in (("single loop", single), ("planner + executor", split)):
         name,
         " | ".join(f"run {sim.run_label(m.seed)}: {m.success:.4f} ({m.solved}/{m.n_tasks})" for m in runs),
     )
-sim.screen.say(
+say(
     f"split's run-to-run difference: {success.band_second} tasks = {success.band_second / len(sim.TASKS):.4f}"
 )
-sim.screen.say(
+say(
     f"difference between setups: {abs(success.differences[0])} tasks on run A, {abs(success.differences[1])} on run B"
 )
 success_many = beside.set_index("unit").loc["success"]
-sim.screen.say(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks a run, 95 % interval "
+say(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks a run, 95 % interval "
                f"{success_many['95 % interval']}: {success_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
@@ -316,7 +327,7 @@ sim.screen.say(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of t
 # right answer when its last position was done, did not stop, and lost it.
 
 # %%
-from sim.outcomes import loss_cause
+from sim.measurement.outcomes import loss_cause
 
 for setup in ("single-loop", "plan-execute"):
     for seed in SEEDS:
@@ -331,9 +342,7 @@ for setup in ("single-loop", "plan-execute"):
             )
             for run in lost
         ]
-        sim.screen.say(
-            f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}"
-        )
+        say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}")
 
 # %% [markdown]
 # On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the
@@ -354,11 +363,11 @@ for label, one, two in zip("AB", single, split, strict=True):
     expected = one.steps + len(sim.TASKS)
     fewer_calls = one.calls - two.calls
     stops_one, stops_two = one.steps - one.calls, two.steps - two.calls - len(sim.TASKS)
-    sim.screen.say(f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
+    say(f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
                    f"{expected - two.steps} fewer = {fewer_calls} fewer tool calls + {stops_one - stops_two} fewer "
                    f"stop steps (single loop {stops_one}, split {stops_two})")  # fmt: skip
 calls_many = beside.set_index("unit").loc["tool calls"]
-sim.screen.say(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a run, 95 % interval "
+say(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a run, 95 % interval "
                f"{calls_many['95 % interval']}: {calls_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
@@ -387,10 +396,10 @@ sim.screen.say(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean differenc
 # %%
 tokens = by_unit["tokens"]
 for label, one, two in zip("AB", single, split, strict=True):
-    sim.screen.say(
+    say(
         f"run {label}: {one.tokens} -> {two.tokens}, fall {100 * (one.tokens - two.tokens) / one.tokens:.1f} %"
     )
-sim.screen.say(
+say(
     f"bands: single loop {tokens.band_first}, planner + executor {tokens.band_second} tokens; verdict: {tokens.verdict}"
 )
 
@@ -401,7 +410,7 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
                    for run in runs for s in run.log)  # fmt: skip
     plans_cost = sum(costs.planner_tokens(len(run.plan)) for run in runs)
     rest = (one.tokens - two.tokens) - (by_rules - plans_cost)
-    sim.screen.say(f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's price, "
+    say(f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's price, "
                    f"by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)")  # fmt: skip
 
 # %% [markdown]
@@ -417,18 +426,16 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
 
 # %%
 errors = by_unit["tool errors"]
-sim.screen.say(
+say(
     f"single loop {errors.first[0]}, {errors.first[1]} | planner + executor {errors.second[0]}, {errors.second[1]}"
 )
-sim.screen.say(f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
+say(f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
                f"{errors.differences[1]} | verdict: {errors.verdict}")  # fmt: skip
 for seed in SEEDS:
     runs = [sim.run_plan_execute(task, seed, BUDGET) for task in sim.TASKS]
     at_plan = sum(call.error for run in runs for call in run.trace[: len(run.plan)])
     after = sum(call.error for run in runs for call in run.trace[len(run.plan) :])
-    sim.screen.say(
-        f"run {sim.run_label(seed)}: split's tool errors at plan positions {at_plan}, after the plan {after}"
-    )
+    say(f"run {sim.run_label(seed)}: split's tool errors at plan positions {at_plan}, after the plan {after}")
 
 # %% [markdown]
 # ### The plan itself: right position by position, wrong as a whole
@@ -506,9 +513,7 @@ display(Image(filename=path))
 # %%
 for budget in (6, 7, BUDGET):
     run = sim.run_plan_execute("G05", SEED_A, budget)
-    sim.screen.say(
-        f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}"
-    )
+    say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}")
 
 # %% [markdown]
 # ## Exercises
@@ -531,14 +536,14 @@ for budget in (6, 7, BUDGET):
 # 5. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and
 #    `second` are one unit's exact counts in the two setups, one value a run, and it returns
 #    `"measured"` or `"unmeasured"` by the band rule. The check runs it on every counted
-#    unit at several seed pairs from your seed and compares it with `sim.compare_setups`.
+#    unit at several seed pairs from your seed and compares it with `compare_setups`.
 # 6. **A plan's chance of being fully right, from the pick rule.** The check cell prints the
 #    tasks your seed names. Before running anything, compute the chance that the planner
 #    writes a fully right plan for each of them at one seed, from the rule table, and put it
 #    in `my_chance`, unrounded.
 
 # %%
-from sim import exercises_planner_executor as exercises
+from sim.exercises import planner_executor as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32 - 10
 
@@ -548,7 +553,7 @@ def my_band_verdict(first, second): ...  # return "measured" or "unmeasured"
 
 my_chance = None  # exercise 6: the chance that all your tasks' plans are fully right
 print(exercises.check_band_verdict(MY_SEED, my_band_verdict))
-sim.screen.say(f"exercise 6, your tasks: {', '.join(exercises.plan_tasks(MY_SEED))}")
+say(f"exercise 6, your tasks: {', '.join(exercises.plan_tasks(MY_SEED))}")
 print(exercises.check_plan_chance(MY_SEED, my_chance))
 
 # %% [markdown]
@@ -560,7 +565,7 @@ print(exercises.check_plan_chance(MY_SEED, my_chance))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel_planner_executor import planner_executor_panel
+from sim.presentation.panel_planner_executor import planner_executor_panel
 
 panel = planner_executor_panel()
 panel

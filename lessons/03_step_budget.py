@@ -61,8 +61,16 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim import figures, figures_step_budget
-from sim.outcomes import OUTCOMES, outcome, outcome_grid
+from sim.engine import config, loops
+from sim.measurement.bands import compare_setups, verdict_table
+from sim.measurement.batch import study_seeds
+from sim.measurement.counts import measure
+from sim.measurement.outcomes import OUTCOMES, outcome, outcome_grid
+from sim.model import picks
+from sim.presentation import figures, figures_step_budget
+from sim.presentation.screen import fitted, say
+from sim.presentation.showcode import code_of
+from sim.presentation.tables import folded_table, format_table, format_trace, seed_table
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
@@ -83,7 +91,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(
 # %%
 rules = pd.DataFrame(
     [
-        ("chance that a finished agent stops, each step", f"{sim.picks.STOP_SHARE}"),
+        ("chance that a finished agent stops, each step", f"{picks.STOP_SHARE}"),
         ("steps the split spends on planning, per task", "1"),
         ("share of right picks, position d", "max(0.34, 0.8 - 0.09 x (d - 1))"),
         ("success", "final answer = correct answer (the original measure)"),
@@ -100,8 +108,8 @@ print(rules.to_string(index=False))
 # first line to open it. The cell after it prints success alone, one row per setup and run.
 
 # %% tags=["full-table"]
-sweep = [sim.measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
-sim.folded_table(sim.format_table(sim.seed_table(sweep)))
+sweep = [measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
+folded_table(format_table(seed_table(sweep)))
 
 # %%
 success_by_budget = pd.DataFrame(
@@ -139,7 +147,7 @@ rows = []
 for budget in BUDGETS:
     row = {"budget": budget}
     for setup in SETUPS:
-        planning = sim.config.PLANNING_STEPS[setup]
+        planning = config.PLANNING_STEPS[setup]
         row[f"{sim.SETUP_LABELS[setup]}: could finish"] = sum(
             len(task.sequence) + planning <= budget for task in sim.TASKS
         )
@@ -159,7 +167,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 # %%
 for budget in (6, 7, 8):
     run = sim.run_plan_execute("G05", SEED_A, budget)
-    sim.screen.say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
+    say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
                    f"outcome: {outcome(run)}")  # fmt: skip
 
 # %% [markdown]
@@ -177,9 +185,9 @@ for setup in SETUPS:
             for large in BUDGETS:
                 if small < large and by_key[setup, seed, small].solved > by_key[setup, seed, large].solved:
                     cases.append((setup, seed, small, large))
-                    sim.screen.say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
+                    say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
                                    f"{by_key[setup, seed, small].solved}, budget {large} solves {by_key[setup, seed, large].solved}")  # fmt: skip
-sim.screen.say(f"cases found: {len(cases)}")
+say(f"cases found: {len(cases)}")
 
 # %% [markdown]
 # Which tasks flip, and why? The cell prints, for each case, the tasks solved at the smaller
@@ -191,8 +199,8 @@ for setup, seed, small, large in cases:
         short, long_ = (sim.run_task(setup, task, seed, b) for b in (small, large))
         if sim.is_correct(short) and not sim.is_correct(long_):
             for run in (short, long_):
-                sim.screen.say(f"budget {run.budget}: outcome {outcome(run)}")
-                sim.screen.say(sim.format_trace(run))
+                say(f"budget {run.budget}: outcome {outcome(run)}")
+                say(format_trace(run))
 
 # %% [markdown]
 # Both cases are the same task, G23, a record task. At budget 6 the loop ran out of steps
@@ -224,7 +232,7 @@ for setup in SETUPS:
             row["success (answers)"] = by_key[setup, seed, budget].solved
             rows.append(row)
 outcomes = pd.DataFrame(rows)
-sim.folded_table(outcomes.to_string(index=False))
+folded_table(outcomes.to_string(index=False))
 
 # %% [markdown]
 # That table (folded in the cell above) in short: the two outcomes the answer-only
@@ -232,7 +240,7 @@ sim.folded_table(outcomes.to_string(index=False))
 
 # %%
 for name in ("solved, no record written", "spoiled"):
-    sim.screen.say(f"{name}, tasks by budget (steps)")
+    say(f"{name}, tasks by budget (steps)")
     print(outcomes.pivot(index=["setup", "run"], columns="budget", values=name).to_string())
 
 # %% [markdown]
@@ -270,7 +278,7 @@ for setup in SETUPS:
             stopped = outcome(sim.run_task(setup, task, seed, 12, stop_when_done=True))
             if plain == "spoiled":
                 (after if stopped == "solved" else before).append(task.name)
-        sim.screen.say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: spoiled after the job was done "
+        say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: spoiled after the job was done "
                        f"{len(after)} {after}, before {len(before)} {before}")  # fmt: skip
 
 # %% [markdown]
@@ -279,7 +287,7 @@ for setup in SETUPS:
 # the plan, did not stop, and called one tool too many. Here is G04 on run A:
 
 # %%
-sim.screen.say(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
+say(format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 
 # %% [markdown]
 # ## A stopping criterion
@@ -297,8 +305,8 @@ sim.screen.say(sim.format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 # last test, and the task's own budget under SB2 (`RunConfig.task_budget`).
 
 # %%
-print(sim.code_of(sim.agents.run_loop))
-print(sim.code_of(sim.config.RunConfig.task_budget))
+print(code_of(loops.run_loop))
+print(code_of(config.RunConfig.task_budget))
 
 # %% [markdown]
 # The margin is measured: with SB1 and a budget too large to bind (20 steps), how many steps
@@ -307,7 +315,7 @@ print(sim.code_of(sim.config.RunConfig.task_budget))
 # %%
 extra = []
 for setup in SETUPS:
-    planning = sim.config.PLANNING_STEPS[setup]
+    planning = config.PLANNING_STEPS[setup]
     for seed in SEEDS:
         for task in sim.TASKS:
             run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
@@ -320,7 +328,7 @@ print(
     )
 )
 MARGIN = int(extra["extra steps"].max())
-sim.screen.say(
+say(
     f"every task stopped: {'yes' if extra['stopped'].all() else 'no'} | largest extra steps: {MARGIN} -> margin = {MARGIN}"
 )
 by_length = {
@@ -346,16 +354,22 @@ print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
 # 2000 seeds that follow (from 20260420), for each setup.
 
 # %%
-from sim.many_seeds import MANY_SEEDS, beside_many_seeds, extra_steps, many_seed_run, smallest_margin
+from sim.measurement.many_seeds import (
+    MANY_SEEDS,
+    beside_many_seeds,
+    extra_steps,
+    many_seed_run,
+    smallest_margin,
+)
 
-TUNING, HELD_OUT, COVERAGE = sim.study_seeds(200, SEED_A + 2), sim.study_seeds(2000, SEED_A + 202), 0.99
-sim.screen.say(f"tuning block: {len(TUNING)} seeds, {TUNING[0]} to {TUNING[-1]}; held-out block: {len(HELD_OUT)} seeds, "
+TUNING, HELD_OUT, COVERAGE = study_seeds(200, SEED_A + 2), study_seeds(2000, SEED_A + 202), 0.99
+say(f"tuning block: {len(TUNING)} seeds, {TUNING[0]} to {TUNING[-1]}; held-out block: {len(HELD_OUT)} seeds, "
                f"{HELD_OUT[0]} to {HELD_OUT[-1]}")  # fmt: skip
 MARGINS = {}
 for setup in SETUPS:
     tune, test = extra_steps(setup, TUNING), extra_steps(setup, HELD_OUT)
     MARGINS[setup] = smallest_margin(tune, COVERAGE)
-    sim.screen.say(f"{sim.SETUP_LABELS[setup]}: tuned margin {MARGINS[setup]} ({COVERAGE:.0%} of task runs on seeds "
+    say(f"{sim.SETUP_LABELS[setup]}: tuned margin {MARGINS[setup]} ({COVERAGE:.0%} of task runs on seeds "
                    f"{TUNING[0]}..{TUNING[-1]}); on held-out seeds {HELD_OUT[0]}..{HELD_OUT[-1]} it lets "
                    f"{(test <= MARGINS[setup]).mean():.4f} of task runs finish; the 2-run margin {MARGIN} lets "
                    f"{(test <= MARGIN).mean():.4f}")  # fmt: skip
@@ -373,10 +387,10 @@ for setup in SETUPS:
 ruled = []
 for setup in SETUPS:
     for seed in SEEDS:
-        ruled += [sim.measure(setup, seed, budget) for budget in BUDGETS]
-        ruled.append(sim.measure(setup, seed, 12, stop_when_done=True))
-        ruled.append(sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]))
-sim.folded_table(sim.format_table(sim.seed_table(ruled)))
+        ruled += [measure(setup, seed, budget) for budget in BUDGETS]
+        ruled.append(measure(setup, seed, 12, stop_when_done=True))
+        ruled.append(measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]))
+folded_table(format_table(seed_table(ruled)))
 
 # %% [markdown]
 # The whole table is folded in the cell above. Here are the rows that matter,
@@ -384,9 +398,9 @@ sim.folded_table(sim.format_table(sim.seed_table(ruled)))
 # says "stop, plan length + margin" for "stop when done, budget plan length + margin").
 
 # %%
-rows = sim.seed_table([m for m in ruled if m.budget == 8 or m.config.stop_when_done])
+rows = seed_table([m for m in ruled if m.budget == 8 or m.config.stop_when_done])
 rows["rule"] = rows["rule"].str.replace("stop when done, budget plan length", "stop, plan length")
-print(sim.format_table(rows))
+print(format_table(rows))
 
 # %% [markdown]
 # The band rule compares the course's rule with the original fixed budget of 8 steps, per
@@ -394,25 +408,25 @@ print(sim.format_table(rows))
 
 # %%
 for setup in SETUPS:
-    fixed = [sim.measure(setup, seed, 8) for seed in SEEDS]
-    rule = [sim.measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]) for seed in SEEDS]
-    sim.screen.say(
+    fixed = [measure(setup, seed, 8) for seed in SEEDS]
+    rule = [measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]) for seed in SEEDS]
+    say(
         f"{sim.SETUP_LABELS[setup]}: first = fixed budget 8, second = stop when done + margin {MARGINS[setup]}"
     )
-    verdicts = sim.compare_setups(fixed, rule)
-    print(sim.screen.fitted(sim.verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
+    verdicts = compare_setups(fixed, rule)
+    print(fitted(verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
     ruled_config = sim.RunConfig(setup, 12, stop_when_done=True, budget_margin=MARGINS[setup])
     beside = beside_many_seeds(verdicts, many_seed_run(sim.RunConfig(setup, 8)), many_seed_run(ruled_config))
-    sim.screen.say(f"beside {MANY_SEEDS} seeds from {SEED_A} (second minus first, per run of 24 tasks):")
+    say(f"beside {MANY_SEEDS} seeds from {SEED_A} (second minus first, per run of 24 tasks):")
     print(beside.drop(columns="agrees").to_string(index=False))
-    sim.screen.say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
+    say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
     budgets = sorted({ruled_config.task_budget(len(task.sequence)) for task in sim.TASKS})
     stop_only = beside_many_seeds(
         verdicts[:1],
         many_seed_run(sim.RunConfig(setup, 8)),
         many_seed_run(sim.RunConfig(setup, 8, stop_when_done=True)),
     ).iloc[0]
-    sim.screen.say(f"the rule's budgets: {budgets[0]} to {budgets[-1]} steps by task, against 8; stop when done alone at "
+    say(f"the rule's budgets: {budgets[0]} to {budgets[-1]} steps by task, against 8; stop when done alone at "
                    f"budget 8, success {stop_only['mean difference']} {stop_only['95 % interval']}: {stop_only['many seeds']}")  # fmt: skip
 
 # %% [markdown]
@@ -488,7 +502,7 @@ for setup in SETUPS:
 #    step after its job is done, as SB1 does, never before.
 
 # %%
-from sim import exercises_step_budget as exercises
+from sim.exercises import step_budget as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 
@@ -509,7 +523,7 @@ print(exercises.check_stop_predicate(MY_SEED, my_done))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel_step_budget import step_budget_panel
+from sim.presentation.panel_step_budget import step_budget_panel
 
 panel = step_budget_panel()
 panel

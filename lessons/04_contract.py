@@ -82,10 +82,17 @@ import pydantic
 from IPython.display import Image, display
 
 import sim
-from sim import contract, costs, figures, figures_contract, plan_schema, tables
-from sim import exits as exit_rules
-from sim.exits import exit_state_frame
-from sim.labels import SETUP_LABELS
+from sim.engine import contract, plan_schema
+from sim.engine import exit_states as exit_rules
+from sim.engine.labels import SETUP_LABELS
+from sim.measurement.bands import compare_setups, verdict_table
+from sim.measurement.counts import ContractCounts, measure
+from sim.measurement.exit_tables import exit_state_frame
+from sim.model import costs
+from sim.presentation import figures, figures_contract, tables
+from sim.presentation.screen import fitted, say, show
+from sim.presentation.showcode import code_of
+from sim.presentation.tables import folded_table, format_table, seed_table
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(
@@ -164,7 +171,7 @@ rules = pd.DataFrame(
     ],
     columns=["rule", "what", "value"],
 )
-sim.screen.show(rules)
+show(rules)
 
 # %% [markdown]
 # Each tool's contract: what it needs in the scratchpad, what it adds, how long it takes,
@@ -184,7 +191,7 @@ tools = pd.DataFrame(
         for name, c in plan_schema.TOOL_CONTRACTS.items()
     ]
 )
-sim.screen.show(tools)
+show(tools)
 print("goal field per kind of task:", ", ".join(f"{kind} {goal}" for kind, goal in plan_schema.GOALS.items()))
 
 # %% [markdown]
@@ -198,11 +205,11 @@ INITIAL = ("subscriber", "query", "column")
 right_record = contract.run_contract(
     record_task, first_plan=plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
 )
-sim.screen.say(
+say(
     f"{record_task.name}, right first plan: {right_record.steps} steps, {right_record.tokens} tokens, "
     f"{right_record.seconds} simulated seconds, exit {right_record.exit_state}"
 )
-sim.screen.say(
+say(
     f"defaults: max_tokens {DEFAULTS.max_tokens} = 2 x {right_record.tokens}, "
     f"max_seconds {DEFAULTS.max_seconds} = 2 x {right_record.seconds}"
 )
@@ -215,7 +222,7 @@ sim.screen.say(
 # missing or later step cannot even be constructed.
 
 # %%
-print(sim.code_of(plan_schema.PlanStep, docstring=True))
+print(code_of(plan_schema.PlanStep, docstring=True))
 
 # %% [markdown]
 # Here is G05's first plan under the contract. It is the split's plan from lesson 2, the same
@@ -225,10 +232,8 @@ print(sim.code_of(plan_schema.PlanStep, docstring=True))
 g05 = contract.run_contract("G05", SEED_A, BUDGET)
 g05_split = sim.run_plan_execute("G05", SEED_A, BUDGET)
 first_plan = g05.plans[0]
-sim.screen.say(f"split's plan   : {' -> '.join(g05_split.plan)}")
-sim.screen.say(
-    f"contract's plan: {' -> '.join(step.tool for step in first_plan.steps)}  (goal: {first_plan.goal})"
-)
+say(f"split's plan   : {' -> '.join(g05_split.plan)}")
+say(f"contract's plan: {' -> '.join(step.tool for step in first_plan.steps)}  (goal: {first_plan.goal})")
 print(pd.DataFrame([step.model_dump() for step in first_plan.steps]).to_string(index=False))
 
 # %% [markdown]
@@ -241,7 +246,7 @@ broken = {**right_g05, "steps": [*right_g05["steps"][:2], {**right_g05["steps"][
 try:
     plan_schema.Plan.model_validate(broken)
 except pydantic.ValidationError as error:
-    sim.screen.say(f"{error.title}: {error.error_count()} error")
+    say(f"{error.title}: {error.error_count()} error")
     print(error.errors()[0]["msg"])
 
 
@@ -275,7 +280,7 @@ for case, change in cases.items():
 print(pd.DataFrame(refusals)[["broken", "kind", "step"]].to_string(index=False))
 print()
 for row in refusals:
-    sim.screen.say(f"{row['kind']:>18}: {row['message']}")
+    say(f"{row['kind']:>18}: {row['message']}")
 
 # %% [markdown]
 # ## Validation before execution
@@ -287,8 +292,8 @@ for row in refusals:
 
 # %%
 for problem in plan_schema.validate_plan(first_plan, INITIAL):
-    sim.screen.say(f"{problem.kind} at {problem.step}: {problem.message}")
-sim.screen.say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
+    say(f"{problem.kind} at {problem.step}: {problem.message}")
+say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
 
 # %% [markdown]
 # ## Preconditions during execution
@@ -330,12 +335,10 @@ def fields_text(fields) -> str:
     return ", ".join(f"{name} {value}" for name, value in fields.items())
 
 
-sim.screen.say(f"fields held   : {fields_text({k: v for k, v in pad.fields.items() if k != 'query'})}")
-sim.screen.say(
-    f"step outputs  : {'; '.join(f'{step}: {fields_text(out)}' for step, out in pad.outputs.items())}"
-)
-sim.screen.say(f"raw results   : {len(pad.raw)}", *(f"note          : {note}" for note in pad.notes))
-sim.screen.say(
+say(f"fields held   : {fields_text({k: v for k, v in pad.fields.items() if k != 'query'})}")
+say(f"step outputs  : {'; '.join(f'{step}: {fields_text(out)}' for step, out in pad.outputs.items())}")
+say(f"raw results   : {len(pad.raw)}", *(f"note          : {note}" for note in pad.notes))
+say(
     f"counters      : steps {pad.steps}, tool calls {pad.calls}, tokens {pad.tokens}, "
     f"seconds {pad.seconds}, replans {pad.replans}, tool errors {pad.errors}"
 )
@@ -353,25 +356,25 @@ sim.screen.say(
 print(tables.format_events(g05, width=100))
 replan = next(e for e in g05.events if e.kind == "replan")
 plan_event = g05.events[0]
-sim.screen.say(
+say(
     f"the replan cost 1 step, {replan.tokens - plan_event.tokens} tokens and "
     f"{replan.seconds - plan_event.seconds} simulated seconds"
 )
 
 # %% [markdown]
 # G05's run at seed A as the requests a real [agent](../GLOSSARY.md#agent) would send to a chat API (the format of lessons 1
-# and 2, from `sim.messages`). The replan is a planner request whose user message carries the
+# and 2, from `sim.chat.messages`). The replan is a planner request whose user message carries the
 # error that stopped the plan before it (rule CT9 charges 30 tokens for that context). A tool
 # call is an executor request that re-sends the plan it follows and the calls made before it,
 # with the results the scratchpad recorded. Refusals and the stop are events, not requests.
 
 # %%
-from sim import messages
+from sim.chat import messages
 
 g05_sent = messages.requests(g05)
 print(messages.format_messages(g05_sent[1]))
 print()
-sim.screen.show(messages.request_sizes(g05))
+show(messages.request_sizes(g05))
 
 # %% [markdown]
 # ## Bounds and exit states
@@ -410,7 +413,7 @@ for case, kwargs in constructed.items():
     rows.append({"case": case, "exit state": run.exit_state, "stop reason": run.stop_reason,
                  "correct": run.correct, "steps": run.steps, "tokens": run.tokens,
                  "seconds": run.seconds, "replans": run.replans})  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 
 # %% [markdown]
 # The third row is worth a second look: the record task holds the right amount, so by the
@@ -436,8 +439,8 @@ side = pd.DataFrame(
     ]
 )  # fmt: skip
 print(side.set_index("setup").T.to_string())
-sim.screen.say(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
-sim.screen.say(
+say(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
+say(
     f"the contract saves {g05_split.steps - g05.steps} steps, {g05_split.calls - g05.calls} tool calls, "
     f"{g05_split.tokens - g05.tokens} tokens and {g05_split.errors - g05.errors} tool errors on G05"
 )
@@ -455,14 +458,14 @@ sim.screen.say(
 # from each run's [trace](../GLOSSARY.md#trace), for every setup.
 
 # %%
-single = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS]
-split = [sim.measure("plan-execute", seed, BUDGET) for seed in SEEDS]
-contract_runs = [sim.measure("contract", seed, BUDGET) for seed in SEEDS]
-print(sim.format_table(sim.seed_table(single + split + contract_runs)))
+single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
+split = [measure("plan-execute", seed, BUDGET) for seed in SEEDS]
+contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
+print(format_table(seed_table(single + split + contract_runs)))
 print()
 exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
 exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
-sim.screen.show(exits)
+show(exits)
 
 # %% [markdown]
 # The band rule decides each unit, as in lesson 2: a difference counts as measured only when,
@@ -470,13 +473,13 @@ sim.screen.show(exits)
 # First the contract against the single loop, then against the blind split.
 
 # %%
-against_loop = sim.compare_setups(single, contract_runs)
-against_split = sim.compare_setups(split, contract_runs)
+against_loop = compare_setups(single, contract_runs)
+against_split = compare_setups(split, contract_runs)
 print("first = single loop, second = contract")
-print(sim.screen.fitted(sim.verdict_table(against_loop, SEEDS), "unit", breaks=["band first"]))
+print(fitted(verdict_table(against_loop, SEEDS), "unit", breaks=["band first"]))
 print()
 print("first = planner + executor, second = contract")
-print(sim.screen.fitted(sim.verdict_table(against_split, SEEDS), "unit", breaks=["band first"]))
+print(fitted(verdict_table(against_split, SEEDS), "unit", breaks=["band first"]))
 
 # %% [markdown]
 # Two runs are a small sample. Beside each verdict, the next cell runs the 3 setups over
@@ -485,7 +488,7 @@ print(sim.screen.fitted(sim.verdict_table(against_split, SEEDS), "unit", breaks=
 # 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals).
 
 # %%
-from sim.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
+from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
 
 many = {
     setup: many_seed_run(sim.RunConfig(setup, BUDGET))
@@ -494,9 +497,9 @@ many = {
 for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
                                    ("planner + executor", "plan-execute", against_split)):  # fmt: skip
     beside = beside_many_seeds(verdicts_two, many[first], many["contract"])
-    sim.screen.say(f"contract minus {label}, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
-    sim.screen.show(beside.drop(columns="agrees"))
-    sim.screen.say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
+    say(f"contract minus {label}, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    show(beside.drop(columns="agrees"))
+    say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
 
 # %% [markdown]
 # What the verdicts say, unit by unit, on runs A and B:
@@ -520,15 +523,15 @@ for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
 # of 8 steps, on runs A and B and over 10,000 seeds.
 
 # %%
-stopping = {setup: [sim.measure(setup, seed, BUDGET, stop_when_done=True) for seed in SEEDS]
+stopping = {setup: [measure(setup, seed, BUDGET, stop_when_done=True) for seed in SEEDS]
             for setup in ("single-loop", "plan-execute")}  # fmt: skip
-print(sim.format_table(sim.seed_table(stopping["single-loop"] + stopping["plan-execute"] + contract_runs)))
+print(format_table(seed_table(stopping["single-loop"] + stopping["plan-execute"] + contract_runs)))
 for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
-    verdicts_two = sim.compare_setups(stopping[setup], contract_runs)
+    verdicts_two = compare_setups(stopping[setup], contract_runs)
     stopped_many = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
     beside = beside_many_seeds(verdicts_two, stopped_many, many["contract"])
-    sim.screen.say(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
-    sim.screen.show(beside.drop(columns="agrees"))
+    say(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
+    show(beside.drop(columns="agrees"))
 
 # %% [markdown]
 # Like for like, the picture changes. Against a single loop that also stops when done, the
@@ -548,9 +551,7 @@ for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner +
 # %%
 for seed in SEEDS:
     lost = [r for t in sim.TASKS if not (r := contract.run_contract(t, seed, BUDGET)).correct]
-    sim.screen.say(
-        f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost)
-    )
+    say(f"run {sim.run_label(seed)}: not solved: " + ", ".join(f"{r.task} {r.exit_state}" for r in lost))
 g03 = contract.run_contract("G03", SEED_A, BUDGET)
 print(tables.format_events(g03, width=100))
 
@@ -578,7 +579,7 @@ for kind in plan_schema.GOALS:
     )
     passing = [tools for tools in candidates
                if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL), INITIAL)]  # fmt: skip
-    sim.screen.say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
+    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
                    f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
 
 # %% [markdown]
@@ -601,9 +602,7 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
         spoiled = [
             f"{r.task} {exit_rules.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
         ]
-        sim.screen.say(
-            f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}"
-        )
+        say(f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}")
 
 # %% [markdown]
 # ## When validation is not an oracle: a [look-alike tool](../GLOSSARY.md#look-alike)
@@ -617,7 +616,7 @@ for name, runner in (("single loop", sim.run_single_loop), ("planner + executor"
 # over, so it would be right for every subscriber, as the last line shows.
 
 # %%
-from sim.world import IMITATES, LOOKALIKE_EXTRA_M3, SUBSCRIBERS, consumption_m3
+from sim.model.world import IMITATES, LOOKALIKE_EXTRA_M3, SUBSCRIBERS, consumption_m3
 
 TOOL_SET_LA = sim.RunConfig("contract", lookalike=True).tools
 FAKE = TOOL_SET_LA[-1]
@@ -634,19 +633,15 @@ rule_la = pd.DataFrame(
     ],
     columns=["rule", "what", "value"],
 )
-sim.screen.show(rule_la)
+show(rule_la)
 wrong_m3 = wrong_charge = 0
 for record in SUBSCRIBERS.values():
     right = consumption_m3(record.previous, record.current)
     fake_m3 = sim.call_tool(FAKE, {"previous": record.previous, "current": record.current})["m3"]
     wrong_m3 += fake_m3 != right
     wrong_charge += sim.charge(fake_m3, record.customer_type) != sim.charge(right, record.customer_type)
-sim.screen.say(
-    f"{FAKE}: a wrong m3 for {wrong_m3} of {len(SUBSCRIBERS)} subscribers, a wrong charge for {wrong_charge}"
-)
-sim.screen.say(
-    f"subscribers whose meter rolled over: {sum(r.current < r.previous for r in SUBSCRIBERS.values())}"
-)
+say(f"{FAKE}: a wrong m3 for {wrong_m3} of {len(SUBSCRIBERS)} subscribers, a wrong charge for {wrong_charge}")
+say(f"subscribers whose meter rolled over: {sum(r.current < r.previous for r in SUBSCRIBERS.values())}")
 
 # %% [markdown]
 # The enumeration again, now over the 6 tools (6 to the power of the plan's length), each
@@ -665,7 +660,7 @@ for kind in plan_schema.GOALS:
     passing = [tools for tools in candidates
                if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL, tool_set=TOOL_SET_LA),
                                                 INITIAL, TOOL_SET_LA)]  # fmt: skip
-    sim.screen.say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
+    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
           + "; ".join(" -> ".join(tools) for tools in passing))  # fmt: skip
 
 # %% [markdown]
@@ -675,24 +670,22 @@ for kind in plan_schema.GOALS:
 # list the contract's runs that completed their plan with a wrong answer.
 
 # %%
-single_la = [sim.measure("single-loop", seed, BUDGET, lookalike=True) for seed in SEEDS]
-split_la = [sim.measure("plan-execute", seed, BUDGET, lookalike=True) for seed in SEEDS]
-contract_la = [sim.measure("contract", seed, BUDGET, lookalike=True) for seed in SEEDS]
-rows = sim.seed_table(single_la + split_la + contract_la)
+single_la = [measure("single-loop", seed, BUDGET, lookalike=True) for seed in SEEDS]
+split_la = [measure("plan-execute", seed, BUDGET, lookalike=True) for seed in SEEDS]
+contract_la = [measure("contract", seed, BUDGET, lookalike=True) for seed in SEEDS]
+rows = seed_table(single_la + split_la + contract_la)
 rows["rule"] = rows["rule"].str.replace("contract bounds, ", "bounds, ")
-print(sim.format_table(rows))
+print(format_table(rows))
 print()
 exits_la = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET, lookalike=True)
 exits_la["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_la]
-sim.screen.show(exits_la)
+show(exits_la)
 for seed in SEEDS:
     runs = [sim.run_task("contract", task, seed, BUDGET, lookalike=True) for task in sim.TASKS]
     fooled = [f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
               f"{sim.correct_answer(r.task)}), {r.errors} tool errors, stop reason {r.stop_reason}, exit {r.exit_state}"
               for r in runs if r.stop_reason == "plan complete" and not r.correct]  # fmt: skip
-    sim.screen.say(
-        f"run {sim.run_label(seed)}: plan complete with a wrong answer: {'; '.join(fooled) or 'none'}"
-    )
+    say(f"run {sim.run_label(seed)}: plan complete with a wrong answer: {'; '.join(fooled) or 'none'}")
 
 # %% [markdown]
 # The band rule's verdicts, contract against each loop with the same tool set, each beside
@@ -705,12 +698,12 @@ many_la = {
 }
 for label, first, runs_two in (("single loop", "single-loop", single_la),
                                ("planner + executor", "plan-execute", split_la)):  # fmt: skip
-    verdicts_two = sim.compare_setups(runs_two, contract_la)
-    sim.screen.say(f"first = {label}, second = contract, both with the look-alike")
-    print(sim.screen.fitted(sim.verdict_table(verdicts_two, SEEDS), "unit", breaks=["band first"]))
+    verdicts_two = compare_setups(runs_two, contract_la)
+    say(f"first = {label}, second = contract, both with the look-alike")
+    print(fitted(verdict_table(verdicts_two, SEEDS), "unit", breaks=["band first"]))
     beside = beside_many_seeds(verdicts_two, many_la[first], many_la["contract"])
-    sim.screen.say(f"the same over {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
-    sim.screen.show(beside.drop(columns="agrees"))
+    say(f"the same over {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+    show(beside.drop(columns="agrees"))
     print()
 
 # %% [markdown]
@@ -719,7 +712,7 @@ for label, first, runs_two in (("single loop", "single-loop", single_la),
 # plan with a wrong answer, with and without it.
 
 # %%
-from sim.many_seeds import paired_difference
+from sim.measurement.many_seeds import paired_difference
 
 cost_rows = []
 for setup in ("single-loop", "plan-execute", "contract"):
@@ -729,10 +722,10 @@ for setup in ("single-loop", "plan-execute", "contract"):
                       "with the look-alike": f"{many_la[setup].correct.sum(axis=0).mean():.2f}",
                       "success difference": f"{difference['mean']:+.4f}",
                       "95 % interval": f"[{difference['low']:+.4f}, {difference['high']:+.4f}]"})  # fmt: skip
-sim.screen.show(pd.DataFrame(cost_rows))
+show(pd.DataFrame(cost_rows))
 for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_la["contract"])):
     fooled = runs.stopped & ~runs.correct
-    sim.screen.say(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
+    say(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
                    f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
 
 # %% [markdown]
@@ -768,15 +761,15 @@ sweep = []
 for budget in BUDGETS:
     for setup in ("single-loop", "plan-execute", "contract"):
         for seed in SEEDS:
-            m = sim.measure(setup, seed, budget)
-            c = m.contract or sim.ContractCounts(*[0] * 11)  # the loops neither replan nor exit by CT12 here
+            m = measure(setup, seed, budget)
+            c = m.contract or ContractCounts(*[0] * 11)  # the loops neither replan nor exit by CT12 here
             sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
                           "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
                           "tokens": m.tokens, "errors": m.errors, "replans": c.replans,
                           "SUCCESS": c.exit_success, "PARTIAL": c.exit_partial_success,
                           "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout})  # fmt: skip
 sweep = pd.DataFrame(sweep)
-sim.folded_table(
+folded_table(
     sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False)
     + "\n\n"
     + sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False),
@@ -794,13 +787,11 @@ solved_by_budget = sweep.pivot(index=["setup", "run"], columns="budget", values=
 print("tasks solved (of 24) by budget (steps)")
 print(solved_by_budget.reindex(order, level="setup").to_string())
 longest = max(contract.run_contract(t, seed, 12).steps for t in sim.TASKS for seed in SEEDS)
-sim.screen.say(f"longest contract run at budget 12: {longest} steps")
+say(f"longest contract run at budget 12: {longest} steps")
 for seed in SEEDS:
     solved = [r for t in sim.TASKS if (r := contract.run_contract(t, seed, 2)).correct]
     kinds = sorted({sim.TASKS[sim.TASK_NAMES.index(r.task)].kind for r in solved})
-    sim.screen.say(
-        f"contract, budget 2, run {sim.run_label(seed)}: solved {len(solved)}, kinds: {', '.join(kinds)}"
-    )
+    say(f"contract, budget 2, run {sim.run_label(seed)}: solved {len(solved)}, kinds: {', '.join(kinds)}")
 
 # %% [markdown]
 # Cost against success across the sweep: each line is a setup on one run, each point a
@@ -822,14 +813,13 @@ display(Image(filename=path))
 rows = []
 for budget in BUDGETS:
     by_setup = {
-        s: [sim.measure(s, seed, budget) for seed in SEEDS]
-        for s in ("single-loop", "plan-execute", "contract")
+        s: [measure(s, seed, budget) for seed in SEEDS] for s in ("single-loop", "plan-execute", "contract")
     }
     for other in ("single-loop", "plan-execute"):
-        verdicts = sim.compare_setups(by_setup[other], by_setup["contract"])
+        verdicts = compare_setups(by_setup[other], by_setup["contract"])
         rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
                      **{v.unit: f"{v.differences[0]:+d} {v.differences[1]:+d} {v.verdict}" for v in verdicts}})  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 print("each cell: difference on run A, on run B (contract minus the other), verdict")
 
 # %% [markdown]
@@ -847,18 +837,16 @@ for budget in BUDGETS:
             s: many_seed_run(sim.RunConfig(s, budget)) for s in ("single-loop", "plan-execute", "contract")
         }
     for other in ("single-loop", "plan-execute"):
-        verdicts = sim.compare_setups([sim.measure(other, seed, budget) for seed in SEEDS],
-                                      [sim.measure("contract", seed, budget) for seed in SEEDS])  # fmt: skip
+        verdicts = compare_setups([measure(other, seed, budget) for seed in SEEDS],
+                                      [measure("contract", seed, budget) for seed in SEEDS])  # fmt: skip
         beside = beside_many_seeds(verdicts, many_at[other], many_at["contract"])
         rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
                      **{row.unit: f"{row._3} {'agrees' if row.agrees == 'yes' else 'differs'}"
                         for row in beside.itertuples()}})  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
-sim.screen.say(
-    f"each cell: mean difference over {MANY_SEEDS} seeds; agrees or differs with the 2-run verdict above"
-)
+show(pd.DataFrame(rows))
+say(f"each cell: mean difference over {MANY_SEEDS} seeds; agrees or differs with the 2-run verdict above")
 differs = sum(row["success"].endswith("differs") for row in rows)
-sim.screen.say(
+say(
     f"success: the 2-run verdict differs from {MANY_SEEDS} seeds at {differs} of {len(rows)} budget and setup pairs"
 )
 
@@ -883,21 +871,21 @@ sim.screen.say(
 replan_rows = []
 for limit in range(4):
     for seed in SEEDS:
-        m = sim.measure("contract", seed, BUDGET, max_replans=limit)
+        m = measure("contract", seed, BUDGET, max_replans=limit)
         replan_rows.append({"max_replans": limit, "run": sim.run_label(seed), "solved": m.solved,
                             "steps": m.steps, "tokens": m.tokens, "replans": m.contract.replans,
                             "SUCCESS": m.contract.exit_success, "PARTIAL_SUCCESS": m.contract.exit_partial_success,
                             "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
                             "TIMEOUT": m.contract.exit_timeout})  # fmt: skip
 replan_table = pd.DataFrame(replan_rows)
-sim.screen.show(replan_table)
+show(replan_table)
 timed_out = [
     r
     for t in sim.TASKS
     if (r := contract.run_contract(t, SEED_A, BUDGET, max_replans=3)).exit_state == "TIMEOUT"
 ]
 for r in timed_out:
-    sim.screen.say(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
+    say(f"max_replans 3, run A: {r.task} ends {r.exit_state}, stop reason {r.stop_reason}")
     print(tables.format_events(r, width=100))
 
 # %% [markdown]
@@ -1066,7 +1054,7 @@ frameworks = pd.DataFrame(
     ]
 )
 for row in frameworks.itertuples():
-    sim.screen.say(f"{row.framework} ({row.version})")
+    say(f"{row.framework} ({row.version})")
     for field in ("bounds", "SUCCESS", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED", "TIMEOUT", "lacks", "source"):
         print(textwrap.fill(f"{field}: {getattr(row, field)}", width=100, initial_indent="  ", subsequent_indent="      ",
                             break_long_words=False, break_on_hyphens=False))  # fmt: skip
@@ -1076,7 +1064,7 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
                     ("has replan", "a replan limit"), ("has partial", "a built-in partial result"),
                     ("has exits", "named exit states")):  # fmt: skip
     having = real.loc[real[flag], "framework"].tolist()
-    sim.screen.say(f"{words}: {len(having)} of {len(real)} ({', '.join(having) or 'none'})")
+    say(f"{words}: {len(having)} of {len(real)} ({', '.join(having) or 'none'})")
 
 # %% [markdown]
 # Every framework read bounds a run by steps, turns, iterations or messages, and the last
@@ -1142,11 +1130,11 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #    data-flow rule, false when validation refuses it. `plan.goal` is the goal field;
 #    `plan.steps` are the steps, each with `id`, `tool`, `depends_on`, `requires` and
 #    `produces`; `held` names the fields the scratchpad holds before the plan runs. Write it
-#    from the rule, without `sim.plan_schema`. The check runs it on plans drawn for your
+#    from the rule, without `sim.engine.plan_schema`. The check runs it on plans drawn for your
 #    seed, right ones and wrong ones.
 
 # %%
-from sim import exercises_contract as exercises
+from sim.exercises import contract as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 
@@ -1170,7 +1158,7 @@ print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel_contract import contract_panel
+from sim.presentation.panel_contract import contract_panel
 
 panel = contract_panel()
 panel

@@ -81,8 +81,17 @@ from IPython.display import Image, display
 from scipy import stats
 
 import sim
-from sim import clusters, figures, figures_how_many_seeds, intervals, power, reliability, study
-from sim import exercises_how_many_seeds as exercises
+from sim.engine import common_draws
+from sim.exercises import how_many_seeds as exercises
+from sim.measurement import clusters, intervals, power, reliability, study
+from sim.measurement.bands import compare_setups
+from sim.measurement.batch import measure_batch, run_batch, study_seeds
+from sim.measurement.counts import measure
+from sim.model import draws, tasks
+from sim.presentation import figures, figures_how_many_seeds
+from sim.presentation.screen import say, show
+from sim.presentation.showcode import code_of
+from sim.presentation.tables import format_table, seed_table
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(
@@ -92,12 +101,12 @@ print(
 BUDGET = sim.DEFAULT_BUDGET
 SIZES = study.STUDY_SIZES
 N_MAX = max(SIZES)
-SEEDS = sim.study_seeds(N_MAX, study.STUDY_FIRST_SEED)
+SEEDS = study_seeds(N_MAX, study.STUDY_FIRST_SEED)
 print(
     f"seeds of an N-seed study: {SEEDS[0]} + i, i = 0..N-1 | run A: seed {SEEDS[0]} | run B: seed {SEEDS[1]}"
 )
 print(f"step budget: {BUDGET} steps for both setups | numbers of seeds studied: {', '.join(map(str, SIZES))}")
-sim.screen.say(
+say(
     f"intervals: {intervals.CONFIDENCE:.0%} t intervals (scipy.stats) unless a cell names another; bootstrap "
     f"intervals: scipy.stats.bootstrap, numpy Generator seeded with {intervals.RESAMPLING_SEED}, "
     f"{intervals.RESAMPLES} resamples for one interval, {intervals.COVERAGE_RESAMPLES} per study in a coverage study"
@@ -131,13 +140,13 @@ SOURCES = [
      "non-determinism at temperature 0"),
 ]  # fmt: skip
 for authors, year, title, what in SOURCES:
-    sim.screen.say(f"{authors} ({year}). {title}. Here: {what}.")
+    say(f"{authors} ({year}). {title}. Here: {what}.")
 
 # %% [markdown]
 # ## Many seeds at once
 #
 # Running the one-seed path of lesson 2 seed after seed is fine for 2 runs and slow for
-# thousands. `sim.run_batch` runs one setup on every task at every seed of an array at once,
+# thousands. `run_batch` runs one setup on every task at every seed of an array at once,
 # with numpy, one draw stream per (task, seed). It is not a new model: the test suite checks
 # that every outcome of every (task, seed) equals the one-seed path's, over more than 1,000
 # seeds and several budgets, and `benchmarks/batch_speed.py` times the two paths.
@@ -146,11 +155,11 @@ for authors, year, title, what in SOURCES:
 # if it ever does not.
 
 # %%
-single_ab = [sim.measure("single-loop", seed, BUDGET) for seed in SEEDS[:2]]
-split_ab = [sim.measure("plan-execute", seed, BUDGET) for seed in SEEDS[:2]]
-print(sim.format_table(sim.seed_table(single_ab + split_ab)))
+single_ab = [measure("single-loop", seed, BUDGET) for seed in SEEDS[:2]]
+split_ab = [measure("plan-execute", seed, BUDGET) for seed in SEEDS[:2]]
+print(format_table(seed_table(single_ab + split_ab)))
 for one_seed, setup in ((single_ab, "single-loop"), (split_ab, "plan-execute")):
-    batch = sim.measure_batch(setup, SEEDS[:2], BUDGET)
+    batch = measure_batch(setup, SEEDS[:2], BUDGET)
     for unit in ("solved", "steps", "calls", "tokens", "errors"):
         assert getattr(batch, unit).tolist() == [getattr(m, unit) for m in one_seed], (setup, unit)
 print("the batch path gives the same figures at seeds A and B")
@@ -159,12 +168,12 @@ print("the batch path gives the same figures at seeds A and B")
 # Now the whole study at once: both setups, all 24 tasks, 10,000 seeds.
 
 # %%
-single = sim.run_batch("single-loop", SEEDS, BUDGET)
-split = sim.run_batch("plan-execute", SEEDS, BUDGET)
+single = run_batch("single-loop", SEEDS, BUDGET)
+split = run_batch("plan-execute", SEEDS, BUDGET)
 per_seed = {"single loop": single.per_seed(), "planner + executor": split.per_seed()}
 single_ps, split_ps = per_seed.values()
 runs = single.correct.size + split.correct.size
-sim.screen.say(f"{len(SEEDS)} seeds x {len(sim.TASKS)} tasks x 2 setups = {runs} task runs")
+say(f"{len(SEEDS)} seeds x {len(sim.TASKS)} tasks x 2 setups = {runs} task runs")
 
 # %% [markdown]
 # ## The spread over 10,000 seeds
@@ -194,7 +203,7 @@ for label, m in per_seed.items():
             row[name] = f"{values[index]} ({below:.2f} below, {same:.2f} same)"
         rows.append(row)
 spread = pd.DataFrame(rows)
-sim.screen.show(spread.drop(columns=["A", "B"]))
+show(spread.drop(columns=["A", "B"]))
 print()
 print("where runs A and B sit among the seeds: the run's value (share of seeds below it, share equal to it)")
 print(spread[["setup", "unit", "A", "B"]].to_string(index=False))
@@ -220,10 +229,8 @@ display(Image(filename=path))
 # %%
 for label, m in per_seed.items():
     share_23 = (m.solved == 23).mean()
-    sim.screen.say(
-        f"{label}: mean tasks solved {m.solved.mean():.2f}; share of seeds with 23 solved {share_23:.4f}"
-    )
-sim.screen.say(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
+    say(f"{label}: mean tasks solved {m.solved.mean():.2f}; share of seeds with 23 solved {share_23:.4f}")
+say(f"planner + executor tokens: median {np.median(split_ps.tokens):g}")
 
 # %% [markdown]
 # ## Paired by seed? Not here
@@ -247,8 +254,8 @@ for unit in sim.UNITS:
         "sd of the per-seed difference": f"{np.std(b - a, ddof=1):.2f}",
         "sd if unpaired": f"{np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.2f}",
     })  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
-sim.screen.say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
+show(pd.DataFrame(rows))
+say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
 
 # %% [markdown]
 # At the same seed the setups' values are unrelated: every correlation lies between -0.013 and
@@ -266,9 +273,9 @@ sim.screen.say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solve
 # %%
 by_task = {label: run.correct.mean(axis=1) for label, run in (("single loop", single), ("split", split))}
 a, b = by_task.values()
-sim.screen.say(f"per-task success over {N_MAX} seeds: correlation between the setups across the 24 tasks "
+say(f"per-task success over {N_MAX} seeds: correlation between the setups across the 24 tasks "
                f"{np.corrcoef(a, b)[0, 1]:.3f}")  # fmt: skip
-sim.screen.say(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}; "
+say(f"sd over the tasks of the per-task difference {np.std(b - a, ddof=1):.4f}; "
                f"of an unpaired difference {np.sqrt(a.var(ddof=1) + b.var(ddof=1)):.4f}")  # fmt: skip
 
 # %% [markdown]
@@ -304,12 +311,12 @@ sim.screen.say(f"sd over the tasks of the per-task difference {np.std(b - a, ddo
 # So the single loop's first pick at a position and the plan's entry there take the same draw:
 # where the single loop picks right (a draw below its share at that depth) the planner does
 # too, since its flat share is the largest. Taking 2 draws per pick even when 1 is needed keeps
-# the streams aligned after the setups part ways. The code, from `sim.draws` and
-# `sim.common_draws`:
+# the streams aligned after the setups part ways. The code, from `sim.model.draws` and
+# `sim.engine.common_draws`:
 
 # %%
-print(sim.code_of(sim.draws.PositionDraws.pick))
-print(sim.code_of(sim.common_draws.plan_execute_common))
+print(code_of(draws.PositionDraws.pick))
+print(code_of(common_draws.plan_execute_common))
 
 # %% [markdown]
 # Both setups again over the same 10,000 seeds, now under CR1. Common draws change which draw a
@@ -318,8 +325,8 @@ print(sim.code_of(sim.common_draws.plan_execute_common))
 # difference (the two runs share no seed's draws).
 
 # %%
-single_cr = sim.run_batch("single-loop", SEEDS, BUDGET, common_draws=True)
-split_cr = sim.run_batch("plan-execute", SEEDS, BUDGET, common_draws=True)
+single_cr = run_batch("single-loop", SEEDS, BUDGET, common_draws=True)
+split_cr = run_batch("plan-execute", SEEDS, BUDGET, common_draws=True)
 single_cr_ps, split_cr_ps = single_cr.per_seed(), split_cr.per_seed()
 for label, own, common in (("single loop", single_ps, single_cr_ps), ("split", split_ps, split_cr_ps)):
     for field in ("solved", "tokens"):
@@ -346,7 +353,7 @@ for unit in sim.UNITS:
         "sd, own streams": f"{own.std(ddof=1):.2f}", "sd, common draws": f"{common.std(ddof=1):.2f}",
         "seeds for the width of 100": f"{100 * common.var(ddof=1) / own.var(ddof=1):.0f}",
     })  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 
 # %% [markdown]
 # Checked on the data rather than by the formula: the success interval from 1,000 seeds on
@@ -358,11 +365,11 @@ common_diff = (split_cr_ps.solved - single_cr_ps.solved) / len(sim.TASKS)
 n_common = int(np.ceil(1000 * common_diff.var(ddof=1) / own_diff.var(ddof=1)))
 for label, values, n in (("own streams", own_diff, 1000), ("common draws", common_diff, n_common)):
     low, high = intervals.t_interval(values[:n])
-    sim.screen.say(f"{label}, {n} seeds: success difference {values[:n].mean():+.4f}, interval [{low:+.4f}, {high:+.4f}], "
+    say(f"{label}, {n} seeds: success difference {values[:n].mean():+.4f}, interval [{low:+.4f}, {high:+.4f}], "
                    f"width {high - low:.4f}")  # fmt: skip
 for label, values in (("own streams", own_diff), ("common draws", common_diff)):
     low, high = intervals.t_interval(values)
-    sim.screen.say(f"{label}, {N_MAX} seeds: {values.mean():+.4f} [{low:+.4f}, {high:+.4f}]")
+    say(f"{label}, {N_MAX} seeds: {values.mean():+.4f} [{low:+.4f}, {high:+.4f}]")
 
 # %%
 path = figures.save_figure(
@@ -409,9 +416,7 @@ for label, table in coverage.items():
         list(intervals.INTERVAL_METHODS)
     ]
     shown.insert(0, "studies", table.groupby("n_seeds")["studies"].first())
-    sim.screen.say(
-        f"{label}: share of studies whose {intervals.CONFIDENCE:.0%} interval holds the {N_MAX}-seed value"
-    )
+    say(f"{label}: share of studies whose {intervals.CONFIDENCE:.0%} interval holds the {N_MAX}-seed value")
     print(shown.rename_axis("seeds per study").to_string(float_format=lambda x: f"{x:.3f}"))
 
 # %%
@@ -426,10 +431,10 @@ display(Image(filename=path))
 # %%
 for label, table in coverage.items():
     row = table[(table["n_seeds"] == 100) & (table["method"] == "t")].iloc[0]
-    sim.screen.say(f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
+    say(f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
                    f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]")  # fmt: skip
 ties = (np.ptp(intervals.disjoint_studies(coverage_data["success difference"], 2), axis=1) == 0).mean()
-sim.screen.say(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
+say(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
 
 # %% [markdown]
 # Why the percentile bootstrap falls short at small N: it spreads the mean of N values by their
@@ -446,7 +451,7 @@ for n in sorted(set(coverage["token difference"]["n_seeds"])):
         widths = table[table["n_seeds"] == n].set_index("method")["width"]
         row[f"measured, {label}"] = f"{widths['percentile'] / widths['t']:.3f}"
     rows.append(row)
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 
 # %% [markdown]
 # What the coverage study shows:
@@ -503,15 +508,15 @@ def show_intervals(table, unit, digits):
             row[f"interval over {way}"] = f"[{r.low:.{digits}f}, {r.high:.{digits}f}]"
             row[f"zero out ({way})"] = "yes" if r.excludes_zero else "no"
         rows.append(row)
-    sim.screen.say(f"{unit}: planner + executor minus single loop, per run of {len(sim.TASKS)} tasks")
-    sim.screen.show(pd.DataFrame(rows))
+    say(f"{unit}: planner + executor minus single loop, per run of {len(sim.TASKS)} tasks")
+    show(pd.DataFrame(rows))
 
 
 show_intervals(table, "success", 4)
 at_max = table[(table["unit"] == "success") & (table["n_seeds"] == N_MAX)].set_index("resample")
 lost = -at_max.loc["seeds", "difference"] * len(sim.TASKS)
 widths = at_max["high"] - at_max["low"]
-sim.screen.say(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost every {1 / lost:.1f} runs; "
+say(f"success at {N_MAX} seeds: {lost:.2f} tasks fewer per run, 1 task lost every {1 / lost:.1f} runs; "
                f"interval over tasks {widths['tasks'] / widths['seeds']:.1f} times as wide as over seeds")  # fmt: skip
 
 # %%
@@ -563,7 +568,7 @@ shown = pd.DataFrame(
 )
 for name, t in power_tables.items():
     shown[name] = t["power"].to_numpy()
-sim.screen.say(
+say(
     "share of disjoint N-seed studies whose t interval leaves zero out (planner + executor against single loop)"
 )
 print(shown.rename_axis("seeds").to_string(float_format=lambda x: f"{x:.3f}"))
@@ -588,7 +593,7 @@ for unit in sim.UNITS:
             np.ceil(power.seeds_for_power(d.std(ddof=1), d.mean()))
         )
     rows.append(row)
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 print("per run of 24 tasks; success in tasks solved")
 
 # %% [markdown]
@@ -636,7 +641,7 @@ display(Image(filename=path))
 
 # %%
 kinds = clusters.kind_table(single, split, "success", N_MAX)
-sim.screen.show(kinds, float_format=lambda x: f"{x:+.4f}")
+show(kinds, float_format=lambda x: f"{x:+.4f}")
 
 # %% [markdown]
 # The effect over all 24 tasks with its interval counted 3 ways, per run as a share of the tasks: over seeds
@@ -650,8 +655,8 @@ rows = [{"interval": "seeds", "difference": over_seeds.difference, "low": over_s
          "df": float(N_MAX - 1)}]  # fmt: skip
 shown = pd.concat([pd.DataFrame(rows), clusters.task_intervals(single, split, "success", N_MAX)])
 shown["df"] = shown["df"].map(lambda x: f"{x:.1f}")
-sim.screen.show(shown, float_format=lambda x: f"{x:+.4f}")
-sim.screen.say(f"kinds drawn by the task generator with weights {', '.join(map(str, sim.tasks.KIND_WEIGHTS))} "
+show(shown, float_format=lambda x: f"{x:+.4f}")
+say(f"kinds drawn by the task generator with weights {', '.join(map(str, tasks.KIND_WEIGHTS))} "
                f"(charge, consumption, document, record); here {dict(zip(kinds['kind'], kinds['tasks'], strict=True))}")  # fmt: skip
 
 # %% [markdown]
@@ -679,10 +684,10 @@ sim.screen.say(f"kinds drawn by the task generator with weights {', '.join(map(s
 #
 # Lesson 2's rule decides with 2 runs. Set its verdicts at runs A and B beside the t interval
 # over 10,000 seeds, for all 5 counted units. The rule's verdicts are printed by
-# `sim.compare_setups`, as in lesson 2.
+# `compare_setups`, as in lesson 2.
 
 # %%
-verdicts = sim.compare_setups(single_ab, split_ab)
+verdicts = compare_setups(single_ab, split_ab)
 long_run = {unit: study.paired_interval(single, split, unit, N_MAX) for unit in sim.UNIT_NAMES}
 rows = []
 for v in verdicts:
@@ -696,12 +701,12 @@ for v in verdicts:
         f"{N_MAX} seeds": f"{interval.difference:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]",
         "agreement": study.agreement(v.verdict, v.differences, interval),
     })  # fmt: skip
-sim.screen.show(pd.DataFrame(rows).drop(columns="agreement"))
+show(pd.DataFrame(rows).drop(columns="agreement"))
 for row in rows:
-    sim.screen.say(f"{row['unit']}: {row['agreement']}")
+    say(f"{row['unit']}: {row['agreement']}")
 print("success over 10000 seeds as a share of tasks; the other units per run of 24 tasks")
 agree = sum(row["agreement"].startswith("agree") for row in rows)
-sim.screen.say(f"the band rule and the intervals agree on {agree} units and differ on {len(rows) - agree}")
+say(f"the band rule and the intervals agree on {agree} units and differ on {len(rows) - agree}")
 
 # %% [markdown]
 # The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same
@@ -730,8 +735,8 @@ for unit in sim.UNIT_NAMES:
         "measured, right direction": right, "measured, wrong direction": counts["measured"] - right,
     })  # fmt: skip
 pairs = pd.DataFrame(rows)
-sim.screen.show(pairs)
-sim.screen.say(f"right direction = the sign of the difference over {N_MAX} seeds")
+show(pairs)
+say(f"right direction = the sign of the difference over {N_MAX} seeds")
 
 # %% [markdown]
 # The rule is cautious and still not safe. Even the token saving, which both intervals of the token
@@ -761,8 +766,8 @@ rows = [{"study": "band rule, 2 seeds", "studies": band["pairs"], "shown": band[
 for r in errors.itertuples(index=False):
     rows.append({"study": f"t interval, {r.n_seeds} seeds", "studies": r.studies, "shown": r.excluding,
                  "wrong sign": f"{r.type_s:.3f}", "exaggeration": f"{r.type_m:.1f}"})  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
-sim.screen.say(
+show(pd.DataFrame(rows))
+say(
     f"true effect: {truth:+.4f} tasks per run ({N_MAX} seeds); wrong sign and exaggeration among the studies shown"
 )
 
@@ -789,10 +794,10 @@ AA_SEEDS, AA_STUDIES, AA_ARM = 100_000, 500, 100
 aa = power.per_task_outcomes(sim.RunConfig("single-loop", BUDGET), AA_SEEDS, study.STUDY_FIRST_SEED)
 aa_success = power.aa_differences(aa["success"].sum(axis=0), AA_STUDIES, AA_ARM)
 peek = power.peeking(aa_success, list(range(10, AA_ARM + 1, 10)))
-sim.screen.say(f"single loop over {AA_SEEDS} seeds: {peek['studies']} A/A studies of {AA_ARM} seeds an arm, "
+say(f"single loop over {AA_SEEDS} seeds: {peek['studies']} A/A studies of {AA_ARM} seeds an arm, "
                f"looks at {', '.join(map(str, peek['looks']))} seeds")  # fmt: skip
-sim.screen.say(f"false-positive rate, read once at {peek['looks'][-1]} seeds: {peek['fixed']:.3f}")
-sim.screen.say(f"false-positive rate, stopped at the first look that leaves zero out: {peek['peeking']:.3f}")
+say(f"false-positive rate, read once at {peek['looks'][-1]} seeds: {peek['fixed']:.3f}")
+say(f"false-positive rate, stopped at the first look that leaves zero out: {peek['peeking']:.3f}")
 
 # %% [markdown]
 # Read once at 100 seeds, 0.04 of the A/A studies leave zero out, close to the 5 % a 95 %
@@ -822,7 +827,7 @@ rows = [
 ]  # fmt: skip
 print(pd.DataFrame(rows, columns=["reported", "comparisons", "false-positive rate"]).to_string(
     index=False, float_format=lambda x: f"{x:.3f}"))  # fmt: skip
-sim.screen.say(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were independent, "
+say(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 units were independent, "
                f"1 - 0.95**5 = {1 - 0.95**5:.3f}")  # fmt: skip
 
 # %% [markdown]
@@ -844,7 +849,7 @@ sim.screen.say(f"over {AA_STUDIES} A/A studies of the single loop; if the 5 unit
 
 # %%
 pass_k = study.pass_k_table({"single loop": single, "planner + executor": split}, ks=range(1, 9))
-sim.screen.show(pass_k, float_format=lambda x: f"{x:.4f}")
+show(pass_k, float_format=lambda x: f"{x:.4f}")
 
 # %%
 path = figures.save_figure(figures_how_many_seeds.draw_pass_k(pass_k), "05_how_many_seeds-pass-k")
@@ -874,7 +879,7 @@ for kind in dict.fromkeys(kind_of):
         row[f"{label}: success"] = f"{share.mean():.4f}"
         row[f"{label}: pass^8"] = f"{study.pass_hat_k(run.correct[mask], 8):.4f}"
     rows.append(row)
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 print("loop = single loop, split = planner + executor")
 
 # %% [markdown]
@@ -894,7 +899,7 @@ for label, run in (("single loop", single), ("planner + executor", split)):
             rows.append({"setup": label, "trials": n, "k": r.k, f"{N_MAX} seeds": f"{r.all_seeds:.4f}",
                          "sd over studies": f"{r.sd:.4f}", "5 % to 95 %": f"{r.p5:.3f} to {r.p95:.3f}",
                          "interval holds it": f"{r.covered:.3f}", "pass@k": f"{r.pass_at_k:.4f}"})  # fmt: skip
-sim.screen.show(pd.DataFrame(rows))
+show(pd.DataFrame(rows))
 for n in reliability.TRIAL_COUNTS:
     by_setup = [
         reliability.per_task_pass(np.moveaxis(intervals.disjoint_studies(run.correct, n), 1, 0), n).mean(
@@ -903,7 +908,7 @@ for n in reliability.TRIAL_COUNTS:
         for run in (single, split)
     ]
     ahead = (by_setup[1] >= by_setup[0]).mean()
-    sim.screen.say(f"{n} trials a task, the same seeds for both setups: the split's pass^{n} at least the single loop's "
+    say(f"{n} trials a task, the same seeds for both setups: the split's pass^{n} at least the single loop's "
                    f"in {ahead:.3f} of the studies")  # fmt: skip
 
 # %% [markdown]
@@ -937,7 +942,7 @@ COST_SETUPS = {
 }
 rows = []
 for label, (setup, options) in COST_SETUPS.items():
-    run = sim.run_batch(setup, SEEDS, BUDGET, **options)
+    run = run_batch(setup, SEEDS, BUDGET, **options)
     found = reliability.cost_per_success(run, COST_SEEDS)
     totals = run.per_seed()
     everything = totals.tokens.sum() / totals.solved.sum()
@@ -951,8 +956,8 @@ shown = pd.DataFrame({
     f"{N_MAX} seeds": cost[f"{N_MAX} seeds"].map(lambda x: f"{x:.1f}"),
     "holds it": cost["holds it"],
 })  # fmt: skip
-sim.screen.say(f"first {COST_SEEDS} seeds, budget {BUDGET}")
-sim.screen.show(shown)
+say(f"first {COST_SEEDS} seeds, budget {BUDGET}")
+show(shown)
 
 # %%
 path = figures.save_figure(figures_how_many_seeds.draw_cost_success(cost), "05_how_many_seeds-cost-success")
@@ -1017,10 +1022,10 @@ display(Image(filename=path))
 # ## Exercises
 #
 # 1. **Power, computed and checked.** Choose your own first seed `MY_SEED`. Run both setups at
-#    the lesson's budget over the 5,000 seeds from it (`sim.run_batch`), take the per-seed
+#    the lesson's budget over the 5,000 seeds from it (`run_batch`), take the per-seed
 #    difference in tasks solved, cut it into 50 disjoint studies of 100 seeds, and compute the
 #    share of studies whose 95 % t interval leaves zero out (`scipy.stats.ttest_1samp(...)
-#    .confidence_interval()` per study, or `sim.intervals.t_interval` on all at once). Put the
+#    .confidence_interval()` per study, or `intervals.t_interval` on all at once). Put the
 #    share into `my_power` and run the check: it says right or wrong, and which way, never the
 #    answer. Is it near the lesson's figure for 100 seeds?
 # 2. **Coverage, computed and checked.** From the same seeds, the per-seed token difference in
@@ -1037,7 +1042,7 @@ display(Image(filename=path))
 #    than the single loop? Do the intervals over seeds and over tasks agree?
 
 # %%
-sim.screen.say(f"exercises 1 and 2: {exercises.EXERCISE_SEEDS} seeds from your first seed; power: studies of "
+say(f"exercises 1 and 2: {exercises.EXERCISE_SEEDS} seeds from your first seed; power: studies of "
                f"{exercises.POWER_STUDY_SEEDS} seeds; coverage: studies of {exercises.COVERAGE_STUDY_SEEDS} seeds, "
                f"{exercises.COVERAGE_RESAMPLES} resamples each")  # fmt: skip
 MY_SEED = 12345  # your own first seed: an integer 0 <= MY_SEED < 2**32 - 5000
@@ -1055,7 +1060,7 @@ print(exercises.check_coverage(MY_SEED, my_coverage))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel_how_many_seeds import how_many_seeds_panel
+from sim.presentation.panel_how_many_seeds import how_many_seeds_panel
 
 panel = how_many_seeds_panel()
 panel

@@ -72,8 +72,13 @@ import scipy
 from IPython.display import Image, display
 
 import sim
-from sim import figures, figures_your_agent, harness, policy
-from sim.exercises_your_agent import check_exercise_1, check_exercise_2
+from sim.engine import policy
+from sim.exercises.your_agent import check_exercise_1, check_exercise_2
+from sim.measurement import harness, many_seeds
+from sim.model import costs, picks
+from sim.presentation import figures, figures_your_agent
+from sim.presentation.screen import say, show, type_label
+from sim.presentation.showcode import code_of
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 
@@ -89,7 +94,7 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 print(
     f"tuning block: {N_TUNING} seeds from {TUNING[0]} | held-out block: {N_HELD_OUT} seeds from {HELD_OUT[0]}"
 )
-sim.screen.say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
+say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
                f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
                f"{harness.RESAMPLING_SEED}")  # fmt: skip
 
@@ -112,7 +117,7 @@ sim.screen.say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (sci
 # suggest. A policy may take it, overrule it, or never call it.
 
 # %%
-print(pd.DataFrame([(f.name, sim.screen.type_label(f.type)) for f in dataclasses.fields(policy.Observation)],
+print(pd.DataFrame([(f.name, type_label(f.type)) for f in dataclasses.fields(policy.Observation)],
                    columns=["field", "type"]).to_string(index=False))  # fmt: skip
 print("a policy returns one of:", ", ".join(policy.DECISIONS))
 
@@ -125,20 +130,20 @@ rules = pd.DataFrame(
     [
         (
             "a step (tokens)",
-            f"{sim.costs.LOOP_STEP_TOKENS} + {sim.costs.LOOP_TOKENS_PER_CALL} x trace length",
+            f"{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} x trace length",
         ),
-        ("an observation (tokens)", f"{sim.costs.OBSERVATION_TOKENS}"),
+        ("an observation (tokens)", f"{costs.OBSERVATION_TOKENS}"),
         ('saying "stop"', "a step: its tokens are paid, no tool is called"),
         ("step budget (steps)", f"{BUDGET}: a run ends when its steps reach it"),
         (
             "the proposal, job not done",
             "the right tool with share selection(depth), else a random tool",
         ),
-        ("the proposal, job done", f'"stop" with share {sim.picks.STOP_SHARE}, else a random tool'),
+        ("the proposal, job done", f'"stop" with share {picks.STOP_SHARE}, else a random tool'),
     ],
     columns=["rule", "value"],
 )
-sim.screen.show(rules)
+show(rules)
 
 # %% [markdown]
 # What does a policy see? Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
@@ -154,8 +159,8 @@ def watched(observation):
     return decision
 
 
-sim.policy.run_policy(watched, "G05", SEED_A, BUDGET)
-sim.screen.show(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "kind": o.kind, "plan length": o.plan_length,
+policy.run_policy(watched, "G05", SEED_A, BUDGET)
+show(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "kind": o.kind, "plan length": o.plan_length,
                      "calls so far": len(o.trace), "fields observed": ", ".join(sorted(o.fields)) or "-",
                      "held": "-" if o.held is None else str(o.held), "decision": d} for o, d in seen]))  # fmt: skip
 
@@ -167,7 +172,7 @@ sim.screen.show(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "kind
 # The built-in single loop is the policy that always takes the proposal:
 
 # %%
-print(sim.code_of(policy.model_policy))
+print(code_of(policy.model_policy))
 
 # %% [markdown]
 # Because it draws from the same stream in the same order, its runs are the built-in
@@ -180,9 +185,7 @@ as_policy = harness.entrant_run(policy.model_policy, HELD_OUT, BUDGET)
 built_in = harness.entrant_run("single-loop", HELD_OUT, BUDGET)
 for name in ("correct", "steps", "calls", "tokens", "errors", "stopped"):
     assert np.array_equal(getattr(as_policy, name), getattr(built_in, name)), name
-sim.screen.say(
-    f"the policy form and the built-in single loop agree on all {as_policy.correct.size} task runs"
-)
+say(f"the policy form and the built-in single loop agree on all {as_policy.correct.size} task runs")
 
 # %% [markdown]
 # ### When a policy misbehaves
@@ -204,10 +207,10 @@ def never_stops(observation):
 
 try:
     harness.entrant_run(typo, HELD_OUT, BUDGET)
-except sim.policy.PolicyError as error:
-    sim.screen.say(f"PolicyError: {error}")
-run = sim.policy.run_policy(never_stops, "G01", SEED_A, BUDGET)
-sim.screen.say(
+except policy.PolicyError as error:
+    say(f"PolicyError: {error}")
+run = policy.run_policy(never_stops, "G01", SEED_A, BUDGET)
+say(
     f"never_stops on G01: {run.steps} steps of a budget of {run.budget}, stopped by itself: {'yes' if run.stopped else 'no'}"
 )
 
@@ -222,8 +225,8 @@ sim.screen.say(
 # it has to see the goal in what it observed. The goal of each task kind is a postcondition:
 
 # %%
-print(sim.code_of(policy.goal_met))
-print(sim.code_of(policy.stop_when_goal_met))
+print(code_of(policy.goal_met))
+print(code_of(policy.stop_when_goal_met))
 
 # %% [markdown]
 # The harness scores it against the built-in single loop: the band rule at runs A and B
@@ -232,13 +235,11 @@ print(sim.code_of(policy.stop_when_goal_met))
 
 # %%
 stop_score = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, HELD_OUT)
-sim.screen.show(stop_score)
+show(stop_score)
 stop_rule = harness.entrant_run(policy.stop_when_goal_met, HELD_OUT, BUDGET)
 for unit in ("success", "tokens"):
-    many = sim.many_seeds.paired_difference(built_in, stop_rule, unit)
-    sim.screen.say(
-        f"{unit}: the interval is {many['high'] - many['low']:.4f} wide at {many['n_seeds']} held-out seeds"
-    )
+    many = many_seeds.paired_difference(built_in, stop_rule, unit)
+    say(f"{unit}: the interval is {many['high'] - many['low']:.4f} wide at {many['n_seeds']} held-out seeds")
 
 # %% [markdown]
 # At runs A and B the band rule calls every unit unmeasured. Over the 500 held-out seeds
@@ -256,12 +257,10 @@ for unit in ("success", "tokens"):
 sb1 = harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), HELD_OUT)
 same_answers = np.array_equal(stop_rule.correct, sb1.correct)
 extra = (stop_rule.steps - sb1.steps)[stop_rule.stopped]
-sim.screen.say(
+say(
     f"tasks solved, task run by task run, the same as lesson 3's stop when done: {'yes' if same_answers else 'no'}"
 )
-sim.screen.say(
-    f"steps beyond lesson 3's rule, over the runs the policy stopped itself: {sorted(set(extra.tolist()))}"
-)
+say(f"steps beyond lesson 3's rule, over the runs the policy stopped itself: {sorted(set(extra.tolist()))}")
 
 # %% [markdown]
 # The postcondition sees the goal at the same call as lesson 3's rule on every held-out
@@ -283,7 +282,7 @@ tuning_single, tuning_split = (
 )
 by_kind = harness.kind_differences(tuning_single, tuning_split)
 print("planner + executor (second) minus single loop (first), share of each kind's tasks solved per seed:")
-sim.screen.show(by_kind, float_format="{:+.4f}".format)
+show(by_kind, float_format="{:+.4f}".format)
 router = harness.best_route(tuning_single, tuning_split)
 print(router.name)
 
@@ -294,10 +293,10 @@ print(router.name)
 # not move a task. The panel below offers the same router.
 
 # %%
-from sim.panel_your_agent import ROUTER
+from sim.presentation.panel_your_agent import ROUTER
 
 assert router == ROUTER, (router, ROUTER)
-sim.screen.say(f"the lesson's router is the panel's: {'yes' if router == ROUTER else 'no'}")
+say(f"the lesson's router is the panel's: {'yes' if router == ROUTER else 'no'}")
 
 # %% [markdown]
 # Now the router on the **held-out** block, against each setup it routes to. By
@@ -307,8 +306,8 @@ sim.screen.say(f"the lesson's router is the panel's: {'yes' if router == ROUTER 
 
 # %%
 for baseline in ("single-loop", "plan-execute"):
-    sim.screen.say(f"router minus {sim.SETUP_LABELS[baseline]}:")
-    sim.screen.show(harness.score(router, baseline, BUDGET, HELD_OUT))
+    say(f"router minus {sim.SETUP_LABELS[baseline]}:")
+    show(harness.score(router, baseline, BUDGET, HELD_OUT))
 
 # %% [markdown]
 # Against the split the router solves +0.0061 of the tasks more per run, with an interval
@@ -333,9 +332,9 @@ for baseline in ("single-loop", "plan-execute"):
         harness.entrant_run(baseline, big, BUDGET), router_big, "success", SIZES
     )
     print(label)
-    sim.screen.show(growth[label], float_format="{:+.4f}".format)
+    show(growth[label], float_format="{:+.4f}".format)
     shown = growth[label].loc[growth[label]["from_here_on"], "seeds"]
-    sim.screen.say(
+    say(
         f"  zero out from {shown.iloc[0]} seeds on"
         if len(shown)
         else f"  zero in the interval up to {max(SIZES)} seeds"
@@ -384,14 +383,14 @@ def my_policy(observation):
 
 
 tuned = harness.cost_success({"my policy": harness.entrant_run(my_policy, harness.tuning_seeds(200), BUDGET)})
-sim.screen.show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".format)
+show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".format)
 
 # %% [markdown]
 # The held-out score: the band rule and the paired differences against the built-in single
 # loop, and every entrant of the lesson on the success-cost plane.
 
 # %%
-sim.screen.show(harness.score(my_policy, "single-loop", BUDGET, HELD_OUT))
+show(harness.score(my_policy, "single-loop", BUDGET, HELD_OUT))
 print()
 entrants = {"single-loop": "single-loop", "plan-execute": "plan-execute", "stop when goal met": policy.stop_when_goal_met,
             "router": router, "my policy": my_policy}  # fmt: skip
@@ -401,11 +400,11 @@ plane = harness.cost_success({
 })  # fmt: skip
 PER_SUCCESS = ["tokens_per_success", "per_success_low", "per_success_high"]
 TRUNCATED = ["success_truncated", "tokens_truncated"]  # whether an interval was cut at its unit's bound
-sim.screen.show(plane.drop(columns=PER_SUCCESS + TRUNCATED), float_format="{:.4f}".format)
+show(plane.drop(columns=PER_SUCCESS + TRUNCATED), float_format="{:.4f}".format)
 print()
-sim.screen.show(plane[["entrant", *PER_SUCCESS]], float_format="{:.4f}".format)
+show(plane[["entrant", *PER_SUCCESS]], float_format="{:.4f}".format)
 per_run = plane.set_index("entrant")["tokens"]
-sim.screen.say(
+say(
     f"tokens per run: my policy {per_run['my policy']:.2f}, stop when goal met {per_run['stop when goal met']:.2f}"
 )
 
@@ -425,7 +424,7 @@ display(Image(filename=path))
 # %% [markdown]
 # ## A real model in the loop
 #
-# Lesson 1 showed each step as the request a chat API receives. `sim.chat_policy` sends
+# Lesson 1 showed each step as the request a chat API receives. `sim.chat.chat_policy` sends
 # those requests to any endpoint that speaks the OpenAI chat-completions format, with the
 # official `openai` client, and turns the reply into a decision: a tool call becomes the
 # next tool, a text answer with no tool call becomes `"stop"`. It is a policy like the
@@ -435,13 +434,11 @@ display(Image(filename=path))
 # header says so:
 
 # %%
-from sim import chat_policy, standin_server
+from sim.chat import chat_policy, standin_server
 
 header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
-sim.screen.say(
-    f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}"
-)
-sim.screen.say(f"recorded against: {header['label']}")
+say(f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}")
+say(f"recorded against: {header['label']}")
 print("its first line, as the file holds it (JSON):")
 print(json.dumps(lines[0], indent=1, ensure_ascii=False))
 
@@ -450,7 +447,7 @@ print(json.dumps(lines[0], indent=1, ensure_ascii=False))
 # keyed by the request itself, so the same request always gets the same reply:
 
 # %%
-print(sim.code_of(standin_server.standin_message))
+print(code_of(standin_server.standin_message))
 
 # %% [markdown]
 # Replayed, the transcript gives the recorded run and its scores with no endpoint (a test
@@ -461,17 +458,17 @@ print(sim.code_of(standin_server.standin_message))
 # %%
 replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
 CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
-sim.screen.show(harness.score(replayed, "single-loop", BUDGET, CHAT_SEEDS))
+show(harness.score(replayed, "single-loop", BUDGET, CHAT_SEEDS))
 print()
 chat_run = harness.entrant_run(replayed, CHAT_SEEDS, BUDGET)
 chat_plane = harness.cost_success({"stand-in (replayed)": chat_run,
                                    "single-loop": harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)})  # fmt: skip
-sim.screen.show(
+show(
     chat_plane[["entrant", "seeds", "success", "tokens", "tokens_per_success"]], float_format="{:.4f}".format
 )
-sim.screen.say(f"failed requests: {len(replayed.failures)}")
+say(f"failed requests: {len(replayed.failures)}")
 per_seed = chat_run.per_seed()
-sim.screen.say(f"solved per run, seed by seed: {sorted(set(per_seed.solved.tolist()))}")
+say(f"solved per run, seed by seed: {sorted(set(per_seed.solved.tolist()))}")
 
 # %% [markdown]
 # Every held-out seed gives the stand-in the same count of tasks solved: its replies depend
@@ -539,7 +536,7 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 #
 # 1. At your seed and budget 8, on how many tasks does the built-in single loop end with a
 #    wrong answer while the stop rule ends with the right one? Compute it with
-#    `sim.run_single_loop`, `sim.policy.run_policy` and `sim.is_correct`, and put the count in
+#    `sim.run_single_loop`, `policy.run_policy` and `sim.is_correct`, and put the count in
 #    `answer_1`.
 # 2. Write `scripted`, a policy that never calls `model_pick`: from the task's kind it calls
 #    the kind's tools in order (lesson 1 lists each kind's sequence) and stops when the goal
@@ -577,7 +574,7 @@ print(check_exercise_2(scripted, MY_SEED))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from sim.panel_your_agent import your_agent_panel
+from sim.presentation.panel_your_agent import your_agent_panel
 
 panel = your_agent_panel()
 panel

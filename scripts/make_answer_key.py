@@ -11,7 +11,11 @@ import sys
 from pathlib import Path
 
 import sim
-from sim.outcomes import outcome, outcome_grid
+from sim.measurement.bands import compare_setups
+from sim.measurement.batch import measure_batch, run_batch, study_seeds
+from sim.measurement.counts import measure
+from sim.measurement.outcomes import outcome, outcome_grid
+from sim.measurement.traces import depth_picks, side_effect_calls
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "INSTRUCTORS.md"
@@ -20,7 +24,7 @@ SETUPS = ("single-loop", "plan-execute")
 
 
 def _pair(setup, seed, budget=8, **options):
-    return [sim.measure(setup, s, budget, **options) for s in (seed, seed + 1)]
+    return [measure(setup, s, budget, **options) for s in (seed, seed + 1)]
 
 
 def lesson_01() -> list[str]:
@@ -29,7 +33,7 @@ def lesson_01() -> list[str]:
     shares = {d: [] for d in (1, 4)}
     picks = {d: [] for d in (1, 4)}
     for seed in seeds:
-        table = sim.depth_picks(seed).set_index("depth")
+        table = depth_picks(seed).set_index("depth")
         for d in shares:
             shares[d].append(table.loc[d, "share"])
             picks[d].append(int(table.loc[d, "picks"]))
@@ -40,8 +44,8 @@ def lesson_01() -> list[str]:
         f"{min(picks[4])} to {max(picks[4])} picks (only the 3 record tasks reach it), depth 1 on "
         f"{min(picks[1])} to {max(picks[1])}: one pick moves the depth-4 share far more."
     )
-    at3 = sim.depth_picks(A, 3).set_index("depth")
-    at8 = sim.depth_picks(A, 8).set_index("depth")
+    at3 = depth_picks(A, 3).set_index("depth")
+    at8 = depth_picks(A, 8).set_index("depth")
     lost = [int(at8.loc[d, "picks"] - at3.loc[d, "picks"]) for d in at8.index]
     unsolved = [
         t.name for t in sim.TASKS if sim.is_correct(sim.run_single_loop(t, A, 8)) and not sim.is_correct(
@@ -54,9 +58,9 @@ def lesson_01() -> list[str]:
     )
     measured, success = 0, set()
     for seed in seeds:
-        plain = [sim.measure("single-loop", s) for s in (seed, seed + 1)]
-        critique = [sim.measure("single-loop", s, self_critique=True) for s in (seed, seed + 1)]
-        verdicts = {v.unit: v.verdict for v in sim.compare_setups(plain, critique)}
+        plain = [measure("single-loop", s) for s in (seed, seed + 1)]
+        critique = [measure("single-loop", s, self_critique=True) for s in (seed, seed + 1)]
+        verdicts = {v.unit: v.verdict for v in compare_setups(plain, critique)}
         measured += verdicts["tokens"] == "measured"
         success.add(verdicts["success"])
     lines.append(
@@ -66,7 +70,7 @@ def lesson_01() -> list[str]:
     )
     clean, unwanted_more = 0, 0
     for seed in seeds:
-        calls = sim.side_effect_calls(seed)
+        calls = side_effect_calls(seed)
         unwanted = int((~calls["asked_for_record"]).sum())
         wanted = int(calls["asked_for_record"].sum())
         clean += unwanted == 0
@@ -91,13 +95,13 @@ def lesson_01() -> list[str]:
         + (f"the call at step {lost_at} ({run.trace[lost_at - 1].tool}) replaced the right charge {right}."
            if lost_at else f"it never held the right charge {right} (answer {run.answer}).")
     )  # fmt: skip
-    from sim import exercises_single_loop as ex01
+    from sim.exercises import single_loop as ex01
 
     lines.append(
         "6. `my_tokens(steps, calls)`: `sum(60 + 22 * n for n in range(calls)) + (steps - calls) * (60 + 22 * calls) "
         "+ 30 * calls`: each step re-sends the calls made before it, the stop step (if any) re-sends them all, "
         f"and each call's observation costs 30 ({ex01.check_loop_tokens(A, ex01.loop_tokens)}). "
-        "`sim.exercises_single_loop.loop_tokens` is the reference."
+        "`sim.exercises.single_loop.loop_tokens` is the reference."
     )
     for seed in (A, 12345):
         tasks = ex01.clean_tasks(seed)
@@ -107,7 +111,7 @@ def lesson_01() -> list[str]:
             + f"Seed {seed}: tasks {', '.join(tasks)} (lengths {', '.join(map(str, lengths))}); the chance is the "
             "product over both tasks of expected_right_share(d) for d = 1 .. length, "
             f"selection(d) + (1 - selection(d)) / {len(sim.TOOL_NAMES)}: {ex01.clean_chance(seed):.4f}. For a "
-            "student's seed: `sim.exercises_single_loop.clean_chance(seed)`. The planner's chance in lesson 2 is "
+            "student's seed: `sim.exercises.single_loop.clean_chance(seed)`. The planner's chance in lesson 2 is "
             "the same for a task of length 1 and higher for a longer one: its share does not fall with the position."
         )
     return lines + [""]
@@ -121,7 +125,7 @@ def lesson_02() -> list[str]:
         if all(b.solved > a.solved for a, b in zip(single, split, strict=True)):
             break
         seed += 1
-    verdict = sim.compare_setups(single, split)[0]
+    verdict = compare_setups(single, split)[0]
     lines += [
         f"1. Counting up from {A}, the first seed where the split solves more tasks on both runs is "
         f"{seed} (runs {seed} and {seed + 1}): {split[0].solved} and {split[1].solved} against "
@@ -129,10 +133,8 @@ def lesson_02() -> list[str]:
         f"**{verdict.verdict}**. To be measured, the difference must exceed the larger run-to-run "
         "difference on both runs; with 24 tasks and two runs that takes a gap of several tasks on each run.",
     ]
-    at4 = {
-        v.unit: v.verdict for v in sim.compare_setups(_pair("single-loop", A, 4), _pair("plan-execute", A, 4))
-    }
-    at8 = {v.unit: v.verdict for v in sim.compare_setups(_pair("single-loop", A), _pair("plan-execute", A))}
+    at4 = {v.unit: v.verdict for v in compare_setups(_pair("single-loop", A, 4), _pair("plan-execute", A, 4))}
+    at8 = {v.unit: v.verdict for v in compare_setups(_pair("single-loop", A), _pair("plan-execute", A))}
     changed = [f"{unit} ({at8[unit]} at 8, {at4[unit]} at 4)" for unit in at8 if at8[unit] != at4[unit]]
     lines.append(
         "2. At budget 4, verdicts that change from budget 8: "
@@ -167,13 +169,13 @@ def lesson_02() -> list[str]:
         f"{len(fewer)} of the budgets 1 to 20; the smallest is {fewer[0]}"
         + ("." if fewer == list(range(fewer[0], 21)) else f" (all: {', '.join(map(str, fewer))}).")
     )
-    from sim import exercises_planner_executor as ex02
+    from sim.exercises import planner_executor as ex02
 
     lines.append(
         "5. `my_band_verdict(first, second)`: `band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))`; "
         '`"measured" if all(abs(b - a) > band for a, b in zip(first, second)) else "unmeasured"` '
         f"({ex02.check_band_verdict(A, _band_rule)}). The strict > matters: a difference equal to the band "
-        "is unmeasured. For a student's seed: `sim.exercises_planner_executor.band_verdicts(seed)` lists the "
+        "is unmeasured. For a student's seed: `sim.exercises.planner_executor.band_verdicts(seed)` lists the "
         "verdicts the check expects, `band_cases(seed)` the cases."
     )
     share = sim.expected_right_share(1)
@@ -185,7 +187,7 @@ def lesson_02() -> list[str]:
             + f"Seed {seed}: tasks {', '.join(tasks)}, {positions} plan positions in all; the chance is "
             f"{share:.2f} ** {positions} = {ex02.plan_chance(seed):.4f} (each position right with "
             f"selection(1) + (1 - selection(1)) / {len(sim.TOOL_NAMES)}, independent). For a student's seed: "
-            "`sim.exercises_planner_executor.plan_chance(seed)`."
+            "`sim.exercises.planner_executor.plan_chance(seed)`."
         )
     return lines + [""]
 
@@ -244,20 +246,20 @@ def lesson_03() -> list[str]:
         + (f"first at budget {complete[0]}." if complete else "at no budget from 1 to 12")
         + f"; at budget 12 their outcomes are: {at_12}."
     )
-    from sim import exercises_step_budget as ex03
-    from sim.policy import goal_met
+    from sim.engine.policy import goal_met
+    from sim.exercises import step_budget as ex03
 
     counts = ", ".join(f"{ex03.saved_by_stopping(seed)} at seed {seed}" for seed in (A, B, 12345))
     lines.append(
         "5. `sum(not sim.is_correct(sim.run_task(s, t, seed, 12)) and sim.is_correct(sim.run_task(s, t, seed, 12, "
         'stop_when_done=True)) for s in ("single-loop", "plan-execute") for t in sim.TASKS)`; it depends on the '
-        f"seed: {counts}. For a student's seed: `sim.exercises_step_budget.saved_by_stopping(seed)`."
+        f"seed: {counts}. For a student's seed: `sim.exercises.step_budget.saved_by_stopping(seed)`."
     )
     lines.append(
         '6. `my_done`: for a charge, consumption or document task, the kind\'s result field ("amount", "m3", '
         '"code") is in `observation.fields`; for a record task, a `write_record` call without a tool error after '
         "a `tariff` call without one (a record written before the amount was priced is not the job). This is "
-        f"`sim.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops once an answer "
+        f"`sim.engine.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops once an answer "
         "is held, or once the trace is as long as the plan, stops too early."
     )
     return lines + [""]
@@ -266,7 +268,7 @@ def lesson_03() -> list[str]:
 def lesson_04() -> list[str]:
     from collections import Counter
 
-    from sim.contract import run_contract
+    from sim.engine.contract import run_contract
 
     lines = ["## Lesson 4 · The planner-executor contract", ""]
     seeds = range(A, A + 20)
@@ -274,7 +276,7 @@ def lesson_04() -> list[str]:
     for seed in seeds:
         runs = [run_contract(task, seed, 8, max_replans=0) for task in sim.TASKS]
         lost.update(run.exit_state for run in runs if not run.correct)
-        cheaper += sum(r.tokens for r in runs) < sim.measure("plan-execute", seed).tokens
+        cheaper += sum(r.tokens for r in runs) < measure("plan-execute", seed).tokens
     lines.append(
         f"1. With max_replans 0, over seeds {A} to {A + 19}, the tasks the contract loses end in: "
         + ", ".join(f"{state} {count}" for state, count in lost.most_common())
@@ -315,21 +317,21 @@ def lesson_04() -> list[str]:
         if all(c.solved > s.solved for c, s in zip(contract, split, strict=True)):
             break
         seed += 1
-    verdict = sim.compare_setups(split, contract)[0]
+    verdict = compare_setups(split, contract)[0]
     lines.append(
         f"5. Counting up from {A}: seed {seed}, the contract solves {contract[0].solved} and {contract[1].solved} "
         f"against the split's {split[0].solved} and {split[1].solved}; differences {verdict.differences}, band "
         f"{verdict.band}: **{verdict.verdict}**."
     )
-    from sim import exercises_contract as ex04
-    from sim.plan_schema import data_flow_problems
+    from sim.engine.plan_schema import data_flow_problems
+    from sim.exercises import contract as ex04
 
     for seed in (A, 12345):
         counts = ", ".join(f"{state} {n}" for state, n in ex04.exit_counts(seed).items())
         lines.append(
             ("6. " if seed == A else "   ")
             + f"Seed {seed}: {counts}. The code: `Counter(contract.run_contract(t, seed, 8).exit_state for t in "
-            "sim.TASKS)`; for a student's seed: `sim.exercises_contract.exit_counts(seed)`."
+            "sim.TASKS)`; for a student's seed: `sim.exercises.contract.exit_counts(seed)`."
         )
     cases = ex04.plan_cases(A)
     valid = sum(not data_flow_problems(plan, held) for _, plan, held in cases)
@@ -337,7 +339,7 @@ def lesson_04() -> list[str]:
         "7. `my_plan_ok(plan, held)`: walk the steps in order; a step's upstream fields are the `produces` of the "
         "steps it depends on and, transitively, their upstream fields; refuse when a required field is neither "
         "upstream nor held; at the end, refuse when no step produces the goal and it is not held. This is "
-        f"`sim.plan_schema.data_flow_problems(plan, held) == []`. At seed {A}, {valid} of the {len(cases)} "
+        f"`sim.engine.plan_schema.data_flow_problems(plan, held) == []`. At seed {A}, {valid} of the {len(cases)} "
         "plans are valid. A validator that counts the fields of every earlier step, ignoring depends_on, lets "
         "through plans whose dependency was left out; the cases with an emptied depends_on are there to catch it."
     )
@@ -345,36 +347,36 @@ def lesson_04() -> list[str]:
 
 
 def lesson_05() -> list[str]:
-    from sim import exercises_how_many_seeds as exercises
-    from sim import intervals, power
-    from sim.study import paired_interval
+    from sim.exercises import how_many_seeds as exercises
+    from sim.measurement import intervals, power
+    from sim.measurement.study import paired_interval
 
     lines = ["## Lesson 5 · How many seeds?", ""]
-    many = sim.study_seeds(10000)
+    many = study_seeds(10000)
     shares, at_100 = {}, None
     for label, common in (("own streams", False), ("common draws", True)):
-        single = sim.run_batch("single-loop", many, common_draws=common).per_seed()
-        split = sim.run_batch("plan-execute", many, common_draws=common).per_seed()
+        single = run_batch("single-loop", many, common_draws=common).per_seed()
+        split = run_batch("plan-execute", many, common_draws=common).per_seed()
         d = (split.solved - single.solved).astype(float)
         row = power.power_table(d, (300,)).iloc[0]
         closed = power.closed_form_power(d.std(ddof=1), d.mean(), 300)
         shares[label] = (int(row.excluding), int(row.studies), closed)
         at_100 = at_100 if common else power.power_table(d, (100,)).iloc[0].power
-    seeds = sim.study_seeds(exercises.EXERCISE_SEEDS, A)
+    seeds = study_seeds(exercises.EXERCISE_SEEDS, A)
     tokens = (
-        sim.measure_batch("plan-execute", seeds).tokens - sim.measure_batch("single-loop", seeds).tokens
+        measure_batch("plan-execute", seeds).tokens - measure_batch("single-loop", seeds).tokens
     ).astype(float)
     low, high = intervals.t_interval(intervals.disjoint_studies(tokens, exercises.COVERAGE_STUDY_SEEDS))
     t_coverage = float(((low <= tokens.mean()) & (tokens.mean() <= high)).mean())
     lines.append(
         f"1. For first seed {A}: {exercises.power_answer(A):.2f} of the 50 studies of 100 seeds leave zero out (the "
         f"lesson's power table, on the first 10,000 seeds, says {at_100:.2f} at 100 seeds). For a student's own "
-        "seed: `sim.exercises_how_many_seeds.power_answer(seed)`; `check_power(seed, share)` is what the notebook runs."
+        "seed: `sim.exercises.how_many_seeds.power_answer(seed)`; `check_power(seed, share)` is what the notebook runs."
     )
     lines.append(
         f"2. For first seed {A}: the percentile bootstrap covers in {exercises.coverage_answer(A):.3f} of the 1,000 "
         f"5-seed studies, the t interval in {t_coverage:.3f}. For a student's seed: "
-        "`sim.exercises_how_many_seeds.coverage_answer(seed)` (the check accepts answers within 0.01)."
+        "`sim.exercises.how_many_seeds.coverage_answer(seed)` (the check accepts answers within 0.01)."
     )
     lines.append(
         "3. At 300 seeds, over the disjoint 300-seed studies of the lesson's 10,000 seeds, the success interval "
@@ -384,10 +386,10 @@ def lesson_05() -> list[str]:
         )
         + ". A few presses of **new seed** give a rough share of the same."
     )
-    seeds = sim.study_seeds(10000)
+    seeds = study_seeds(10000)
     plain, critique = (
-        sim.run_batch("single-loop", seeds),
-        sim.run_batch("single-loop", seeds, self_critique=True),
+        run_batch("single-loop", seeds),
+        run_batch("single-loop", seeds, self_critique=True),
     )
     differ = []
     for unit in ("success", "steps", "tool calls", "tokens", "tool errors"):
@@ -399,7 +401,7 @@ def lesson_05() -> list[str]:
         "every run is the same but for the 40 tokens per tool error; a difference that is 0 on every seed has "
         "a spread of 0 and an interval of width 0."
     )
-    single4, split4 = sim.run_batch("single-loop", seeds, 4), sim.run_batch("plan-execute", seeds, 4)
+    single4, split4 = run_batch("single-loop", seeds, 4), run_batch("plan-execute", seeds, 4)
     ways = {way: paired_interval(single4, split4, "success", 10000, way) for way in ("seeds", "tasks")}
     lines.append(
         f"5. At budget 4 over 10,000 seeds the split's success difference is {ways['seeds'].difference:+.4f} "
@@ -414,7 +416,7 @@ def lesson_05() -> list[str]:
 
 def _scripted(observation):
     """Exercise 2 of lesson 6: the kind's tools in order, stop when the goal is observed."""
-    from sim.policy import STOP, goal_met
+    from sim.engine.policy import STOP, goal_met
 
     sequences = {"charge": ("read_meter", "consumption", "tariff"), "consumption": ("read_meter", "consumption"),
                  "document": ("search_docs",), "record": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
@@ -422,15 +424,15 @@ def _scripted(observation):
 
 
 def lesson_06() -> list[str]:
-    from sim import harness
-    from sim.exercises_your_agent import check_exercise_2, spoiled_but_kept
-    from sim.policy import stop_when_goal_met
+    from sim.engine.policy import stop_when_goal_met
+    from sim.exercises.your_agent import check_exercise_2, spoiled_but_kept
+    from sim.measurement import harness
 
     lines = ["## Lesson 6 · Your own agent", ""]
     counts = {seed: spoiled_but_kept(seed) for seed in (A, B, 12345)}
     lines.append(
         "1. The count is `sum(not sim.is_correct(sim.run_single_loop(t, seed, 8)) and "
-        "sim.is_correct(sim.policy.run_policy(sim.policy.stop_when_goal_met, t, seed, 8)) for t in sim.TASKS)`; "
+        "sim.is_correct(sim.engine.policy.run_policy(sim.engine.policy.stop_when_goal_met, t, seed, 8)) for t in sim.TASKS)`; "
         "it depends on the seed: " + ", ".join(f"{n} at seed {seed}" for seed, n in counts.items()) + "."
     )
     held = harness.held_out_seeds()
@@ -438,7 +440,7 @@ def lesson_06() -> list[str]:
                                   "single loop": harness.entrant_run("single-loop", held)}).set_index("entrant")  # fmt: skip
     s, loop = plane.loc["scripted"], plane.loc["single loop"]
     lines.append(
-        '2. `scripted` returns "stop" when `sim.policy.goal_met(observation)`, else '
+        '2. `scripted` returns "stop" when `sim.engine.policy.goal_met(observation)`, else '
         "`SEQUENCES[observation.kind][len(observation.trace)]`, with each kind's sequence from lesson 1 "
         f"({check_exercise_2(_scripted, A)}). On the {len(held)} held-out seeds it solves {s.success:.4f} of the "
         f"tasks per run at {s.tokens:.0f} tokens (single loop: {loop.success:.4f} at {loop.tokens:.0f}): every "

@@ -1,5 +1,5 @@
 """Record the transcript lesson 6 replays: the chat policy against the course's scripted stand-in
-server (sim.standin_server, on 127.0.0.1; NOT a model), scored as the lesson scores it.
+server (sim.chat.standin_server, on 127.0.0.1; NOT a model), scored as the lesson scores it.
 
     .venv/bin/python scripts/record_standin_transcript.py
 
@@ -7,9 +7,10 @@ It makes, in this order, the calls the lesson replays: `harness.score` against t
 (runs A and B, then SHIPPED_HELD_OUT held-out seeds), then `harness.entrant_run` on those seeds.
 """
 
-from sim import DEFAULT_BUDGET, harness
-from sim.chat_policy import SHIPPED_HELD_OUT, SHIPPED_LABEL, SHIPPED_TRANSCRIPT, chat_policy
-from sim.standin_server import MODEL, StandinServer
+from sim import DEFAULT_BUDGET
+from sim.chat.chat_policy import SHIPPED_HELD_OUT, SHIPPED_LABEL, SHIPPED_TRANSCRIPT, chat_policy
+from sim.chat.standin_server import MODEL, StandinServer
+from sim.measurement import harness
 
 if __name__ == "__main__":
     SHIPPED_TRANSCRIPT.unlink(missing_ok=True)

@@ -27,8 +27,8 @@ import jupytext
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from sim.figures import figures_dir
-from sim.notebook_save import WIDGET_VIEW, plain_panel_outputs  # noqa: F401 (WIDGET_VIEW: for the tests)
+from sim.presentation.figures import figures_dir
+from sim.presentation.notebook_save import WIDGET_VIEW, plain_panel_outputs  # noqa: F401 (WIDGET_VIEW: for the tests)
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"

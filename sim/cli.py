@@ -1,7 +1,7 @@
 """Command line: `python -m sim table`, `python -m sim trace TASK` and `python -m sim score FILE.py:FUNCTION`
 (lesson 6), for slides and scripts.
 
-Numbers follow the course's one grammar (`sim.checks.parse_whole_number`). A table of the loops
+Numbers follow the course's one grammar (`sim.model.checks.parse_whole_number`). A table of the loops
 runs on the batch path, row for row equal to the one-seed path.
 
 A policy file (`score FILE.py:FUNCTION`) is loaded as `import` loads a module: registered in
@@ -25,9 +25,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.agents import is_correct
-from sim.checks import SETUP_NAMES, check_budget, check_seed, check_setup, parse_whole_number
-from sim.config import (
+from sim.engine.config import (
     DEFAULT_BUDGET,
     DEFAULT_SEED,
     OPTIONS,
@@ -36,14 +34,23 @@ from sim.config import (
     not_given,
     run_config,
 )
-from sim.errors import InputError
-from sim.exits import contract_table, exit_state_of, stop_reason_of
-from sim.labels import run_labels
-from sim.measurement import measure_seeds, plan_accuracy
-from sim.policy import describe
-from sim.runs import run_with
-from sim.tables import format_events, format_plan_accuracy, format_table, format_trace, seed_table
-from sim.tasks import check_task
+from sim.engine.exit_states import exit_state_of, stop_reason_of
+from sim.engine.labels import run_labels
+from sim.engine.loops import is_correct
+from sim.engine.policy import describe
+from sim.engine.runs import run_with
+from sim.measurement.counts import measure_seeds, plan_accuracy
+from sim.measurement.exit_tables import contract_table
+from sim.model.checks import SETUP_NAMES, check_budget, check_seed, check_setup, parse_whole_number
+from sim.model.errors import InputError
+from sim.model.tasks import check_task
+from sim.presentation.tables import (
+    format_events,
+    format_plan_accuracy,
+    format_table,
+    format_trace,
+    seed_table,
+)
 
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
 EXIT_CODES = {  # the CLI's exit codes, for the docstring, --help and the README
@@ -106,7 +113,7 @@ def _setup_list(text: str) -> list[str]:
     return _each(text, "setups", lambda part: check_setup(part, "setups"))
 
 
-OPTION_HELP = {  # what each option does, for --help; its default, minimum and setups come from sim.config
+OPTION_HELP = {  # what each option does, for --help; its default, minimum and setups come from sim.engine.config
     "self_critique": "40 more tokens per tool error",
     "approval": "count side-effecting calls that ask for approval",
     "stop_when_done": "lesson 3's rule SB1: end a run right after the call that completes the job",
@@ -143,7 +150,7 @@ def _add_seeds_and_budgets(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
-    """The run options, the same for `table` and `trace`, one flag per option of sim.config.OPTIONS;
+    """The run options, the same for `table` and `trace`, one flag per option of sim.engine.config.OPTIONS;
     each applies to the chosen setups that have it."""
     for option, (default, minimum) in OPTIONS.items():
         having = ", ".join(setup for setup, names in SETUP_OPTIONS.items() if option in names)
@@ -156,7 +163,7 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _in_flags(message: str) -> str:
-    """A refusal from sim.config, with each option named as the command line spells it."""
+    """A refusal from sim.engine.config, with each option named as the command line spells it."""
     for option in OPTIONS:
         message = re.sub(rf"\b{option}\b", flag(option), message)
     return message
@@ -298,7 +305,10 @@ def load_policy(spec: str):
 
 
 def _score(args) -> str:
-    from sim.score_report import RENDER, score_report  # numpy, pandas and scipy only when a policy is scored
+    from sim.presentation.score_report import (  # numpy, pandas and scipy only when a policy is scored
+        RENDER,
+        score_report,
+    )
 
     policy = load_policy(args.policy)
     baseline = check_setup(args.baseline, "baseline")

@@ -12,7 +12,15 @@ from claims import ByRule, Holds, NotAClaim, Printed  # noqa: F401 - the kinds o
 from course_checks import LESSONS, printed_text
 
 import sim
-from sim import contract, costs, exits, outcomes, plan_schema, world
+from sim.engine import contract, plan_schema
+from sim.engine import exit_states as exits
+from sim.measurement import outcomes
+from sim.measurement.bands import compare_setups
+from sim.measurement.batch import run_batch, study_seeds
+from sim.measurement.counts import Measurement, measure
+from sim.measurement.traces import depth_picks
+from sim.model import costs, world
+from sim.presentation.tables import format_table, seed_table
 
 SEEDS = (sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1)  # runs A and B of every lesson
 SEED_A = SEEDS[0]
@@ -38,8 +46,8 @@ def _contract_runs(seed: int, budget: int = BUDGET) -> tuple:
 
 
 @cache
-def _measure(setup: str, seed: int, budget: int = BUDGET, **options) -> sim.Measurement:
-    return sim.measure(setup, seed, budget, **options)
+def _measure(setup: str, seed: int, budget: int = BUDGET, **options) -> Measurement:
+    return measure(setup, seed, budget, **options)
 
 
 def _pair(setup: str, budget: int = BUDGET, **options) -> list:
@@ -53,13 +61,13 @@ def _counts(m) -> tuple:
 
 def _verdicts(first: list, second: list) -> dict:
     """The band rule's verdicts, by unit name."""
-    return {v.unit: v for v in sim.compare_setups(first, second)}
+    return {v.unit: v for v in compare_setups(first, second)}
 
 
 def _band_rule_as_stated(first: list, second: list) -> bool:
     """Every unit's verdict is the rule in words: measured only when, on every run, the difference
     exceeds the larger of the two setups' own run-to-run differences."""
-    for v in sim.compare_setups(first, second):
+    for v in compare_setups(first, second):
         band = max(max(v.first) - min(v.first), max(v.second) - min(v.second))
         differences = [b - a for a, b in zip(v.first, v.second, strict=True)]
         expected = "measured" if all(abs(d) > band for d in differences) else "unmeasured"
@@ -79,7 +87,7 @@ def _positions_done(run) -> int:
 def right_picks_fall_with_depth_on_both_runs() -> bool:
     """Measured: on runs A and B the share of right picks falls from each depth to the next (1 to 4)."""
     for seed in SEEDS:
-        shares = sim.depth_picks(seed, BUDGET)["share"].tolist()
+        shares = depth_picks(seed, BUDGET)["share"].tolist()
         if not all(a > b for a, b in zip(shares, shares[1:], strict=False)):
             return False
     return True
@@ -90,7 +98,7 @@ def draw_share_falls_with_depth() -> bool:
     shares = [sim.selection(d) for d in range(1, 10)]
     return (
         all(a >= b for a, b in zip(shares, shares[1:], strict=False))
-        and shares[-1] == sim.picks.SELECTION_FLOOR
+        and shares[-1] == sim.model.picks.SELECTION_FLOOR
     )
 
 
@@ -125,7 +133,7 @@ def g03_later_steps_pay_for_the_failed_call() -> bool:
 
 def loop_rows_are_lesson_2_rows() -> bool:
     """Lesson 1's two single-loop rows, as sim formats them, are printed by lesson 2 as well."""
-    table = sim.format_table(sim.seed_table(_pair("single-loop")))
+    table = format_table(seed_table(_pair("single-loop")))
     rows = [line for line in table.splitlines() if line.startswith("single loop")]
     lesson_2 = printed_text(nbformat.read(LESSONS / "02_planner_executor.ipynb", as_version=4))
     return len(rows) == 2 and all(row in lesson_2 for row in rows)
@@ -165,7 +173,7 @@ def switches_change_no_draw() -> bool:
     """The rule, over the 10,000 seeds the lesson prints: with either switch every task's success, steps,
     calls and errors equal the plain loop's; tokens too with approval, and with self-critique they
     differ by exactly 40 a tool error."""
-    from sim.many_seeds import many_seed_run
+    from sim.measurement.many_seeds import many_seed_run
 
     plain = many_seed_run(sim.RunConfig("single-loop", BUDGET))
     critique = many_seed_run(sim.RunConfig("single-loop", BUDGET, self_critique=True))
@@ -198,7 +206,7 @@ def planner_share_is_flat() -> bool:
     """The rule: the planner takes the right tool with selection(1) at every position; a draw of 0.75,
     which misses selection(2) in the loop, is right at all 4 positions of a plan."""
     sequence = ("read_meter", "consumption", "tariff", "write_record")
-    return sim.picks.write_plan(sequence, lambda: 0.75) == sequence and not sim.picks.picks_right(
+    return sim.model.picks.write_plan(sequence, lambda: 0.75) == sequence and not sim.model.picks.picks_right(
         0.75, sim.selection(2)
     )
 
@@ -236,7 +244,7 @@ def band_rule_as_stated_loop_against_split() -> bool:
 def read_meter_and_search_docs_find_their_fields() -> bool:
     """The rule: read_meter and search_docs need only fields every run starts with, so a call to
     either makes no tool error at any point of any task."""
-    from sim.agents import initial_state
+    from sim.engine.loops import initial_state
 
     return all(
         "error" not in world.call_tool(tool, initial_state(task))
@@ -258,7 +266,7 @@ def a_sequence_needs_its_length_in_steps() -> bool:
     """The rule: with one step fewer than its sequence's length (plus the split's planning step), no
     task completes its sequence, in either loop on runs A and B."""
     for setup in LOOPS:
-        planning = sim.config.PLANNING_STEPS[setup]
+        planning = sim.engine.config.PLANNING_STEPS[setup]
         for seed in SEEDS:
             for task in sim.TASKS:
                 budget = len(task.sequence) + planning - 1
@@ -316,9 +324,9 @@ def success_unchanged_from_8_to_12() -> bool:
 @cache
 def _tuned_margins() -> dict:
     """Lesson 3's margins, tuned as the lesson tunes them: 99 % of task runs on 200 seeds from run A + 2."""
-    from sim.many_seeds import extra_steps, smallest_margin
+    from sim.measurement.many_seeds import extra_steps, smallest_margin
 
-    tuning = sim.study_seeds(200, SEED_A + 2)
+    tuning = study_seeds(200, SEED_A + 2)
     return {setup: smallest_margin(extra_steps(setup, tuning), 0.99) for setup in LOOPS}
 
 
@@ -419,7 +427,7 @@ def validated_plans_never_fail_a_precondition() -> bool:
     """The rule: every tool, called with what its contract requires, gives what its contract produces;
     and no contract run of runs A and B, at any budget from 1 to 12, fails a precondition or makes a
     tool error."""
-    from sim.agents import call_and_observe, initial_state
+    from sim.engine.loops import call_and_observe, initial_state
 
     for task in sim.TASKS:
         state = initial_state(task)
@@ -449,7 +457,7 @@ def sb1_spends_no_stop_step() -> bool:
     """The rule: under SB1 a loop run that ends its job spends no step deciding to stop (its steps are
     its calls, plus the planning step), as a contract run whose plan completes."""
     for setup in LOOPS:
-        planning = sim.config.PLANNING_STEPS[setup]
+        planning = sim.engine.config.PLANNING_STEPS[setup]
         for seed in SEEDS:
             for run in _runs(setup, seed, BUDGET, stop_when_done=True):
                 if run.stopped and run.steps != run.calls + planning:
@@ -543,7 +551,7 @@ def band_rule_as_stated_contract() -> bool:
 @cache
 def _study(setup: str, common_draws: bool = False):
     """Lesson 5's study: a loop setup on every task at its 10,000 seeds, on the batch path."""
-    return sim.run_batch(setup, sim.study_seeds(10_000), BUDGET, common_draws=common_draws)
+    return run_batch(setup, study_seeds(10_000), BUDGET, common_draws=common_draws)
 
 
 def batch_path_equals_one_seed_path() -> bool:
@@ -554,7 +562,7 @@ def batch_path_equals_one_seed_path() -> bool:
 
     seeds = [int(seed) for seed in TESTED[:: max(1, len(TESTED) // 12)][:12]]
     for setup in LOOPS:
-        batch = sim.run_batch(setup, seeds, BUDGET)
+        batch = run_batch(setup, seeds, BUDGET)
         if batch.correct.shape != (len(sim.TASKS), len(seeds)):
             return False
         for t, task in enumerate(sim.TASKS):
@@ -574,10 +582,10 @@ def runs_repeat_exactly() -> bool:
     100 seeds run twice, give the same figures."""
     for setup in ("single-loop", "plan-execute", "contract"):
         for seed in SEEDS:
-            if _counts(sim.measure(setup, seed, BUDGET)) != _counts(sim.measure(setup, seed, BUDGET)):
+            if _counts(measure(setup, seed, BUDGET)) != _counts(measure(setup, seed, BUDGET)):
                 return False
-    seeds = sim.study_seeds(100)
-    first, second = (sim.run_batch("plan-execute", seeds, BUDGET) for _ in range(2))
+    seeds = study_seeds(100)
+    first, second = (run_batch("plan-execute", seeds, BUDGET) for _ in range(2))
     return all(
         (getattr(first, f) == getattr(second, f)).all() for f in ("correct", "steps", "tokens", "errors")
     )
@@ -586,7 +594,7 @@ def runs_repeat_exactly() -> bool:
 def loop_and_split_draw_from_unrelated_streams() -> bool:
     """The rule (AA22): at runs A and B, every task's single-loop stream and split stream have
     different keys, and their first draws differ."""
-    from sim.draws import draw_stream, stream_key
+    from sim.model.draws import draw_stream, stream_key
 
     for seed in SEEDS:
         for task in sim.TASKS:
@@ -604,7 +612,7 @@ def common_draws_off_by_default_figures_unchanged() -> bool:
         or sim.RunConfig("plan-execute", BUDGET).common_draws
     ):
         return False
-    table = sim.format_table(sim.seed_table(_pair("single-loop") + _pair("plan-execute")))
+    table = format_table(seed_table(_pair("single-loop") + _pair("plan-execute")))
     rows = table.splitlines()[1:]
     lesson_2 = printed_text(nbformat.read(LESSONS / "02_planner_executor.ipynb", as_version=4))
     return len(rows) == 4 and all(row in lesson_2 for row in rows)
@@ -625,19 +633,19 @@ def common_draw_right_loop_pick_is_right_plan_entry() -> bool:
     flat share selection(1) is the largest, so at runs A and B, for every task and position, when the
     first draw aimed at that position gives the single loop the right tool, the plan under common draws
     has the right tool there too."""
-    from sim.common_draws import common_plan
-    from sim.draws import PositionDraws
+    from sim.engine.common_draws import common_plan
+    from sim.model.draws import PositionDraws
 
     if not all(sim.selection(1) >= sim.selection(d) for d in range(1, 13)):
         return False
-    if not (sim.picks.picks_right(0.1, 0.2) and not sim.picks.picks_right(0.3, 0.2)):
+    if not (sim.model.picks.picks_right(0.1, 0.2) and not sim.model.picks.picks_right(0.3, 0.2)):
         return False
     for seed in SEEDS:
         for task in sim.TASKS:
             plan = common_plan(task, PositionDraws(seed, task.name))
             for p, wanted in enumerate(task.sequence, 1):
                 u = PositionDraws(seed, task.name).pick(p)()
-                if sim.picks.picks_right(u, sim.selection(p)) and plan[p - 1] != wanted:
+                if sim.model.picks.picks_right(u, sim.selection(p)) and plan[p - 1] != wanted:
                     return False
     return True
 
@@ -647,7 +655,7 @@ def percentile_bootstrap_narrower_than_t() -> bool:
     interval's for a mean of N normal values, is below 1 at every N from 2 to 10,000."""
     from scipy import stats
 
-    from sim import intervals
+    from sim.measurement import intervals
 
     for n in (2, 3, 5, 10, 30, 100, 1000, 10_000):
         formula = stats.norm.ppf(0.975) * (((n - 1) / n) ** 0.5) / stats.t.ppf(0.975, n - 1)
@@ -700,7 +708,7 @@ def _watched_observations(decide, task, seed: int) -> list:
         seen.append(observation)
         return decide(observation)
 
-    sim.policy.run_policy(watched, task, seed, BUDGET)
+    sim.engine.policy.run_policy(watched, task, seed, BUDGET)
     return seen
 
 
@@ -709,7 +717,7 @@ def observation_holds_no_sequence() -> bool:
     no field of any observation of any task is the task's tool sequence."""
     import dataclasses
 
-    from sim import policy
+    from sim.engine import policy
 
     if tuple(f.name for f in dataclasses.fields(policy.Observation)) != OBSERVATION_FIELDS:
         return False
@@ -725,7 +733,7 @@ def observation_holds_no_sequence() -> bool:
 def policy_runs_repeat_exactly() -> bool:
     """The rule: a policy that takes its randomness from draw(), and one that takes model_pick(), give the
     same run twice at runs A and B, on every task."""
-    from sim import policy
+    from sim.engine import policy
 
     def coin(observation):
         return "stop" if observation.draw() < 0.2 else observation.model_pick()
@@ -734,7 +742,7 @@ def policy_runs_repeat_exactly() -> bool:
         return (sim.is_correct(run), run.steps, run.calls, run.tokens, run.errors, run.stopped)
 
     return all(
-        summary(sim.policy.run_policy(decide, task, seed, BUDGET)) == summary(sim.policy.run_policy(decide, task, seed, BUDGET))
+        summary(sim.engine.policy.run_policy(decide, task, seed, BUDGET)) == summary(sim.engine.policy.run_policy(decide, task, seed, BUDGET))
         for decide in (coin, policy.model_policy)
         for seed in SEEDS
         for task in sim.TASKS
@@ -744,7 +752,8 @@ def policy_runs_repeat_exactly() -> bool:
 @cache
 def _held_out_stop_rule_and_sb1() -> tuple:
     """Lesson 6's stop rule and lesson 3's stop when done (SB1) on the 500 held-out seeds."""
-    from sim import harness, policy
+    from sim.engine import policy
+    from sim.measurement import harness
 
     seeds = harness.held_out_seeds(harness.REPORT_SEEDS)
     rule = harness.entrant_run(policy.stop_when_goal_met, seeds, BUDGET)
@@ -768,8 +777,8 @@ def goal_rule_ends_at_lesson_3_call() -> bool:
 def router_is_its_setups_kind_by_kind() -> bool:
     """By construction: on 100 held-out seeds the lesson's router gives, on every task of a kind it sends to
     a setup, that setup's outcomes, steps, calls, tokens and tool errors; record tasks go to the split."""
-    from sim import harness
-    from sim.panel_your_agent import ROUTER
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
 
     seeds = harness.held_out_seeds(100)
     routed = harness.entrant_run(ROUTER, seeds, BUDGET)
@@ -795,12 +804,14 @@ def command_line_scores_as_the_harness() -> bool:
     import tempfile
     from pathlib import Path
 
-    from sim import cli, harness, policy
-    from sim.many_seeds import signed
+    from sim import cli
+    from sim.engine import policy
+    from sim.measurement import harness
+    from sim.measurement.many_seeds import signed
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "entrant.py"
-        path.write_text("from sim.policy import stop_when_goal_met\n")
+        path.write_text("from sim.engine.policy import stop_when_goal_met\n")
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             code = cli.main(["score", f"{path}:stop_when_goal_met", "--held-out", "50", "--format", "json"])
@@ -838,8 +849,8 @@ def sweep_steps_calls_tokens_agree() -> bool:
 def standin_replies_are_fixed_by_the_request() -> bool:
     """Lesson 6: the stand-in server's reply is a function of the request alone (asked twice, the same
     request gets the same reply; a request of another task gets its own)."""
-    from sim.messages import requests
-    from sim.standin_server import standin_message
+    from sim.chat.messages import requests
+    from sim.chat.standin_server import standin_message
 
     bodies = [{"messages": requests(sim.run_single_loop(task, 20260218, 8))[0]} for task in sim.TASKS[:4]]
     return all(standin_message(body) == standin_message(body) for body in bodies)

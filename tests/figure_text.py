@@ -8,7 +8,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from sim.figures import course_style
+from sim.presentation.figures import course_style
 
 MIN_POINTS = 9.0  # the smallest font a projector shows readably at the panel's size
 SLACK = 1.0  # pixels: extents touching at an edge do not count as overlapping

@@ -112,7 +112,7 @@ class JupyterLab:
         An empty folder for the server's config, data, runtime, settings and workspaces and
         its log (`state_dir / "jupyterlab.log"`).
     figures_dir : Path
-        Where the lessons' `sim.figures.save_figure` writes (COURSE_FIGURES_DIR of the kernels).
+        Where the lessons' `sim.presentation.figures.save_figure` writes (COURSE_FIGURES_DIR of the kernels).
     """
 
     def __init__(self, root_dir: Path, state_dir: Path, figures_dir: Path):
@@ -263,7 +263,7 @@ class LessonPanel:
     """Where the lesson's panel is and what it is.
 
     cell_index: the index (among all cells) of the lesson's Explore cell, the last cell whose
-    stored output is the panel's plain line (`sim.panel.RUN_FIRST`); source: that cell's code; value: what its last line
+    stored output is the panel's plain line (`sim.presentation.panel.RUN_FIRST`); source: that cell's code; value: what its last line
     evaluates to in this process (a ControlPanel, or any widget); root: the widget shown.
     """
 
@@ -290,8 +290,8 @@ def explore_panel(notebook_path: Path) -> LessonPanel:
 
 def panel_cell_index(notebook_path: Path) -> int:
     """The index (among all cells) of the lesson's Explore cell: the last cell whose stored output is
-    the panel's plain line (`sim.panel.RUN_FIRST`). AssertionError when no cell stores it."""
-    from sim.panel import RUN_FIRST
+    the panel's plain line (`sim.presentation.panel.RUN_FIRST`). AssertionError when no cell stores it."""
+    from sim.presentation.panel import RUN_FIRST
 
     notebook = nbformat.read(notebook_path, as_version=4)
     with_panel = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"

@@ -25,7 +25,7 @@ from matplotlib.testing.compare import compare_images
 from matplotlib.testing.exceptions import ImageComparisonFailure
 from nbval.plugin import IPyNbFile, coalesce_streams
 
-from sim.figures import REPO_FIGURES
+from sim.presentation.figures import REPO_FIGURES
 
 FIGURES = REPO_FIGURES  # the committed figures
 

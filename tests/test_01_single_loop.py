@@ -9,9 +9,13 @@ import nbformat
 import pytest
 
 import sim
-from sim.panel import Settings
-from sim.panel_runs import lettered
-from sim.panel_single_loop import single_loop_panel
+from sim.measurement.bands import compare_setups
+from sim.measurement.counts import measure
+from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
+from sim.presentation.panel import Settings
+from sim.presentation.panel_runs import lettered
+from sim.presentation.panel_single_loop import single_loop_panel
+from sim.presentation.tables import format_table, loop_step_table, seed_table
 
 LESSONS = Path(__file__).resolve().parents[1] / "lessons"
 SEEDS = (20260218, 20260219)
@@ -63,7 +67,7 @@ def test_loop_steps_replay_every_run_exactly(seed, budget, critique):
 def test_depth_is_the_position_the_loop_drew_selection_for(monkeypatch):
     """Independent check: record the depth the loop itself passes to selection() at each pick."""
     seen = []
-    real = sim.picks.selection
+    real = sim.model.picks.selection
 
     def recording(depth):
         seen.append(depth)
@@ -72,9 +76,9 @@ def test_depth_is_the_position_the_loop_drew_selection_for(monkeypatch):
     for seed in (*SEEDS, 5):
         for task in sim.TASKS:
             seen.clear()
-            monkeypatch.setattr(sim.picks, "selection", recording)
+            monkeypatch.setattr(sim.model.picks, "selection", recording)
             run = sim.run_single_loop(task, seed, 8)
-            monkeypatch.setattr(sim.picks, "selection", real)
+            monkeypatch.setattr(sim.model.picks, "selection", real)
             assert [s.depth for s in sim.loop_steps(run) if s.depth is not None] == seen
 
 
@@ -99,19 +103,19 @@ def test_loop_steps_refuses_a_split_run_and_a_wrong_switch():
 
 def test_depth_picks_count_what_the_traces_hold():
     for seed in SEEDS:
-        table = sim.depth_picks(seed, 8)
+        table = depth_picks(seed, 8)
         steps = [s for t in sim.TASKS for s in sim.loop_steps(sim.run_single_loop(t, seed, 8))]
         assert table["picks"].sum() == sum(s.depth is not None for s in steps)
         assert table["right"].sum() == sum(bool(s.right) for s in steps)
         assert list(table["model"]) == [sim.selection(d) for d in range(1, 5)]
     # lesson 1's figures at budget 8: right/picks by depth, counted by hand from the traces
-    assert list(zip(*[sim.depth_picks(SEEDS[0])[c] for c in ("right", "picks")], strict=True)) == [
+    assert list(zip(*[depth_picks(SEEDS[0])[c] for c in ("right", "picks")], strict=True)) == [
         (24, 30), (17, 24), (9, 13), (3, 6),
     ]  # fmt: skip
-    assert list(zip(*[sim.depth_picks(SEEDS[1])[c] for c in ("right", "picks")], strict=True)) == [
+    assert list(zip(*[depth_picks(SEEDS[1])[c] for c in ("right", "picks")], strict=True)) == [
         (24, 31), (17, 22), (9, 12), (3, 6),
     ]  # fmt: skip
-    shallow = sim.depth_picks(SEEDS[0], 1)
+    shallow = depth_picks(SEEDS[0], 1)
     assert list(shallow["picks"]) == [24, 0, 0, 0] and shallow["share"][1:].isna().all()
 
 
@@ -122,18 +126,18 @@ def test_expected_share_counts_lucky_picks():
 
 def test_side_effect_calls_are_the_approvals():
     for seed in (*SEEDS, 11):
-        calls = sim.side_effect_calls(seed, 8)
-        assert len(calls) == sim.measure("single-loop", seed, 8, approval=True).approvals
+        calls = side_effect_calls(seed, 8)
+        assert len(calls) == measure("single-loop", seed, 8, approval=True).approvals
         assert set(calls["tool"]) <= {"write_record"}
         assert (calls["asked_for_record"] == (calls["kind"] == "record")).all()
-    assert sim.side_effect_calls(SEEDS[0], 8)["asked_for_record"].value_counts().to_dict() == {
+    assert side_effect_calls(SEEDS[0], 8)["asked_for_record"].value_counts().to_dict() == {
         False: 4,
         True: 3,
     }
 
 
 def test_recovery_task_matches_its_rule():
-    name = sim.recovery_task(SEEDS[0], 8)
+    name = recovery_task(SEEDS[0], 8)
     run = sim.run_single_loop(name, SEEDS[0], 8)
     steps = sim.loop_steps(run)
     assert run.stopped and sim.is_correct(run)
@@ -147,11 +151,11 @@ def test_recovery_task_matches_its_rule():
 
 def test_bad_input_is_refused_by_name():
     with pytest.raises(TypeError, match="seed must be an integer"):
-        sim.depth_picks("x")
+        depth_picks("x")
     with pytest.raises(ValueError, match="max_steps"):
-        sim.side_effect_calls(1, 0)
+        side_effect_calls(1, 0)
     with pytest.raises(ValueError, match="seed must be an integer"):
-        sim.recovery_task(-1)
+        recovery_task(-1)
 
 
 # ---- the panel
@@ -176,24 +180,24 @@ def test_panel_starts_at_the_lessons_defaults(panel):
 def test_panel_seed_and_budget_redraw_table_and_depth(panel):
     before = panel.figure.value
     panel.set(seed=777, budget=4)
-    measured = sim.seed_table([sim.measure("single-loop", s, 4) for s in (777, 778)])
-    expected = sim.format_table(lettered(measured, (777, 778)))  # runs A and B, the caption gives the seeds
+    measured = seed_table([measure("single-loop", s, 4) for s in (777, 778)])
+    expected = format_table(lettered(measured, (777, 778)))  # runs A and B, the caption gives the seeds
     assert expected in _shown(panel.table)
     assert panel.figure.value != before
     assert "run A = seed 777, run B = seed 778" in _shown(panel.table)
     for label, seed in (("A", 777), ("B", 778)):
-        assert panel.view.data["depth"][label].equals(sim.depth_picks(seed, 4))
+        assert panel.view.data["depth"][label].equals(depth_picks(seed, 4))
     run = sim.run_single_loop("G03", 777, 4)
-    assert f"{sim.loop_step_table(sim.loop_steps(run)).to_string(index=False)}" in _shown(panel.text)
+    assert f"{loop_step_table(sim.loop_steps(run)).to_string(index=False)}" in _shown(panel.text)
 
 
 def test_panel_switches_show_measured_verdicts(panel):
     panel.extra["self_critique"].value = True
-    plain = [sim.measure("single-loop", s, 8) for s in SEEDS]
-    critique = [sim.measure("single-loop", s, 8, self_critique=True) for s in SEEDS]
-    assert sim.format_table(sim.seed_table(critique)) in _shown(panel.table)
+    plain = [measure("single-loop", s, 8) for s in SEEDS]
+    critique = [measure("single-loop", s, 8, self_critique=True) for s in SEEDS]
+    assert format_table(seed_table(critique)) in _shown(panel.table)
     shown = {v.unit: v.verdict for v in panel.view.data["verdicts"]}
-    assert shown == {v.unit: v.verdict for v in sim.compare_setups(plain, critique)}
+    assert shown == {v.unit: v.verdict for v in compare_setups(plain, critique)}
     assert shown["tokens"] == "measured" and shown["success"] == "unmeasured"
     panel.set(approval=True, self_critique=False)
     assert "run A: 7 approvals asked, 4 of them write_record calls" in _shown(panel.table)

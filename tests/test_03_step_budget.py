@@ -8,20 +8,13 @@ from dataclasses import replace
 import pytest
 from cli_run import run_cli
 
-from sim import (
-    TASKS,
-    correct_answer,
-    measure,
-    plan_length_budget,
-    run_plan_execute,
-    run_single_loop,
-    run_task,
-)
-from sim.outcomes import OUTCOMES, outcome, outcome_grid
-from sim.panel import Settings
-from sim.panel_runs import lettered
-from sim.panel_step_budget import step_budget_panel
-from sim.tables import format_table, seed_table
+from sim import TASKS, correct_answer, plan_length_budget, run_plan_execute, run_single_loop, run_task
+from sim.measurement.counts import measure
+from sim.measurement.outcomes import OUTCOMES, outcome, outcome_grid
+from sim.presentation.panel import Settings
+from sim.presentation.panel_runs import lettered
+from sim.presentation.panel_step_budget import step_budget_panel
+from sim.presentation.tables import format_table, seed_table
 
 SEEDS = [0, 1, 20260218, 20260219, 2**32 - 1] + [random.Random(3).randrange(2**32) for _ in range(40)]
 
@@ -140,7 +133,7 @@ def test_cli_stop_rule_is_named_in_json_rows():
 def test_loss_cause_reads_from_the_log_what_the_stop_rule_rerun_shows(setup):
     """Independent check: a spoiled run was spoiled after the job was done exactly when the same run
     under SB1 (stop right after the completing call) ends solved (lesson 3's own method)."""
-    from sim.outcomes import loss_cause
+    from sim.measurement.outcomes import loss_cause
 
     for seed in range(120):
         for task in TASKS:

@@ -4,12 +4,13 @@ import html
 
 import pytest
 
-from sim import format_table, measure, seed_table
-from sim.contract import run_contract
-from sim.exits import exit_state_frame
-from sim.panel import Settings
-from sim.panel_contract import CONTRACT_SETUPS, contract_panel
-from sim.panel_runs import lettered
+from sim.engine.contract import run_contract
+from sim.measurement.counts import measure
+from sim.measurement.exit_tables import exit_state_frame
+from sim.presentation.panel import Settings
+from sim.presentation.panel_contract import CONTRACT_SETUPS, contract_panel
+from sim.presentation.panel_runs import lettered
+from sim.presentation.tables import format_table, seed_table
 
 
 def _expected(seed, budget, max_replans, max_tokens):

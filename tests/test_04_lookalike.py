@@ -14,14 +14,15 @@ import pytest
 from cli_run import run_cli
 
 import sim
-from sim.agents import plan_execute, plan_execute_among
-from sim.batch import batch_run
-from sim.batch_contract import contract_batch
-from sim.config import RunConfig
-from sim.exits import exit_state_of
-from sim.picks import ToolDraws, draws_among, random_tool
-from sim.plan_schema import GOALS, plan_from_tools, tool_contract, validate_plan
-from sim.world import SUBSCRIBERS, TOOL_NAMES, call_tool, charge, consumption_m3
+from sim.engine.config import RunConfig
+from sim.engine.exit_states import exit_state_of
+from sim.engine.loops import plan_execute, plan_execute_among
+from sim.engine.plan_schema import GOALS, plan_from_tools, tool_contract, validate_plan
+from sim.measurement.batch import batch_run
+from sim.measurement.batch_contract import contract_batch
+from sim.measurement.counts import measure
+from sim.model.picks import ToolDraws, draws_among, random_tool
+from sim.model.world import SUBSCRIBERS, TOOL_NAMES, call_tool, charge, consumption_m3
 
 SEEDS = (20260218, 20260219)  # runs A and B of the lessons
 SETUPS = ("single-loop", "plan-execute", "contract")
@@ -53,7 +54,7 @@ def test_the_option_is_off_by_default_and_offers_the_five_tools():
 @pytest.mark.parametrize("setup", SETUPS)
 def test_off_the_lessons_figures_stand_on_the_one_seed_and_the_batch_paths(setup):
     for flag in ({}, {"lookalike": False}):
-        assert [_units(sim.measure(setup, seed, 8, **flag)) for seed in SEEDS] == LESSON_FIGURES[setup]
+        assert [_units(measure(setup, seed, 8, **flag)) for seed in SEEDS] == LESSON_FIGURES[setup]
     config = RunConfig(setup, 8, lookalike=False)
     run = contract_batch(config, list(SEEDS)) if setup == "contract" else batch_run(config, list(SEEDS))
     per_seed = run.per_seed()
@@ -73,7 +74,7 @@ def test_the_splits_runner_for_a_tool_set_equals_the_splits_code_with_the_five_t
 
 
 def test_a_bare_stream_picks_among_the_five_tools():
-    stream = sim.draws.draw_stream(11)
+    stream = sim.model.draws.draw_stream(11)
     assert draws_among(stream, TOOL_NAMES) is stream
 
 
@@ -115,10 +116,12 @@ def test_validation_refuses_nothing_that_tells_the_lookalike_apart():
 def test_a_lookalike_plan_completes_without_an_error_and_with_a_wrong_answer():
     g05 = sim.check_task("G05")
     plan = plan_from_tools(("read_meter", "estimate_use", "tariff"), "amount", INITIAL, tool_set=SIX)
-    run = sim.contract.contract_run(g05, SEEDS[0], RunConfig("contract", lookalike=True), first_plan=plan)
+    run = sim.engine.contract.contract_run(
+        g05, SEEDS[0], RunConfig("contract", lookalike=True), first_plan=plan
+    )
     assert run.stop_reason == "plan complete" and run.errors == 0 and run.replans == 0
     assert not run.correct and run.exit_state == "TIMEOUT" == exit_state_of(run)
-    off = sim.contract.contract_run(g05, SEEDS[0], RunConfig("contract"), first_plan=plan.model_dump())
+    off = sim.engine.contract.contract_run(g05, SEEDS[0], RunConfig("contract"), first_plan=plan.model_dump())
     assert "unknown tool" in off.scratchpad.notes[0] and "estimate_use" not in {c.tool for c in off.trace}
 
 
@@ -162,7 +165,7 @@ def test_the_contracts_batch_path_reads_six_tool_tapes():
 
 @pytest.mark.parametrize("wrong", ["yes", 1, None, 0.0])
 def test_a_lookalike_that_is_not_a_switch_is_refused_by_name(wrong):
-    for call in (lambda: RunConfig("contract", lookalike=wrong), lambda: sim.measure("single-loop", 1, 8, lookalike=wrong),
+    for call in (lambda: RunConfig("contract", lookalike=wrong), lambda: measure("single-loop", 1, 8, lookalike=wrong),
                  lambda: sim.run_task("plan-execute", "G05", 1, 8, lookalike=wrong)):  # fmt: skip
         with pytest.raises(sim.InputTypeError, match="lookalike must be True or False"):
             call()

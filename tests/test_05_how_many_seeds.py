@@ -7,17 +7,18 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import sim
-from sim import study
-from sim.panel import Settings
-from sim.panel_how_many_seeds import how_many_seeds_panel
+from sim.measurement import study
+from sim.measurement.bands import band_verdict
+from sim.measurement.batch import measure_batch, run_batch, study_seeds
+from sim.presentation.panel import Settings
+from sim.presentation.panel_how_many_seeds import how_many_seeds_panel
 
-SEEDS = sim.study_seeds(400)
+SEEDS = study_seeds(400)
 
 
 @pytest.fixture(scope="module")
 def pair():
-    return sim.run_batch("single-loop", SEEDS), sim.run_batch("plan-execute", SEEDS)
+    return run_batch("single-loop", SEEDS), run_batch("plan-execute", SEEDS)
 
 
 def test_pass_hat_k_is_the_mean_over_tasks_of_the_binomial_ratio():
@@ -83,7 +84,7 @@ def test_bad_study_arguments(pair):
         study.paired_interval(single, split, "success", 100, method="normal")
     with pytest.raises(ValueError, match=r"n_seeds must be an integer 2..400"):
         study.paired_interval(single, split, "success", 401)
-    other = sim.run_batch("plan-execute", SEEDS, 4)
+    other = run_batch("plan-execute", SEEDS, 4)
     with pytest.raises(ValueError, match="same seeds with the same budget"):
         study.paired_interval(single, other, "success", 100)
 
@@ -92,7 +93,7 @@ def test_band_rule_over_pairs_counts_what_band_verdict_says(pair):
     first, second = pair[0].per_seed(), pair[1].per_seed()
     counts = study.band_rule_over_pairs(first, second, "tool calls")
     measured = [
-        sim.band_verdict("tool calls", first.calls[i : i + 2].tolist(), second.calls[i : i + 2].tolist())
+        band_verdict("tool calls", first.calls[i : i + 2].tolist(), second.calls[i : i + 2].tolist())
         for i in range(0, 400, 2)
     ]
     hits = [v for v in measured if v.verdict == "measured"]
@@ -102,8 +103,8 @@ def test_band_rule_over_pairs_counts_what_band_verdict_says(pair):
 
 
 def test_band_rule_at_the_lessons_seeds_is_lesson_2s():
-    single = sim.measure_batch("single-loop", SEEDS[:2])
-    split = sim.measure_batch("plan-execute", SEEDS[:2])
+    single = measure_batch("single-loop", SEEDS[:2])
+    split = measure_batch("plan-execute", SEEDS[:2])
     counts = study.band_rule_over_pairs(single, split, "tool calls")
     assert counts == {"pairs": 1, "measured": 1, "measured_up": 0, "measured_down": 1, "measured_size": 3.5}
 
@@ -118,10 +119,10 @@ def panel():
 
 def _expected_row(settings, unit):
     setups = [study.SETUP_CHOICES[settings.extra[name]] for name in ("first", "second")]
-    seeds = sim.study_seeds(settings.extra["n_seeds"], settings.seed)
+    seeds = study_seeds(settings.extra["n_seeds"], settings.seed)
     common = settings.extra["common_draws"]
     first, second = (
-        sim.run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval, common_draws=common)
+        run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval, common_draws=common)
         for c in setups
     )
     interval = study.paired_interval(first, second, unit, len(seeds), "seeds")

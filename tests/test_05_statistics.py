@@ -9,9 +9,10 @@ import pytest
 from scipy import stats
 
 import sim
-from sim import clusters, intervals, power, reliability
-from sim import exercises_how_many_seeds as exercises
-from sim.config import RunConfig
+from sim.engine.config import RunConfig
+from sim.exercises import how_many_seeds as exercises
+from sim.measurement import clusters, intervals, power, reliability
+from sim.measurement.batch import measure_batch, run_batch, study_seeds
 
 RNG = np.random.default_rng(13)
 NORMAL = RNG.normal(0.3, 1.0, size=20000)
@@ -19,8 +20,8 @@ NORMAL = RNG.normal(0.3, 1.0, size=20000)
 
 @pytest.fixture(scope="module")
 def pair():
-    seeds = sim.study_seeds(2000)
-    return sim.run_batch("single-loop", seeds), sim.run_batch("plan-execute", seeds)
+    seeds = study_seeds(2000)
+    return run_batch("single-loop", seeds), run_batch("plan-execute", seeds)
 
 
 # ---- intervals
@@ -115,7 +116,7 @@ def test_aa_differences_peeking_and_family_error():
 def test_aa_exclusions_cover_every_unit_size_and_way():
     per_task = power.per_task_outcomes(RunConfig("single-loop"), 400, 5, chunk=150)
     assert set(per_task) == set(sim.UNIT_NAMES) and per_task["tokens"].shape == (24, 400)
-    direct = sim.run_batch("single-loop", sim.study_seeds(400, 5))
+    direct = run_batch("single-loop", study_seeds(400, 5))
     assert np.array_equal(per_task["tokens"], direct.tokens)
     found = power.aa_exclusions(per_task, 4, (10, 50))
     assert len(found) == 5 * 2 * 2 and found["success", 50, "tasks"].shape == (4,)
@@ -169,10 +170,8 @@ def test_cost_per_success_is_tokens_over_tasks_solved(pair):
 
 def test_the_power_exercise_checks_an_independent_computation():
     first = 31337
-    seeds = sim.study_seeds(5000, first)
-    d = (
-        sim.measure_batch("plan-execute", seeds).solved - sim.measure_batch("single-loop", seeds).solved
-    ) / 24
+    seeds = study_seeds(5000, first)
+    d = (measure_batch("plan-execute", seeds).solved - measure_batch("single-loop", seeds).solved) / 24
     cis = [stats.ttest_1samp(block, 0).confidence_interval(0.95) for block in d.reshape(50, 100)]
     share = np.mean([ci.low > 0 or ci.high < 0 for ci in cis])
     assert exercises.check_power(first, float(share)).startswith("right")

@@ -8,12 +8,16 @@ import pytest
 from cli_run import run_cli
 
 import sim
-from sim import harness
-from sim.exercises_your_agent import check_exercise_1, check_exercise_2, spoiled_but_kept
-from sim.policy import STOP, PolicyError, goal_met, model_policy, run_policy, stop_when_goal_met
-from sim.world import TOOL_NAMES
+from sim.engine.policy import STOP, PolicyError, goal_met, model_policy, run_policy, stop_when_goal_met
+from sim.exercises.your_agent import check_exercise_1, check_exercise_2, spoiled_but_kept
+from sim.measurement import harness
+from sim.measurement.bands import compare_setups
+from sim.measurement.batch import study_seeds
+from sim.measurement.counts import measure
+from sim.measurement.harness import route
+from sim.model.world import TOOL_NAMES
 
-SEEDS = sim.study_seeds(400, 7)
+SEEDS = study_seeds(400, 7)
 FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
 
 
@@ -37,7 +41,7 @@ def test_the_router_takes_each_task_from_its_setup():
     """A route equals the built-in setups task by task (the other setups, where natural)."""
     single, split = (harness.entrant_run(s, SEEDS, 8) for s in ("single-loop", "plan-execute"))
     for setup, twin in (("single-loop", single), ("plan-execute", split)):
-        routed = harness.entrant_run(sim.route(dict.fromkeys(harness.KINDS, setup)), SEEDS, 8)
+        routed = harness.entrant_run(route(dict.fromkeys(harness.KINDS, setup)), SEEDS, 8)
         for name in FIELDS:
             assert np.array_equal(getattr(routed, name), getattr(twin, name)), (setup, name)
 
@@ -110,7 +114,7 @@ def test_randomness_comes_only_from_the_stream():
 def test_tuning_and_held_out_blocks_are_apart_and_the_report_default_is_held_out():
     tuning, held = harness.tuning_seeds(10000), harness.held_out_seeds(10000)
     assert not set(tuning.tolist()) & set(held.tolist())
-    assert not set(held.tolist()) & set(sim.study_seeds(10000).tolist())  # lesson 5's block
+    assert not set(held.tolist()) & set(study_seeds(10000).tolist())  # lesson 5's block
     by_default = harness.score("plan-execute", "single-loop")
     explicit = harness.score("plan-execute", "single-loop", seeds=harness.held_out_seeds())
     assert by_default.equals(explicit)
@@ -119,7 +123,7 @@ def test_tuning_and_held_out_blocks_are_apart_and_the_report_default_is_held_out
 def test_the_score_holds_the_units_the_band_and_the_intervals():
     table = harness.score("plan-execute", "single-loop", 8, SEEDS[:200])
     assert list(table["unit"]) == list(sim.UNIT_NAMES)
-    verdicts = sim.compare_setups(*[[sim.measure(s, seed, 8) for seed in harness.LESSON_SEEDS]
+    verdicts = compare_setups(*[[measure(s, seed, 8) for seed in harness.LESSON_SEEDS]
                                     for s in ("single-loop", "plan-execute")])  # fmt: skip
     assert [v.verdict for v in harness.band_scores("plan-execute", "single-loop")] == [
         v.verdict for v in verdicts
@@ -212,7 +216,7 @@ def test_the_exercise_checks_say_right_for_the_answer_and_never_print_it(seed):
 
 @pytest.mark.slow
 def test_the_panel_scores_the_chosen_policy_and_offers_the_students_own():
-    from sim.panel_your_agent import ROUTER, your_agent_panel
+    from sim.presentation.panel_your_agent import ROUTER, your_agent_panel
 
     panel = your_agent_panel({"mine": model_policy})
     assert panel.message.value == "" and "stop when goal met" in panel.text.value

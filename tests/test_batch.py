@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 from golden_runs import CONFIGS, golden_by_config
 
-from sim import TASKS, correct_answer, is_correct, measure, run_task
-from sim.batch import measure_batch, run_batch, study_seeds, tool_machine
-from sim.batch_contract import contract_batch
-from sim.config import RunConfig
-from sim.contract import contract_run
-from sim.world import TOOL_NAMES, call_tool
+from sim import TASKS, correct_answer, is_correct, run_task
+from sim.engine.config import RunConfig
+from sim.engine.contract import contract_run
+from sim.measurement.batch import measure_batch, run_batch, study_seeds, tool_machine
+from sim.measurement.batch_contract import contract_batch
+from sim.measurement.counts import measure
+from sim.model.world import TOOL_NAMES, call_tool
 
 EDGES = [0, 1, 2, 2**31 - 1, 2**31, 20260218, 20260219, 2**32 - 2, 2**32 - 1]
 SEEDS = np.unique(
@@ -127,7 +128,7 @@ def test_the_lessons_table_comes_out_of_the_batch():
 
 def test_the_tool_machine_is_what_the_tools_say():
     """Walk random tool sequences through the real tools and through the machine, side by side."""
-    from sim.agents import call_and_observe, initial_state
+    from sim.engine.loops import call_and_observe, initial_state
 
     machine = tool_machine()
     rng = np.random.default_rng(11)
@@ -216,8 +217,8 @@ CONTRACT_CONFIGS = [RunConfig("contract"), RunConfig("contract", 3, max_replans=
 )
 @pytest.mark.slow
 def test_the_contracts_batch_path_equals_its_one_seed_path(config):
-    """sim.batch_contract draws each lane's planner picks at once and runs the one-seed contract per
-    distinct prefix of picks; every lane must equal sim.contract.contract_run at its seed."""
+    """sim.measurement.batch_contract draws each lane's planner picks at once and runs the one-seed contract per
+    distinct prefix of picks; every lane must equal sim.engine.contract.contract_run at its seed."""
     seeds = np.concatenate([EDGES, SEEDS[:150]])
     seeds = np.unique(seeds)
     batch = contract_batch(config, seeds)
@@ -262,10 +263,10 @@ def test_the_lookalikes_machine_has_a_sixth_tool_and_the_five_tools_machine_is_u
 
 
 def test_the_in_place_stream_step_is_the_streams_step():
-    """sim.draws.next_state_into (the batch path's streams, in place) equals next_state, and a
-    SeedLanes draw advances only the lanes asked for, as sim.lanes.draw does."""
-    from sim.draws import next_state, next_state_into
-    from sim.lanes import SeedLanes, draw
+    """sim.model.draws.next_state_into (the batch path's streams, in place) equals next_state, and a
+    SeedLanes draw advances only the lanes asked for, as sim.measurement.lanes.draw does."""
+    from sim.measurement.lanes import SeedLanes, draw
+    from sim.model.draws import next_state, next_state_into
 
     rng = np.random.default_rng(5)
     states = rng.integers(0, 2**32, size=(24, 300), dtype=np.uint64)
@@ -282,9 +283,9 @@ def test_the_in_place_stream_step_is_the_streams_step():
 
 
 def test_the_contracts_distinct_tapes_are_numpys_unique_rows():
-    """sim.batch_contract packs each tape into one integer before np.unique; the rows and each
+    """sim.measurement.batch_contract packs each tape into one integer before np.unique; the rows and each
     lane's row are np.unique(axis=0)'s, in its order, and tapes too long to pack take its path."""
-    from sim.batch_contract import _distinct_tapes
+    from sim.measurement.batch_contract import _distinct_tapes
 
     rng = np.random.default_rng(3)
     for positions, tools in ((12, 5), (12, 6), (21, 6), (22, 6), (4, 9)):

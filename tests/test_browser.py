@@ -77,8 +77,8 @@ from jupyterlab_browser import (
 from record_checks import cell_difference, figure_problems, nbval_cells, not_shown_by
 
 import conftest
-from sim.notebook_save import WIDGET_VIEW
-from sim.panel import RUN_FIRST
+from sim.presentation.notebook_save import WIDGET_VIEW
+from sim.presentation.panel import RUN_FIRST
 
 NOTEBOOKS = lesson_notebooks()
 LESSONS = {notebook.stem: notebook for notebook in NOTEBOOKS}

@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 import sim
-from sim.chat_policy import chat_policy, read_transcript, replay_policy
+from sim.chat.chat_policy import chat_policy, read_transcript, replay_policy
 
 DRIP_SECONDS = 0.5  # a byte every half second
 DRIPS = 12  # then the server gives up: 6 s, well past the test's 1 s timeout
@@ -117,7 +117,7 @@ def base_url():
 def _one_step(live):
     """The policy's run of G05 at seed 1, budget 8, and how long it took (s)."""
     start = time.monotonic()
-    run = sim.policy.run_policy(live, "G05", 1, 8)
+    run = sim.engine.policy.run_policy(live, "G05", 1, 8)
     return run, time.monotonic() - start
 
 
@@ -132,7 +132,7 @@ def test_a_reply_the_chat_format_does_not_give_is_a_recorded_bad_reply(base_url,
     [line] = read_transcript(path)[1]
     assert line["reply"]["error"]["kind"] == "bad_reply"
     replayed = replay_policy(path)
-    assert sim.policy.run_policy(replayed, "G05", 1, 8) == run and replayed.failures == live.failures
+    assert sim.engine.policy.run_policy(replayed, "G05", 1, 8) == run and replayed.failures == live.failures
 
 
 def test_bad_reply_messages_say_what_the_reply_held(base_url):
@@ -219,7 +219,7 @@ def test_no_key_at_all_works_for_a_local_server(monkeypatch, base_url):
 def test_a_retry_waits_as_the_openai_client_waits(status, headers, wait):
     import httpx2
 
-    from sim.chat_policy import retry_wait
+    from sim.chat.chat_policy import retry_wait
 
     assert retry_wait(httpx2.Response(status, headers=headers), 1) == wait  # retry 1: back-off 1 s
 
@@ -227,7 +227,7 @@ def test_a_retry_waits_as_the_openai_client_waits(status, headers, wait):
 @pytest.mark.slow
 def test_a_score_goes_on_through_bad_replies_and_keeps_each_one(base_url):
     """The whole score, not one step: every task's run ends at its first request, each recorded."""
-    from sim import harness
+    from sim.measurement import harness
 
     live = chat_policy("function-null", base_url, "none", timeout=5, max_retries=0)
     table = harness.score(live, "single-loop", 8, [3, 4], [1, 2])

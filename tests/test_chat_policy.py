@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 import sim
-from sim import harness
-from sim.chat_policy import (
+from sim.chat.chat_policy import (
     ChatPolicy,
     TranscriptError,
     chat_policy,
     read_transcript,
     replay_policy,
 )
-from sim.standin_server import StandinServer
+from sim.chat.standin_server import StandinServer
+from sim.measurement import harness
 
 SEEDS = [20260218, 20260219, 5]
 FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
@@ -44,7 +44,7 @@ def test_a_whole_run_equals_its_replay(server, tmp_path):
     replayed = harness.entrant_run(replay_policy(path), SEEDS, 8)
     for name in FIELDS:
         assert np.array_equal(getattr(recorded, name), getattr(replayed, name)), name
-    with pytest.raises(sim.policy.PolicyError, match="in the same order"):  # a replay answers once
+    with pytest.raises(sim.engine.policy.PolicyError, match="in the same order"):  # a replay answers once
         harness.entrant_run(replayed_policy := replay_policy(path), SEEDS, 8)
         harness.entrant_run(replayed_policy, SEEDS, 8)
 
@@ -62,7 +62,7 @@ def test_a_score_equals_its_replay(server, tmp_path):
 
 def test_the_stand_in_answers_by_the_simulators_rule(server):
     live = chat_policy("standin", server.base_url, "none", timeout=10, max_retries=0)
-    run = sim.policy.run_policy(live, "G05", 20260218, 8)
+    run = sim.engine.policy.run_policy(live, "G05", 20260218, 8)
     assert run.stopped and sim.is_correct(run)
     assert run.trace[0].tool in sim.TOOL_NAMES
 
@@ -75,12 +75,12 @@ def test_the_stand_in_answers_by_the_simulators_rule(server):
 def test_each_failure_ends_the_task_run_with_its_message(server, tmp_path, model, kind, words):
     path = tmp_path / "failure.jsonl"
     live = chat_policy(model, server.base_url, "none", timeout=2, max_retries=0, record=path)
-    run = sim.policy.run_policy(live, "G05", 20260218, 8)
+    run = sim.engine.policy.run_policy(live, "G05", 20260218, 8)
     assert run.steps == 1 and run.stopped and run.trace == ()
     [failure] = live.failures
     assert failure.kind == kind and words in failure.message and failure.step == 1
     replayed = replay_policy(path)
-    assert sim.policy.run_policy(replayed, "G05", 20260218, 8) == run
+    assert sim.engine.policy.run_policy(replayed, "G05", 20260218, 8) == run
     assert replayed.failures == live.failures
 
 
@@ -89,16 +89,16 @@ def test_a_closed_port_is_a_connection_failure():
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     live = chat_policy("standin", f"http://127.0.0.1:{port}/v1", "none", timeout=2, max_retries=0)
-    sim.policy.run_policy(live, "G01", 1, 8)
+    sim.engine.policy.run_policy(live, "G01", 1, 8)
     assert [f.kind for f in live.failures] == ["connection"]
 
 
 def test_replay_refuses_a_request_it_does_not_hold(server, tmp_path):
     path = tmp_path / "one.jsonl"
     live = chat_policy("standin", server.base_url, "none", timeout=10, max_retries=0, record=path)
-    sim.policy.run_policy(live, "G01", 1, 8)
-    with pytest.raises(sim.policy.PolicyError, match="holds no reply"):
-        sim.policy.run_policy(replay_policy(path), "G05", 1, 8)
+    sim.engine.policy.run_policy(live, "G01", 1, 8)
+    with pytest.raises(sim.engine.policy.PolicyError, match="holds no reply"):
+        sim.engine.policy.run_policy(replay_policy(path), "G05", 1, 8)
 
 
 def test_bad_arguments_are_refused_naming_the_parameter(tmp_path):
@@ -131,7 +131,7 @@ def test_the_shipped_transcript_is_the_stand_ins_and_up_to_date(tmp_path):
     """Lesson 6 replays a transcript labelled as recorded against the stand-in; recording it again
     gives the same requests and replies."""
     from sim import DEFAULT_BUDGET
-    from sim.chat_policy import SHIPPED_HELD_OUT, SHIPPED_LABEL, SHIPPED_TRANSCRIPT
+    from sim.chat.chat_policy import SHIPPED_HELD_OUT, SHIPPED_LABEL, SHIPPED_TRANSCRIPT
 
     header, lines = read_transcript(SHIPPED_TRANSCRIPT)
     assert header["label"] == SHIPPED_LABEL and "NOT a model" in header["label"]
@@ -156,8 +156,8 @@ def test_a_transcript_of_another_shape_is_refused_when_read(tmp_path, lines):
     """A transcript edited by hand, or not one: a TranscriptError naming it, never a KeyError at a step."""
     path = tmp_path / "edited.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(TranscriptError, match="is not a transcript of sim.chat_policy"):
-        sim.policy.run_policy(replay_policy(path), "G01", 1, 8)
+    with pytest.raises(TranscriptError, match="is not a transcript of sim.chat.chat_policy"):
+        sim.engine.policy.run_policy(replay_policy(path), "G01", 1, 8)
     path.write_bytes(b"\xff\xfe not text\n")
     with pytest.raises(TranscriptError, match="cannot be read"):
         replay_policy(path)

@@ -11,8 +11,7 @@ import sys
 import pytest
 from cli_run import run_cli
 
-import sim
-from sim import measure
+from sim.measurement.counts import measure, plan_accuracy
 
 
 def _cli(*args):
@@ -78,7 +77,7 @@ def _plan_columns(row: dict) -> dict:
     """What JSON and CSV add to the split's rows: the planner's accuracy at the row's seed, as text prints it."""
     if row["setup"] != "plan-execute":
         return {}
-    plan = sim.plan_accuracy(row["seed"])
+    plan = plan_accuracy(row["seed"])
     return {"plan_right_positions": plan.right_positions, "plan_positions": plan.positions,
             "plan_right_plans": plan.right_plans, "plans": plan.plans}  # fmt: skip
 

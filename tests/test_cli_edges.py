@@ -14,8 +14,9 @@ import pytest
 
 import sim
 from sim import cli
-from sim.config import configs_for
-from sim.measurement import measure_config
+from sim.engine.config import configs_for
+from sim.measurement.counts import measure_config, plan_accuracy
+from sim.presentation.tables import format_table, seed_table
 
 
 def _main(*args):
@@ -39,9 +40,9 @@ def test_numbers_follow_one_grammar(text):
 def test_spaces_around_numbers_are_trimmed_and_nothing_else_is_forgiven():
     code, out, _ = _main("table", "--seeds", " 1, 2 ", "--format", "json")
     assert code == 0 and [row["seed"] for row in json.loads(out)][:2] == [1, 2]
-    assert sim.checks.parse_whole_number(" 42 ", "seed") == 42
+    assert sim.model.checks.parse_whole_number(" 42 ", "seed") == 42
     with pytest.raises(sim.InputTypeError, match="seed must be a whole number"):
-        sim.checks.parse_whole_number("４２", "seed")  # full-width digits
+        sim.model.checks.parse_whole_number("４２", "seed")  # full-width digits
 
 
 def test_no_option_is_taken_by_its_prefix():
@@ -116,19 +117,19 @@ def test_the_batch_path_gives_the_one_seed_paths_rows_byte_for_byte(options):
         ]
         if fmt == "json":
             # the split's rows carry the planner's accuracy, as text shows it
-            plans = {seed: sim.plan_accuracy(seed) for seed in seeds}
+            plans = {seed: plan_accuracy(seed) for seed in seeds}
             rows = [{**m.row(), **({"plan_right_positions": plans[m.seed].right_positions,
                                     "plan_positions": plans[m.seed].positions,
                                     "plan_right_plans": plans[m.seed].right_plans, "plans": plans[m.seed].plans}
                                    if m.setup == "plan-execute" else {})} for m in measurements]  # fmt: skip
             assert out == json.dumps(rows, indent=2) + "\n"
         elif fmt == "text":
-            assert out.startswith(sim.format_table(sim.seed_table(measurements)) + "\n")
+            assert out.startswith(format_table(seed_table(measurements)) + "\n")
 
 
 @pytest.mark.slow
 def test_many_seeds_from_the_cli_use_the_batch_path(monkeypatch):
-    """10,000 seeds: the loops go through sim.batch (one batch per setup and budget), not 10,000 one-seed runs."""
+    """10,000 seeds: the loops go through sim.measurement.batch (one batch per setup and budget), not 10,000 one-seed runs."""
     calls = []
     real = cli.measure_seeds
 

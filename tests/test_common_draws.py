@@ -9,10 +9,11 @@ from cli_run import run_cli
 from test_batch import FIELDS, SEEDS
 
 import sim
-from sim.batch import run_batch
-from sim.common_draws import run_common
-from sim.config import RunConfig
-from sim.draws import PositionDraws, draw_stream, stream_key
+from sim.engine.common_draws import run_common
+from sim.engine.config import RunConfig
+from sim.measurement.batch import run_batch, study_seeds
+from sim.measurement.counts import measure, plan_accuracy
+from sim.model.draws import PositionDraws, draw_stream, stream_key
 
 
 def _outcomes(run):
@@ -63,7 +64,7 @@ def test_off_by_default_and_the_default_is_the_seeds_streams():
         on = run_batch(setup, seeds, common_draws=True)
         assert all(np.array_equal(getattr(plain, f), getattr(off, f)) for f in FIELDS)
         assert not np.array_equal(plain.tokens, on.tokens)  # it does change the draws
-    assert sim.measure("plan-execute").tokens == 10345  # lesson 2's run A, unchanged
+    assert measure("plan-execute").tokens == 10345  # lesson 2's run A, unchanged
 
 
 def test_the_a_th_pick_at_a_position_takes_that_streams_draws_2a_minus_1_and_2a():
@@ -99,7 +100,7 @@ def test_the_plan_and_the_single_loop_share_the_first_pick_at_each_position():
 def test_common_draws_change_no_setups_distribution():
     """Each setup alone is the same random model under CR1: means over 10,000 seeds within 4 standard
     errors of the means on the seed's own streams."""
-    seeds = sim.study_seeds(10000)
+    seeds = study_seeds(10000)
     for setup in ("single-loop", "plan-execute"):
         own, common = (
             run_batch(setup, seeds).per_seed(),
@@ -123,7 +124,7 @@ def test_the_contract_has_no_common_draws_and_run_common_refuses_what_it_cannot_
 
 
 def test_plan_accuracy_under_common_draws_is_the_plans_that_ran():
-    accuracy = sim.plan_accuracy(20260218, common_draws=True)
+    accuracy = plan_accuracy(20260218, common_draws=True)
     plans = [sim.run_task("plan-execute", task, 20260218, 8, common_draws=True).plan for task in sim.TASKS]
     right = sum(
         p == w
@@ -140,7 +141,7 @@ def _cli(*args):
 def test_the_cli_flag():
     rows = json.loads(_cli("table", "--common-draws", "--format", "json").stdout)
     assert {row["rule"] for row in rows} == {"fixed budget + common draws"}
-    by_api = sim.measure("plan-execute", 20260218, common_draws=True)
+    by_api = measure("plan-execute", 20260218, common_draws=True)
     assert rows[2]["tokens"] == by_api.tokens and rows[2]["setup"] == "plan-execute"
     refused = _cli("table", "--setups", "contract", "--common-draws")
     assert refused.returncode == 2 and "--common-draws is an option of setup" in refused.stderr

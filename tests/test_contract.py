@@ -1,4 +1,4 @@
-"""The planner-executor contract (sim.contract, lesson 4): schema, validation, preconditions,
+"""The planner-executor contract (sim.engine.contract, lesson 4): schema, validation, preconditions,
 replanning, bounds, exit states, and the pairing of its first plan with the split's."""
 
 import itertools
@@ -8,12 +8,20 @@ import pytest
 from cli_run import run_cli
 from pydantic import ValidationError
 
-from sim import TASKS, correct_answer, measure, run_plan_execute, run_task
-from sim.config import DEFAULT_MAX_SECONDS, DEFAULT_MAX_TOKENS
-from sim.contract import run_contract
-from sim.errors import InputError
-from sim.exits import EXIT_STATES, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, STOP_REASONS, SUCCESS, TIMEOUT
-from sim.plan_schema import TOOL_CONTRACTS, Plan, plan_from_tools, validate_plan
+from sim import TASKS, correct_answer, run_plan_execute, run_task
+from sim.engine.config import DEFAULT_MAX_SECONDS, DEFAULT_MAX_TOKENS
+from sim.engine.contract import run_contract
+from sim.engine.exit_states import (
+    EXIT_STATES,
+    PARTIAL_SUCCESS,
+    REPLAN_EXHAUSTED,
+    STOP_REASONS,
+    SUCCESS,
+    TIMEOUT,
+)
+from sim.engine.plan_schema import TOOL_CONTRACTS, Plan, plan_from_tools, validate_plan
+from sim.measurement.counts import measure
+from sim.model.errors import InputError
 
 INITIAL = ("subscriber", "query", "column")
 CHARGE = ("read_meter", "consumption", "tariff")
@@ -337,7 +345,7 @@ def test_cli_bad_contract_options_exit_2(args, words):
 
 def test_the_exit_state_read_from_a_trace_agrees_with_the_contracts_own():
     from sim import run_single_loop
-    from sim.exits import exit_state_of
+    from sim.engine.exit_states import exit_state_of
 
     for seed, budget, replans in itertools.product(range(5), (2, 3, 5, 8), (0, 2)):
         for task in TASKS:
@@ -356,7 +364,7 @@ def test_a_malformed_constructed_plan_is_refused_not_crashed():
 
 
 def test_format_events_wraps_long_events_under_the_event_column():
-    from sim.tables import EVENT_INDENT, format_events
+    from sim.presentation.tables import EVENT_INDENT, format_events
 
     run = run_contract("G05", 20260218, 8)
     plain, wrapped = format_events(run), format_events(run, width=60)

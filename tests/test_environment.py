@@ -26,7 +26,9 @@ from matplotlib.figure import Figure
 
 import conftest
 import sim
-from sim import figures, figures_planner_executor, figures_single_loop
+from sim.measurement.bands import compare_setups
+from sim.measurement.counts import measure
+from sim.presentation import figures, figures_planner_executor, figures_single_loop
 
 HOSTILE_RC = {
     "axes.grid": True,
@@ -86,11 +88,11 @@ def test_the_sanitizer_is_named_by_an_absolute_path(pytestconfig):
 
 def _figures_of_lesson_2():
     g05 = sim.run_plan_execute("G05", sim.DEFAULT_SEED, sim.DEFAULT_BUDGET)
-    single = [sim.measure("single-loop", seed) for seed in (sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1)]
-    split = [sim.measure("plan-execute", seed) for seed in (sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1)]
+    single = [measure("single-loop", seed) for seed in (sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1)]
+    split = [measure("plan-execute", seed) for seed in (sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1)]
     return [
         figures_planner_executor.draw_plan_and_trace(g05),
-        figures_planner_executor.draw_band_chart(sim.compare_setups(single, split)),
+        figures_planner_executor.draw_band_chart(compare_setups(single, split)),
         figures_single_loop.draw_tariff(),
     ]
 

@@ -3,10 +3,10 @@ solution, computed here from sim, rejects wrong answers saying what is off, says
 the notebook's placeholder, and never shows the answer."""
 
 import sim
-from sim import exercises_contract as ex04
-from sim import exercises_planner_executor as ex02
-from sim import exercises_single_loop as ex01
-from sim import exercises_step_budget as ex03
+from sim.exercises import contract as ex04
+from sim.exercises import planner_executor as ex02
+from sim.exercises import single_loop as ex01
+from sim.exercises import step_budget as ex03
 
 SEED = 4242  # a student's seed
 
@@ -15,7 +15,7 @@ SEED = 4242  # a student's seed
 
 
 def _band_rule(first, second):
-    """The reference solution of lesson 2, exercise 5, written from the rule, not from sim.bands."""
+    """The reference solution of lesson 2, exercise 5, written from the rule, not from sim.measurement.bands."""
     differences = [abs(b - a) for a, b in zip(first, second, strict=True)]
     band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))
     return "measured" if all(d > band for d in differences) else "unmeasured"
@@ -75,7 +75,7 @@ def test_plan_chance_check_accepts_the_pick_rule_and_says_which_way():
 def _tokens_by_rule(steps, calls):
     """The reference solution of lesson 1, exercise 6, from the rule table's constants: a step re-sends
     the calls before it (the stop step re-sends them all), every call's observation is paid."""
-    from sim import costs
+    from sim.model import costs
 
     lengths = list(range(calls)) + [calls] * (steps - calls)
     return (
@@ -162,7 +162,7 @@ def test_stop_predicate_check_accepts_the_rule_and_names_the_first_slip():
 
 
 def test_exit_counts_check_accepts_the_counts_and_names_the_state_off():
-    from sim.contract import run_contract
+    from sim.engine.contract import run_contract
 
     states = [run_contract(task, SEED, 8).exit_state for task in sim.TASKS]
     counts = {state: states.count(state) for state in set(states)}
@@ -195,7 +195,7 @@ def _plan_ok(plan, held):
 
 
 def test_plan_validator_check_accepts_the_rule_and_rejects_slips():
-    from sim.plan_schema import data_flow_problems
+    from sim.engine.plan_schema import data_flow_problems
 
     cases = ex04.plan_cases(SEED)
     assert len({not data_flow_problems(plan, held) for _, plan, held in cases}) == 2  # both kinds are checked

@@ -9,22 +9,51 @@ import numpy as np
 import pytest
 
 import sim
-from sim import chat_policy, clusters, intervals, messages, power, reliability, study
-from sim import exercises_contract as ex04
-from sim import exercises_how_many_seeds as exercises
-from sim import exercises_planner_executor as ex02
-from sim import exercises_single_loop as ex01
-from sim import exercises_step_budget as ex03
-from sim.config import RunConfig
+from sim.chat import chat_policy, messages
+from sim.engine.config import RunConfig
+from sim.exercises import contract as ex04
+from sim.exercises import how_many_seeds as exercises
+from sim.exercises import planner_executor as ex02
+from sim.exercises import single_loop as ex01
+from sim.exercises import step_budget as ex03
+from sim.measurement import clusters, intervals, power, reliability, study
+from sim.measurement.bands import band_verdict, compare_setups, verdict_table
+from sim.measurement.batch import measure_batch, run_batch, study_seeds
+from sim.measurement.counts import measure, plan_accuracy
+from sim.measurement.harness import (
+    band_scores,
+    best_route,
+    cost_success,
+    entrant_run,
+    held_out_seeds,
+    interval_growth,
+    kind_differences,
+    route,
+    score,
+    tokens_per_success,
+    tuning_seeds,
+)
+from sim.measurement.outcomes import outcome, outcome_grid
+from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
+from sim.presentation.showcode import code_of
+from sim.presentation.tables import (
+    folded_table,
+    format_plan_accuracy,
+    format_table,
+    format_trace,
+    loop_step_table,
+    seed_table,
+    split_step_table,
+)
 
-M1, M2 = sim.measure("single-loop", 1, 4), sim.measure("single-loop", 2, 4)
+M1, M2 = measure("single-loop", 1, 4), measure("single-loop", 2, 4)
 SPLIT, LOOP = sim.run_plan_execute("G05"), sim.run_single_loop("G05")
-B1, B2 = sim.run_batch("single-loop", [1, 2, 3], 4), sim.run_batch("plan-execute", [1, 2, 3], 4)
+B1, B2 = run_batch("single-loop", [1, 2, 3], 4), run_batch("plan-execute", [1, 2, 3], 4)
 VALUES = np.linspace(-1.0, 2.0, 12)
 PER_TASK = power.per_task_outcomes(RunConfig("single-loop", 4), 40, 1)
 FLAGS = power.aa_exclusions(PER_TASK, 2, [5])
 
-ROUTE = sim.route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
+ROUTE = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
                    "record": "plan-execute"})  # fmt: skip
 
 
@@ -49,7 +78,7 @@ def _plan_ok(plan, held):
 
 
 VALID = {
-    sim.band_verdict: dict(unit="steps", first=[1, 2], second=[3, 4]),
+    band_verdict: dict(unit="steps", first=[1, 2], second=[3, 4]),
     sim.call_tool: dict(name="read_meter", state={"subscriber": "A001"}),
     sim.charge: dict(m3=10, customer_type="residential"),
     sim.check_budget: dict(max_steps=3),
@@ -57,54 +86,54 @@ VALID = {
     sim.check_seeds: dict(seeds=[1, 2]),
     sim.check_setup: dict(setup="contract"),
     sim.check_task: dict(task="G01"),
-    sim.code_of: dict(obj=sim.picks.selection, docstring=False),
-    sim.compare_setups: dict(first=[M1, M2], second=[M1, M2]),
+    code_of: dict(obj=sim.model.picks.selection, docstring=False),
+    compare_setups: dict(first=[M1, M2], second=[M1, M2]),
     sim.configs_for: dict(setups=["single-loop"], budget=8, options={}),
     sim.correct_answer: dict(task="G05"),
-    sim.depth_picks: dict(seed=1, max_steps=3),
+    depth_picks: dict(seed=1, max_steps=3),
     sim.expected_right_share: dict(depth=2),
-    sim.format_plan_accuracy: dict(accuracy=sim.plan_accuracy(1)),
-    sim.folded_table: dict(text="a  b\n1  2", summary="The whole table"),
-    sim.format_table: dict(table=sim.seed_table([M1])),
-    sim.format_trace: dict(run=SPLIT),
+    format_plan_accuracy: dict(accuracy=plan_accuracy(1)),
+    folded_table: dict(text="a  b\n1  2", summary="The whole table"),
+    format_table: dict(table=seed_table([M1])),
+    format_trace: dict(run=SPLIT),
     sim.is_correct: dict(run=SPLIT),
-    sim.loop_step_table: dict(steps=sim.loop_steps(LOOP)),
+    loop_step_table: dict(steps=sim.loop_steps(LOOP)),
     sim.loop_steps: dict(run=LOOP),
-    sim.measure: dict(setup="single-loop", seed=1, max_steps=3, self_critique=False, budget_margin=1,
+    measure: dict(setup="single-loop", seed=1, max_steps=3, self_critique=False, budget_margin=1,
                       common_draws=False),
-    sim.measure_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3),
-    sim.outcome: dict(run=LOOP),
-    sim.outcome_grid: dict(setup="single-loop", seed=1, budgets=[2, 3]),
-    sim.plan_accuracy: dict(seed=1, common_draws=True),
+    measure_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3),
+    outcome: dict(run=LOOP),
+    outcome_grid: dict(setup="single-loop", seed=1, budgets=[2, 3]),
+    plan_accuracy: dict(seed=1, common_draws=True),
     sim.plan_length_budget: dict(setup="plan-execute", task="G05", margin=1, max_steps=8),
-    sim.recovery_task: dict(seed=1, max_steps=3),
-    sim.run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1, lookalike=False,
+    recovery_task: dict(seed=1, max_steps=3),
+    run_batch: dict(setup="single-loop", seeds=[1, 2], max_steps=3, budget_margin=1, lookalike=False,
                         common_draws=True),
     sim.run_config: dict(setup="single-loop", budget=3),
     sim.run_label: dict(seed=20260218),
     sim.run_plan_execute: dict(task="G05", seed=1, max_steps=3),
     sim.run_single_loop: dict(task="G05", seed=1, max_steps=3, approval=False),
     sim.run_task: dict(setup="single-loop", task="G05", seed=1, max_steps=3),
-    sim.seed_table: dict(measurements=[M1]),
+    seed_table: dict(measurements=[M1]),
     sim.selection: dict(depth=1),
-    sim.side_effect_calls: dict(seed=1, max_steps=3),
-    sim.split_step_table: dict(run=SPLIT),
-    sim.study_seeds: dict(n_seeds=3, first=5),
-    sim.verdict_table: dict(verdicts=sim.compare_setups([M1, M2], [M1, M2]), seeds=[1, 2]),
+    side_effect_calls: dict(seed=1, max_steps=3),
+    split_step_table: dict(run=SPLIT),
+    study_seeds: dict(n_seeds=3, first=5),
+    verdict_table: dict(verdicts=compare_setups([M1, M2], [M1, M2]), seeds=[1, 2]),
     study.pass_hat_k: dict(correct=B1.correct, k=2),
     sim.run_policy: dict(policy=_proposal, task="G05", seed=1, max_steps=3),
-    sim.entrant_run: dict(entrant=_proposal, seeds=[1, 2], max_steps=3),
-    sim.band_scores: dict(entrant=ROUTE, baseline="single-loop", max_steps=3, seeds=[1, 2]),
-    sim.score: dict(entrant="plan-execute", baseline="single-loop", max_steps=3, seeds=[1, 2, 3], lesson_seeds=[1, 2]),
-    sim.route: dict(by_kind={"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
+    entrant_run: dict(entrant=_proposal, seeds=[1, 2], max_steps=3),
+    band_scores: dict(entrant=ROUTE, baseline="single-loop", max_steps=3, seeds=[1, 2]),
+    score: dict(entrant="plan-execute", baseline="single-loop", max_steps=3, seeds=[1, 2, 3], lesson_seeds=[1, 2]),
+    route: dict(by_kind={"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
                              "record": "plan-execute"}),
-    sim.best_route: dict(default=B1, other=B2),
-    sim.kind_differences: dict(first=B1, second=B2),
-    sim.interval_growth: dict(first=B1, second=B2, unit="success", sizes=[2, 3]),
-    sim.cost_success: dict(runs={"a": B1, "b": B2}),
-    sim.tokens_per_success: dict(run=B1),
-    sim.tuning_seeds: dict(n_seeds=3),
-    sim.held_out_seeds: dict(n_seeds=3),
+    best_route: dict(default=B1, other=B2),
+    kind_differences: dict(first=B1, second=B2),
+    interval_growth: dict(first=B1, second=B2, unit="success", sizes=[2, 3]),
+    cost_success: dict(runs={"a": B1, "b": B2}),
+    tokens_per_success: dict(run=B1),
+    tuning_seeds: dict(n_seeds=3),
+    held_out_seeds: dict(n_seeds=3),
     study.paired_interval: dict(first=B1, second=B2, unit="tokens", n_seeds=3, n_resamples=50, random_seed=1),
     study.band_rule_over_pairs: dict(first=B1.per_seed(), second=B2.per_seed(), unit="tokens"),
     study.interval_table: dict(first=B1, second=B2, units=["tokens"], sizes=[3], n_resamples=50, method="t"),
@@ -169,16 +198,16 @@ OUT_OF_RANGE = {
     "effect": 0.0, "truth": float("nan"), "n_trials": 0, "n_studies": 0, "chunk": 0, "differences": [1.0],
 }  # fmt: skip
 SPECIAL = [
-    (sim.verdict_table, "seeds", [1]),
-    (sim.verdict_table, "labels", ["A"]),
-    (sim.verdict_table, "labels", [1, 2]),
-    (sim.split_step_table, "run", LOOP),
+    (verdict_table, "seeds", [1]),
+    (verdict_table, "labels", ["A"]),
+    (verdict_table, "labels", [1, 2]),
+    (split_step_table, "run", LOOP),
     (study.pass_hat_k, "correct", B1.correct[0]),
     (study.pass_hat_k, "k", 1.5),
     (study.paired_interval, "first", B1.head(2)),
-    (sim.band_verdict, "label", 5),
+    (band_verdict, "label", 5),
     (sim.run_label, "seeds", "AB"),
-    (sim.measure, "lookalike", "yes"),  # lesson 4's LA1, an option reached through **options
+    (measure, "lookalike", "yes"),  # lesson 4's LA1, an option reached through **options
     (sim.run_task, "lookalike", 1),
     (sim.run_config, "lookalike", None),
 ]

@@ -6,8 +6,9 @@ import json
 import pytest
 
 import sim
-from sim import messages
-from sim.world import call_tool
+from sim.chat import messages
+from sim.measurement.counts import measure
+from sim.model.world import call_tool
 
 RUNS = [sim.run_single_loop(task, seed, 8) for task in sim.TASK_NAMES for seed in (20260218, 20260219, 7)] + [
     sim.run_plan_execute(task, seed, 8) for task in sim.TASK_NAMES for seed in (20260218, 20260219, 7)
@@ -34,19 +35,19 @@ def test_each_step_sends_one_request_that_resends_the_trace(run):
 
 def test_arguments_are_what_the_tool_was_given():
     run = sim.run_single_loop("G05", 20260218, 8)
-    state = sim.agents.initial_state(sim.check_task("G05"))
+    state = sim.engine.loops.initial_state(sim.check_task("G05"))
     for turn in messages.call_turns("G05", [c.tool for c in run.trace]):
         if turn["role"] == "assistant":
             function = turn["tool_calls"][0]["function"]
             arguments = json.loads(function["arguments"])
-            assert call_tool(function["name"], arguments) == sim.agents.call_and_observe(
+            assert call_tool(function["name"], arguments) == sim.engine.loops.call_and_observe(
                 function["name"], state
             )
 
 
 def test_sizes_follow_the_token_rule():
     sizes = messages.request_sizes(sim.run_single_loop("G05", 20260218, 8))
-    assert (sizes["request_tokens"].diff().dropna() == sim.costs.LOOP_TOKENS_PER_CALL).all()
+    assert (sizes["request_tokens"].diff().dropna() == sim.model.costs.LOOP_TOKENS_PER_CALL).all()
     assert (sizes["messages"].diff().dropna() == 2).all()
     assert sizes["characters"].is_monotonic_increasing
 
@@ -62,7 +63,7 @@ def test_bad_input_is_refused_naming_the_parameter():
     with pytest.raises(sim.InputTypeError, match="run"):
         messages.requests("G05")
     with pytest.raises(sim.InputTypeError, match="run"):
-        messages.request_sizes(sim.measure("contract", 1, 8))
+        messages.request_sizes(measure("contract", 1, 8))
     with pytest.raises(sim.InputError, match="observations"):
         messages.call_turns("G05", ["read_meter"], [])
     with pytest.raises(sim.InputError, match="tools"):
@@ -86,7 +87,7 @@ def test_a_contract_run_sends_one_request_per_planner_or_tool_call(run):
     assert list(sizes.loc[calls, "tool"]) == [c.tool for c in run.trace]
     assert sum(sizes["tool"] == "replan") == run.replans and sizes["tokens"].sum() == run.tokens
     assert (
-        sizes.loc[calls, "tokens"] == sizes.loc[calls, "request_tokens"] + sim.costs.OBSERVATION_TOKENS
+        sizes.loc[calls, "tokens"] == sizes.loc[calls, "request_tokens"] + sim.model.costs.OBSERVATION_TOKENS
     ).all()
     assert (sizes.loc[~calls, "tokens"] == sizes.loc[~calls, "request_tokens"]).all()
     executor = [request for request, call in zip(sent, calls, strict=True) if call]
@@ -103,14 +104,14 @@ def test_a_contract_run_sends_one_request_per_planner_or_tool_call(run):
 
 
 def test_a_timed_out_call_shows_the_recorded_timeout_not_a_result():
-    from sim import plan_schema
+    from sim.engine import plan_schema
 
     task = sim.check_task("G05")
-    plan = plan_schema.plan_from_tools(task.sequence, "amount", sim.agents.initial_state(task))
+    plan = plan_schema.plan_from_tools(task.sequence, "amount", sim.engine.loops.initial_state(task))
     slow = plan.model_copy(
         update={"steps": (plan.steps[0].model_copy(update={"timeout": 1}), *plan.steps[1:])}
     )
-    run = sim.contract.run_contract("G05", 20260218, 8, first_plan=slow)
+    run = sim.engine.contract.run_contract("G05", 20260218, 8, first_plan=slow)
     assert run.trace[0].error
     turn = next(m for m in messages.requests(run)[-1] if m["role"] == "tool")
     assert json.loads(turn["content"])["error"].startswith("timed out")

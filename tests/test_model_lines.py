@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import sim
-from sim.many_seeds import fully_right_plans
+from sim.measurement.many_seeds import fully_right_plans
+from sim.measurement.traces import depth_picks
 
 
 def _within(measured: float, model: float, n: int, k: float = 4.0) -> bool:
@@ -30,7 +31,7 @@ def test_right_picks_by_depth_follow_the_expected_share_not_the_draw_share():
     lucky fifth of the rest. Over 400 seeds the measured share matches the second line."""
     picks = right = None
     for seed in range(400):
-        table = sim.depth_picks(seed, 8)
+        table = depth_picks(seed, 8)
         picks = table["picks"].to_numpy() if picks is None else picks + table["picks"].to_numpy()
         right = table["right"].to_numpy() if right is None else right + table["right"].to_numpy()
     for depth, (n, r) in enumerate(zip(picks, right, strict=True), start=1):

@@ -14,7 +14,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from sim.notebook_save import RUN_FIRST, WIDGET_VIEW, is_lesson, keep_panels_plain, plain_panel_outputs
+from sim.presentation.notebook_save import (
+    RUN_FIRST,
+    WIDGET_VIEW,
+    is_lesson,
+    keep_panels_plain,
+    plain_panel_outputs,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +68,7 @@ def test_a_jupyter_contents_manager_saves_a_lesson_with_its_panel_plain(tmp_path
     saved through it is written with the plain line; a student's other notebook is written as sent."""
     from jupyter_server.services.contents.filemanager import FileContentsManager
 
-    from sim import notebook_save
+    from sim.presentation import notebook_save
 
     manager = FileContentsManager(root_dir=str(tmp_path))
     notebook_save._load_jupyter_server_extension(types.SimpleNamespace(contents_manager=manager))
@@ -77,7 +83,7 @@ def test_a_jupyter_contents_manager_saves_a_lesson_with_its_panel_plain(tmp_path
 def test_the_venv_enables_the_extension_for_the_jupyter_server():
     """requirements.txt installs jupyter-config/ (non-editable) into the venv's etc/jupyter, where the
     server looks for the extensions to load. Fix when it fails: .venv/bin/pip install -r requirements.txt"""
-    from sim import notebook_save
+    from sim.presentation import notebook_save
 
     shipped = ROOT / "jupyter-config" / "jupyter_server_config.d" / "agent-loops-measured.json"
     installed = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / shipped.name
@@ -113,7 +119,7 @@ def test_a_server_serving_the_lessons_folder_saves_a_lesson_with_its_panel_plain
     from jupyter_server.services.contents.largefilemanager import LargeFileManager
     from jupytext.sync_contentsmanager import build_sync_jupytext_contents_manager_class
 
-    from sim import notebook_save
+    from sim.presentation import notebook_save
 
     lessons = tmp_path / "lessons"
     lessons.mkdir()
@@ -169,7 +175,7 @@ def test_a_lesson_saved_by_the_server_after_run_all_changes_only_its_ipynb(lesso
     from jupyter_server.services.contents.largefilemanager import LargeFileManager
     from jupytext.sync_contentsmanager import build_sync_jupytext_contents_manager_class
 
-    from sim import notebook_save
+    from sim.presentation import notebook_save
 
     course = _course_copy(tmp_path)
     manager = build_sync_jupytext_contents_manager_class(LargeFileManager)(root_dir=str(course))

@@ -5,11 +5,14 @@ import html
 import pytest
 
 import sim
-from sim import compare_setups, format_table, measure, run_plan_execute, seed_table
-from sim.figures import figure_png
-from sim.panel import ControlPanel, Settings, View
-from sim.panel_planner_executor import planner_executor_panel
-from sim.panel_runs import lettered
+from sim import run_plan_execute
+from sim.measurement.bands import compare_setups
+from sim.measurement.counts import measure
+from sim.presentation.figures import figure_png
+from sim.presentation.panel import ControlPanel, Settings, View
+from sim.presentation.panel_planner_executor import planner_executor_panel
+from sim.presentation.panel_runs import lettered
+from sim.presentation.tables import format_table, seed_table
 
 
 def _expected_table(seed, budget):
@@ -108,8 +111,8 @@ def test_a_render_error_is_shown_not_raised():
 
 
 def test_figure_png_and_svg_are_deterministic():
-    from sim.figures import figure_svg
-    from sim.figures_planner_executor import draw_band_chart
+    from sim.presentation.figures import figure_svg
+    from sim.presentation.figures_planner_executor import draw_band_chart
 
     single = [measure("single-loop", s) for s in (1, 2)]
     split = [measure("plan-execute", s) for s in (1, 2)]
@@ -141,7 +144,7 @@ def test_extra_controls_reach_render_and_reset():
 
 
 def test_set_refuses_a_value_a_dropdown_does_not_offer():
-    from sim.panel_step_budget import step_budget_panel
+    from sim.presentation.panel_step_budget import step_budget_panel
 
     panel = step_budget_panel()
     panel.set(seed=5, setup="no-such-setup")
@@ -173,7 +176,7 @@ def test_the_runs_are_a_and_b_at_every_seed_and_the_caption_gives_their_seeds():
 def test_every_two_run_panel_letters_its_runs_and_names_its_setups_above_its_verdicts(make):
     import importlib
 
-    panel = getattr(importlib.import_module(f"sim.panel_{make}"), f"{make}_panel")()
+    panel = getattr(importlib.import_module(f"sim.presentation.panel_{make}"), f"{make}_panel")()
     if make == "single_loop":
         panel.set(self_critique=True)
     panel.seed.value = "3141592653"
@@ -244,7 +247,7 @@ def test_the_status_line_says_what_a_change_redrew_and_marks_text_out_of_sight(p
 
 
 def test_a_panel_shows_one_plain_line_where_it_cannot_draw_its_widgets(panel):
-    from sim.panel import RUN_FIRST
+    from sim.presentation.panel import RUN_FIRST
 
     bundle = panel.widget._repr_mimebundle_()
     assert bundle["text/plain"] == RUN_FIRST and "Run All Cells" in RUN_FIRST
@@ -252,7 +255,7 @@ def test_a_panel_shows_one_plain_line_where_it_cannot_draw_its_widgets(panel):
 
 
 def test_long_control_labels_are_not_cut_short():
-    from sim.panel_contract import contract_panel
+    from sim.presentation.panel_contract import contract_panel
 
     panel = contract_panel()
     assert panel.extra["max_replans"].style.description_width == "initial"
@@ -336,10 +339,10 @@ def test_a_refusal_ends_the_busy_state_and_the_status_names_what_is_still_shown(
 def _kernel_like_loop(monkeypatch):
     """What a running kernel gives a panel: results posted to the main thread run only when that
     thread is free (here: when the test runs them), not while a cell waits in `panel.wait()`."""
-    import sim.panel_worker
+    import sim.presentation.panel_worker
 
     posted = []
-    monkeypatch.setattr(sim.panel_worker, "main_thread_poster", lambda: lambda function, *args: posted.append(
+    monkeypatch.setattr(sim.presentation.panel_worker, "main_thread_poster", lambda: lambda function, *args: posted.append(
         (function, args)))  # fmt: skip
     return posted
 

@@ -7,14 +7,14 @@ import itertools
 import pytest
 from figure_text import MIN_POINTS, text_problems
 
-from sim.errors import InputError
-from sim.panel import Settings
-from sim.panel_contract import contract_view
-from sim.panel_how_many_seeds import how_many_seeds_view, study_run
-from sim.panel_planner_executor import planner_executor_view
-from sim.panel_single_loop import single_loop_view
-from sim.panel_step_budget import step_budget_view
-from sim.panel_your_agent import your_agent_view
+from sim.model.errors import InputError
+from sim.presentation.panel import Settings
+from sim.presentation.panel_contract import contract_view
+from sim.presentation.panel_how_many_seeds import how_many_seeds_view, study_run
+from sim.presentation.panel_planner_executor import planner_executor_view
+from sim.presentation.panel_single_loop import single_loop_view
+from sim.presentation.panel_step_budget import step_budget_view
+from sim.presentation.panel_your_agent import your_agent_view
 
 SMALL_STUDY = 120  # seeds: lesson 5's figure is drawn from fewer runs here, the same code draws it
 
@@ -104,8 +104,8 @@ def test_the_text_check_catches_clipped_overlapping_and_small_text():
 def test_lesson_6s_panel_legend_keeps_a_students_long_policy_name_inside(name):
     """A student's own policy name, long or of wide letters, is wrapped and shortened until the legend
     fits the panel's figure."""
-    from sim.panel_your_agent import panel_policies
-    from sim.policy import stop_when_goal_met
+    from sim.engine.policy import stop_when_goal_met
+    from sim.presentation.panel_your_agent import panel_policies
 
     policies = panel_policies({name: stop_when_goal_met})
     figure = your_agent_view(Settings(20260218, 8, "G05", {"policy": name}), policies).figure

@@ -8,7 +8,7 @@ columns are set apart by runs of 2 or more spaces, as pandas prints them) is at 
 TABLE_WIDTH characters wide and at most TABLE_ROWS rows long (its header line not counted).
 A longer table is summarised by a cell the lesson shows, and shown whole in a cell tagged
 `full-table` whose outputs are folded: each a closed HTML `<details>` block around the table's
-plain text, which is the output's text/plain (nbval's record), as `sim.folded_table` makes it;
+plain text, which is the output's text/plain (nbval's record), as `folded_table` makes it;
 so a reader opens it on purpose, and it stays folded after Run All. No cell is collapsed by
 its metadata (`jupyter: {outputs_hidden: true}`): JupyterLab opens such a cell again when it
 runs, and the jupytext pairing then writes the changed metadata into the lesson's .py
@@ -22,6 +22,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from course_checks import ROOT, cell_name, lesson_notebooks
+
+from sim.presentation.tables import folded_table
 
 NOTEBOOKS = lesson_notebooks()
 IDS = [p.stem for p in NOTEBOOKS]
@@ -122,14 +124,14 @@ def table_problems(path: Path) -> list[str]:
         where = f"{path.stem}: {cell_name(notebook.cells, index)}"
         if "outputs_hidden" in cell.metadata.get("jupyter", {}):
             problems.append(f"{where} is collapsed by its metadata (jupyter.outputs_hidden): JupyterLab opens "
-                            "it again on Run All and the .py then changes; fold its table with sim.folded_table")  # fmt: skip
+                            "it again on Run All and the .py then changes; fold its table with folded_table")  # fmt: skip
         if cell.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in cell.source:
             continue  # a panel's output is not part of the record
         if FULL_TABLE in cell.metadata.get("tags", []):
             outputs = cell.get("outputs", [])
             if not outputs or not all(map(is_folded, outputs)):
                 problems.append(f"{where} is tagged {FULL_TABLE} but does not show its table folded "
-                                "(end the cell with sim.folded_table(...))")  # fmt: skip
+                                "(end the cell with folded_table(...))")  # fmt: skip
             continue
         for block in table_blocks(cell_text(cell)):
             width, rows = max(map(len, block)), len(block) - 1
@@ -182,11 +184,10 @@ def test_glossary_links_back_to_every_lesson():
 
 
 def test_the_table_rule_catches_a_wide_a_long_an_open_full_table_and_a_collapsed_cell(tmp_path):
-    import sim
 
     wide = "  ".join(f"column{i:02d}" for i in range(14))
     long = "\n".join(f"{i:>4}  {i * i:>6}  x" for i in range(20))
-    folded = sim.folded_table(f"a  b  c\n{long}")
+    folded = folded_table(f"a  b  c\n{long}")
     shown = nbformat.v4.new_output(
         "execute_result", {"text/plain": repr(folded), "text/html": folded._repr_html_()}
     )

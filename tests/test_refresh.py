@@ -17,7 +17,7 @@ SPEC.loader.exec_module(refresh_lessons)
 def test_a_stored_panel_is_one_plain_line_and_no_widget_state_is_stored(path):
     """Whatever JupyterLab does with the committed file (trusted or not, before any run), the panel
     area shows one line saying to run the notebook: no widget view to fail, no state drawn dead."""
-    from sim.panel import RUN_FIRST
+    from sim.presentation.panel import RUN_FIRST
 
     committed = nbformat.read(path, as_version=4)
     assert "widgets" not in committed.metadata, f"{path.stem}: saved widget state"

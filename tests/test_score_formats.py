@@ -14,13 +14,15 @@ import pytest
 from cli_run import run_cli
 
 import sim
-from sim import checks, harness, many_seeds
-from sim.chat_policy import chat_policy
-from sim.config import DEFAULT_SEED
-from sim.panel import Settings
-from sim.panel_your_agent import your_agent_view
-from sim.score_report import NOTHING_SOLVED
-from sim.standin_server import StandinServer
+from sim.chat.chat_policy import chat_policy
+from sim.chat.standin_server import StandinServer
+from sim.engine.config import DEFAULT_SEED
+from sim.measurement import harness, many_seeds
+from sim.measurement.counts import plan_accuracy
+from sim.model import checks
+from sim.presentation.panel import Settings
+from sim.presentation.panel_your_agent import your_agent_view
+from sim.presentation.score_report import NOTHING_SOLVED
 
 # a policy that stops at once: the issue's reproduction (lesson 6's exercise 2 as it once shipped;
 # the exercise's placeholder now returns None, which the check calls "not answered yet")
@@ -37,7 +39,7 @@ def skeleton(tmp_path):
 @pytest.fixture
 def stop_rule(tmp_path):
     path = tmp_path / "entrant.py"
-    path.write_text("from sim.policy import stop_when_goal_met\n")
+    path.write_text("from sim.engine.policy import stop_when_goal_met\n")
     return f"{path}:stop_when_goal_met"
 
 
@@ -157,7 +159,9 @@ def test_a_transcript_recorded_as_the_readme_shows_replays_through_the_command(t
         live = chat_policy("standin", server.base_url, "none", timeout=10, max_retries=0, record=record)
         expected = harness.score(live, "single-loop", 8, harness.held_out_seeds(held))
     path = tmp_path / "replay.py"
-    path.write_text(f"from sim.chat_policy import replay_policy\nreplayed = replay_policy({str(record)!r})\n")
+    path.write_text(
+        f"from sim.chat.chat_policy import replay_policy\nreplayed = replay_policy({str(record)!r})\n"
+    )
     done = run_cli("score", f"{path}:replayed", "--held-out", str(held), "--format", "json")
     assert done.returncode == 0, done.stderr
     paired = json.loads(done.stdout)["held_out"][0]["paired"]
@@ -172,7 +176,7 @@ def test_table_json_and_csv_carry_the_plan_accuracy_text_prints():
     csv = pd.read_csv(io.StringIO(run_cli("table", "--seeds", "1,2", "--format", "csv", check=True).stdout))
     text = run_cli("table", "--seeds", "1,2", check=True).stdout
     for seed in (1, 2):
-        plan = sim.plan_accuracy(seed)
+        plan = plan_accuracy(seed)
         row = next(r for r in data if r["setup"] == "plan-execute" and r["seed"] == seed)
         assert (row["plan_right_positions"], row["plan_positions"], row["plan_right_plans"], row["plans"]) == (
             plan.right_positions, plan.positions, plan.right_plans, plan.plans)  # fmt: skip

@@ -25,8 +25,11 @@ import nbformat
 import pytest
 from course_checks import cell_name, lesson_notebooks
 
-from sim import exercises_contract, exercises_how_many_seeds, exercises_step_budget, exercises_your_agent
-from sim.world import TOOL_NAMES
+from sim.exercises import contract as exercises_contract
+from sim.exercises import how_many_seeds as exercises_how_many_seeds
+from sim.exercises import step_budget as exercises_step_budget
+from sim.exercises import your_agent as exercises_your_agent
+from sim.model.world import TOOL_NAMES
 
 NOTEBOOKS = lesson_notebooks()
 IDS = [p.stem for p in NOTEBOOKS]
@@ -150,9 +153,9 @@ def test_the_screen_check_catches_each_kind(tmp_path):
 def test_a_panels_labels_and_status_read_as_words(make):
     import importlib
 
-    module = {"planner_executor_panel": "sim.panel_planner_executor", "single_loop_panel": "sim.panel_single_loop", "step_budget_panel": "sim.panel_step_budget",
-              "contract_panel": "sim.panel_contract", "how_many_seeds_panel": "sim.panel_how_many_seeds",
-              "your_agent_panel": "sim.panel_your_agent"}[make]  # fmt: skip
+    module = {"planner_executor_panel": "sim.presentation.panel_planner_executor", "single_loop_panel": "sim.presentation.panel_single_loop", "step_budget_panel": "sim.presentation.panel_step_budget",
+              "contract_panel": "sim.presentation.panel_contract", "how_many_seeds_panel": "sim.presentation.panel_how_many_seeds",
+              "your_agent_panel": "sim.presentation.panel_your_agent"}[make]  # fmt: skip
     panel = getattr(importlib.import_module(module), make)()
     for name, control in panel.extra.items():
         assert not IDENTIFIER.fullmatch(control.description), (
@@ -203,7 +206,7 @@ def test_an_untouched_exercise_says_not_answered_yet(notebook):
 def test_the_screen_helpers_wrap_between_words_name_values_in_words_and_cut_wide_tables():
     import pandas as pd
 
-    from sim.screen import fitted, readable, type_label, wrap
+    from sim.presentation.screen import fitted, readable, type_label, wrap
 
     sentence = "  " + " ".join(f"word{i}" for i in range(40))
     wrapped = wrap(sentence).splitlines()

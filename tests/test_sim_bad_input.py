@@ -6,7 +6,10 @@ import sys
 import pytest
 from cli_run import run_cli
 
-from sim import band_verdict, measure, run_plan_execute, run_single_loop, run_task
+from sim import run_plan_execute, run_single_loop, run_task
+from sim.measurement.bands import band_verdict, compare_setups
+from sim.measurement.batch import run_batch, study_seeds
+from sim.measurement.counts import measure
 
 
 @pytest.mark.parametrize(
@@ -131,22 +134,21 @@ def test_cli_stops_quietly_on_a_closed_pipe():
 
 
 def test_contract_is_refused_where_it_has_no_meaning():
-    import sim
 
     with pytest.raises(
         ValueError, match=r"setup must be one of single-loop, plan-execute \(the batch path\), got 'contract'"
     ):
-        sim.run_batch("contract", [1])
+        run_batch("contract", [1])
     with pytest.raises(
         ValueError, match="budget_margin is an option of setup 'single-loop' or 'plan-execute' only"
     ):
         measure("contract", budget_margin=0)
     with pytest.raises(ValueError, match="the runs must have different seeds"):
-        sim.compare_setups([measure("single-loop", 1)] * 2, [measure("plan-execute", 1)] * 2)
+        compare_setups([measure("single-loop", 1)] * 2, [measure("plan-execute", 1)] * 2)
     with pytest.raises(TypeError, match="seeds must be"):
-        sim.run_batch("single-loop", [1, None])
+        run_batch("single-loop", [1, None])
     with pytest.raises(TypeError, match="first must be an integer"):
-        sim.study_seeds(3, 2.5)
+        study_seeds(3, 2.5)
     with pytest.raises(ValueError, match="n_seeds must be at most"):
-        sim.study_seeds(2**32)
+        study_seeds(2**32)
     assert measure("plan-execute", budget_margin=2).rule == "original stop, budget plan length + 2"

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from sim import measure, run_plan_execute, run_single_loop
+from sim import run_plan_execute, run_single_loop
+from sim.measurement.counts import measure
 
 
 def _table_in_fresh_process(hash_seed: str) -> str:

@@ -1,15 +1,9 @@
 """The seed lesson's own printed figures, digit for digit (seed 000, its G05 walk-through and table)."""
 
-from sim import (
-    compare_setups,
-    format_plan_accuracy,
-    format_table,
-    format_trace,
-    measure,
-    plan_accuracy,
-    run_plan_execute,
-    seed_table,
-)
+from sim import run_plan_execute
+from sim.measurement.bands import compare_setups
+from sim.measurement.counts import measure, plan_accuracy
+from sim.presentation.tables import format_plan_accuracy, format_table, format_trace, seed_table
 
 SEEDS = (20260218, 20260219)
 
@@ -85,7 +79,8 @@ def test_band_rule_verdicts_on_the_seed_table():
 
 
 def test_split_step_table_of_g05():
-    from sim import run_single_loop, split_step_table
+    from sim import run_single_loop
+    from sim.presentation.tables import split_step_table
 
     table = split_step_table(run_plan_execute("G05", 20260218, 8))
     assert list(table["phase"]) == ["planning", "plan position 1", "plan position 2", "plan position 3",

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from sim import SUBSCRIBERS, TASKS, TOOLS, call_tool, charge, correct_answer
-from sim.world import consumption_m3, search_docs
+from sim.model.world import consumption_m3, search_docs
 
 # charge by hand: 4/m3 up to 10, 7/m3 up to 25, 11/m3 up to 40, 16/m3 above; commercial x2
 EDGES = {0: 0, 10: 40, 11: 47, 25: 145, 26: 156, 40: 310, 41: 326}

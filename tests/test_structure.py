@@ -14,7 +14,9 @@ import pytest
 from cli_run import run_cli
 
 import sim
-from sim.config import RunConfig, configs_for
+from sim.engine.config import RunConfig, configs_for
+from sim.measurement.counts import measure
+from sim.presentation.showcode import code_of
 
 SIM = Path(sim.__file__).resolve().parent
 LESSONS = SIM.parent / "lessons"
@@ -40,7 +42,7 @@ def _names_used(path: Path) -> set[str]:
 @pytest.mark.parametrize("home", RULE_HOMES)
 def test_each_rule_is_written_in_one_module(home):
     """A rule's constants are used by name only in its own module; every engine calls its functions."""
-    for path in sorted(SIM.glob("*.py")):
+    for path in sorted(SIM.rglob("*.py")):
         if path.name == home:
             continue
         used = _names_used(path) & set(RULE_HOMES[home])
@@ -55,20 +57,22 @@ def test_each_rule_is_written_in_one_module(home):
 def test_the_rules_literals_appear_once():
     """The numbers of the token rule and the generator are written in one place each."""
     for literal, home in (("1664525", "draws.py"), ("0.88", "picks.py"), ('"plan" if planner', "draws.py")):
-        holders = [p.name for p in SIM.glob("*.py") if literal in p.read_text()]
+        holders = [p.name for p in SIM.rglob("*.py") if literal in p.read_text()]
         assert holders == [home], f"{literal!r} is written in {holders}"
 
 
 def test_modules_are_readable_in_one_sitting():
     """No module of sim is much longer than a screenful of ideas (about 400 lines)."""
-    long = {p.name: len(p.read_text().splitlines()) for p in SIM.glob("*.py")}
+    long = {p.name: len(p.read_text().splitlines()) for p in SIM.rglob("*.py")}
     assert {name: n for name, n in long.items() if n > 450} == {}
 
 
 def test_every_exported_name_resolves_and_submodules_load():
     for name in sim.__all__:
         assert getattr(sim, name) is not None, name
-    assert callable(sim.agents.run_loop) and callable(sim.panel_single_loop.single_loop_panel)
+    assert callable(sim.engine.loops.run_loop) and callable(
+        sim.presentation.panel_single_loop.single_loop_panel
+    )
 
 
 def test_import_sim_and_the_cli_table_load_only_what_they_need():
@@ -95,7 +99,7 @@ def test_which_option_fits_which_setup_is_decided_once():
     ):
         RunConfig("contract", stop_when_done=True)
     with pytest.raises(sim.InputError, match="max_tokens is an option of setup 'contract' only"):
-        sim.measure("single-loop", 1, 8, max_tokens=5)
+        measure("single-loop", 1, 8, max_tokens=5)
     mixed = configs_for(["contract", "single-loop"], 8, {"stop_when_done": True, "max_tokens": 900})
     assert [(c.setup, c.stop_when_done, c.max_tokens) for c in mixed] == [("contract", False, 900),
                                                                           ("single-loop", True, None)]  # fmt: skip
@@ -121,7 +125,7 @@ def test_the_contract_says_which_bound_stopped_it():
     by_tokens = _cli("table", "--setups", "contract", "--max-tokens", "1").stdout
     by_seconds = _cli("table", "--setups", "contract", "--max-seconds", "1").stdout
     assert by_tokens != by_seconds
-    m = sim.measure("contract", 20260218, 8, max_tokens=1)
+    m = measure("contract", 20260218, 8, max_tokens=1)
     assert m.contract.stop_max_tokens == 24 and m.contract.stop_max_seconds == 0
     trace = _cli("trace", "G05", "--setup", "contract", "--max-tokens", "300")
     assert trace.returncode == 0 and "stop reason max_tokens" in trace.stdout
@@ -132,14 +136,16 @@ def test_the_contract_says_which_bound_stopped_it():
 
 
 def test_records_are_immutable_and_typed():
-    run = sim.contract.run_contract("G05")
+    run = sim.engine.contract.run_contract("G05")
     with pytest.raises(TypeError):
         run.scratchpad.fields["m3"] = 1
     with pytest.raises(AttributeError):
         run.scratchpad.notes.append("x")
-    raw = sim.plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", ("subscriber", "query", "column"))
-    given = sim.contract.run_contract("G05", first_plan=raw.model_dump())
-    assert all(isinstance(plan, sim.plan_schema.Plan) for plan in given.plans)
+    raw = sim.engine.plan_schema.plan_from_tools(
+        sim.TASKS[4].sequence, "amount", ("subscriber", "query", "column")
+    )
+    given = sim.engine.contract.run_contract("G05", first_plan=raw.model_dump())
+    assert all(isinstance(plan, sim.engine.plan_schema.Plan) for plan in given.plans)
 
 
 def test_only_bad_input_is_refused_by_the_cli(monkeypatch):
@@ -155,7 +161,7 @@ def test_only_bad_input_is_refused_by_the_cli(monkeypatch):
 
 def test_bad_input_raises_the_courses_own_errors():
     with pytest.raises(sim.InputTypeError):
-        sim.measure("single-loop", "1")
+        measure("single-loop", "1")
     with pytest.raises(sim.InputError):
         sim.run_task("react", "G01", 1, 8)
     assert issubclass(sim.InputTypeError, TypeError) and issubclass(sim.InputError, ValueError)
@@ -164,11 +170,11 @@ def test_bad_input_raises_the_courses_own_errors():
 def test_lessons_show_whole_functions_and_earlier_lessons_do_not_show_later_options():
     for name in ("01_single_loop", "02_planner_executor"):
         source = (LESSONS / f"{name}.py").read_text()
-        assert "inspect.getsource" not in source and "sim.code_of(" in source
+        assert "inspect.getsource" not in source and "code_of(" in source
         printed = [
             "".join(output.get("text", ""))
             for cell in json.loads((LESSONS / f"{name}.ipynb").read_text())["cells"]
-            if cell["cell_type"] == "code" and "sim.code_of(" in "".join(cell["source"])
+            if cell["cell_type"] == "code" and "code_of(" in "".join(cell["source"])
             for output in cell.get("outputs", [])
         ]
         assert printed and not any("stop_when_done" in text or "budget_margin" in text for text in printed)
@@ -176,6 +182,6 @@ def test_lessons_show_whole_functions_and_earlier_lessons_do_not_show_later_opti
 
 def test_code_of_refuses_what_is_not_sims():
     with pytest.raises(TypeError):
-        sim.code_of(print)
-    assert sim.code_of(sim.picks.single_loop_pick).startswith("def single_loop_pick(")
-    assert '"""' not in sim.code_of(sim.picks.single_loop_pick)
+        code_of(print)
+    assert code_of(sim.model.picks.single_loop_pick).startswith("def single_loop_pick(")
+    assert '"""' not in code_of(sim.model.picks.single_loop_pick)

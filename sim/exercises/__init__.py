@@ -1,0 +1,1 @@
+"""Checks of each lesson's exercises: they say right or wrong, not the answer."""

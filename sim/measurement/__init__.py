@@ -1,0 +1,1 @@
+"""Measurement: setups over seeds, the batch paths, bands, statistics, the harness."""

@@ -1,0 +1,340 @@
+"""Many seeds at once: the single loop and the planner/executor split run over a whole array of
+seeds, vectorised with numpy across (task, seed), bit-identical to the one-seed path in sim.engine.loops.
+
+The one-seed path (`run_single_loop`, `run_plan_execute`) stays the readable reference; this
+module applies the same rules to arrays, calling the same definitions: the draw stream's
+generator (`sim.model.draws.mix32`, `next_state`), the picks (`sim.model.picks`) and the token costs
+(`sim.model.costs`). Two facts make that possible:
+
+- The draw stream is a 32-bit linear congruential generator; it is carried out here in uint64
+  arrays, one stream per (task, seed) lane, advanced only in the lanes that draw at that step.
+- What a tool returns depends only on the state the agent holds, so each task's tools form a
+  small state machine (`sim.measurement.machine`), found once with the real tools.
+
+Where the draws come from is `sim.measurement.lanes`: the seed's streams (AA22), or under the option
+`common_draws` one stream per (task, position), shared by both setups (CR1).
+
+Introduced in lesson 5, how many seeds.
+"""
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
+from sim.measurement.lanes import lane_draws
+from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
+from sim.model.checks import SEED_LIMIT, check_instance, check_seed, check_seeds
+from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
+from sim.model.errors import InputError, InputTypeError
+from sim.model.picks import picks_right, random_tool_index, selection, stops
+from sim.model.tasks import TASKS
+from sim.model.world import WORLD_TOOLS
+
+TASK_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "approvals", "stopped")  # per (task, seed)
+BATCH_SETUPS = ("single-loop", "plan-execute")  # the contract has no batch path
+
+
+@dataclass(frozen=True)
+class SeedMeasurements:
+    """The counted units of one setup at each seed, summed over the 24 tasks; arrays of shape (n_seeds,).
+
+    Fields: seeds; solved (tasks with the correct final answer, of n_tasks); steps; calls
+    (tool calls); tokens; errors (tool errors); approvals; n_tasks.
+    """
+
+    seeds: np.ndarray
+    solved: np.ndarray
+    steps: np.ndarray
+    calls: np.ndarray
+    tokens: np.ndarray
+    errors: np.ndarray
+    approvals: np.ndarray
+    n_tasks: int
+
+    @property
+    def success(self) -> np.ndarray:
+        """Share of tasks solved at each seed, fractions in [0, 1], shape (n_seeds,)."""
+        return self.solved / self.n_tasks
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """One setup run on every task at every seed of a batch.
+
+    Fields: config (the RunConfig it ran with; `setup`, `budget`, `self_critique` and `approval`
+    read from it); seeds (n_seeds,) int64; and per-(task, seed) outcomes, arrays of shape
+    (24, n_seeds) with the tasks in TASKS order: correct (bool, the final answer is the task's
+    correct answer), steps, calls (tool calls), tokens, errors (tool errors), approvals (int64),
+    stopped (bool, the agent stopped because its job was done rather than because the budget ran out).
+    """
+
+    config: RunConfig
+    seeds: np.ndarray
+    correct: np.ndarray
+    steps: np.ndarray
+    calls: np.ndarray
+    tokens: np.ndarray
+    errors: np.ndarray
+    approvals: np.ndarray
+    stopped: np.ndarray
+
+    @property
+    def setup(self) -> str:
+        """The setup's name."""
+        return self.config.setup
+
+    @property
+    def budget(self) -> int:
+        """The step budget (steps)."""
+        return self.config.budget
+
+    @property
+    def self_critique(self) -> bool:
+        """The single loop's self-critique switch."""
+        return self.config.self_critique
+
+    @property
+    def approval(self) -> bool:
+        """The single loop's approval switch."""
+        return self.config.approval
+
+    def head(self, n_seeds: int) -> "BatchRun":
+        """The same run cut to its first n_seeds seeds (1 <= n_seeds <= len(seeds))."""
+        if (
+            isinstance(n_seeds, bool)
+            or not isinstance(n_seeds, int | np.integer)
+            or not 1 <= n_seeds <= len(self.seeds)
+        ):
+            kind = (
+                InputError
+                if isinstance(n_seeds, int | np.integer) and not isinstance(n_seeds, bool)
+                else InputTypeError
+            )
+            raise kind(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
+        return self.take(slice(n_seeds))
+
+    def take(self, positions) -> "BatchRun":
+        """The same run at the seeds in `positions` (a slice, or a list of indexes in their order)."""
+        return replace(
+            self, **{name: getattr(self, name)[..., positions] for name in ("seeds", *TASK_FIELDS)}
+        )
+
+    def per_seed(self) -> SeedMeasurements:
+        """The counted units at each seed, summed over the tasks (what `measure` gives for one seed)."""
+        return SeedMeasurements(
+            self.seeds,
+            self.correct.sum(axis=0),
+            self.steps.sum(axis=0),
+            self.calls.sum(axis=0),
+            self.tokens.sum(axis=0),
+            self.errors.sum(axis=0),
+            self.approvals.sum(axis=0),
+            len(TASKS),
+        )
+
+
+def check_paired_runs(first: object, second: object, what: str = "a BatchRun") -> tuple[BatchRun, BatchRun]:
+    """Return (first, second) when both are BatchRuns on the same seeds, in order: the pair a paired
+    comparison needs (lessons 4 to 6). `what` names what each must be in the message.
+
+    Raises
+    ------
+    InputTypeError
+        For anything but a BatchRun, naming the parameter.
+    InputError
+        For BatchRuns on different seeds.
+    """
+    check_instance(first, BatchRun, "first", what)
+    check_instance(second, BatchRun, "second", what)
+    if not np.array_equal(first.seeds, second.seeds):
+        raise InputError("first and second must be run on the same seeds")
+    return first, second
+
+
+def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndarray:
+    """`sim.model.picks.write_plan` in every lane, drawing from `draws` (a `sim.measurement.lanes` source): plans of
+    shape (24, n_seeds, MAX_SEQUENCE) holding tool indices."""
+    length = machine.length[:, None]
+    plan = np.zeros((*shape, MAX_SEQUENCE), dtype=np.int64)
+    for position in range(MAX_SEQUENCE):
+        writing = np.broadcast_to(position < length, shape)
+        right = writing & picks_right(draws.decide(writing, position), selection(1))
+        u = draws.tool(writing & ~right, position)
+        wanted = machine.sequence[:, position, None]
+        plan[:, :, position] = np.where(right, wanted, random_tool_index(u, len(machine.tools)))
+    return plan
+
+
+def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
+    """Each task's step budget (steps), shape (24, 1): the budget, or lesson 3's SB2 budget."""
+    return np.array([[config.task_budget(int(length))] for length in machine.length], dtype=np.int64)
+
+
+def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
+    """`sim.engine.loops.run_loop` on every (task, seed) lane at once; see it for the rules."""
+    machine, n_tools = tool_machine(config.tools), len(config.tools)
+    shape = (len(TASKS), len(seeds))
+    split = config.setup == "plan-execute"
+    draws = lane_draws(seeds, split, config.common_draws)
+    zeros = np.zeros(shape, dtype=np.int64)
+    plan, plan_length = np.zeros((*shape, 1), dtype=np.int64), zeros  # no plan: never followed
+    steps, tokens, step_tokens = zeros.copy(), zeros.copy(), loop_step_tokens
+    if split:
+        plan = _write_plans(draws, machine, shape)
+        plan_length = np.broadcast_to(machine.length[:, None], shape)
+        steps += PLANNING_STEPS["plan-execute"]  # planning is a step (AA25)
+        tokens += planner_tokens(plan_length)
+        step_tokens = executor_step_tokens
+    state, done, calls, errors, approvals = (
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+        zeros.copy(),
+    )
+    budgets = _task_budgets(config, machine)
+    active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
+    flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
+    selection_by_done = np.array([selection(d + 1) for d in range(MAX_SEQUENCE + 1)])
+    side_effect = np.array([WORLD_TOOLS[tool].side_effect for tool in machine.tools])
+    # flat indices: row t of the sequences starts at t * (MAX_SEQUENCE + 1), lane (t, s) of the plans
+    # at ((t * n_seeds) + s) * plan positions (a `take` on them is np.take_along_axis, faster)
+    sequence_rows = np.arange(len(TASKS))[:, None] * machine.sequence.shape[1]
+    plan_lanes = np.arange(shape[0] * shape[1]).reshape(shape) * plan.shape[2]
+    while True:
+        active &= steps < budgets
+        if not active.any():
+            break
+        steps += active
+        tokens += active * step_tokens(calls)
+        target = machine.sequence.reshape(-1).take(sequence_rows + done)
+        finished = target < 0
+        following = active & ~finished & (calls < plan_length)  # blind: the plan's next position
+        u = draws.decide(active & ~following, done)
+        stop = active & finished & stops(u)
+        right = active & ~finished & ~following & picks_right(u, selection_by_done[done])
+        calling = active & ~stop
+        u = draws.tool(calling & ~following & ~right, done)
+        choice = np.where(right, target, random_tool_index(u, n_tools))
+        if split:  # the single loop follows no plan
+            planned = plan.reshape(-1).take(plan_lanes + np.minimum(calls, plan.shape[2] - 1))
+            choice = np.where(following, planned, choice)
+        if config.approval:
+            approvals += calling & side_effect[choice]
+        flat = (flat_tasks + state) * n_tools + choice
+        failed = machine.error.reshape(-1).take(flat) & calling
+        state = np.where(calling, machine.next_state.reshape(-1).take(flat), state)
+        tokens += calling * observation_tokens(failed, config.self_critique)
+        errors += failed
+        done += calling & ~failed & (choice == target)
+        calls += calling
+        stopped |= stop
+        active = calling
+        if config.stop_when_done:  # SB1, lesson 3
+            complete = calling & (done == machine.length[:, None])
+            stopped |= complete
+            active &= ~complete
+    correct = machine.correct.reshape(-1).take(flat_tasks + state)
+    return BatchRun(config, seeds, correct, steps, calls, tokens, errors, approvals, stopped)
+
+
+def batch_run(config: RunConfig, seeds) -> BatchRun:
+    """Run a checked loop configuration on all 24 tasks at every seed (see `run_batch`).
+
+    Raises
+    ------
+    InputError
+        For the contract (it has no batch path) or bad seeds.
+    """
+    if config.setup not in BATCH_SETUPS:
+        raise InputError(
+            f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}"
+        )
+    return _run_lanes(config, check_seeds(seeds))
+
+
+def run_batch(
+    setup: str,
+    seeds,
+    max_steps: int = DEFAULT_BUDGET,
+    self_critique: bool = False,
+    approval: bool = False,
+    stop_when_done: bool = False,
+    budget_margin: int | None = None,
+    common_draws: bool = False,
+    lookalike: bool = False,
+) -> BatchRun:
+    """Run one setup on all 24 tasks at every seed of `seeds`, vectorised across (task, seed).
+
+    Outcome for outcome equal to calling `sim.run_task(setup, task, seed, ...)` for every task
+    and seed (tests/test_batch.py checks it), and much faster for many seeds.
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop" or "plan-execute".
+    seeds : Sequence[int] | numpy.ndarray
+        One-dimensional, non-empty; every seed an integer 0 <= seed < 2**32.
+    max_steps : int
+        Step budget per task (steps), >= 1.
+    self_critique, approval : bool
+        The single loop's switches; asking them of "plan-execute" raises ValueError.
+    stop_when_done : bool
+        Lesson 3's stopping criterion (SB1).
+    budget_margin : int | None
+        Lesson 3's budget rule (SB2): each task's budget is planning + sequence length + margin,
+        capped at max_steps; None for the fixed budget.
+    common_draws : bool
+        Lesson 5's rule CR1: both setups take the same draw for the same pick (a stream per task
+        and position, shared); False (the default) is the seed's own streams (AA22).
+    lookalike : bool
+        The course's rule LA1 (lesson 4): the tool set offers the look-alike tool as a sixth.
+
+    Returns
+    -------
+    BatchRun
+        Per-(task, seed) outcomes of shape (24, n_seeds); `.per_seed()` sums them per seed.
+
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
+    """
+    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin,
+                       lookalike=lookalike, common_draws=common_draws)  # fmt: skip
+    return batch_run(config, seeds)
+
+
+def measure_batch(
+    setup: str,
+    seeds,
+    max_steps: int = DEFAULT_BUDGET,
+    self_critique: bool = False,
+    approval: bool = False,
+) -> SeedMeasurements:
+    """The counted units of one setup at every seed: `run_batch(...).per_seed()`.
+
+    Parameters (setup, seeds, max_steps, the single loop's switches; no stopping rule) and raises as
+    `run_batch`. Returns SeedMeasurements, arrays of shape (n_seeds,),
+    each entry equal to the field of `measure(setup, seed, max_steps, ...)`.
+    """
+    return run_batch(setup, seeds, max_steps, self_critique, approval).per_seed()
+
+
+def study_seeds(n_seeds: int, first: int = DEFAULT_SEED) -> np.ndarray:
+    """The seeds of an N-seed study, first + i for i = 0..n_seeds - 1 (lesson 5), as int64.
+
+    Raises
+    ------
+    TypeError, ValueError
+        When n_seeds is not an integer >= 1, or the last seed would reach 2**32.
+    """
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
+        raise InputTypeError(f"n_seeds must be an integer >= 1, got {n_seeds!r} ({type(n_seeds).__name__})")
+    if n_seeds < 1:
+        raise InputError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+    first = check_seed(first, "first")
+    if n_seeds > SEED_LIMIT - first:
+        raise InputError(f"n_seeds must be at most 2**32 - first = {SEED_LIMIT - first}, got {n_seeds!r}")
+    return check_seeds(np.arange(first, first + n_seeds, dtype=np.int64))

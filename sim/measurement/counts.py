@@ -1,0 +1,268 @@
+"""The measurement of one setup at one seed: the counted units over the 24 tasks, and the
+planner's plan accuracy.
+
+The counted units are success, steps, tool calls, tokens and tool errors (rule AA30; defined
+once in `sim.engine.units`). Introduced in lesson 2, planner and executor.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+from sim.engine.common_draws import common_plan
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
+from sim.engine.exit_states import EXIT_STATES, STOP_REASONS, exit_field, stop_field
+from sim.engine.loops import is_correct
+from sim.engine.runs import run_with
+from sim.engine.units import UNITS, Unit
+from sim.measurement.batch import BATCH_SETUPS, batch_run
+from sim.model.checks import check_seed, check_seeds, check_switch
+from sim.model.draws import PositionDraws, draw_stream, stream_key
+from sim.model.picks import write_plan
+from sim.model.tasks import TASKS
+
+LOOP_SWITCHES = ("stop_when_done", "budget_margin", "self_critique", "approval")  # in every table row
+CONTRACT_BOUNDS = ("max_replans", "max_tokens", "max_seconds")
+
+
+@dataclass(frozen=True)
+class ContractCounts:
+    """What a measurement of setup "contract" adds (lesson 4): replans and simulated seconds summed
+    over the tasks; tasks per exit state (CT12); tasks per stop reason, i.e. what ended each run:
+    its plan complete, or the bound it hit (CT7, CT11)."""
+
+    replans: int
+    seconds: int
+    exit_success: int
+    exit_partial_success: int
+    exit_replan_exhausted: int
+    exit_timeout: int
+    stop_plan_complete: int
+    stop_max_steps: int
+    stop_max_tokens: int
+    stop_max_seconds: int
+    stop_max_replans: int
+
+    @classmethod
+    def of(cls, runs) -> "ContractCounts":
+        """Count a list of ContractRuns."""
+        exits = [run.exit_state for run in runs]
+        stops = [run.stop_reason for run in runs]
+        return cls(
+            replans=sum(run.replans for run in runs),
+            seconds=sum(run.seconds for run in runs),
+            **{exit_field(state): exits.count(state) for state in EXIT_STATES},
+            **{stop_field(reason): stops.count(reason) for reason in STOP_REASONS},
+        )
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """The counted units of one setup at one seed and budget over the 24 tasks.
+
+    Fields: setup; seed; budget (steps); solved (tasks whose final answer is correct, of
+    n_tasks); steps, calls (tool calls), tokens and errors (tool errors), each summed over the
+    tasks; approvals (side-effecting calls that asked for approval); config (the RunConfig it ran
+    with: switches, stopping rule, bounds); contract (ContractCounts for setup "contract", else
+    None, lesson 4).
+    """
+
+    setup: str
+    seed: int
+    budget: int
+    solved: int
+    n_tasks: int
+    steps: int
+    calls: int
+    tokens: int
+    errors: int
+    approvals: int
+    config: RunConfig
+    contract: ContractCounts | None = None
+
+    @property
+    def success(self) -> float:
+        """Share of tasks solved, a fraction in [0, 1]."""
+        return self.solved / self.n_tasks
+
+    @property
+    def success_exit(self) -> float | None:
+        """Share of tasks ending in exit state SUCCESS (setup "contract"; None for the others)."""
+        return None if self.contract is None else self.contract.exit_success / self.n_tasks
+
+    @property
+    def rule(self) -> str:
+        """The stopping rule that ran (see RunConfig.rule)."""
+        return self.config.rule
+
+    def reported(self, unit: Unit) -> float | int:
+        """A counted unit as a table reports it: success as a share of the tasks, the others as counts."""
+        return self.success if unit.share else getattr(self, unit.count)
+
+    def row(self) -> dict:
+        """The measurement as one flat row: setup, seed, budget, success (a share), steps, calls,
+        tokens, errors, approvals, rule, the loops' switches (stop_when_done, budget_margin,
+        self_critique, approval); for the contract also replans, success_exit, the exit-state and
+        stop-reason counts and the bounds. What the CLI's JSON and CSV rows hold."""
+        row = {"setup": self.setup, "seed": self.seed, "budget": self.budget}
+        row.update({unit.reported: self.reported(unit) for unit in UNITS})
+        row.update({"approvals": self.approvals, "rule": self.rule})
+        row.update({name: getattr(self.config, name) for name in LOOP_SWITCHES})
+        if self.contract is not None:
+            counts = {f.name: getattr(self.contract, f.name) for f in fields(ContractCounts)}
+            row["replans"] = counts.pop("replans")
+            row["success_exit"] = self.success_exit
+            exits = {name: value for name, value in counts.items() if name.startswith("exit_")}
+            row.update(exits)
+            row.update({name: getattr(self.config, name) for name in CONTRACT_BOUNDS})
+            row["seconds"] = counts.pop("seconds")
+            row.update({name: value for name, value in counts.items() if name.startswith("stop_")})
+        return row
+
+
+def measure_config(config: RunConfig, seed: int) -> Measurement:
+    """Run all 24 tasks under a checked RunConfig at a checked seed and count the units."""
+    runs = [run_with(config, task, seed) for task in TASKS]
+    return Measurement(
+        config.setup, seed, config.budget, sum(is_correct(run) for run in runs), len(runs),
+        sum(run.steps for run in runs), sum(run.calls for run in runs), sum(run.tokens for run in runs),
+        sum(run.errors for run in runs), sum(run.approvals for run in runs), config,
+        ContractCounts.of(runs) if config.setup == "contract" else None,
+    )  # fmt: skip
+
+
+def measure(
+    setup: str,
+    seed: int = DEFAULT_SEED,
+    max_steps: int = DEFAULT_BUDGET,
+    self_critique: bool = False,
+    approval: bool = False,
+    stop_when_done: bool = False,
+    budget_margin: int | None = None,
+    common_draws: bool = False,
+    **contract,
+) -> Measurement:
+    """Run all 24 tasks in one setup and count the units.
+
+    Parameters
+    ----------
+    setup : str
+        "single-loop", "plan-execute" or "contract".
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+    max_steps : int
+        Step budget per task (steps), >= 1.
+    self_critique, approval : bool
+        The single loop's switches (lesson 1).
+    stop_when_done : bool
+        The loops' stopping criterion SB1 (lesson 3).
+    budget_margin : int | None
+        The loops' budget rule SB2 (lesson 3): each task's budget is planning step + its
+        sequence length + budget_margin, capped at max_steps; None for the fixed budget.
+    common_draws : bool
+        The loops' common draws, rule CR1 (lesson 5): both setups take the same draw for the same
+        pick; False (the default) is the seed's own streams.
+    **contract
+        max_replans, max_tokens, max_seconds: the contract's bounds (CT11, lesson 4).
+
+    Returns
+    -------
+    Measurement
+        For setup "contract" with its ContractCounts.
+
+    Raises
+    ------
+    TypeError, ValueError
+        (InputTypeError, InputError) for a bad setup, seed, budget or option, or an option asked
+        of a setup that does not have it.
+    """
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
+                        stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
+                        **contract)  # fmt: skip
+    return measure_config(config, check_seed(seed))
+
+
+def measure_seeds(config: RunConfig, seeds: Sequence[int]) -> list[Measurement]:
+    """A measurement per seed under a checked RunConfig, equal to `measure_config` at each seed.
+
+    The loops run all seeds at once on the batch path (`sim.measurement.batch`, proven equal to the one-seed
+    path); the contract, which has no batch path, runs seed by seed.
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For seeds that are not distinct integers 0 <= seed < 2**32.
+    """
+    seeds = check_seeds(seeds)
+    if config.setup not in BATCH_SETUPS:
+        return [measure_config(config, int(seed)) for seed in seeds]
+    totals = batch_run(config, seeds).per_seed()
+    counts = zip(totals.seeds, totals.solved, totals.steps, totals.calls, totals.tokens, totals.errors,
+                 totals.approvals, strict=True)  # fmt: skip
+    return [
+        Measurement(
+            config.setup,
+            int(seed),
+            config.budget,
+            int(solved),
+            totals.n_tasks,
+            int(steps),
+            int(calls),
+            int(tokens),
+            int(errors),
+            int(approvals),
+            config,
+        )  # fmt: skip
+        for seed, solved, steps, calls, tokens, errors, approvals in counts
+    ]
+
+
+@dataclass(frozen=True)
+class PlanAccuracy:
+    """How right the planner's first plans are at one seed: right positions of all positions, fully right plans of all plans."""
+
+    seed: int
+    right_positions: int
+    positions: int
+    right_plans: int
+    plans: int
+
+    @property
+    def position_share(self) -> float:
+        """Share of plan positions that name the right tool."""
+        return self.right_positions / self.positions
+
+
+def plan_accuracy(seed: int = DEFAULT_SEED, common_draws: bool = False) -> PlanAccuracy:
+    """How right the planner's plans are at one seed (AA24, AA29).
+
+    Parameters
+    ----------
+    seed : int
+        Run seed, 0 <= seed < 2**32.
+    common_draws : bool
+        The plans written under lesson 5's rule CR1 (common draws) rather than the planner's own
+        streams (AA22).
+
+    Returns
+    -------
+    PlanAccuracy
+        Right positions of the 53 plan positions, and fully right plans of the 24.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad seed or switch.
+    """
+    seed = check_seed(seed)
+    common_draws = check_switch(common_draws, "common_draws")
+    right_positions = positions = right_plans = 0
+    for task in TASKS:
+        if common_draws:
+            plan = common_plan(task, PositionDraws(seed, task.name))
+        else:
+            plan = write_plan(task.sequence, draw_stream(stream_key(seed, task.name, planner=True)))
+        matches = [planned == wanted for planned, wanted in zip(plan, task.sequence, strict=True)]
+        right_positions += sum(matches)
+        positions += len(task.sequence)
+        right_plans += all(matches)
+    return PlanAccuracy(seed, right_positions, positions, right_plans, len(TASKS))

@@ -1,0 +1,360 @@
+"""The scoring harness (lesson 6): any policy scored the way the course scores its setups.
+
+An entrant is a built-in setup (its name, or a RunConfig), a `Route` (each task kind sent to a
+built-in setup) or a policy function (`sim.engine.policy`). Each runs on every task at every seed of a
+block into a `BatchRun`: the built-in setups on their batch path, a route by taking each task's
+row from its setup's batch run, a policy seed by seed on the one-seed engine. Then:
+
+- the band rule (AA30) against a chosen baseline at the lessons' runs A and B (`sim.measurement.bands`);
+- the mean paired difference of each counted unit, with its 95 % t interval over many seeds,
+  beside the band verdict (`sim.measurement.many_seeds`);
+- tokens per solved task with a 95 % percentile bootstrap interval over seeds (scipy), undefined
+  (NaN) for an entrant that solves nothing: a result, not an error;
+- success against tokens per run, with intervals on both axes (the cost-success figure).
+
+Every t interval here is truncated to what its unit can take (a share 0..1, a difference of
+shares -1..+1, tokens >= 0; `sim.measurement.many_seeds.bounded_t_interval`): at few seeds near a bound the
+t interval runs past it, and the truncated one keeps its coverage. A table says where it cut.
+
+Tuning and testing are kept apart: design on the tuning block, report on the held-out block,
+which the report functions take when no seeds are given. Introduced in lesson 6.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.engine.labels import SETUP_LABELS
+from sim.engine.policy import check_policy, policy_name, policy_run
+from sim.engine.units import UNITS
+from sim.measurement.bands import BandVerdict, band_verdict
+from sim.measurement.batch import TASK_FIELDS, BatchRun, batch_run, check_paired_runs, study_seeds
+from sim.measurement.many_seeds import CONFIDENCE as CONFIDENCE  # the lessons print harness.CONFIDENCE
+from sim.measurement.many_seeds import beside_many_seeds, bounded_t_interval, paired_difference
+from sim.model.checks import (
+    SETUP_NAMES,
+    check_budget,
+    check_instance,
+    check_integer,
+    check_items,
+    check_seeds,
+    check_setup,
+)
+from sim.model.errors import InputError, InputTypeError
+from sim.model.tasks import TASKS, correct_answer
+
+TUNING_FIRST = DEFAULT_SEED + 100_000  # the tuning block: seeds TUNING_FIRST + i
+HELD_OUT_FIRST = DEFAULT_SEED + 200_000  # the held-out block: seeds HELD_OUT_FIRST + i
+REPORT_SEEDS = 500  # seeds of a report on the held-out block when none are given
+LESSON_SEEDS = (DEFAULT_SEED, DEFAULT_SEED + 1)  # runs A and B
+RESAMPLES, RESAMPLING_SEED = 2000, 2026  # the bootstrap of tokens per solved task
+KINDS = tuple(dict.fromkeys(task.kind for task in TASKS))
+
+
+NOTHING_SOLVED = "n/a (nothing solved)"  # tokens per solved task of an entrant that solved nothing
+
+
+def tuning_seeds(n_seeds: int) -> np.ndarray:
+    """The first n_seeds seeds of the tuning block (design a policy on these), >= 1 seed.
+
+    Raises InputTypeError / InputError for an n_seeds that is not an integer >= 1."""
+    return study_seeds(check_integer(n_seeds, "n_seeds", 1), TUNING_FIRST)
+
+
+def held_out_seeds(n_seeds: int = REPORT_SEEDS) -> np.ndarray:
+    """The first n_seeds seeds of the held-out block (report on these, once), >= 1 seed.
+
+    Raises InputTypeError / InputError for an n_seeds that is not an integer >= 1."""
+    return study_seeds(check_integer(n_seeds, "n_seeds", 1), HELD_OUT_FIRST)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A router: each task kind sent to a built-in setup. Fields: by_kind, (kind, setup) pairs in
+    KINDS order. Build it with `route`."""
+
+    by_kind: tuple[tuple[str, str], ...]
+
+    @property
+    def name(self) -> str:
+        """E.g. "router (charge: single-loop, ...)"."""
+        return "router (" + ", ".join(f"{kind}: {setup}" for kind, setup in self.by_kind) + ")"
+
+
+def route(by_kind: Mapping[str, str]) -> Route:
+    """A Route from a mapping task kind -> setup name, one entry for every kind (lesson 6).
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For anything but a mapping, a kind missing or unknown, or an unknown setup.
+    """
+    if not isinstance(by_kind, Mapping):
+        raise InputTypeError(f"by_kind must be a mapping task kind -> setup, got {type(by_kind).__name__}")
+    if set(by_kind) != set(KINDS):
+        raise InputError(
+            f"by_kind must name every task kind ({', '.join(KINDS)}) once, got {sorted(by_kind)}"
+        )
+    return Route(tuple((kind, check_setup(by_kind[kind], f"by_kind[{kind!r}]")) for kind in KINDS))
+
+
+def entrant_label(entrant: object) -> str:
+    """How tables name an entrant: a setup's label, a route's name, a policy's name."""
+    if isinstance(entrant, RunConfig):
+        return SETUP_LABELS[entrant.setup]
+    if isinstance(entrant, str) and entrant in SETUP_NAMES:
+        return SETUP_LABELS[entrant]
+    return entrant.name if isinstance(entrant, Route) else policy_name(entrant)
+
+
+def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
+    """A policy on every task at every seed, seed by seed on the one-seed engine (lesson 6).
+
+    Returns a BatchRun (config: the single loop's engine at the budget); raises as
+    `sim.engine.policy.run_policy`, and no partial result when the policy fails at any seed.
+    """
+    policy, seeds = check_policy(policy), np.asarray(check_seeds(seeds), dtype=np.int64)
+    config = RunConfig("single-loop", max_steps)
+    answers = [correct_answer(task) for task in TASKS]
+    rows = []  # per seed, per task: the TASK_FIELDS of the run, in that order
+    for seed in seeds.tolist():
+        for task, answer in zip(TASKS, answers, strict=True):
+            run = policy_run(policy, task, seed, config)
+            rows.append((run.answer == answer, run.steps, run.calls, run.tokens, run.errors, 0, run.stopped))
+    table = np.array(rows, dtype=np.int64).reshape(len(seeds), len(TASKS), len(TASK_FIELDS))
+    out = {name: np.ascontiguousarray(table[:, :, k].T, dtype=bool if name in ("correct", "stopped") else np.int64)
+           for k, name in enumerate(TASK_FIELDS)}  # fmt: skip
+    return BatchRun(config, seeds, **out)
+
+
+def check_entrant(entrant: object, name: str = "entrant") -> object:
+    """Return `entrant` if it is a setup name, a RunConfig, a Route or a callable policy; else
+    InputTypeError naming the parameter (an unknown setup name is a wrong kind of entrant too)."""
+    if isinstance(entrant, RunConfig | Route) or (isinstance(entrant, str) and entrant in SETUP_NAMES):
+        return entrant
+    if callable(entrant) and not isinstance(entrant, type):
+        return entrant
+    raise InputTypeError(f"{name} must be a setup name ({', '.join(SETUP_NAMES)}), a RunConfig, a Route "
+                         f"or a policy function, got {entrant!r} ({type(entrant).__name__})")  # fmt: skip
+
+
+def entrant_run(entrant: object, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
+    """Any entrant on every task at every seed of `seeds`, as a BatchRun (lesson 6).
+
+    Parameters
+    ----------
+    entrant : str | RunConfig | Route | Callable
+        A setup name (run with its defaults at max_steps), a RunConfig (its own budget), a Route,
+        or a policy function.
+    seeds : Sequence[int]
+        Distinct seeds, each 0 <= seed < 2**32.
+    max_steps : int
+        Step budget (steps), >= 1 (not used for a RunConfig).
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For an entrant of another kind, bad seeds or budget; PolicyError from a failing policy.
+    """
+    entrant, seeds = check_entrant(entrant), np.asarray(check_seeds(seeds), dtype=np.int64)
+    if isinstance(entrant, str):
+        entrant = RunConfig(entrant, check_budget(max_steps))
+    if isinstance(entrant, RunConfig):
+        if entrant.setup == "contract":
+            from sim.measurement.batch_contract import contract_batch
+
+            return contract_batch(entrant, seeds)
+        return batch_run(entrant, seeds)
+    if isinstance(entrant, Route):
+        runs = {setup: entrant_run(setup, seeds, max_steps) for setup in dict(entrant.by_kind).values()}
+        chosen = [dict(entrant.by_kind)[task.kind] for task in TASKS]
+        out = {name: np.stack([getattr(runs[setup], name)[i] for i, setup in enumerate(chosen)])
+               for name in TASK_FIELDS}  # fmt: skip
+        return BatchRun(RunConfig("single-loop", check_budget(max_steps)), seeds, **out)
+    return policy_batch(entrant, seeds, max_steps)
+
+
+def band_scores(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET,
+                seeds=LESSON_SEEDS) -> list[BandVerdict]:  # fmt: skip
+    """The band rule (AA30) for the entrant against the baseline at two or more runs (lesson 2's
+    verdicts, second = the entrant), one BandVerdict per counted unit. Raises as `entrant_run`."""
+    entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
+    seeds = check_seeds(seeds)
+    return run_bands(*(entrant_run(e, seeds, max_steps) for e in (baseline, entrant)))
+
+
+def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
+    """The band rule (AA30) between two BatchRuns on the same seeds (second against first), one
+    BandVerdict per counted unit: `band_scores` on runs already made (a panel cuts its own with
+    `BatchRun.head`). Raises InputTypeError / InputError for anything but BatchRuns on the same seeds."""
+    check_paired_runs(first, second, "a BatchRun (from entrant_run)")
+    first, second = first.per_seed(), second.per_seed()
+    return [band_verdict(unit.name, getattr(first, unit.count).tolist(), getattr(second, unit.count).tolist())
+            for unit in UNITS]  # fmt: skip
+
+
+def score(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET, seeds=None,
+          lesson_seeds=LESSON_SEEDS) -> pd.DataFrame:  # fmt: skip
+    """Score an entrant against a baseline the way the course scores its setups (lesson 6).
+
+    Parameters
+    ----------
+    entrant, baseline : str | RunConfig | Route | Callable
+        As in `entrant_run`.
+    max_steps : int
+        Step budget (steps), >= 1.
+    seeds : Sequence[int] | None
+        The many-seed block; None takes the held-out block, REPORT_SEEDS seeds.
+    lesson_seeds : Sequence[int]
+        The runs of the band rule (default runs A and B).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per counted unit: the band verdict at the lesson seeds, the mean paired
+        difference (entrant minus baseline, per run of 24 tasks, a share for success) with its
+        95 % t interval over the seeds, and whether the two agree (`sim.measurement.many_seeds`).
+
+    Raises
+    ------
+    InputTypeError, InputError, PolicyError
+        As `entrant_run`.
+    """
+    entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
+    lesson_seeds = check_seeds(lesson_seeds, "lesson_seeds")
+    seeds = held_out_seeds() if seeds is None else check_seeds(seeds)
+    verdicts = band_scores(entrant, baseline, max_steps, lesson_seeds)
+    return beside_many_seeds(
+        verdicts, entrant_run(baseline, seeds, max_steps), entrant_run(entrant, seeds, max_steps)
+    )
+
+
+def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, float, float]:
+    """Tokens per solved task over a BatchRun's seeds: total tokens / tasks solved, with its 95 %
+    percentile bootstrap interval resampling seeds (scipy.stats.bootstrap, paired, RESAMPLES
+    resamples, numpy Generator seeded RESAMPLING_SEED). Returns (value, low, high), in tokens;
+    with interval=False, (value, NaN, NaN) and no resampling (a panel that does not show it).
+    A run that solves nothing has no tokens per solved task: (NaN, NaN, NaN), a result like any
+    other; when some seeds solve nothing, a resample of only those has no upper bound, and high
+    may be inf.
+
+    Raises InputTypeError for anything but a BatchRun."""
+    if not isinstance(run, BatchRun):
+        raise InputTypeError(f"run must be a BatchRun (from entrant_run), got {type(run).__name__}")
+    per_seed = run.per_seed()
+    tokens, solved = per_seed.tokens.astype(float), per_seed.solved.astype(float)
+    if solved.sum() == 0:  # undefined: nothing was solved
+        return float("nan"), float("nan"), float("nan")
+    value = float(tokens.sum() / solved.sum())
+    if not interval:
+        return value, float("nan"), float("nan")
+    if len(tokens) < 2:
+        return value, value, value
+    with np.errstate(divide="ignore", invalid="ignore"):  # a resample that solves nothing: inf
+        result = stats.bootstrap((tokens, solved), lambda t, s, axis: t.sum(axis=axis) / s.sum(axis=axis),
+                                 paired=True, vectorized=True, n_resamples=RESAMPLES, method="percentile",
+                                 rng=np.random.default_rng(RESAMPLING_SEED))  # fmt: skip
+    return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True) -> pd.DataFrame:
+    """Success against cost per entrant, with 95 % intervals on both axes (lesson 6's figure).
+
+    Parameters
+    ----------
+    runs : Mapping[str, BatchRun]
+        Label -> BatchRun, all on the same seeds.
+    per_success_interval : bool
+        False: tokens_per_success without its bootstrap interval (per_success_low and high are
+        NaN), for a panel that does not show it and redraws at every change.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per entrant: entrant; seeds; success (mean share of the 24 tasks per run) with
+        success_low, success_high (t interval over seeds, truncated to 0..1); tokens (mean per run
+        of 24 tasks) with tokens_low, tokens_high (t interval, truncated at 0); success_truncated,
+        tokens_truncated (whether the truncation cut a bound, `sim.measurement.many_seeds.bounded_t_interval`);
+        tokens_per_success with its bootstrap low and high (NaN when the entrant solved nothing,
+        `tokens_per_success`).
+
+    Raises
+    ------
+    InputTypeError, InputError
+        For anything but a mapping of labels to BatchRuns on the same seeds.
+    """
+    if not isinstance(runs, Mapping) or not runs:
+        raise InputTypeError(f"runs must be a non-empty mapping label -> BatchRun, got {type(runs).__name__}")
+    rows, seeds = [], None
+    for label, run in runs.items():
+        if not isinstance(run, BatchRun):
+            raise InputTypeError(f"runs[{label!r}] must be a BatchRun, got {type(run).__name__}")
+        if seeds is not None and not np.array_equal(seeds, run.seeds):
+            raise InputError("runs must all be on the same seeds")
+        seeds, per_seed = run.seeds, run.per_seed()
+        success = bounded_t_interval(per_seed.success, 0.0, 1.0)
+        tokens = bounded_t_interval(per_seed.tokens.astype(float), 0.0, np.inf)
+        per = tokens_per_success(run, interval=per_success_interval)
+        rows.append({"entrant": label, "seeds": len(run.seeds),
+                     "success": success[0], "success_low": success[1], "success_high": success[2],
+                     "tokens": tokens[0], "tokens_low": tokens[1], "tokens_high": tokens[2],
+                     "success_truncated": success[3], "tokens_truncated": tokens[3],
+                     "tokens_per_success": per[0], "per_success_low": per[1], "per_success_high": per[2]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
+    """Per task kind, the mean paired difference in success (second minus first: the share of that
+    kind's tasks solved per seed) with its 95 % t interval over the seeds, truncated to -1..+1
+    (`sim.measurement.many_seeds.bounded_t_interval`; lesson 6's router).
+
+    Returns a DataFrame: kind, tasks, first, second (mean shares), difference, low, high, shown
+    (the interval leaves zero out). Raises InputTypeError / InputError for runs that are not
+    BatchRuns on the same seeds."""
+    check_paired_runs(first, second, "a BatchRun (from entrant_run)")
+    kinds, rows = np.array([task.kind for task in TASKS]), []
+    for kind in KINDS:
+        a, b = first.correct[kinds == kind].mean(axis=0), second.correct[kinds == kind].mean(axis=0)
+        mean, low, high, _ = bounded_t_interval(b - a, -1.0, 1.0)
+        rows.append({"kind": kind, "tasks": int((kinds == kind).sum()), "first": float(a.mean()),
+                     "second": float(b.mean()), "difference": mean, "low": low, "high": high,
+                     "shown": bool(low > 0 or high < 0)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def best_route(default: BatchRun, other: BatchRun) -> Route:
+    """The router tuned on a block of seeds (lesson 6): each task kind goes to `other`'s setup only
+    where `kind_differences(default, other)` shows `other` better (its interval above zero), and
+    to `default`'s setup everywhere else, so a difference the seeds cannot show moves nothing.
+
+    Raises InputTypeError / InputError as `kind_differences`."""
+    check_instance(default, BatchRun, "default", "a BatchRun (from entrant_run)")
+    check_instance(other, BatchRun, "other", "a BatchRun (from entrant_run)")
+    shown = kind_differences(default, other).set_index("kind")
+    better = shown["shown"] & (shown["difference"] > 0)
+    return route({kind: other.setup if better[kind] else default.setup for kind in KINDS})
+
+
+def interval_growth(first: BatchRun, second: BatchRun, unit: str, sizes) -> pd.DataFrame:
+    """The mean paired difference (second minus first) of one unit and its 95 % t interval over the
+    first n seeds, for each n of `sizes` (lesson 6: how many seeds it takes to show an effect).
+
+    Returns a DataFrame: seeds, mean, low, high, zero_out (the interval leaves zero out), and
+    from_here_on (zero is out at this size and every larger size listed).
+
+    Raises InputTypeError / InputError for runs that are not BatchRuns on the same seeds, an unknown
+    unit, or sizes that are not increasing integers 2 .. the seeds of the runs."""
+    check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
+    check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
+    sizes = check_items(sizes, int, "sizes", "numbers of seeds (integers)", 1)
+    if sizes != sorted(set(sizes)) or sizes[0] < 2 or sizes[-1] > len(first.seeds):
+        raise InputError(f"sizes must be increasing integers 2 .. {len(first.seeds)}, got {sizes}")
+    rows = [paired_difference(first.head(n), second.head(n), unit) for n in sizes]
+    frame = pd.DataFrame(rows).rename(columns={"n_seeds": "seeds"})[["seeds", "mean", "low", "high"]]
+    frame["zero_out"] = (frame["low"] > 0) | (frame["high"] < 0)
+    frame["from_here_on"] = frame["zero_out"][::-1].cummin()[::-1]
+    return frame

@@ -1,0 +1,95 @@
+"""Every task's tools as a small state machine, for the many-seed batch path (`sim.measurement.batch`).
+
+What a tool returns depends only on the state the agent holds. From a task's starting state
+only a few states can be reached (44 per task), so each task's tools form a small state
+machine: for every reachable state and every tool, the next state and whether the call is a
+tool error. The machine is found once, when first needed, by calling the real tools through
+the one-seed path's own step (`sim.engine.loops.call_and_observe`), so no tariff or document rule is
+written twice. Introduced in lesson 5, how many seeds.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from sim.engine.loops import call_and_observe, initial_state
+from sim.model.tasks import TASKS, correct_answer
+from sim.model.world import TOOL_NAMES
+
+MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
+
+
+@dataclass(frozen=True)
+class ToolMachine:
+    """Every task's tools as a state machine, stacked over the 24 tasks (read-only arrays).
+
+    Fields: tools (the tool set, in index order: the five tools, or six under LA1, lesson 4);
+    n_states (states per task; state 0 is the task's starting state, tasks with
+    fewer states are padded); next_state (n_tasks, n_states, n_tools) int64, the state after
+    calling a tool; error (same shape) bool, whether that call is a tool error; correct
+    (n_tasks, n_states) bool, whether the answer held in that state is the task's correct
+    answer; sequence (n_tasks, MAX_SEQUENCE + 1) int64, the tool index at each position of
+    the task's sequence, -1 from its length on; length (n_tasks,) int64, the sequence length.
+    """
+
+    tools: tuple[str, ...]
+    n_states: int
+    next_state: np.ndarray
+    error: np.ndarray
+    correct: np.ndarray
+    sequence: np.ndarray
+    length: np.ndarray
+
+
+def _task_states(task, tools: tuple[str, ...]) -> tuple[list[dict], dict, dict]:
+    """Breadth-first search of the states a task can reach with `tools`; returns states, next and error maps."""
+    states = [initial_state(task)]
+    index = {tuple(sorted(states[0].items())): 0}
+    next_state_of, error = {}, {}
+    position = 0
+    while position < len(states):
+        for tool_index, tool in enumerate(tools):
+            after = dict(states[position])
+            failed = "error" in call_and_observe(tool, after)
+            key = tuple(sorted(after.items()))
+            if key not in index:
+                index[key] = len(states)
+                states.append(after)
+            next_state_of[position, tool_index] = index[key]
+            error[position, tool_index] = failed
+        position += 1
+    return states, next_state_of, error
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+def tool_machine(tools: tuple[str, ...] = TOOL_NAMES) -> ToolMachine:
+    """Find every task's reachable states with the real tools of the tool set `tools` (the run's,
+    `RunConfig.tools`) and tabulate them (see ToolMachine); built on first use and kept, one machine
+    per tool set (a standard cache; the arrays are read-only)."""
+    return _tool_machine(tuple(tools))
+
+
+@cache
+def _tool_machine(tools: tuple[str, ...]) -> ToolMachine:
+    searched = [_task_states(task, tools) for task in TASKS]
+    n_states = max(len(states) for states, _, _ in searched)
+    next_state_of = np.zeros((len(TASKS), n_states, len(tools)), dtype=np.int64)
+    error = np.zeros((len(TASKS), n_states, len(tools)), dtype=bool)
+    correct = np.zeros((len(TASKS), n_states), dtype=bool)
+    for t, (task, (states, moves, failures)) in enumerate(zip(TASKS, searched, strict=True)):
+        for (state, tool), after in moves.items():
+            next_state_of[t, state, tool] = after
+            error[t, state, tool] = failures[state, tool]
+        wanted = correct_answer(task)
+        correct[t, : len(states)] = [state.get("result") == wanted for state in states]
+    sequence = np.full((len(TASKS), MAX_SEQUENCE + 1), -1, dtype=np.int64)
+    for t, task in enumerate(TASKS):
+        sequence[t, : len(task.sequence)] = [tools.index(tool) for tool in task.sequence]
+    length = np.array([len(task.sequence) for task in TASKS], dtype=np.int64)
+    arrays = (next_state_of, error, correct, sequence, length)
+    return ToolMachine(tools, n_states, *(_read_only(a) for a in arrays))

@@ -1,0 +1,107 @@
+"""Saving and encoding the lessons' figures, the course's style and the colours they share. Each
+lesson's figures are drawn by named functions in a module of their own: `sim.presentation.figures_single_loop`,
+`sim.presentation.figures_planner_executor`, `sim.presentation.figures_step_budget`, `sim.presentation.figures_contract`,
+`sim.presentation.figures_how_many_seeds`, `sim.presentation.figures_your_agent`.
+
+Figures are matplotlib `Figure` objects made without pyplot, so drawing one never shows it
+twice and leaves no global figure state. They are drawn and saved in the course's own style
+(`course_style`: matplotlib's defaults), whatever a user's matplotlibrc says, so a figure is
+the same on every machine. `save_figure` writes into the repository's `figures/` folder
+whatever the working directory, or into the folder named by the environment variable
+COURSE_FIGURES_DIR (the tests set it, so running them never rewrites a committed figure);
+where that folder cannot be written (a read-only or shared course folder), it saves into a
+folder of the user's own and says so in one line. Introduced in lesson 2, planner and executor.
+"""
+
+import functools
+import io
+import os
+import tempfile
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import matplotlib
+import matplotlib.style
+from matplotlib.figure import Figure
+
+FIGURES_ENV = "COURSE_FIGURES_DIR"
+REPO_FIGURES = Path(__file__).resolve().parents[2] / "figures"
+RUN_COLOURS = ("#4C72B0", "#DD8452")  # run A, run B
+OK_COLOUR, ERROR_COLOUR = "#2E7D32", "#C62828"
+# matplotlib's own defaults (not a user's matplotlibrc), and SVG text kept as text with fixed ids
+COURSE_STYLE = ("default", {"svg.fonttype": "none", "svg.hashsalt": "agent-loops-measured"})
+
+
+def course_style() -> AbstractContextManager:
+    """A context in which figures are drawn and saved in the course's style, whatever the user's rc."""
+    return matplotlib.style.context(COURSE_STYLE)
+
+
+def in_course_style(draw: Callable[..., Figure]) -> Callable[..., Figure]:
+    """Decorate a figure function so that it draws in `course_style()`."""
+
+    @functools.wraps(draw)
+    def drawn(*args, **kwargs) -> Figure:
+        with course_style():
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
+def figures_dir() -> Path:
+    """The folder figures are saved in: $COURSE_FIGURES_DIR if set, else the repository's figures/."""
+    return Path(os.environ.get(FIGURES_ENV) or REPO_FIGURES)
+
+
+@functools.cache
+def fallback_dir(unwritable: Path) -> Path:
+    """A folder of the user's own for the figures that cannot go into `unwritable`; says where, once."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = cache / "agent-loops-measured" / "figures"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(folder)
+    except OSError:
+        folder = Path(tempfile.mkdtemp(prefix="agent-loops-measured-figures-"))
+    print(f"{unwritable} cannot be written here, so this session's figures are saved in {folder}")
+    return folder
+
+
+def save_figure(fig: Figure, name: str) -> Path:
+    """Save `fig` as `<figures_dir()>/<name>.png` (100 dpi) and return the path; where that folder
+    cannot be written (a read-only course folder), save into `fallback_dir` instead. The figure
+    is drawn once either way (a second draw can move a constrained layout by a pixel)."""
+    png = figure_png(fig, dpi=100)
+    try:
+        return _write(figures_dir(), f"{name}.png", png)
+    except OSError:
+        return _write(fallback_dir(figures_dir()), f"{name}.png", png)
+
+
+def _write(folder: Path, name: str, content: bytes) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(content)
+    return path
+
+
+PANEL_DPI = 90  # resolution of a panel's figure; the panel shows it at its own pixel width
+
+
+def figure_svg(fig: Figure) -> bytes:
+    """The figure as SVG bytes with text kept as text, for a panel's Image widget: faster to
+    make than a PNG here and sharp at any size. The same figure always gives the same bytes."""
+    buffer = io.BytesIO()
+    with course_style():
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def figure_png(fig: Figure, dpi: int = PANEL_DPI) -> bytes:
+    """The figure as PNG bytes, for an Image widget (PANEL_DPI by default)."""
+    buffer = io.BytesIO()
+    with course_style():
+        fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()

@@ -1,0 +1,99 @@
+"""Figures of lesson 4, the contract: exit states, cost against success.
+
+Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
+them and holds the shared colours.
+"""
+
+from matplotlib.figure import Figure
+
+from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, in_course_style
+
+EXIT_COLOURS = {"SUCCESS": OK_COLOUR, "PARTIAL_SUCCESS": "#F9A825", "REPLAN_EXHAUSTED": "#6A1B9A",
+                "TIMEOUT": ERROR_COLOUR}  # fmt: skip
+
+
+@in_course_style
+def draw_exit_states(frame) -> Figure:
+    """Stacked bars of exit states (rule CT12), one bar per setup and run (lesson 4).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        From `sim.engine.exit_states.exit_state_frame`: columns setup, run, budget and one per exit state
+        (tasks, of 24).
+
+    Returns
+    -------
+    Figure
+        One horizontal bar per row, split into the four exit states, counts written inside.
+    """
+    states = list(EXIT_COLOURS)
+    labels = [f"{row.setup}, run {row.run}" for row in frame.itertuples()]
+    height = 0.5 * len(labels) + 1.9
+    fig = Figure(figsize=(9, height))  # fixed margins, no layout engine: a panel redraws fast
+    ax = fig.subplots(
+        gridspec_kw={"left": 0.27, "right": 0.97, "top": 1 - 0.65 / height, "bottom": 1.25 / height}
+    )
+    left = [0] * len(labels)
+    for state in states:
+        values = list(frame[state])
+        ax.barh(labels, values, left=left, color=EXIT_COLOURS[state], label=state)
+        for row, (start, value) in enumerate(zip(left, values, strict=True)):
+            if value:  # the count inside its bar (plain text: cheaper to draw than bar labels)
+                ax.text(
+                    start + value / 2, row, str(value), ha="center", va="center", fontsize=10, color="white"
+                )
+        left = [a + b for a, b in zip(left, values, strict=True)]
+    ax.invert_yaxis()
+    ax.set_xlabel("tasks (of 24)")
+    fig.legend(fontsize=10, ncols=len(states), loc="lower center", frameon=False)
+    budgets = sorted(set(frame["budget"]))
+    ax.set_title(f"Exit states per setup and run, budget {', '.join(map(str, budgets))}\n"
+                 "(the contract's rule CT12 applied to every run)", fontsize=11)  # fmt: skip
+    return fig
+
+
+@in_course_style
+def draw_cost_against_success(frame) -> Figure:
+    """Tasks solved against tokens and against steps, one line per setup and run across budgets (lesson 4).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Columns setup (label), run, budget (steps), solved (tasks, of 24), tokens, steps.
+
+    Returns
+    -------
+    Figure
+        Two panels sharing the y axis (tasks solved): x tokens and x steps, summed over the
+        24 tasks; each point is a budget, written next to it.
+    """
+    fig = Figure(figsize=(10, 3.8), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    markers = {"A": "o", "B": "s"}
+    colours = dict(
+        zip(dict.fromkeys(frame["setup"]), ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A"), strict=False)
+    )
+    for ax, cost in zip(axes, ("tokens", "steps"), strict=True):
+        for (setup, run), group in frame.groupby(["setup", "run"], sort=False):
+            group = group.sort_values("budget")
+            ax.plot(group[cost], group["solved"], marker=markers.get(run, "^"), color=colours[setup],
+                    linestyle="-" if run == "A" else "--", label=f"{setup}, run {run}")  # fmt: skip
+            if run == "A":  # budgets landing on the same point share one label
+                points = {}
+                for row in group.itertuples():
+                    points.setdefault((getattr(row, cost), row.solved), []).append(str(row.budget))
+                for point, budgets in points.items():
+                    ax.annotate(
+                        ", ".join(budgets), point, fontsize=7, textcoords="offset points", xytext=(3, -9)
+                    )
+        ax.set_xlabel(f"{cost} (sum over the 24 tasks)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("tasks solved (of 24)")
+    axes[0].yaxis.get_major_locator().set_params(integer=True)
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.suptitle("Cost against success across step budgets (numbers: the budget, run A)", fontsize=10)
+    return fig
+
+
+# ---- lesson 5, how many seeds

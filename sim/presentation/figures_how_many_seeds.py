@@ -1,0 +1,337 @@
+"""Figures of lesson 5, how many seeds: distributions over seeds, the paired difference with and
+without common draws, interval coverage, intervals as seeds grow, power, pass^k, cost per success.
+
+Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
+them and holds the shared colours.
+"""
+
+import textwrap
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from sim.engine.units import UNITS
+from sim.presentation.figures import in_course_style
+
+STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
+RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
+PANEL_TICKS = (5, 4)  # bins of the x and y axes' ticks in the panel's figure
+STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else ""))
+                    for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
+
+
+def _mark_runs(ax, marks: list[list[float]]) -> None:
+    """Letter the marked runs above the axes: one row of letters a setup (its colour), so the first
+    setup's A and the second's never print on each other; letters of one setup at one value, or
+    too close to tell apart, share a label ("A B")."""
+    low, high = ax.get_xlim()
+    near = 0.06 * (high - low)  # closer than this, two letters would print on each other
+    for j, values in enumerate(marks):
+        spots: dict[float, list[str]] = {}
+        for letter, value in zip("ABCDEFGH", values, strict=False):
+            spot = next((s for s in spots if abs(s - float(value)) < near), float(value))
+            spots.setdefault(spot, []).append(letter)
+        for value, letters in spots.items():
+            ax.annotate(" ".join(letters), (value, 1.0), xycoords=("data", "axes fraction"),
+                        xytext=(0, 2 + 12 * j), textcoords="offset points", color=STUDY_COLOURS[j % 2],
+                        ha="center", va="bottom", fontsize=10, fontweight="bold")  # fmt: skip
+
+
+@in_course_style
+def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
+    """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup.
+
+    Parameters
+    ----------
+    studies : dict[str, SeedMeasurements]
+        Setup label -> per-seed measurements (from `measure_batch`), at most 2 setups.
+    marked : Sequence[int]
+        Positions (indices into the seeds) to mark with a line and a letter A, B, ...: the
+        lesson's two runs are positions 0 and 1.
+    title : str
+        Figure title; a default naming the number of seeds when empty.
+
+    Returns
+    -------
+    Figure
+        Three panels; x: tasks solved (of 24), tokens per run of 24 tasks, tool errors per run;
+        y: share of seeds. Vertical lines mark the chosen seeds in each setup's colour.
+    """
+    fig = Figure(figsize=(11, 3.9))  # fixed margins: no layout engine, so a panel redraws fast
+    axes = fig.subplots(1, 3, gridspec_kw={"left": 0.07, "right": 0.975, "bottom": 0.17, "top": 0.8,
+                                           "wspace": 0.25})  # fmt: skip
+    n_seeds = 0
+    for ax, (field, label) in zip(axes, STUDY_UNITS, strict=True):
+        values = [getattr(m, field) for m in studies.values()]
+        low, high = min(v.min() for v in values), max(v.max() for v in values)
+        if field == "tokens":
+            bins = np.linspace(low, high + 1, 41)
+        else:
+            bins = np.arange(low, high + 2) - 0.5
+        for j, (name, v) in enumerate(zip(studies, values, strict=True)):
+            colour = STUDY_COLOURS[j % 2]
+            share = np.histogram(v, bins=bins)[0] / len(v)
+            ax.stairs(
+                share,
+                bins,
+                fill=True,
+                facecolor=to_rgba(colour, 0.35),
+                edgecolor=colour,
+                linewidth=1.5,
+                label=name,
+            )
+            for position in marked[:8]:
+                ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
+            n_seeds = len(v)
+        _mark_runs(ax, [[v[p] for p in marked] for v in values])
+        ax.set_xlabel(label, fontsize=10)
+        ax.tick_params(labelsize=10)
+    axes[0].set_ylabel("share of seeds", fontsize=10)
+    axes[0].legend(fontsize=10, loc="upper left")
+    fig.suptitle(
+        textwrap.fill(title or f"Over {n_seeds} seeds, each setup's spread; dashed lines: runs A and B", 110),
+        fontsize=11,
+    )
+    return fig
+
+
+@in_course_style
+def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
+    """`draw_seed_distributions` for lesson 5's control panel: the same histograms, lines, letters
+    and title with fewer ticks (at most PANEL_TICKS[0] + 1 on an x axis, whole numbers, and
+    PANEL_TICKS[1] + 1 on a y axis), so that a redraw measures and writes fewer tick labels.
+
+    Parameters
+    ----------
+    studies : dict[str, SeedMeasurements]
+        Setup label -> per-seed measurements, at most 2 setups.
+    marked : Sequence[int]
+        Positions of the seeds to mark A, B, ... (the panel's runs A and B: 0 and 1).
+    title : str
+        Figure title; a default naming the number of seeds when empty.
+
+    Returns
+    -------
+    Figure
+        As `draw_seed_distributions`: three panels (tasks solved, tokens, tool errors per run;
+        y: share of seeds).
+    """
+    fig = draw_seed_distributions(studies, marked, title)
+    for ax in fig.axes:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[0], integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[1], steps=[1, 2, 2.5, 5, 10]))
+    return fig
+
+
+@in_course_style
+def draw_interval_growth(table) -> Figure:
+    """The paired difference and its interval against the number of seeds, both ways of resampling.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From `sim.measurement.study.interval_table`: unit, n_seeds, resample, difference, low, high (t intervals).
+
+    Returns
+    -------
+    Figure
+        One panel a unit; x: number of seeds (log scale); y: second minus first per run of 24
+        tasks (share of tasks for success); a dot for the difference and a bar for the 95 %
+        interval, over seeds and over tasks side by side; zero as a black line.
+    """
+    units = list(dict.fromkeys(table["unit"]))
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    axes = fig.subplots(1, len(units))
+    for ax, unit in zip(np.atleast_1d(axes), units, strict=True):
+        ax.axhline(0, color="black", linewidth=0.8)
+        for way, factor in (("seeds", 0.9), ("tasks", 1.1)):
+            rows = table[(table["unit"] == unit) & (table["resample"] == way)]
+            x = rows["n_seeds"].to_numpy() * factor
+            y = rows["difference"].to_numpy()
+            error = np.vstack([y - rows["low"].to_numpy(), rows["high"].to_numpy() - y])
+            ax.errorbar(x, y, yerr=error, fmt="o", markersize=4, capsize=3, color=RESAMPLE_COLOURS[way],
+                        label=f"over {way}")  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_title(unit + (" (share of tasks)" if unit == "success" else " (per run)"), fontsize=10)
+        ax.set_xlabel("number of seeds", fontsize=9)
+        ax.tick_params(labelsize=8)
+    np.atleast_1d(axes)[0].set_ylabel("planner + executor minus single loop", fontsize=9)
+    np.atleast_1d(axes)[0].legend(fontsize=7)
+    fig.suptitle("Difference and its 95 % t interval as the seeds grow", fontsize=10)
+    return fig
+
+
+@in_course_style
+def draw_pass_k(table) -> Figure:
+    """pass^k (unbiased estimator) beside p^k for each setup, k on the x axis.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From `sim.measurement.study.pass_k_table`: column k and, per setup label, '<label> pass^k' and '<label> p^k'.
+
+    Returns
+    -------
+    Figure
+        Solid lines with dots: pass^k; dashed: p^k, what independent trials at the mean
+        success share would give; one colour a setup.
+    """
+    fig = Figure(figsize=(6.5, 3.6), layout="constrained")
+    ax = fig.subplots()
+    labels = [c[: -len(" pass^k")] for c in table.columns if c.endswith(" pass^k")]
+    for j, label in enumerate(labels):
+        colour = STUDY_COLOURS[j % 2]
+        ax.plot(table["k"], table[f"{label} pass^k"], "o-", color=colour, label=f"{label}: pass^k")
+        ax.plot(table["k"], table[f"{label} p^k"], "--", color=colour, label=f"{label}: p^k")
+    ax.set_xlabel("k (runs of the same task that must all succeed)", fontsize=9)
+    ax.set_ylabel("chance", fontsize=9)
+    ax.legend(fontsize=7)
+    ax.set_title("pass^k against p^k: failures gather on some tasks", fontsize=10)
+    return fig
+
+
+@in_course_style
+def draw_paired_spread(own, common, title: str = "") -> Figure:
+    """The per-seed difference in tasks solved (second minus first setup), on each setup's own
+    streams and under common draws (CR1), as two histograms.
+
+    Parameters
+    ----------
+    own, common : numpy.ndarray
+        Per-seed differences in tasks solved (of 24), shape (n_seeds,), own streams and CR1.
+    title : str
+        Figure title; a default when empty.
+
+    Returns
+    -------
+    Figure
+        x: difference in tasks solved per run; y: share of seeds; the legend gives each standard deviation.
+    """
+    fig = Figure(figsize=(6.5, 3.4), layout="constrained")
+    ax = fig.subplots()
+    low, high = min(own.min(), common.min()), max(own.max(), common.max())
+    bins = np.arange(low, high + 2) - 0.5
+    for values, label, colour in ((own, "own streams (AA22)", STUDY_COLOURS[0]),
+                                  (common, "common draws (CR1)", STUDY_COLOURS[1])):  # fmt: skip
+        share = np.histogram(values, bins=bins)[0] / len(values)
+        ax.stairs(share, bins, fill=True, alpha=0.35, color=colour,
+                  label=f"{label}: sd {np.std(values, ddof=1):.2f}")  # fmt: skip
+        ax.stairs(share, bins, color=colour)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("planner + executor minus single loop, tasks solved per run", fontsize=9)
+    ax.set_ylabel("share of seeds", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.set_title(title or "The per-seed difference, own streams against common draws", fontsize=10)
+    return fig
+
+
+@in_course_style
+def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
+    """Coverage of each interval method against the number of seeds, one panel a unit.
+
+    Parameters
+    ----------
+    tables : dict[str, pandas.DataFrame]
+        Unit label -> `sim.measurement.intervals.coverage_table` (n_seeds, method, coverage, coverage_low,
+        coverage_high).
+    confidence : float
+        The intervals' nominal level, drawn as a dashed line.
+
+    Returns
+    -------
+    Figure
+        x: seeds per study (log scale); y: share of studies whose interval holds the value over
+        all seeds; dots with the 95 % interval of that share, one colour a method.
+    """
+    fig = Figure(figsize=(10, 3.4), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(tables), sharey=True))
+    colours = {"t": "#4C72B0", "percentile": "#DD8452", "BCa": "#55A868"}
+    shift = {"t": 0.92, "percentile": 1.0, "BCa": 1.08}
+    for ax, (label, table) in zip(axes, tables.items(), strict=True):
+        ax.axhline(confidence, color="black", linestyle="--", linewidth=0.8)
+        for method, rows in table.groupby("method", sort=False):
+            x = rows["n_seeds"].to_numpy() * shift.get(method, 1.0)
+            y = rows["coverage"].to_numpy()
+            error = np.vstack([y - rows["coverage_low"].to_numpy(), rows["coverage_high"].to_numpy() - y])
+            ax.errorbar(x, y, yerr=error, fmt="o-", markersize=4, capsize=3, color=colours.get(method),
+                        label=method)  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlabel("seeds per study", fontsize=9)
+        ax.set_title(label, fontsize=10)
+        ax.tick_params(labelsize=8)
+    axes[0].set_ylabel("share of studies covering the 10,000-seed value", fontsize=9)
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"Do {confidence:.0%} intervals cover? Disjoint studies of the 10,000 seeds", fontsize=10)
+    return fig
+
+
+@in_course_style
+def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) -> Figure:
+    """Measured power against the number of seeds, with closed-form curves.
+
+    Parameters
+    ----------
+    tables : dict[str, pandas.DataFrame]
+        Label -> `sim.measurement.power.power_table` (n_seeds, power): dots joined by lines.
+    curves : dict[str, tuple] | None
+        Label -> (n_seeds array, closed-form power array): dashed lines, in the colour of the
+        table of the same label when there is one.
+    target : float
+        The power aimed at, drawn as a dotted line.
+
+    Returns
+    -------
+    Figure
+        x: seeds per study (log scale); y: share of studies whose interval leaves zero out.
+    """
+    fig = Figure(figsize=(7.5, 3.8), layout="constrained")
+    ax = fig.subplots()
+    palette = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3")
+    labels = dict.fromkeys([*tables, *(curves or {})])  # a curve takes the colour of its table
+    colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
+    for label, table in tables.items():
+        ax.plot(table["n_seeds"], table["power"], "o-", color=colour[label], label=f"{label}: measured")
+    for label, (x, y) in (curves or {}).items():
+        ax.plot(x, y, "--", color=colour[label], label=f"{label}: closed form")
+    ax.axhline(target, color="black", linestyle=":", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("seeds per study", fontsize=9)
+    ax.set_ylabel("share of studies whose interval excludes 0", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title("Power: how often an N-seed study shows the effect", fontsize=10)
+    return fig
+
+
+@in_course_style
+def draw_cost_success(table) -> Figure:
+    """Setups on a cost-success plane, with intervals on both axes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per setup: setup, success, success_low, success_high, tokens_per_success, low, high
+        (from `sim.measurement.reliability.cost_per_success`).
+
+    Returns
+    -------
+    Figure
+        x: share of tasks solved; y: tokens per solved task; a dot a setup with its 95 %
+        intervals as bars on both axes.
+    """
+    fig = Figure(figsize=(6.5, 4.0), layout="constrained")
+    ax = fig.subplots()
+    palette = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860")
+    for i, row in enumerate(table.itertuples(index=False)):
+        ax.errorbar(row.success, row.tokens_per_success,
+                    xerr=[[row.success - row.success_low], [row.success_high - row.success]],
+                    yerr=[[row.tokens_per_success - row.low], [row.high - row.tokens_per_success]],
+                    fmt="o", capsize=3, color=palette[i % len(palette)], label=row.setup)  # fmt: skip
+    ax.set_xlabel("share of tasks solved", fontsize=9)
+    ax.set_ylabel("tokens per solved task", fontsize=9)
+    ax.legend(fontsize=7)
+    ax.set_title("Cost and success, each with its 95 % interval", fontsize=10)
+    return fig

@@ -1,0 +1,75 @@
+"""The control panel of lesson 1, the single loop: its counted units, the self-critique and approval
+switches against the plain loop, right picks by depth, and one task's steps.
+"""
+
+import ipywidgets as widgets
+
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED
+from sim.engine.loops import loop_steps, run_single_loop
+from sim.measurement.bands import compare_setups
+from sim.measurement.counts import measure
+from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
+from sim.presentation.figures_single_loop import draw_depth_shares
+from sim.presentation.panel import ControlPanel, Settings, View, pre_html
+from sim.presentation.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
+from sim.presentation.tables import format_table, loop_step_table, seed_table
+
+
+def single_loop_view(settings: Settings) -> View:
+    """Lesson 1's view for seeds (seed, seed + 1) at the budget.
+
+    Table: the single loop's counted units; with a switch on (settings.extra "self_critique",
+    "approval"), also the units with the switches and the band-rule verdicts against the plain
+    loop, and the approvals asked (all, and those in tasks that never asked for a record).
+    Figure: right picks by depth, measured per run, beside selection(d) and the expected share.
+    Text: the chosen task's steps.
+    """
+    critique = bool(settings.extra.get("self_critique", False))
+    approval = bool(settings.extra.get("approval", False))
+    seeds = (settings.seed, settings.seed + 1)
+    plain = [measure("single-loop", seed, settings.budget) for seed in seeds]
+    parts = ["single loop, no switch\n" + format_table(lettered(seed_table(plain), seeds))]
+    verdicts, switched = None, None
+    if critique or approval:
+        switched = [measure("single-loop", seed, settings.budget, critique, approval) for seed in seeds]
+        names = " and ".join(name for name, on in (("self-critique", critique), ("approval", approval)) if on)
+        parts.append(f"single loop with {names}\n" + format_table(lettered(seed_table(switched), seeds)))
+        verdicts = compare_setups(plain, switched)
+    if approval:
+        for seed, letter, m in zip(seeds, RUN_LETTERS, switched, strict=True):
+            calls = side_effect_calls(seed, settings.budget)
+            stray = calls[~calls["asked_for_record"]]
+            parts.append(f"run {letter}: {m.approvals} approvals asked, {len(stray)} of them "
+                         f"write_record calls in tasks that never asked for a record")  # fmt: skip
+    table_html = runs_caption(seeds) + pre_html("\n\n".join(parts))
+    if verdicts is not None:
+        table_html += verdicts_html(verdicts, seeds, "no switch", "with the switches")
+    depth = {
+        letter: depth_picks(seed, settings.budget) for seed, letter in zip(seeds, RUN_LETTERS, strict=True)
+    }
+    run = run_single_loop(settings.task, settings.seed, settings.budget, critique, approval)
+    walk = loop_step_table(loop_steps(run, critique)).to_string(index=False)
+    depth_text = "\n\n".join(
+        f"run {label}\n{table.to_string(index=False, float_format='{:.4f}'.format)}"
+        for label, table in depth.items()
+    )  # shares with 4 decimals, as every lesson prints them
+    return View(
+        table_html=table_html,
+        figure=draw_depth_shares(depth),
+        text=pre_html(
+            f"{settings.task}, seed {settings.seed}, budget {settings.budget}\n{walk}\n\n{depth_text}"
+        ),
+        data={"plain": plain, "switched": switched, "verdicts": verdicts, "depth": depth},
+    )
+
+
+def single_loop_panel() -> ControlPanel:
+    """The control panel of lesson 1 (the single loop): seed, new seed, budget, task, reset, and the
+    two switches self-critique and approval; defaults seed 20260218, budget 8, both switches off,
+    and the task the lesson walks through (`recovery_task` at the defaults)."""
+    switches = {
+        "self_critique": widgets.Checkbox(value=False, description="self-critique", indent=False),
+        "approval": widgets.Checkbox(value=False, description="approval", indent=False),
+    }
+    defaults = Settings(DEFAULT_SEED, DEFAULT_BUDGET, recovery_task(DEFAULT_SEED, DEFAULT_BUDGET))
+    return ControlPanel(single_loop_view, defaults, extra_controls=switches)

@@ -1,0 +1,241 @@
+"""Tables for printing: the seed's four-row table in its own layout, plan-accuracy lines, walk-throughs
+of one run (the seed's form, and step tables of the single loop and the split), exit states.
+
+Tables are pandas DataFrames; `format_table` gives the seed's plain-text layout. Introduced in
+lesson 2 (the seed's table and walk-through); step tables in lessons 1 and 2; exit states in
+lesson 4. A long table is shown folded (`folded_table`, lessons 3 and 4).
+"""
+
+import html
+import textwrap
+from collections.abc import Sequence
+
+import pandas as pd
+
+from sim.engine.labels import SETUP_LABELS, run_label, run_labels
+from sim.engine.loops import LoopStep, check_run
+from sim.engine.units import UNITS
+from sim.measurement.counts import Measurement, PlanAccuracy
+from sim.model.checks import check_instance, check_integer, check_items
+from sim.model.errors import InputError
+from sim.model.tasks import check_task, correct_answer
+
+
+class FoldedTable:
+    """A long printed table, shown folded: a closed HTML <details> block in JupyterLab (its summary
+    line opens it), its plain text everywhere else (nbval's record, a terminal, `print`).
+
+    A block of HTML, not a collapsed cell: JupyterLab opens a collapsed cell's outputs again when
+    the cell runs, and the jupytext pairing would then write the changed cell metadata into the
+    lesson's .py. Make one with `folded_table`; end a cell with it.
+    """
+
+    def __init__(self, text: str, summary: str):
+        self.text, self.summary = text, summary
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return (f"<details><summary>{html.escape(self.summary)}</summary>"
+                f"<pre>{html.escape(self.text)}</pre></details>")  # fmt: skip
+
+
+def folded_table(text: str, summary: str = "The whole table (click to open)") -> FoldedTable:
+    """`text` (one or more printed tables) shown folded under the line `summary`; see FoldedTable.
+
+    Raises InputTypeError when `text` or `summary` is not a string, InputError when either is empty."""
+    for value, name in ((text, "text"), (summary, "summary")):
+        check_instance(value, str, name, "a string")
+        if not value.strip():
+            raise InputError(f"{name} must be a non-empty string, got {value!r}")
+    return FoldedTable(text, summary)
+
+
+def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
+    """The seed lesson's table: columns setup, run, success, step, calls, tokens, error.
+
+    A `budget` column is added after `run` when the measurements span more than one budget,
+    and a `rule` column when any measurement used lesson 3's stopping rule or lesson 4's
+    look-alike tool (LA1).
+    Print it with `format_table` to get the seed's layout (success with 4 decimals).
+    """
+    measurements = check_items(measurements, Measurement, "measurements", "Measurements (from measure)", 1)
+    table = pd.DataFrame(
+        {
+            "setup": [SETUP_LABELS[m.setup] for m in measurements],
+            "run": run_labels([m.seed for m in measurements]),
+            "budget": [m.budget for m in measurements],
+            "rule": [m.rule for m in measurements],
+            **{unit.seed_header: [m.reported(unit) for m in measurements] for unit in UNITS},
+        }
+    )
+    if table["budget"].nunique() <= 1:
+        table = table.drop(columns="budget")
+    if not any(m.config.stop_when_done or m.config.budget_margin is not None or m.config.lookalike
+               for m in measurements):  # fmt: skip
+        table = table.drop(columns="rule")
+    return table
+
+
+# column widths of the seed's table (characters, one space between columns)
+COLUMN_WIDTHS = {
+    "setup": 22,
+    "run": 5,
+    "budget": 6,
+    "success": 8,
+    "step": 6,
+    "calls": 6,
+    "tokens": 9,
+    "error": 5,
+}
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """Plain text of a seed_table in the seed's layout: setup left-aligned, numbers right-aligned,
+    success with 4 decimals; the data rows are character for character the seed's.
+
+    Raises InputTypeError for anything but a DataFrame, InputError for one without the seed's
+    columns (setup, run, success, step, calls, tokens, error)."""
+    check_instance(table, pd.DataFrame, "table", "a DataFrame from seed_table")
+    missing = [name for name in ("setup", "run", *(unit.seed_header for unit in UNITS)) if name not in table]
+    if missing:
+        raise InputError(f"table must be a table from seed_table, it lacks the columns {', '.join(missing)}")
+    widths = {
+        column: max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
+        if column != "success"
+        else COLUMN_WIDTHS["success"]
+        for column in table.columns
+    }
+    header = " ".join(
+        name.ljust(width) if name == "setup" else name.rjust(width) for name, width in widths.items()
+    )
+    rows = table.to_string(
+        index=False,
+        header=False,
+        col_space=widths,
+        formatters={"setup": lambda s: f"{s:<22}", "success": lambda x: f"{x:.4f}"},
+    )
+    return header + "\n" + rows
+
+
+def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None = None) -> str:
+    """One line in the seed's form: right positions r/p = share ; fully right plans f/n.
+    `seeds`: the seeds shown beside it, for the run's label (see `run_label`); or `label`, the
+    run's label already made (`run_labels`, for many lines at once).
+    Raises InputTypeError for anything but a PlanAccuracy (from plan_accuracy) or a label that
+    is not a string."""
+    check_instance(accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from plan_accuracy)")
+    if label is not None:
+        check_instance(label, str, "label", "a string (from sim.engine.labels.run_labels)")
+    return (
+        f"plan {run_label(accuracy.seed, seeds) if label is None else label} : right positions {accuracy.right_positions}/"
+        f"{accuracy.positions} = {accuracy.position_share:.4f} ; fully right plans "
+        f"{accuracy.right_plans}/{accuracy.plans}"
+    )
+
+
+def format_trace(run) -> str:
+    """The walk-through of one Run in the seed's form: correct sequence, plan (split only),
+    executed trace with tool errors marked, then steps, tokens, tool errors, answer and correct answer
+    (the seed's label for the expected answer). Raises InputTypeError for anything but a run record."""
+    task = check_task(check_run(run).task)
+    lines = [
+        f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}",
+    ]
+    if run.plan is not None:
+        lines.append(f"  plan     : {' -> '.join(run.plan)}")
+    executed = " -> ".join(f"{call.tool}{' [error]' if call.error else ''}" for call in run.trace)
+    lines.append(f"  executed : {executed or '(no tool call)'}")
+    lines.append(
+        f"  steps {run.steps}  tokens {run.tokens}  tool errors {run.errors}"
+        f"  answer {run.answer}  correct {correct_answer(task)}"
+    )
+    return "\n".join(lines)
+
+
+def loop_step_table(steps) -> pd.DataFrame:
+    """One row per step of a single-loop run (from `loop_steps`), for printing.
+
+    Columns: step; depth (the position aimed at, blank once the job was done); target; tool
+    ("(stops)" when the agent stopped); pick ("right", "wrong" or blank without a target);
+    tool error ("yes" or blank); trace length (calls re-sent with the step); tokens (this
+    step); total (tokens up to this step); answer held (blank when none). Source: lesson 1.
+    """
+    steps = check_items(steps, LoopStep, "steps", "LoopSteps (from sim.loop_steps)")
+    rows, running = [], 0
+    for step in steps:
+        running += step.tokens
+        rows.append({
+            "step": step.step,
+            "depth": "" if step.depth is None else step.depth,
+            "target": step.target or "(job done)",
+            "tool": step.tool or "(stops)",
+            "pick": "" if step.right is None else ("right" if step.right else "wrong"),
+            "tool error": "yes" if step.error else "",
+            "trace length": step.trace_length,
+            "tokens": step.tokens,
+            "total": running,
+            "answer held": "" if step.held is None else step.held,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def split_step_table(run) -> pd.DataFrame:
+    """One row per step of a planner/executor run, for printing (lesson 2).
+
+    Parameters
+    ----------
+    run : Run
+        A run of setup "plan-execute" (it needs `run.plan`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns step; phase ("planning", "plan position k" while the executor follows the plan
+        blindly, "single-loop rule" after it, AA26-AA27, and "stop" for a step spent stopping);
+        tool; tool error ("yes" or blank); answer held (blank when none).
+
+    Raises
+    ------
+    ValueError
+        When the run has no plan.
+    """
+    if check_run(run).plan is None:
+        raise InputError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
+    rows = [
+        {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
+    ]
+    for index, call in enumerate(run.trace):
+        phase = f"plan position {index + 1}" if index < len(run.plan) else "single-loop rule"
+        rows.append({"step": index + 2, "phase": phase, "tool": call.tool, "tool error": "yes" if call.error else "",
+                     "answer held": "" if call.held is None else call.held})  # fmt: skip
+    if run.steps > 1 + len(run.trace):  # a step spent deciding to stop (not under stop_when_done)
+        rows.append(
+            {"step": run.steps, "phase": "stop", "tool": "(job done)", "tool error": "", "answer held": ""}
+        )
+    return pd.DataFrame(rows)
+
+
+EVENT_INDENT = 19  # a wrapped event goes on 19 characters in, just past the start of the event column
+
+
+def format_events(run, width: int | None = None) -> str:
+    """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened.
+
+    With `width` (characters, >= 40), a long event wraps at word boundaries and goes on under the
+    event column. Raises InputTypeError or InputError for anything but a contract run, or a bad width."""
+    check_run(run, setups=("contract",))
+    width = None if width is None else check_integer(width, "width", 40)
+    lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
+    for e in run.events:
+        line = f"{e.step:>4} {e.tokens:>6} {e.seconds:>4}  {e.kind}: {e.detail}"
+        if width is not None:
+            line = textwrap.fill(
+                line, width=width, subsequent_indent=" " * EVENT_INDENT, break_long_words=False
+            )
+        lines.append(line)
+    return "\n".join(lines)
