@@ -61,12 +61,6 @@ def test_the_rules_literals_appear_once():
         assert holders == [home], f"{literal!r} is written in {holders}"
 
 
-def test_modules_are_readable_in_one_sitting():
-    """No module of sim is much longer than a screenful of ideas (about 400 lines)."""
-    long = {p.name: len(p.read_text().splitlines()) for p in SIM.rglob("*.py")}
-    assert {name: n for name, n in long.items() if n > 450} == {}
-
-
 def test_every_exported_name_resolves_and_submodules_load():
     for name in sim.__all__:
         assert getattr(sim, name) is not None, name
