@@ -19,7 +19,11 @@ def docstring_lines(source: str) -> int:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             first = node.body[0] if node.body else None
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 count += first.end_lineno - first.lineno + 1
     return count
 
@@ -34,7 +38,9 @@ def main() -> None:
         modules[layer] += 1
     print(f"{'layer':<14}{'modules':>8}{'lines':>8}{'docstring':>11}{'share':>8}")
     for layer in sorted(lines, key=lambda name: -lines[name]):
-        print(f"{layer:<14}{modules[layer]:>8}{lines[layer]:>8}{docs[layer]:>11}{docs[layer] / lines[layer]:>8.1%}")
+        print(
+            f"{layer:<14}{modules[layer]:>8}{lines[layer]:>8}{docs[layer]:>11}{docs[layer] / lines[layer]:>8.1%}"
+        )
     total, total_docs = sum(lines.values()), sum(docs.values())
     print(f"{'all':<14}{sum(modules.values()):>8}{total:>8}{total_docs:>11}{total_docs / total:>8.1%}")
 
