@@ -246,8 +246,9 @@ def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
 
 
 def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
-    """The planner/executor split on a checked task, seed and config (see `run_plan_execute`)."""
-    draw = draw_stream(stream_key(seed, task.name, planner=True))
+    """The planner/executor split on a checked task, seed and config (see `run_plan_execute`); its
+    planner and executor draw among the config's tool set (six tools under LA1, lesson 4)."""
+    draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
     plan = write_plan(task.sequence, draw)  # the planner's one call: a step (AA23, AA25)
 
     def pick(target, depth, draw, trace_length):
@@ -255,19 +256,6 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
 
     planning = PLANNING_STEPS["plan-execute"]  # the planner's one call is a step (AA25)
     return run_loop(task, seed, config, draw, pick, executor_step_tokens, steps=planning,
-                    tokens=planner_tokens(len(plan)), plan=plan)  # fmt: skip
-
-
-def plan_execute_among(task: Task, seed: int, config: RunConfig) -> Run:
-    """The split of `plan_execute` whose planner and executor draw among the config's tool set
-    (lesson 4's LA1: six tools with the look-alike); with the five tools it equals `plan_execute`."""
-    draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
-    plan = write_plan(task.sequence, draw)
-
-    def pick(target, depth, draw, trace_length):
-        return executor_pick(plan, trace_length, target, depth, draw)
-
-    return run_loop(task, seed, config, draw, pick, executor_step_tokens, steps=PLANNING_STEPS["plan-execute"],
                     tokens=planner_tokens(len(plan)), plan=plan)  # fmt: skip
 
 

@@ -7,7 +7,7 @@ budget (SB2) in lesson 3; the contract in lesson 4; common draws (CR1) in lesson
 
 from sim.engine.common_draws import run_common
 from sim.engine.config import RunConfig, run_config
-from sim.engine.loops import Run, plan_execute, plan_execute_among, single_loop
+from sim.engine.loops import Run, plan_execute, single_loop
 from sim.model.checks import check_margin, check_seed, check_setup
 from sim.model.tasks import Task, check_task
 
@@ -57,10 +57,8 @@ def run_with(config: RunConfig, task: Task, seed: int):
     config = task_config(config, task)
     if config.common_draws:  # rule CR1, lesson 5
         return run_common(task, seed, config)
-    if config.setup == "single-loop":
-        return single_loop(task, seed, config)
-    split = plan_execute_among if config.lookalike else plan_execute  # LA1, lesson 4: six tools
-    return split(task, seed, config)
+    loop = single_loop if config.setup == "single-loop" else plan_execute
+    return loop(task, seed, config)
 
 
 def run_task(setup: str, task, seed: int, max_steps: int, self_critique: bool = False, approval: bool = False,
