@@ -90,7 +90,7 @@ from sim.model.costs import executor_step_tokens, observation_tokens, planner_to
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputTypeError
 from sim.model.picks import draws_among, write_plan
-from sim.model.tasks import Task, check_task, correct_answer
+from sim.model.tasks import ANSWERS, Task, check_task
 
 PLANNER_SECONDS = 5  # simulated seconds per planner call (CT10)
 INTERNAL_FIELDS = ("result", "value")  # what the executor keeps for itself, not a planned field
@@ -320,7 +320,7 @@ class Contract:
         return ContractRun(
             "contract", task.name, seed, config.budget, bounds, pad.steps, pad.tokens, pad.seconds,
             pad.errors, pad.replans, answer, tuple(self.trace), first_tools, tuple(self.plans),
-            tuple(self.events), pad.record(), state, stop, answer == correct_answer(task),
+            tuple(self.events), pad.record(), state, stop, answer == ANSWERS[task.name],
             stop == PLAN_COMPLETE, config, 0,
         )  # fmt: skip
 
