@@ -12,7 +12,6 @@ a PolicyError naming the policy, task, seed and step.
 import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.engine.loops import Loop, Run, ToolCall, initial_state, run_loop
@@ -21,15 +20,13 @@ from sim.model.costs import loop_step_tokens
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import single_loop_pick
-from sim.model.tasks import TASKS, Task, check_task
+from sim.model.tasks import GOALS, TASKS, Task, check_task
 from sim.model.world import TOOL_NAMES
 
 STOP = "stop"  # what a policy returns to stop
 DECISIONS = (*TOOL_NAMES, STOP)
 STARTING_FIELDS = frozenset(initial_state(TASKS[0]))  # subscriber, query, column: given, not observed
-GOAL_FIELDS = MappingProxyType(
-    {"charge": "amount", "consumption": "m3", "document": "code", "record": "written"}
-)
+GOAL_FIELDS = GOALS  # the field each kind of task asks for
 
 
 class PolicyError(InputError):

@@ -2,6 +2,7 @@
 Built once from the world seed (AA22); the planner knows a sequence's length, not its tools (AA29)."""
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from sim.model.draws import draw_stream, weighted_pick
 from sim.model.errors import InputError, InputTypeError
@@ -9,6 +10,8 @@ from sim.model.world import SUBSCRIBERS, WORLD_SEED, consumption_m3, tariff_amou
 
 N_TASKS = 24
 KIND_WEIGHTS = (0.30, 0.22, 0.20, 0.28)  # charge, consumption, document, record
+# the field a task's request asks for, by kind: a plan's goal (CT3) and a policy's (lesson 6)
+GOALS = MappingProxyType({"charge": "amount", "consumption": "m3", "document": "code", "record": "written"})
 
 
 @dataclass(frozen=True)
