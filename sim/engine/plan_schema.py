@@ -175,16 +175,17 @@ def parse_plan(
         return None, [_rejection_from(error)]
 
 
+def _steps(plan: Plan | Mapping) -> list[dict]:
+    """A plan's steps as mappings (a raw plan's, where it has them)."""
+    if isinstance(plan, Plan):
+        return [{"id": step.id, "tool": step.tool} for step in plan.steps]
+    steps = plan.get("steps")
+    return [s for s in steps if isinstance(s, PlanStep | Mapping)] if isinstance(steps, list | tuple) else []
+
+
 def plan_tools(plan: Plan | Mapping) -> tuple[str, ...]:
     """The tools of a plan's steps, in order (a raw plan's, where it has them)."""
-    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
-    steps = steps if isinstance(steps, list | tuple) else []
-    tools = [
-        s.tool if isinstance(s, PlanStep) else s.get("tool")
-        for s in steps
-        if isinstance(s, PlanStep | Mapping)
-    ]
-    return tuple(str(tool) for tool in tools)
+    return tuple(str(s.tool if isinstance(s, PlanStep) else s.get("tool")) for s in _steps(plan))
 
 
 def _rejection_from(error: ValidationError) -> Rejection:
@@ -234,11 +235,8 @@ def plan_length(plan: Plan | Mapping) -> int:
 
 def describe_plan(plan: Plan | Mapping) -> str:
     """A plan in one line, id:tool joined by arrows."""
-    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
-    steps = steps if isinstance(steps, list | tuple) else []
     parts = [
         f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}"
-        for s in steps
-        if isinstance(s, PlanStep | Mapping)
+        for s in _steps(plan)
     ]
     return " -> ".join(parts) or "(no step)"

@@ -25,39 +25,17 @@ class Task:
     sequence: tuple[str, ...]
 
 
-def _make_task(number: int, kind_index: int, subscriber: str) -> Task:
-    name = f"G{number:02d}"
-    if kind_index == 0:
-        return Task(
-            name,
-            "charge",
-            subscriber,
-            f"{subscriber} abonesinin bu donem bedeli nedir",
-            ("read_meter", "consumption", "tariff"),
-        )
-    if kind_index == 1:
-        return Task(
-            name,
-            "consumption",
-            subscriber,
-            f"{subscriber} abonesinin bu donem tuketimi kac metrekup",
-            ("read_meter", "consumption"),
-        )
-    if kind_index == 2:
-        return Task(
-            name,
-            "document",
-            subscriber,
-            "sayac donusunde endeks farki nasil hesaplanir",
-            ("search_docs",),
-        )
-    return Task(
-        name,
+# each kind, in KIND_WEIGHTS' order: its request ({} the subscriber) and the tool sequence that solves it
+KINDS = (
+    ("charge", "{} abonesinin bu donem bedeli nedir", ("read_meter", "consumption", "tariff")),
+    ("consumption", "{} abonesinin bu donem tuketimi kac metrekup", ("read_meter", "consumption")),
+    ("document", "sayac donusunde endeks farki nasil hesaplanir", ("search_docs",)),
+    (
         "record",
-        subscriber,
-        f"{subscriber} abonesinin bedelini hesapla ve kayda yaz",
+        "{} abonesinin bedelini hesapla ve kayda yaz",
         ("read_meter", "consumption", "tariff", "write_record"),
-    )
+    ),
+)
 
 
 def _build_tasks() -> tuple[Task, ...]:
@@ -65,7 +43,8 @@ def _build_tasks() -> tuple[Task, ...]:
     for i in range(N_TASKS):
         draw = draw_stream(WORLD_SEED + 9973 * i)
         subscriber = f"A{1 + int(draw() * 60):03d}"
-        tasks.append(_make_task(i + 1, weighted_pick(draw(), KIND_WEIGHTS), subscriber))
+        kind, request, sequence = KINDS[weighted_pick(draw(), KIND_WEIGHTS)]
+        tasks.append(Task(f"G{i + 1:02d}", kind, subscriber, request.format(subscriber), sequence))
     return tuple(tasks)
 
 
