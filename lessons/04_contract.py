@@ -362,6 +362,15 @@ say(
 )
 
 # %% [markdown]
+# The lesson's figures come from one function, `contract_run`: it writes the first plan, validates
+# and executes each plan, and replans after each replan event until a bound, the replan limit or a
+# complete plan stops the run. `run_plan` holds validation (CT4) and the preconditions (CT5);
+# `call_planner` and each tool call pay through the bounds (CT11).
+
+# %%
+print(code_of(contract.contract_run))
+
+# %% [markdown]
 # G05's run at seed A as the requests a real [agent](../GLOSSARY.md#agent) would send to a chat API (the format of lessons 1
 # and 2, from `sim.chat.messages`). The replan is a planner request whose user message carries the
 # error that stopped the plan before it (rule CT9 charges 30 tokens for that context). A tool

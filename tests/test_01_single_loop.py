@@ -65,9 +65,9 @@ def test_loop_steps_replay_every_run_exactly(seed, budget, critique):
 
 
 def test_depth_is_the_position_the_loop_drew_selection_for(monkeypatch):
-    """Independent check: record the depth the loop itself passes to selection() at each pick."""
+    """Independent check: record the depth the loop itself passes to selection's rule at each pick."""
     seen = []
-    real = sim.model.picks.selection
+    real = sim.model.picks.right_share
 
     def recording(depth):
         seen.append(depth)
@@ -76,9 +76,9 @@ def test_depth_is_the_position_the_loop_drew_selection_for(monkeypatch):
     for seed in (*SEEDS, 5):
         for task in sim.TASKS:
             seen.clear()
-            monkeypatch.setattr(sim.model.picks, "selection", recording)
+            monkeypatch.setattr(sim.model.picks, "right_share", recording)
             run = sim.run_single_loop(task, seed, 8)
-            monkeypatch.setattr(sim.model.picks, "selection", real)
+            monkeypatch.setattr(sim.model.picks, "right_share", real)
             assert [s.depth for s in sim.loop_steps(run) if s.depth is not None] == seen
 
 

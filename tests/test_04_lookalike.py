@@ -1,6 +1,6 @@
 """The course's own rule LA1 (lesson 4): a look-alike tool in the tool set, off by default.
 
-Off, nothing moves: the lesson's figures, the five tools' batch machine, the split's code. On, the
+Off, nothing moves: the lesson's figures, the five tools' batch machine. On, the
 look-alike takes and gives consumption's fields, validation cannot refuse it, its m3 is wrong for
 every subscriber, every random pick draws among 6 tools, and each batch path equals the one-seed
 path (more lanes in tests/test_batch.py). Bad values are refused by name.
@@ -16,7 +16,6 @@ from cli_run import run_cli
 import sim
 from sim.engine.config import RunConfig
 from sim.engine.exit_states import exit_state_of
-from sim.engine.loops import plan_execute, plan_execute_among
 from sim.engine.plan_schema import GOALS, plan_from_tools, tool_contract, validate_plan
 from sim.measurement.batch import batch_run
 from sim.measurement.batch_contract import contract_batch
@@ -63,14 +62,6 @@ def test_off_the_lessons_figures_stand_on_the_one_seed_and_the_batch_paths(setup
          int(per_seed.errors[j])) for j in range(2)
     ]  # fmt: skip
     assert batch == LESSON_FIGURES[setup]
-
-
-def test_the_splits_runner_for_a_tool_set_equals_the_splits_code_with_the_five_tools():
-    """`plan_execute` (shown in lesson 2) and `plan_execute_among` (LA1) must not drift apart."""
-    config = RunConfig("plan-execute", 8)
-    for seed in (*SEEDS, 0, 7, 2**32 - 1):
-        for task in sim.TASKS:
-            assert plan_execute(task, seed, config) == plan_execute_among(task, seed, config)
 
 
 def test_a_bare_stream_picks_among_the_five_tools():

@@ -9,7 +9,6 @@ from cli_run import run_cli
 from test_batch import FIELDS, SEEDS
 
 import sim
-from sim.engine.common_draws import run_common
 from sim.engine.config import RunConfig
 from sim.measurement.batch import run_batch, study_seeds
 from sim.measurement.counts import measure, plan_accuracy
@@ -112,15 +111,13 @@ def test_common_draws_change_no_setups_distribution():
             assert abs(a.mean() - b.mean()) < 4 * error, (setup, unit)
 
 
-def test_the_contract_has_no_common_draws_and_run_common_refuses_what_it_cannot_run():
+def test_the_contract_has_no_common_draws_and_the_switch_is_checked():
     with pytest.raises(
         sim.InputError, match="common_draws is an option of setup 'single-loop' or 'plan-execute'"
     ):
         RunConfig("contract", common_draws=True)
     with pytest.raises(sim.InputTypeError, match="common_draws must be True or False"):
         RunConfig("single-loop", common_draws=1)
-    with pytest.raises(sim.InputError, match="common_draws=True"):
-        run_common(sim.TASKS[0], 1, RunConfig("single-loop"))
 
 
 def test_plan_accuracy_under_common_draws_is_the_plans_that_ran():

@@ -1,14 +1,12 @@
-"""One run configuration: the setup, the step budget and each option, checked once where input
-enters (the API, the CLI, a panel) and passed through every layer.
-
-Which option fits which setup is decided here and nowhere else (SETUP_OPTIONS). Introduced with
-the restructuring of `sim`; the options come from lesson 1 (self-critique, approval), lesson 3
-(the stopping rule SB1 and the budget rule SB2), lesson 4 (the contract's bounds, CT11) and
-lesson 5 (common draws, CR1).
-"""
+"""One run's configuration: the setup, the step budget and each option, checked once on construction
+where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
+decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
+budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
+CR1 (lesson 5)."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from copy import copy
+from dataclasses import dataclass, fields
 
 from sim.model.checks import SETUP_NAMES, check_budget, check_count, check_items, check_setup, check_switch
 from sim.model.errors import InputError, InputTypeError
@@ -32,48 +30,23 @@ OPTIONS = {
     "lookalike": (False, None),
     "common_draws": (False, None),
 }
+LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": (
-        "self_critique",
-        "approval",
-        "stop_when_done",
-        "budget_margin",
-        "lookalike",
-        "common_draws",
-    ),
-    "plan-execute": ("stop_when_done", "budget_margin", "lookalike", "common_draws"),
+    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS),
+    "plan-execute": LOOP_OPTIONS,
     "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike"),
 }
-PLANNING_STEPS = {
-    "single-loop": 0,
-    "plan-execute": 1,
-}  # steps a loop spends planning before its first call (AA25)
+PLANNING_STEPS = {"single-loop": 0, "plan-execute": 1}  # steps a loop spends planning (AA25)
 UNITS_OF = {"budget_margin": " (steps)"}  # words after the minimum in a message
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """How one setup runs: the setup, the step budget (steps) and the options that setup has.
+    """How one setup runs: the setup, the step budget (steps) and the options that setup has; an
+    option the setup lacks stays "not given" (False, None), the contract's bounds take defaults.
 
-    Fields: setup ("single-loop", "plan-execute" or "contract"); budget (steps, >= 1);
-    self_critique and approval (the single loop's switches, lesson 1); stop_when_done (SB1) and
-    budget_margin (SB2, steps, or None for the fixed budget), the loops' stopping rule (lesson 3);
-    max_replans, max_tokens (tokens) and max_seconds (simulated seconds), the contract's bounds
-    (CT11, lesson 4); lookalike, the course's own rule LA1 (every setup, lesson 4; stated in
-    `sim.model.world`): the run's tool set (`tools`) offers the look-alike `estimate_use` after the
-    five tools; common_draws (the loops, rule CR1, lesson 5: both setups take the same draw
-    for the same pick, common random numbers; off by default, the seed's own streams). An option
-    that the setup does not have keeps its value of "not given"
-    (False, None); the contract's bounds take their defaults when not given.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        On construction, for a value of the wrong kind or out of range, or an option asked of a
-        setup that does not have it, naming the option and the setups that have it; and for
-        lookalike with approval (approval counts the side effects of the five tools only) or with
-        common_draws (CR1 picks among the five tools).
-    """
+    Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
+    or lookalike with approval or common_draws (those count or pick among the five tools)."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -92,16 +65,16 @@ class RunConfig:
         object.__setattr__(self, "budget", check_budget(self.budget))
         for name, (default, minimum) in OPTIONS.items():
             value = getattr(self, name)
-            if name in SETUP_OPTIONS[setup]:
-                if minimum is None:  # a switch: True or False, nothing else
-                    value = check_switch(value, name)
-                elif value is None:  # a count not given: its default
-                    value = default
-                if minimum is not None and value is not None:
-                    value = check_count(value, name, minimum, unit=UNITS_OF.get(name, ""))
-                object.__setattr__(self, name, value)
-            elif not not_given(value):
-                raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
+            if name not in SETUP_OPTIONS[setup]:
+                if not not_given(value):
+                    raise InputError(f"{name} is an option of setup {_having(name)} only, not of {setup!r}")
+            elif minimum is None:  # a switch: True or False, nothing else
+                object.__setattr__(self, name, check_switch(value, name))
+            elif value is None and default is None:
+                continue
+            else:
+                value = default if value is None else value
+                object.__setattr__(self, name, check_count(value, name, minimum, unit=UNITS_OF.get(name, "")))
         if self.lookalike and self.approval:
             raise InputError("lookalike and approval cannot be combined: approval counts the five tools only")
         if self.lookalike and self.common_draws:
@@ -111,42 +84,38 @@ class RunConfig:
 
     @property
     def tools(self) -> tuple[str, ...]:
-        """The tool set the run offers, in the order random picks index it: the five tools, and
-        under LA1 (lookalike, lesson 4) the look-alike after them."""
+        """The run's tool set in the order random picks index it; LA1 adds the look-alike (lesson 4)."""
         return TOOL_NAMES + tuple(LOOKALIKE_TOOLS) if self.lookalike else TOOL_NAMES
 
     @property
     def rule(self) -> str:
-        """The stopping rule that runs: "fixed budget" (the seed's), "stop when done", or "<stop>,
-        budget plan length + m" (lesson 3); "contract bounds" for the contract (CT11, lesson 4);
-        followed by ", look-alike (LA1)" when the tool set offers the look-alike (lesson 4), and
-        by " + common draws" under rule CR1 (lesson 5)."""
+        """The stopping rule that ran, as tables name it (lessons 3 to 5)."""
+        lookalike = ", look-alike (LA1)" if self.lookalike else ""
         if self.setup == "contract":
-            return "contract bounds" + self._lookalike_note()
-        stop = "stop when done" if self.stop_when_done else "original stop"
-        if self.budget_margin is not None:
-            rule = f"{stop}, budget plan length + {self.budget_margin}"
-        else:
+            return "contract bounds" + lookalike
+        if self.budget_margin is None:
             rule = "stop when done" if self.stop_when_done else "fixed budget"
-        return rule + self._lookalike_note() + (" + common draws" if self.common_draws else "")
-
-    def _lookalike_note(self) -> str:
-        return ", look-alike (LA1)" if self.lookalike else ""
+        else:
+            stop = "stop when done" if self.stop_when_done else "original stop"
+            rule = f"{stop}, budget plan length + {self.budget_margin}"
+        return rule + lookalike + (" + common draws" if self.common_draws else "")
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""
         return {name: getattr(self, name) for name in SETUP_OPTIONS[self.setup]}
 
     def task_budget(self, length: int) -> int:
-        """A task's own step budget (steps) for a sequence of `length` tools: the budget, or under
-        lesson 3's rule SB2 min(budget, planning steps + length + budget_margin)."""
+        """A task's step budget for a sequence of `length` tools: the budget, or under SB2 (lesson 3)
+        the plan length, its planning and the margin, at most the budget."""
         if self.budget_margin is None:
             return self.budget
         return min(self.budget, PLANNING_STEPS[self.setup] + length + self.budget_margin)
 
     def with_budget(self, budget: int) -> "RunConfig":
-        """The same configuration with another step budget (steps)."""
-        return replace(self, budget=budget)
+        """The same configuration with another step budget (steps, trusted: not checked again)."""
+        config = copy(self)
+        object.__setattr__(config, "budget", budget)
+        return config
 
 
 def not_given(value: object) -> bool:
@@ -159,15 +128,9 @@ def _having(option: str) -> str:
 
 
 def run_config(setup: str, budget: int = DEFAULT_BUDGET, **options) -> RunConfig:
-    """A checked RunConfig from keyword options (what `measure` and `run_task` accept).
+    """A RunConfig from keyword options (what `measure` and `run_task` accept).
 
-    Raises
-    ------
-    InputTypeError
-        For an unknown option name (naming the options there are).
-    InputError
-        As RunConfig.
-    """
+    Raises InputTypeError for an unknown option name, else as RunConfig."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise InputTypeError(f"unknown option {unknown[0]!r}: the options are {', '.join(OPTIONS)}")
@@ -175,26 +138,10 @@ def run_config(setup: str, budget: int = DEFAULT_BUDGET, **options) -> RunConfig
 
 
 def configs_for(setups: Iterable[str], budget: int, options: Mapping[str, object]) -> list[RunConfig]:
-    """One RunConfig per setup, for a table of several setups (the CLI's rule for mixed setups).
+    """One RunConfig per setup for a table of several setups: each option given goes to every chosen
+    setup that has it (values "not given" are ignored).
 
-    The rule: each option given applies to every chosen setup that has it and to no other; an
-    option that none of the chosen setups has is refused. Each row's `rule` and option columns
-    then say what ran.
-
-    Parameters
-    ----------
-    setups : Iterable[str]
-        Setup names.
-    budget : int
-        Step budget (steps).
-    options : Mapping[str, object]
-        Options given, by name; values equal to "not given" (False, None) are ignored.
-
-    Raises
-    ------
-    InputError
-        For an option that no chosen setup has, naming the setups that have it.
-    """
+    Raises InputTypeError, InputError for an unknown option or one that no chosen setup has."""
     setups = [
         check_setup(setup, "setups") for setup in check_items(setups, object, "setups", "setup names", 1)
     ]

@@ -60,6 +60,7 @@ Its model, stated as rules CT1..CT12 (the constants below carry the numbers):
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 
 from sim.engine.config import (
@@ -70,17 +71,11 @@ from sim.engine.config import (
     DEFAULT_SEED,
     RunConfig,
 )
-from sim.engine.exit_states import (
-    PLAN_COMPLETE,
-    exit_state,
-    holds_correct_intermediate,
-    job_done,
-)
+from sim.engine.exit_states import PLAN_COMPLETE, exit_state, holds_correct_intermediate, job_done
 from sim.engine.loops import TaskRun, ToolCall, call_and_observe, initial_state
 from sim.engine.plan_schema import (
     GOALS,
     Plan,
-    PlanStep,
     Rejection,
     data_flow_problems,
     describe_plan,
@@ -95,28 +90,21 @@ from sim.model.costs import executor_step_tokens, observation_tokens, planner_to
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputTypeError
 from sim.model.picks import draws_among, write_plan
-from sim.model.tasks import Task, check_task, correct_answer
+from sim.model.tasks import ANSWERS, Task, check_task
 
 PLANNER_SECONDS = 5  # simulated seconds per planner call (CT10)
-
 INTERNAL_FIELDS = ("result", "value")  # what the executor keeps for itself, not a planned field
 
 
-# ---- the scratchpad, costs and bounds (CT8-CT11)
+def _held(pad) -> tuple[str, ...]:
+    return tuple(name for name in pad.fields if name not in INTERNAL_FIELDS)
 
 
 @dataclass
 class Scratchpad:
-    """The one state object of a contract run while it runs (lesson 4); the run's record keeps a
-    frozen copy (`ScratchpadRecord`).
-
-    Fields: fields (what the scratchpad holds by name: the initial fields, every field a tool
-    produced, and the executor's own `result`/`value`); outputs (step id -> the outputs of each
-    completed step); raw (every tool call's raw observation, as (step id, tool, observation));
-    notes (one line per failure: refusal, failed precondition, tool error); progress (how many
-    positions of the task's sequence are done, the loops' count); and the counters steps, calls
-    (tool calls), tokens, seconds (simulated), replans, errors (tool errors).
-    """
+    """The one state of a contract run while it runs (lesson 4): the fields held, each completed
+    step's outputs, every raw observation as (step id, tool, observation), a note per failure, the
+    positions done (progress) and the counters (seconds simulated)."""
 
     fields: dict
     outputs: dict = field(default_factory=dict)
@@ -129,13 +117,10 @@ class Scratchpad:
     seconds: int = 0
     replans: int = 0
     errors: int = 0
-
-    def held(self) -> tuple[str, ...]:
-        """The field names a plan may rely on (the executor's own result/value excluded)."""
-        return tuple(name for name in self.fields if name not in INTERNAL_FIELDS)
+    held = _held  # the field names a plan may rely on
 
     def record(self) -> "ScratchpadRecord":
-        """A frozen copy of the scratchpad as it is now (read-only mappings and tuples)."""
+        """A frozen copy (read-only mappings and tuples)."""
         return ScratchpadRecord(
             MappingProxyType(dict(self.fields)),
             MappingProxyType({step: MappingProxyType(dict(out)) for step, out in self.outputs.items()}),
@@ -147,8 +132,7 @@ class Scratchpad:
 
 @dataclass(frozen=True)
 class ScratchpadRecord:
-    """The scratchpad at the end of a contract run, frozen: the fields of `Scratchpad`, with
-    read-only mappings (fields, outputs and each step's outputs) and tuples (raw, notes)."""
+    """The scratchpad at the end of a contract run, frozen."""
 
     fields: Mapping
     outputs: Mapping
@@ -161,61 +145,23 @@ class ScratchpadRecord:
     seconds: int
     replans: int
     errors: int
-
-    def held(self) -> tuple[str, ...]:
-        """The field names a plan may rely on (the executor's own result/value excluded)."""
-        return tuple(name for name in self.fields if name not in INTERNAL_FIELDS)
+    held = _held
 
 
 @dataclass(frozen=True)
 class Bounds:
-    """The four bounds of a run (CT11): max_steps (steps), max_tokens (tokens), max_seconds
-    (simulated seconds), max_replans (replans). The defaults are `sim.engine.config`'s."""
+    """The four bounds of a run (CT11): steps, tokens, simulated seconds, replans."""
 
     max_steps: int = DEFAULT_BUDGET
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_seconds: int = DEFAULT_MAX_SECONDS
     max_replans: int = DEFAULT_MAX_REPLANS
 
-    @classmethod
-    def of(cls, config: RunConfig) -> "Bounds":
-        """The bounds of a contract RunConfig."""
-        return cls(config.budget, config.max_tokens, config.max_seconds, config.max_replans)
-
-
-def planner_cost(length: int, replan: bool) -> tuple[int, int]:
-    """(tokens, simulated seconds) of one planner call writing `length` positions (CT9, CT10)."""
-    return planner_tokens(length, replan), PLANNER_SECONDS
-
-
-def tool_cost(calls_so_far: int, step: PlanStep) -> tuple[int, int]:
-    """(tokens, simulated seconds) of one tool call after `calls_so_far` calls (CT9, CT10): the
-    executor's step and its observation; the seconds are the tool's duration, or the step's
-    timeout when that is shorter."""
-    tokens = executor_step_tokens(calls_so_far) + observation_tokens(False)
-    return tokens, min(tool_seconds(step.tool), step.timeout)
-
-
-def bound_hit(pad: Scratchpad, bounds: Bounds, tokens: int, seconds: int) -> str | None:
-    """The first bound (max_steps, max_tokens, max_seconds) that one more call costing `tokens`
-    and `seconds` would exceed, or None when the call fits (CT11)."""
-    if pad.steps + 1 > bounds.max_steps:
-        return "max_steps"
-    if pad.tokens + tokens > bounds.max_tokens:
-        return "max_tokens"
-    if pad.seconds + seconds > bounds.max_seconds:
-        return "max_seconds"
-    return None
-
-
-# ---- the run
-
 
 @dataclass(frozen=True)
 class Event:
-    """One line of a contract run's log: the step count after it, what happened, a detail, and
-    the tokens and simulated seconds spent so far; for a plan or replan, the positions the
-    planner call wrote (what CT9 charges for), else 0."""
+    """One line of a contract run's log, with the steps, tokens and seconds spent so far; positions is
+    what a plan or replan wrote (CT9 charges for it), else 0."""
 
     step: int
     kind: str
@@ -227,18 +173,9 @@ class Event:
 
 @dataclass(frozen=True)
 class ContractRun(TaskRun):
-    """The record of one contract run (lesson 4), immutable.
-
-    Fields: setup ("contract"); task; seed; budget (max_steps); bounds; steps, tokens, seconds
-    (simulated), errors (tool errors), replans; answer (the result held, None if none); trace
-    (tool calls); plan (the tools of the first plan the run was given: the split's plan, or a
-    constructed first plan's); plans (every plan written that
-    the schema accepted, as Plans, the first included; a constructed first plan that the schema
-    refuses is in the events only); events (the log); scratchpad (the final ScratchpadRecord);
-    exit_state (CT12); stop_reason (one of STOP_REASONS: what ended the run); correct (answer
-    equals the correct answer, the seed's success measure); stopped (True when the plan
-    completed); config (the RunConfig it ran with); approvals (always 0).
-    """
+    """The record of one contract run (lesson 4). plan: the tools of the first plan given; plans:
+    every plan the schema accepted; correct: the answer is the correct one (AA30); stopped: the
+    plan completed."""
 
     setup: str
     task: str
@@ -265,63 +202,127 @@ class ContractRun(TaskRun):
 
     @property
     def calls(self) -> int:
-        """Tool calls made in this run."""
         return len(self.trace)
 
 
-def _log(events: list, pad: Scratchpad, kind: str, detail: str, positions: int = 0) -> None:
-    events.append(Event(pad.steps, kind, detail, pad.tokens, pad.seconds, positions))
+@dataclass
+class Contract:
+    """A contract run as it goes: its task and config, the scratchpad, the log and the trace."""
 
+    task: Task
+    config: RunConfig
+    pad: Scratchpad
+    events: list = field(default_factory=list)
+    trace: list = field(default_factory=list)
+    plans: list = field(default_factory=list)
+    written: int = 0  # plan positions written so far, so step ids stay unique
 
-def _planner_call(pad, bounds, events, length, replan, plan_text) -> str | None:
-    tokens, seconds = planner_cost(length, replan)
-    hit = bound_hit(pad, bounds, tokens, seconds)
-    if hit:
-        return hit
-    pad.steps, pad.tokens, pad.seconds = pad.steps + 1, pad.tokens + tokens, pad.seconds + seconds
-    pad.replans += replan
-    _log(events, pad, "replan" if replan else "plan", plan_text, length)
-    return None
+    def log(self, kind: str, detail: str, positions: int = 0) -> None:
+        pad = self.pad
+        self.events.append(Event(pad.steps, kind, detail, pad.tokens, pad.seconds, positions))
 
+    def spend(self, tokens: int, seconds: int) -> str | None:
+        """Pay for one call (a step, CT8), or name the first bound it would break (CT11)."""
+        pad, config = self.pad, self.config
+        if pad.steps + 1 > config.budget:
+            return "max_steps"
+        if pad.tokens + tokens > config.max_tokens:
+            return "max_tokens"
+        if pad.seconds + seconds > config.max_seconds:
+            return "max_seconds"
+        pad.steps, pad.tokens, pad.seconds = pad.steps + 1, pad.tokens + tokens, pad.seconds + seconds
+        return None
 
-def _execute(task, plan: Plan, pad, bounds, events, trace) -> tuple[Rejection | None, str | None]:
-    """Run a validated plan step by step; return (the replan event's error, None) or (None, stop reason)."""
-    for step in plan.steps:
-        missing = [name for name in step.requires if name not in pad.fields]
-        missing += [d for d in step.depends_on if d not in pad.outputs]
-        if missing:
-            return Rejection("precondition", step.id, f"step {step.id!r} ({step.tool}): "
-                             f"the scratchpad lacks {', '.join(missing)}"), None  # fmt: skip
-        tokens, seconds = tool_cost(pad.calls, step)
-        hit = bound_hit(pad, bounds, tokens, seconds)
-        if hit:
-            return None, hit
-        pad.steps, pad.calls = pad.steps + 1, pad.calls + 1
-        pad.tokens, pad.seconds = pad.tokens + tokens, pad.seconds + seconds
-        if tool_seconds(step.tool) > step.timeout:
-            error, observation = True, {"error": f"timed out after {step.timeout} s"}
+    def write(self, tools: tuple[str, ...]) -> Plan:
+        """The plan the planner writes around its tools (CT3), its step ids after those written."""
+        goal, held = GOALS[self.task.kind], self.pad.held()
+        return plan_from_tools(tools, goal, held, 1 + self.written, self.config.tools)
+
+    def remaining(self) -> tuple[str, ...]:
+        """The positions a replan writes (CT6): those not done, or the last one if all are."""
+        return self.task.sequence[self.pad.progress :] or self.task.sequence[-1:]
+
+    def call_planner(self, plan: Plan | Mapping, replan: bool) -> str | None:
+        """One planner call (CT9, CT10), or the bound that stops it."""
+        length = plan_length(plan)
+        stop = self.spend(planner_tokens(length, replan), PLANNER_SECONDS)
+        if stop is None:
+            self.pad.replans += replan
+            self.written += length
+            self.log("replan" if replan else "plan", describe_plan(plan), length)
+        return stop
+
+    def run_plan(self, plan: Plan | Mapping) -> str | None:
+        """Validate a plan (CT4) and execute it (CT5): the stop reason, or None after a replan event."""
+        parsed, problems = parse_plan(plan, self.config.tools)
+        if parsed is not None:
+            self.plans.append(parsed)
+            problems = data_flow_problems(parsed, self.pad.held())
+        if problems:
+            error = problems[0]
+            self.log("refused", error.message)
         else:
-            observation = call_and_observe(step.tool, pad.fields)
-            error = "error" in observation
-        pad.raw.append((step.id, step.tool, dict(observation)))
-        if error:
-            pad.errors += 1
-        else:
-            pad.outputs[step.id] = dict(observation)
-            if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:
-                pad.progress += 1
-        trace.append(ToolCall(step.tool, error, pad.fields.get("result")))
-        _log(events, pad, "tool error" if error else "call", f"{step.id} {step.tool}"
-             + (f": {observation['error']}" if error else ""))  # fmt: skip
-        if error:
-            kind = "timeout" if observation["error"].startswith("timed out") else "tool error"
-            return Rejection(kind, step.id, f"step {step.id!r} ({step.tool}): {observation['error']}"), None
-    if plan.goal not in pad.fields:
-        last = plan.steps[-1].id
-        return Rejection(
-            "goal", last, f"the plan ended at step {last!r} without its goal {plan.goal!r}"
-        ), None
-    return None, PLAN_COMPLETE
+            error, stop = self.execute(parsed)
+            if stop:
+                return stop
+        self.pad.notes.append(f"{error.kind}: {error.message}")
+        if error.kind in ("precondition", "goal"):
+            self.log(error.kind, error.message)
+        return None
+
+    def execute(self, plan: Plan) -> tuple[Rejection | None, str | None]:
+        """Run a valid plan step by step: (the replan event's error, None) or (None, the stop reason)."""
+        pad, task = self.pad, self.task
+        for step in plan.steps:
+            missing = [name for name in step.requires if name not in pad.fields]
+            missing += [d for d in step.depends_on if d not in pad.outputs]
+            if missing:  # CT5
+                return Rejection("precondition", step.id, f"step {step.id!r} ({step.tool}): "
+                                 f"the scratchpad lacks {', '.join(missing)}"), None  # fmt: skip
+            tokens = executor_step_tokens(pad.calls) + observation_tokens(False)
+            stop = self.spend(tokens, min(tool_seconds(step.tool), step.timeout))
+            if stop:
+                return None, stop
+            pad.calls += 1
+            if tool_seconds(step.tool) > step.timeout:
+                observation = {"error": f"timed out after {step.timeout} s"}
+            else:
+                observation = call_and_observe(step.tool, pad.fields)
+            error = observation.get("error")
+            pad.raw.append((step.id, step.tool, dict(observation)))
+            if error:
+                pad.errors += 1
+            else:
+                pad.outputs[step.id] = dict(observation)
+                if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:
+                    pad.progress += 1
+            self.trace.append(ToolCall(step.tool, bool(error), pad.fields.get("result")))
+            self.log(
+                "tool error" if error else "call", f"{step.id} {step.tool}" + (f": {error}" if error else "")
+            )
+            if error:
+                kind = "timeout" if error.startswith("timed out") else "tool error"
+                return Rejection(kind, step.id, f"step {step.id!r} ({step.tool}): {error}"), None
+        if plan.goal not in pad.fields:
+            last = plan.steps[-1].id
+            return Rejection(
+                "goal", last, f"the plan ended at step {last!r} without its goal {plan.goal!r}"
+            ), None
+        return None, PLAN_COMPLETE
+
+    def record(self, seed: int, first_tools: tuple[str, ...], stop: str) -> ContractRun:
+        """The run's record once `stop` ended it, with its exit state (CT12)."""
+        task, config, pad = self.task, self.config, self.pad
+        state = exit_state(job_done(task, pad.fields), holds_correct_intermediate(task, pad.fields), stop)
+        self.log("stop", f"{stop}: {state}")
+        answer = pad.fields.get("result")
+        bounds = Bounds(config.budget, config.max_tokens, config.max_seconds, config.max_replans)
+        return ContractRun(
+            "contract", task.name, seed, config.budget, bounds, pad.steps, pad.tokens, pad.seconds,
+            pad.errors, pad.replans, answer, tuple(self.trace), first_tools, tuple(self.plans),
+            tuple(self.events), pad.record(), state, stop, answer == ANSWERS[task.name],
+            stop == PLAN_COMPLETE, config, 0,
+        )  # fmt: skip
 
 
 def run_contract(
@@ -333,36 +334,11 @@ def run_contract(
     max_seconds: int | None = None,
     first_plan: Plan | Mapping | None = None,
 ) -> ContractRun:
-    """Run one task under the planner-executor contract (rules CT1-CT12).
+    """Run one task under the contract (CT1-CT12, lesson 4). Bounds of None take the defaults
+    (2 replans, 1000 tokens, 22 simulated seconds); `first_plan` replaces the planner's first plan
+    (its draws are made all the same).
 
-    Parameters
-    ----------
-    task : Task | str
-        The task or its name, G01..G24.
-    seed : int
-        Run seed, 0 <= seed < 2**32; it drives only the planner's draws.
-    max_steps : int
-        Step budget (steps), >= 1; every planner call and every tool call is a step.
-    max_replans : int | None
-        Replans allowed, >= 0 (refused sub-plans count); None for the default, 2.
-    max_tokens : int | None
-        Token bound (tokens), >= 1; None for the default, 1000.
-    max_seconds : int | None
-        Simulated-clock bound (simulated seconds), >= 1; None for the default, 22.
-    first_plan : Plan | Mapping | None
-        A constructed first plan to use instead of the planner's (for lessons and tests); the
-        planner's draws are made all the same, so replans draw what they would have drawn.
-
-    Returns
-    -------
-    ContractRun
-        With the exit state (CT12), the stop reason, answer-correctness and the scratchpad.
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for a bad task, seed, budget, bound or first plan.
-    """
+    Raises InputTypeError, InputError for a bad task, seed, bound or first plan."""
     task, seed = check_task(task), check_seed(seed)
     if first_plan is not None and not isinstance(first_plan, Plan | Mapping):
         raise InputTypeError(
@@ -373,62 +349,24 @@ def run_contract(
     return contract_run(task, seed, config, first_plan)
 
 
-def contract_run(
-    task: Task, seed: int, config: RunConfig, first_plan: Plan | Mapping | None = None, planner=None
-) -> ContractRun:
-    """The contract on a checked task, seed and config (see `run_contract` and rules CT1-CT12).
-
-    `planner`, when given, writes the tools of every plan in place of the seed's draw stream:
-    called as planner(positions) -> tools, in the order the run asks (the first plan, then each
-    replan). The batch path (`sim.measurement.batch_contract`) passes the same picks read from arrays; None
-    draws them here from the seed's planner stream (`sim.model.picks.write_plan`).
-    """
-    bounds, tools = Bounds.of(config), config.tools  # the run's tool set: 5 tools, or 6 under LA1 (lesson 4)
+def contract_run(task: Task, seed: int, config: RunConfig, first_plan=None, planner=None):
+    """The contract on a checked task, seed and config (CT1-CT12), a ContractRun. `planner(positions)
+    -> tools` writes every plan (default: the seed's planner stream; the batch path passes its own)."""
     if planner is None:
-        draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), tools)
-
-        def planner(positions):
-            return write_plan(positions, draw)
-
-    first_tools = planner(task.sequence)  # CT2: the split's first plan, the same draws
-    pad = Scratchpad(fields=initial_state(task))
-    goal = GOALS[task.kind]
-    plan = plan_from_tools(first_tools, goal, pad.held(), 1, tools) if first_plan is None else first_plan
-    first_used = plan_tools(plan)  # the first plan the run was given: the planner's, or a constructed one
-    events, trace, plans, written = [], [], [], 0
-    stop = _planner_call(pad, bounds, events, plan_length(plan), False, describe_plan(plan))
+        draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
+        planner = partial(write_plan, draw=draw)
+    run = Contract(task, config, Scratchpad(initial_state(task)))
+    plan = run.write(planner(task.sequence))  # CT2: the split's first plan, from the same draws
+    plan = plan if first_plan is None else first_plan
+    first_tools = plan_tools(plan)
+    stop = run.call_planner(plan, replan=False)
     while stop is None:
-        written += plan_length(plan)
-        parsed, problems = parse_plan(
-            plan, tools
-        )  # a constructed first plan is kept typed when the schema takes it
-        if parsed is not None:
-            plan = parsed
-            plans.append(plan)
-            problems = data_flow_problems(plan, pad.held())
-        error = problems[0] if problems else None  # a plan the schema refuses stays in the events and notes
-        if error is None:
-            error, stop = _execute(task, plan, pad, bounds, events, trace)
-            if stop:
-                break
-        else:
-            _log(events, pad, "refused", error.message)
-        pad.notes.append(f"{error.kind}: {error.message}")
-        if error.kind in ("precondition", "goal"):
-            _log(events, pad, error.kind, error.message)
-        if pad.replans >= bounds.max_replans:  # CT7
+        stop = run.run_plan(plan)  # CT4, CT5
+        if stop is not None:
+            break
+        if run.pad.replans >= config.max_replans:  # CT7
             stop = "max_replans"
             break
-        remaining = task.sequence[pad.progress :] or task.sequence[-1:]
-        picked = planner(remaining)  # CT6: the planner's rule on the positions that remain
-        plan = plan_from_tools(picked, goal, pad.held(), 1 + written, tools)
-        stop = _planner_call(pad, bounds, events, len(picked), True, describe_plan(plan))
-    fields = pad.fields
-    state = exit_state(job_done(task, fields), holds_correct_intermediate(task, fields), stop)
-    answer = fields.get("result")
-    _log(events, pad, "stop", f"{stop}: {state}")
-    return ContractRun(
-        "contract", task.name, seed, bounds.max_steps, bounds, pad.steps, pad.tokens, pad.seconds,
-        pad.errors, pad.replans, answer, tuple(trace), first_used, tuple(plans), tuple(events),
-        pad.record(), state, stop, answer == correct_answer(task), stop == PLAN_COMPLETE, config, 0,
-    )  # fmt: skip
+        plan = run.write(planner(run.remaining()))  # CT6: a sub-plan for the positions left
+        stop = run.call_planner(plan, replan=True)
+    return run.record(seed, first_tools, stop)

@@ -1,15 +1,11 @@
-"""Exit states (rule CT12): how a run ended, for the contract and, read from their traces, for the
-loops; what stopped a contract run (CT7, CT11); and the counts per setup and seed.
-
-Introduced in lesson 4, the contract (whose rules CT1-CT12 are stated in `sim.engine.contract`).
-"""
+"""Exit states (CT12, lesson 4): how a run ended, for the contract and, read from their traces, for the
+loops; and what stopped a contract run (CT7, CT11)."""
 
 from collections.abc import Mapping
 
-from sim.model.tasks import Task, check_task, correct_answer
+from sim.model.tasks import ANSWERS, BY_NAME, Task
 from sim.model.world import SUBSCRIBERS, consumption_m3
 
-# exit states (CT12) and stop reasons
 SUCCESS, PARTIAL_SUCCESS = "SUCCESS", "PARTIAL_SUCCESS"
 REPLAN_EXHAUSTED, TIMEOUT = "REPLAN_EXHAUSTED", "TIMEOUT"
 EXIT_STATES = (SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT)
@@ -24,16 +20,15 @@ def exit_field(state: str) -> str:
 
 
 def stop_field(reason: str) -> str:
-    """The ContractCounts field (and table key) of a stop reason: "stop_plan_complete" for "plan complete"."""
+    """The ContractCounts field (and table key) of a stop reason: "stop_plan_complete"."""
     return "stop_" + reason.replace(" ", "_")
 
 
 def job_done(task: Task, fields: Mapping) -> bool:
-    """CT12: a record task is done when its record is written with the correct value; any other
-    task when the result held is the correct answer."""
+    """CT12: a record task's record written with the correct value; another task's correct result held."""
     if task.kind == "record":
-        return fields.get("written") is True and fields.get("value") == correct_answer(task)
-    return fields.get("result") == correct_answer(task)
+        return fields.get("written") is True and fields.get("value") == ANSWERS[task.name]
+    return fields.get("result") == ANSWERS[task.name]
 
 
 def holds_correct_intermediate(task: Task, fields: Mapping) -> bool:
@@ -43,7 +38,7 @@ def holds_correct_intermediate(task: Task, fields: Mapping) -> bool:
     if task.kind == "charge":
         return right_m3
     if task.kind == "record":
-        return right_m3 or fields.get("amount") == correct_answer(task)
+        return right_m3 or fields.get("amount") == ANSWERS[task.name]
     return False
 
 
@@ -59,35 +54,19 @@ def exit_state(done: bool, intermediate: bool, stop_reason: str) -> str:
 
 
 def exit_state_of(run) -> str:
-    """The CT12 exit state of any run record, a contract run or a loop's (lesson 4 compares them).
-
-    Parameters
-    ----------
-    run : ContractRun | Run
-        A run of any setup. Its trace decides: a record task is done when its last successful
-        write_record wrote the correct value; another task when its answer is correct; a
-        successful consumption call (any task but a document or consumption task) or a tariff
-        call that gave the correct amount (a record task) means a correct intermediate was held
-        (the world's tools compute it from the task's own subscriber; under the course's LA1 a
-        tariff call may follow the look-alike's wrong m3, lesson 4). The stop reason is the run's own for a contract
-        run; for a loop it is "job done" when the agent stopped and "max_steps" when the
-        budget ran out, so a loop that stopped with a spoiled answer and no intermediate falls
-        to TIMEOUT, the order's last state.
-
-    Returns
-    -------
-    str
-        One of EXIT_STATES; for a contract run it equals `run.exit_state`.
-    """
-    task = check_task(run.task)
+    """The CT12 exit state of any run, read from its trace (a contract run's equals its own; lesson 4).
+    A consumption call, or a tariff call with the right amount, counts as a correct intermediate (the
+    look-alike's wrong m3 may precede a tariff call, LA1); a loop stopped by the budget ends in
+    TIMEOUT unless done or holding one."""
+    task, answer = BY_NAME[run.task], ANSWERS[run.task]
     succeeded = [call for call in run.trace if not call.error]
     if task.kind == "record":
         writes = [call for call in succeeded if call.tool == "write_record"]
-        done = bool(writes) and writes[-1].held == correct_answer(task)
+        done = bool(writes) and writes[-1].held == answer
     else:
-        done = run.answer == correct_answer(task)
+        done = run.answer == answer
     tools = {call.tool for call in succeeded}
-    right_amount = any(call.tool == "tariff" and call.held == correct_answer(task) for call in succeeded)
+    right_amount = any(call.tool == "tariff" and call.held == answer for call in succeeded)
     intermediate = (task.kind in ("charge", "record") and "consumption" in tools) or (
         task.kind == "record" and right_amount
     )
@@ -95,7 +74,6 @@ def exit_state_of(run) -> str:
 
 
 def stop_reason_of(run) -> str:
-    """What ended a run: a contract run's own stop reason (one of STOP_REASONS); for a loop's run
-    "job done" when the agent stopped (it stops only once its job is done) and "max_steps" when
-    the budget ran out."""
+    """What ended a run: a contract run's stop reason; for a loop "job done" when the agent stopped,
+    "max_steps" when the budget ran out."""
     return getattr(run, "stop_reason", None) or ("job done" if run.stopped else "max_steps")

@@ -8,20 +8,15 @@ RUN_LABELS = {DEFAULT_SEED: "A", DEFAULT_SEED + 1: "B"}
 
 
 def run_label(seed: int, seeds=None) -> str:
-    """The lessons' label of a run: "A" for 20260218, "B" for 20260219, otherwise the seed's digits;
-    letters only when every one of `seeds` (the seeds shown beside it) is a lesson run (lesson 2).
-
-    Raises InputTypeError / InputError for a seed, or seeds, not integers 0 <= seed < 2**32."""
+    """A run's label (lesson 2): "A" and "B" for the lessons' runs when all `seeds` shown beside it are
+    theirs, else the seed's digits. Raises InputTypeError, InputError for a bad seed."""
     seed = check_seed(seed)
     shown = [] if seeds is None else check_items(seeds, object, "seeds", "seeds")
     return run_labels([seed, *shown])[0]
 
 
 def run_labels(seeds) -> list[str]:
-    """`run_label` of each of `seeds` among themselves (the seeds of one table), checking them once:
-    time linear in the seeds, for tables of thousands of rows.
-
-    Raises InputTypeError / InputError for seeds that are not integers 0 <= seed < 2**32."""
+    """`run_label` of each of `seeds` among themselves (one table's), in linear time. Raises as `run_label`."""
     seeds = [check_seed(s, "seeds") for s in check_items(seeds, object, "seeds", "seeds")]
     letters = set(seeds) <= set(RUN_LABELS)
     return [RUN_LABELS[seed] if letters else str(seed) for seed in seeds]

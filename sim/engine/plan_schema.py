@@ -1,7 +1,5 @@
-"""The contract's plan: its pydantic schema (rule CT1), what the fictional planner writes around
-its chosen tools (CT3), and validation before execution (CT4). The rules are stated in full in
-the docstring of `sim.engine.contract`. Introduced in lesson 4, the contract.
-"""
+"""The contract's plan (lesson 4): its pydantic schema (CT1), what the planner writes around its tools
+(CT3) and validation before execution (CT4); the rules are stated in `sim.engine.contract`."""
 
 import functools
 from collections.abc import Mapping, Sequence
@@ -10,6 +8,7 @@ from types import MappingProxyType
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
+from sim.model.tasks import GOALS as GOALS  # the plan's goal field by kind of task (CT3)
 from sim.model.world import IMITATES, TOOL_NAMES
 
 TOOL_SECONDS = MappingProxyType(
@@ -20,7 +19,7 @@ TIMEOUT_FACTOR = 2  # a step's timeout is this many times its tool's duration (C
 
 @dataclass(frozen=True)
 class ToolContract:
-    """What a tool needs in the scratchpad (requires) and what it adds to it (produces): field names."""
+    """The fields a tool needs in the scratchpad (requires) and adds to it (produces)."""
 
     requires: tuple[str, ...]
     produces: tuple[str, ...]
@@ -35,18 +34,16 @@ TOOL_CONTRACTS = MappingProxyType(
         "write_record": ToolContract(("subscriber", "column", "amount"), ("written",)),
     }
 )  # CT3
-GOALS = MappingProxyType({"charge": "amount", "consumption": "m3", "document": "code", "record": "written"})
 
 
 def tool_contract(tool: str) -> ToolContract:
-    """A tool's documented contract (CT3); the course's look-alike (LA1, lesson 4) is documented
-    with the contract of the tool it imitates, so validation cannot tell the two apart."""
+    """A tool's documented contract (CT3); the look-alike has its original's (LA1), so validation cannot
+    tell the two apart."""
     return TOOL_CONTRACTS[IMITATES.get(tool, tool)]
 
 
 def tool_seconds(tool: str) -> int:
-    """A tool's duration (simulated seconds, CT10): the look-alike's is its original's (LA1); 0 for
-    a name that is no tool."""
+    """A tool's duration (simulated seconds, CT10), the look-alike's its original's; 0 for no tool."""
     return TOOL_SECONDS.get(IMITATES.get(tool, tool), 0)
 
 
@@ -55,9 +52,7 @@ def tool_seconds(tool: str) -> int:
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why a plan or a step was refused: kind ("duplicate id", "unknown tool", "missing dependency",
-    "later dependency", "data flow", "goal", "precondition", "tool error", "timeout"), the step id
-    it names, and a plain message."""
+    """Why a plan or a step was refused: the kind of refusal, the step id it names and a message."""
 
     kind: str
     step: str
@@ -86,14 +81,8 @@ class PlanStep(BaseModel):
 
 
 class Plan(BaseModel):
-    """A plan (CT1): the goal field and at least one step; structurally valid by construction (CT4).
-
-    Raises
-    ------
-    pydantic.ValidationError
-        For a malformed step, or a structural problem (duplicate id, unknown tool, a dependency
-        on a missing or later step); the message names the step.
-    """
+    """A plan (CT1): the goal field and at least one step, structurally valid by construction (CT4;
+    pydantic.ValidationError names the step)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     goal: str
@@ -108,8 +97,7 @@ class Plan(BaseModel):
 
 
 def structural_problems(steps: Sequence[PlanStep], tools: Sequence[str] = TOOL_NAMES) -> list[Rejection]:
-    """Structural refusals of a list of steps (CT4), in step order; [] when the structure is sound.
-    `tools` is the run's tool set (the five tools; six under LA1, lesson 4): any other tool is unknown."""
+    """Structural refusals of a list of steps (CT4), in step order; a tool outside `tools` is unknown."""
     problems, seen = [], set()
     ids = [step.id for step in steps]
     for index, step in enumerate(steps):
@@ -136,21 +124,8 @@ def structural_problems(steps: Sequence[PlanStep], tools: Sequence[str] = TOOL_N
 
 
 def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
-    """Data-flow refusals of a structurally valid plan (CT4), given the fields the scratchpad holds.
-
-    Parameters
-    ----------
-    plan : Plan
-    held : Sequence[str]
-        Field names the scratchpad holds before the plan runs (the initial scratchpad, or more).
-
-    Returns
-    -------
-    list[Rejection]
-        One per step with a required field that neither an upstream step (through depends_on,
-        transitively) nor `held` provides, then one naming the last step if no step produces the
-        goal and the scratchpad does not hold it; [] when the data flows.
-    """
+    """Data-flow refusals of a structurally valid plan (CT4), given the fields `held` before it runs: a
+    required field no upstream step or held field provides, then a goal nothing produces."""
     by_id = {step.id: step for step in plan.steps}
     upstream_fields: dict[str, set[str]] = {}
     problems = []
@@ -181,23 +156,8 @@ def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
 def validate_plan(
     plan: Plan | Mapping, held: Sequence[str], tools: Sequence[str] = TOOL_NAMES
 ) -> list[Rejection]:
-    """Validate a plan before execution (CT4): the schema and structure, then the data flow.
-
-    Parameters
-    ----------
-    plan : Plan | Mapping
-        A Plan, or the raw data of one ({"goal": ..., "steps": [...]}).
-    held : Sequence[str]
-        Field names the scratchpad holds.
-    tools : Sequence[str]
-        The run's tool set (default the five tools; with the look-alike under LA1, lesson 4).
-
-    Returns
-    -------
-    list[Rejection]
-        [] when the plan may run; otherwise its refusals, each naming a step ("plan" when the
-        schema refuses before any step can be named).
-    """
+    """A plan's refusals before execution (CT4): schema and structure, then data flow; [] when it may
+    run. `plan` is a Plan or its raw data; `tools` the run's tool set."""
     parsed, refused = parse_plan(plan, tools)
     return refused if parsed is None else data_flow_problems(parsed, held)
 
@@ -205,9 +165,7 @@ def validate_plan(
 def parse_plan(
     plan: Plan | Mapping, tools: Sequence[str] = TOOL_NAMES
 ) -> tuple[Plan | None, list[Rejection]]:
-    """A plan as the schema reads it (CT1, CT4 structural) for the tool set `tools`: (the typed
-    Plan, []) when it takes it, (None, [its refusal]) when it does not. A Plan is returned as it
-    is when its tools are in `tools`."""
+    """A plan as the schema reads it for the tool set `tools`: (the Plan, []) or (None, [its refusal])."""
     if isinstance(plan, Plan):
         unknown = [r for r in structural_problems(plan.steps, tools) if r.kind == "unknown tool"]
         return (None, unknown[:1]) if unknown else (plan, [])
@@ -217,16 +175,17 @@ def parse_plan(
         return None, [_rejection_from(error)]
 
 
+def _steps(plan: Plan | Mapping) -> list[dict]:
+    """A plan's steps as mappings (a raw plan's, where it has them)."""
+    if isinstance(plan, Plan):
+        return [{"id": step.id, "tool": step.tool} for step in plan.steps]
+    steps = plan.get("steps")
+    return [s for s in steps if isinstance(s, PlanStep | Mapping)] if isinstance(steps, list | tuple) else []
+
+
 def plan_tools(plan: Plan | Mapping) -> tuple[str, ...]:
-    """The tools of a plan's steps, in order (a raw plan's "tool" values, where it has them)."""
-    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
-    steps = steps if isinstance(steps, list | tuple) else []
-    tools = [
-        s.tool if isinstance(s, PlanStep) else s.get("tool")
-        for s in steps
-        if isinstance(s, PlanStep | Mapping)
-    ]
-    return tuple(str(tool) for tool in tools)
+    """The tools of a plan's steps, in order (a raw plan's, where it has them)."""
+    return tuple(str(s.tool if isinstance(s, PlanStep) else s.get("tool")) for s in _steps(plan))
 
 
 def _rejection_from(error: ValidationError) -> Rejection:
@@ -241,31 +200,9 @@ def _rejection_from(error: ValidationError) -> Rejection:
 
 def plan_from_tools(tools: Sequence[str], goal: str, held: Sequence[str], first_number: int = 1,
                     tool_set: Sequence[str] = TOOL_NAMES) -> Plan:  # fmt: skip
-    """The plan the fictional planner writes around its chosen tools (CT3).
-
-    A pure function of its arguments, so its plans (frozen) are kept for reuse: the batch path
-    (`sim.measurement.batch_contract`) asks for the same plans thousands of times.
-
-    Parameters
-    ----------
-    tools : Sequence[str]
-        Tool names in order (as `write_plan` picks them).
-    goal : str
-        The goal field (GOALS[task.kind]).
-    held : Sequence[str]
-        Fields the scratchpad holds; a required field held needs no dependency.
-    first_number : int
-        Steps are numbered s<first_number>, s<first_number + 1>, ... so ids stay unique in a run.
-    tool_set : Sequence[str]
-        The run's tool set, which the schema checks the tools against (LA1 adds the look-alike).
-
-    Returns
-    -------
-    Plan
-        Requires and produces from TOOL_CONTRACTS (`tool_contract`); depends_on the latest earlier step producing
-        each required field not held; timeout TIMEOUT_FACTOR x the tool's duration (simulated
-        seconds). Data flow is not checked here: `validate_plan` does that.
-    """
+    """The plan the planner writes around its tools (CT3), steps numbered from s<first_number>: each
+    step depends on the latest earlier producer of a required field not `held`. Kept for reuse (the
+    batch path asks for the same plans thousands of times)."""
     return _plan_from_tools(tuple(tools), goal, tuple(held), first_number, tuple(tool_set))
 
 
@@ -289,7 +226,7 @@ def _plan_from_tools(tools: tuple[str, ...], goal: str, held: tuple[str, ...], f
 
 
 def plan_length(plan: Plan | Mapping) -> int:
-    """Positions in a plan (a raw plan's steps, if they are a list; else 0): what its planner call wrote."""
+    """The positions a plan's planner call wrote (a raw plan's steps, if a list; else 0)."""
     if isinstance(plan, Plan):
         return len(plan.steps)
     steps = plan.get("steps")
@@ -297,12 +234,9 @@ def plan_length(plan: Plan | Mapping) -> int:
 
 
 def describe_plan(plan: Plan | Mapping) -> str:
-    """One line for a plan: its steps as id:tool joined by arrows (raw data shown as given)."""
-    steps = plan.steps if isinstance(plan, Plan) else plan.get("steps")
-    steps = steps if isinstance(steps, list | tuple) else []
+    """A plan in one line, id:tool joined by arrows."""
     parts = [
         f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}"
-        for s in steps
-        if isinstance(s, PlanStep | Mapping)
+        for s in _steps(plan)
     ]
     return " -> ".join(parts) or "(no step)"

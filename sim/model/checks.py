@@ -1,9 +1,6 @@
-"""Checks of what a student, an instructor or a script passes in: seeds, step budgets, tasks, setups.
-
-Each check returns the clean value or raises InputTypeError (wrong kind of value, a TypeError)
-or InputError (right kind, not allowed, a ValueError), with a message naming the parameter, the
-value and what is allowed.
-"""
+"""Checks of what a student, an instructor or a script passes in, used where input enters. Each returns
+the clean value or raises InputTypeError (wrong kind) or InputError (not allowed), naming the
+parameter, the value and what is allowed."""
 
 import numbers
 import re
@@ -11,7 +8,7 @@ from collections.abc import Iterable
 
 from sim.model.errors import InputError, InputTypeError
 
-SEED_LIMIT = 2**32
+SEED_LIMIT = 2**32  # the seed range rule, written once: 0 <= seed < SEED_LIMIT
 SETUP_NAMES = ("single-loop", "plan-execute", "contract")
 
 
@@ -19,40 +16,27 @@ def _is_integer(value: object) -> bool:
     return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
-def check_seed(seed: object, name: str = "seed") -> int:
-    """Return `seed` as an int if it is an integer with 0 <= seed < 2**32 (bool is refused).
+def seed_range(name: str = "seed") -> str:
+    """The seed range rule in words, as messages give it: "0 <= seed < 2**32"."""
+    return f"0 <= {name} < 2**32"
 
-    Raises
-    ------
-    TypeError
-        When `seed` is not an integer (floats, strings and bools included).
-    ValueError
-        When `seed` is outside 0 .. 2**32 - 1.
-    """
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """`seed` as an int if it is an integer in the seed range (bool is refused)."""
+    allowed = f"{name} must be an integer {seed_range(name)}"
     if not _is_integer(seed):
-        raise InputTypeError(
-            f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r} ({type(seed).__name__})"
-        )
+        raise InputTypeError(f"{allowed}, got {seed!r} ({type(seed).__name__})")
     if not 0 <= seed < SEED_LIMIT:
-        raise InputError(f"{name} must be an integer 0 <= {name} < 2**32, got {seed!r}")
+        raise InputError(f"{allowed}, got {seed!r}")
     return int(seed)
 
 
 def check_seeds(seeds: object, name: str = "seeds"):
-    """Return `seeds` as a one-dimensional int64 array if every seed is an integer 0 <= seed < 2**32.
-
-    Accepts a numpy integer array or a sequence of Python or numpy integers (bool is refused).
-
-    Raises
-    ------
-    TypeError
-        When `seeds` is not a sequence or array of integers.
-    ValueError
-        When it is empty or not one-dimensional, a seed is outside 0 .. 2**32 - 1, or a seed repeats.
-    """
+    """`seeds` (an integer array or a sequence of integers) as a one-dimensional int64 array, each in the
+    seed range, none repeated."""
     import numpy as np  # only the many-seed paths need numpy
 
-    allowed = f"{name} must be a one-dimensional, non-empty sequence of integers 0 <= seed < 2**32"
+    allowed = f"{name} must be a one-dimensional, non-empty sequence of integers {seed_range()}"
     if isinstance(seeds, np.ndarray):
         if seeds.dtype.kind not in "iu":
             raise InputTypeError(f"{allowed}, got an array of dtype {seeds.dtype}")
@@ -81,27 +65,8 @@ def check_seeds(seeds: object, name: str = "seeds"):
 
 
 def check_count(value: object, name: str, minimum: int, label: str = "", unit: str = "") -> int:
-    """Return `value` as an int if it is an integer >= `minimum` (bool is refused).
-
-    Parameters
-    ----------
-    value : object
-        What was passed in.
-    name : str
-        The parameter's name, for the message.
-    minimum : int
-        The smallest value allowed.
-    label, unit : str
-        Words for the message, after the name and after the minimum, e.g. " (the step budget)"
-        and " (steps)".
-
-    Raises
-    ------
-    TypeError
-        When `value` is not an integer.
-    ValueError
-        When `value` is below `minimum`.
-    """
+    """`value` as an int if it is an integer >= `minimum`; `label` and `unit` are words for the message
+    after the name and after the minimum (" (the step budget)", " (steps)")."""
     allowed = f"{name}{label} must be an integer >= {minimum}{unit}"
     if not _is_integer(value):
         raise InputTypeError(f"{allowed}, got {value!r} ({type(value).__name__})")
@@ -111,62 +76,29 @@ def check_count(value: object, name: str, minimum: int, label: str = "", unit: s
 
 
 def check_budget(max_steps: object, name: str = "max_steps") -> int:
-    """Return the step budget (steps) as an int if it is an integer >= 1 (bool is refused).
-
-    Raises
-    ------
-    TypeError
-        When the budget is not an integer.
-    ValueError
-        When the budget is below 1.
-    """
+    """The step budget (steps) as an int if it is an integer >= 1."""
     return check_count(max_steps, name, 1, label=" (the step budget)")
 
 
 def check_setup(setup: object, name: str = "setup", allowed: tuple[str, ...] = SETUP_NAMES) -> str:
-    """Return `setup` if it is one of the known setup names.
-
-    Raises
-    ------
-    TypeError
-        When `setup` is not a string.
-    ValueError
-        When `setup` is not one of `allowed`.
-    """
+    """`setup` if it is one of the `allowed` setup names."""
     return check_choice(setup, name, allowed)
 
 
 def check_switch(value: object, name: str) -> bool:
-    """Return a True/False switch; anything but a bool raises TypeError naming the switch."""
+    """A True/False switch; anything but a bool is refused."""
     if not isinstance(value, bool):
         raise InputTypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
     return value
 
 
 def check_margin(margin: object, name: str = "budget_margin") -> int:
-    """Return a budget margin (steps) as an int if it is an integer >= 0 (bool is refused; lesson 3, SB2).
-
-    Raises
-    ------
-    TypeError
-        When the margin is not an integer.
-    ValueError
-        When the margin is negative.
-    """
+    """A budget margin (steps, SB2, lesson 3) as an int if it is an integer >= 0."""
     return check_count(margin, name, 0, unit=" (steps)")
 
 
 def check_integer(value: object, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    """Return `value` as an int if it is an integer in [minimum, maximum] (either bound may be None;
-    bool is refused).
-
-    Raises
-    ------
-    TypeError
-        When `value` is not an integer.
-    ValueError
-        When it is outside the bounds.
-    """
+    """`value` as an int if it is an integer in [minimum, maximum] (a bound of None: no bound)."""
     if not _is_integer(value):
         raise InputTypeError(
             f"{_integer_allowed(name, minimum, maximum)}, got {value!r} ({type(value).__name__})"
@@ -177,23 +109,20 @@ def check_integer(value: object, name: str, minimum: int | None = None, maximum:
 
 
 def _integer_allowed(name: str, minimum: int | None, maximum: int | None) -> str:
-    """What `check_integer` allows, in words (its messages start with this)."""
     low = "" if minimum is None else f"{minimum} <= "
     high = "" if maximum is None else f" <= {maximum}"
     return f"{name} must be an integer" + (f" {low}{name}{high}" if low or high else "")
 
 
 def check_instance(value: object, kind: type | tuple, name: str, what: str) -> object:
-    """Return `value` if it is an instance of `kind`; otherwise InputTypeError naming the parameter and
-    `what` it must be (e.g. "a Run from sim.run_task")."""
+    """`value` if it is an instance of `kind`; `what` says what it must be ("a Run from sim.run_task")."""
     if not isinstance(value, kind):
         raise InputTypeError(f"{name} must be {what}, got {type(value).__name__} {_shown(value)}")
     return value
 
 
 def check_items(values: object, kind: type | tuple, name: str, what: str, minimum: int = 0) -> list:
-    """Return `values` as a list if it is a sequence (not a string) of at least `minimum` instances of
-    `kind`; otherwise InputTypeError or InputError naming the parameter."""
+    """`values` as a list if it is a sequence (not a string) of at least `minimum` instances of `kind`."""
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
         raise InputTypeError(
             f"{name} must be a sequence of {what}, got {type(values).__name__} {_shown(values)}"
@@ -211,15 +140,8 @@ WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def parse_whole_number(text: object, name: str) -> int:
-    """The course's one grammar for a number typed as text (a seed, a budget or a bound, in the CLI
-    or a panel): the digits 0-9 with an optional leading minus, surrounding spaces trimmed, nothing
-    else: "+5", "1_000", "1.0", "1e3" and digits of other scripts are refused.
-
-    Raises
-    ------
-    InputTypeError
-        For text that is not a whole number in that grammar, naming the parameter.
-    """
+    """A number typed as text in the CLI or a panel: the digits 0-9, a minus may lead, spaces around
+    are trimmed; "+5", "1_000", "1.0", "1e3" and other scripts' digits are refused (InputTypeError)."""
     if not isinstance(text, str):
         raise InputTypeError(f"{name} must be a whole number as text, got {type(text).__name__}")
     stripped = text.strip()
@@ -231,21 +153,12 @@ def parse_whole_number(text: object, name: str) -> int:
 
 
 def _shown(value: object, limit: int = 40) -> str:
-    """A value as a message echoes it: its repr, cut when it is long."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
 def check_choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
-    """Return `value` if it is one of the strings `allowed` (a method, a resampling way, a kind).
-
-    Raises
-    ------
-    TypeError
-        When `value` is not a string.
-    ValueError
-        When it is not one of `allowed`.
-    """
+    """`value` if it is one of the strings `allowed`."""
     if not isinstance(value, str):
         raise InputTypeError(
             f"{name} must be one of {', '.join(allowed)}, got {value!r} ({type(value).__name__})"
@@ -256,16 +169,7 @@ def check_choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
 
 
 def check_share(value: object, name: str) -> float:
-    """Return `value` as a float if it is a number strictly between 0 and 1 (a confidence level, a
-    power, a share); bool is refused.
-
-    Raises
-    ------
-    TypeError
-        When `value` is not a real number.
-    ValueError
-        When it is not strictly between 0 and 1.
-    """
+    """`value` as a float if it is a number strictly between 0 and 1 (a confidence, a power, a share)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputTypeError(
             f"{name} must be a number between 0 and 1, got {value!r} ({type(value).__name__})"
@@ -276,17 +180,8 @@ def check_share(value: object, name: str) -> float:
 
 
 def check_values(values: object, name: str, ndim: int | None = 1, minimum: int = 2):
-    """Return `values` as a float array if it is a numpy array (or a sequence) of finite numbers
-    with `ndim` dimensions (None: 1 or more) and at least `minimum` values along its last axis
-    (bool arrays count as 0 and 1: success per task).
-
-    Raises
-    ------
-    TypeError
-        When `values` is not an array or sequence of numbers.
-    ValueError
-        When its shape is not as asked, it is too short, or it holds a value that is not finite.
-    """
+    """`values` as a float array of finite numbers with `ndim` dimensions (None: 1 or more) and at
+    least `minimum` along its last axis (bools count as 0 and 1)."""
     import numpy as np  # only the many-seed statistics need numpy
 
     allowed = (
@@ -309,15 +204,7 @@ def check_values(values: object, name: str, ndim: int | None = 1, minimum: int =
 
 
 def check_real(value: object, name: str) -> float:
-    """Return `value` as a float if it is a finite real number (bool is refused).
-
-    Raises
-    ------
-    TypeError
-        When `value` is not a real number.
-    ValueError
-        When it is not finite.
-    """
+    """`value` as a float if it is a finite real number."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a number, got {_shown(value)} ({type(value).__name__})")
     if value != value or value in (float("inf"), float("-inf")):

@@ -1,15 +1,10 @@
-"""The course's own error types for bad input: what a student, an instructor or a script passed in.
-
-`InputError` is a `ValueError` (a value of the right kind that is not allowed); `InputTypeError`
-is also a `TypeError` (a value of the wrong kind). Both name the parameter and what is
-allowed. The CLI and the panels catch these and nothing else, so a programming error still
-shows as the traceback it is. Introduced with the restructuring of `sim` (all lessons).
-"""
+"""The course's errors for bad input. The CLI and the panels catch these and nothing else, so a
+programming error still shows as the traceback it is."""
 
 
 class InputError(ValueError):
-    """A value that is not allowed: the message names the parameter, the value and what is allowed."""
+    """A value that is not allowed (a ValueError), naming the parameter, the value and what is allowed."""
 
 
 class InputTypeError(InputError, TypeError):
-    """A value of the wrong kind (a string for a seed, a float for a budget): also a TypeError."""
+    """A value of the wrong kind (a string for a seed): also a TypeError."""

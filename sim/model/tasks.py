@@ -1,22 +1,22 @@
-"""The 24 fictional tasks, each solved by a known tool sequence, and the correct answer of each.
-
-Built once from the world seed (rule AA22); the planner knows a task's sequence length, not
-its sequence (rule AA29). Introduced in lesson 1, the single loop.
-"""
+"""The 24 fictional tasks, each solved by a known tool sequence, and their correct answers (lesson 1).
+Built once from the world seed (AA22); the planner knows a sequence's length, not its tools (AA29)."""
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from sim.model.draws import draw_stream, weighted_pick
 from sim.model.errors import InputError, InputTypeError
-from sim.model.world import SUBSCRIBERS, WORLD_SEED, charge, consumption_m3
+from sim.model.world import SUBSCRIBERS, WORLD_SEED, consumption_m3, tariff_amount
 
 N_TASKS = 24
 KIND_WEIGHTS = (0.30, 0.22, 0.20, 0.28)  # charge, consumption, document, record
+# the field a task's request asks for, by kind: a plan's goal (CT3) and a policy's (lesson 6)
+GOALS = MappingProxyType({"charge": "amount", "consumption": "m3", "document": "code", "record": "written"})
 
 
 @dataclass(frozen=True)
 class Task:
-    """One task: its name (G01..G24), kind, subscriber, request text and the tool sequence that solves it."""
+    """One task: its name (G01..G24), kind, subscriber, request and the tool sequence that solves it."""
 
     name: str
     kind: str
@@ -25,39 +25,17 @@ class Task:
     sequence: tuple[str, ...]
 
 
-def _make_task(number: int, kind_index: int, subscriber: str) -> Task:
-    name = f"G{number:02d}"
-    if kind_index == 0:
-        return Task(
-            name,
-            "charge",
-            subscriber,
-            f"{subscriber} abonesinin bu donem bedeli nedir",
-            ("read_meter", "consumption", "tariff"),
-        )
-    if kind_index == 1:
-        return Task(
-            name,
-            "consumption",
-            subscriber,
-            f"{subscriber} abonesinin bu donem tuketimi kac metrekup",
-            ("read_meter", "consumption"),
-        )
-    if kind_index == 2:
-        return Task(
-            name,
-            "document",
-            subscriber,
-            "sayac donusunde endeks farki nasil hesaplanir",
-            ("search_docs",),
-        )
-    return Task(
-        name,
+# each kind, in KIND_WEIGHTS' order: its request ({} the subscriber) and the tool sequence that solves it
+KINDS = (
+    ("charge", "{} abonesinin bu donem bedeli nedir", ("read_meter", "consumption", "tariff")),
+    ("consumption", "{} abonesinin bu donem tuketimi kac metrekup", ("read_meter", "consumption")),
+    ("document", "sayac donusunde endeks farki nasil hesaplanir", ("search_docs",)),
+    (
         "record",
-        subscriber,
-        f"{subscriber} abonesinin bedelini hesapla ve kayda yaz",
+        "{} abonesinin bedelini hesapla ve kayda yaz",
         ("read_meter", "consumption", "tariff", "write_record"),
-    )
+    ),
+)
 
 
 def _build_tasks() -> tuple[Task, ...]:
@@ -65,59 +43,40 @@ def _build_tasks() -> tuple[Task, ...]:
     for i in range(N_TASKS):
         draw = draw_stream(WORLD_SEED + 9973 * i)
         subscriber = f"A{1 + int(draw() * 60):03d}"
-        tasks.append(_make_task(i + 1, weighted_pick(draw(), KIND_WEIGHTS), subscriber))
+        kind, request, sequence = KINDS[weighted_pick(draw(), KIND_WEIGHTS)]
+        tasks.append(Task(f"G{i + 1:02d}", kind, subscriber, request.format(subscriber), sequence))
     return tuple(tasks)
 
 
 TASKS = _build_tasks()
 TASK_NAMES = tuple(task.name for task in TASKS)
+BY_NAME = {task.name: task for task in TASKS}
 
 
 def check_task(task: object, name: str = "task") -> Task:
-    """Return the Task for a task name G01..G24 (or a Task of the course's task set).
-
-    Raises
-    ------
-    TypeError
-        When `task` is neither a string nor a Task.
-    ValueError
-        When no task has that name.
-    """
-    if isinstance(task, Task) and task.name in TASK_NAMES:
-        known = TASKS[TASK_NAMES.index(task.name)]  # one comparison, not one per task
-        if task is known or task == known:
-            return task
+    """The Task for a name G01..G24 (or a Task of the course's own). Raises InputTypeError, InputError."""
+    if isinstance(task, Task) and BY_NAME.get(task.name) == task:
+        return task
     if not isinstance(task, str):
         raise InputTypeError(f"{name} must be a task name G01..G24, got {task!r} ({type(task).__name__})")
-    if task not in TASK_NAMES:
+    if task not in BY_NAME:
         raise InputError(f"{name} must be one of G01..G24, got {task!r}")
-    return TASKS[TASK_NAMES.index(task)]
+    return BY_NAME[task]
 
 
-def correct_answer(task: Task | str) -> int | str:
-    """Return the answer a task should end with.
-
-    Parameters
-    ----------
-    task : Task | str
-        One of TASKS, or its name G01..G24.
-
-    Returns
-    -------
-    int | str
-        m3 for a consumption task, the document code "SY01" for a document task, and the
-        charge for a charge or record task (a record task's answer is the charge it writes).
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for anything but a task of the course or its name.
-    """
-    task = check_task(task)
+def _answer(task: Task) -> int | str:
     record = SUBSCRIBERS[task.subscriber]
     m3 = consumption_m3(record.previous, record.current)
     if task.kind == "consumption":
         return m3
     if task.kind == "document":
         return "SY01"
-    return charge(m3, record.customer_type)
+    return tariff_amount(m3, record.customer_type)  # a record task's answer is the charge it writes
+
+
+ANSWERS = {task.name: _answer(task) for task in TASKS}  # the correct answer by task name
+
+
+def correct_answer(task: Task | str) -> int | str:
+    """The answer a task should end with (lesson 1). Raises as `check_task`."""
+    return ANSWERS[check_task(task).name]

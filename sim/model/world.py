@@ -1,16 +1,7 @@
-"""The fictional world: subscribers of a water network, the tiered tariff, the documents, the five tools.
-
-Nothing here is real: no model, tool server or network is called. The world is built once
-from WORLD_SEED and never changes; a run's seed drives only the agent's and planner's draws
-(rule AA22). Introduced in lesson 1, the single loop.
-
-The course's own rule LA1 (lesson 4; not the source's, off by default): with the option
-`lookalike` a run's tool set (`RunConfig.tools`) offers a sixth tool after the five,
-`estimate_use`, a look-alike of `consumption`: it takes the same fields (previous, current)
-and gives the same field (m3), but its m3 is 1 too high, for every pair of readings, so every
-answer computed from it is wrong. Every random pick then draws among 6 tools
-(`sim.model.picks.random_tool_index`), and the planner documents the look-alike with the contract
-of the tool it imitates (`sim.engine.plan_schema.tool_contract`), so validation cannot tell the two apart.
+"""The fictional world (lesson 1): the subscribers of a water network, the tiered tariff, the documents
+and the five tools. Built once from WORLD_SEED; a run's seed drives only the agent's draws (AA22).
+The course's own look-alike `estimate_use` (LA1, lesson 4) is a sixth tool, offered only under the
+option `lookalike`.
 """
 
 from collections.abc import Mapping
@@ -69,48 +60,13 @@ SUBSCRIBERS = _build_subscribers()
 
 
 def consumption_m3(previous: int, current: int) -> int:
-    """Consumption between two meter readings, with meter rollover.
-
-    Parameters
-    ----------
-    previous, current : int
-        Meter readings in m3; the meter counts up to 99999 and starts again at 0.
-
-    Returns
-    -------
-    int
-        current - previous, plus 100000 when the difference is negative (the meter rolled over).
-
-    Source: the seed's world (document SY01); introduced in lesson 1.
-    """
+    """Consumption (m3) between two meter readings, with the meter's rollover (document SY01)."""
     used = current - previous
     return used + ROLLOVER if used < 0 else used
 
 
-def charge(m3: int, customer_type: str) -> int:
-    """Return the charge for `m3` cubic metres: each band at its unit price, commercial customers pay double.
-
-    Parameters
-    ----------
-    m3 : int
-        Consumption in cubic metres, an integer >= 0.
-    customer_type : str
-        "residential" or "commercial".
-
-    Returns
-    -------
-    int
-        The charge in the fictional currency's units.
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for m3 that is not an integer >= 0, or another customer type.
-    """
-    check_integer(m3, "m3", 0)
-    if customer_type not in CUSTOMER_TYPES:
-        kind = InputError if isinstance(customer_type, str) else InputTypeError
-        raise kind(f"customer_type must be one of {', '.join(CUSTOMER_TYPES)}, got {customer_type!r}")
+def tariff_amount(m3: int, customer_type: str) -> int:
+    """The charge for `m3` cubic metres: each band at its unit price, commercial customers pay double."""
     remaining, lower, total = m3, 0, 0
     for upper, unit_price in TARIFF_BANDS:
         in_band = min(remaining, upper - lower)
@@ -123,11 +79,21 @@ def charge(m3: int, customer_type: str) -> int:
     return total * (COMMERCIAL_FACTOR if customer_type == "commercial" else 1)
 
 
+def charge(m3: int, customer_type: str) -> int:
+    """`tariff_amount` for checked input (lesson 1). Raises InputTypeError, InputError for m3 that is not
+    an integer >= 0, or a customer type other than residential and commercial."""
+    check_integer(m3, "m3", 0)
+    if customer_type not in CUSTOMER_TYPES:
+        kind = InputError if isinstance(customer_type, str) else InputTypeError
+        raise kind(f"customer_type must be one of {', '.join(CUSTOMER_TYPES)}, got {customer_type!r}")
+    return tariff_amount(m3, customer_type)
+
+
 # ---- the five tools. Each takes only the fields of its schema; a missing field is its own error.
 
 
 def read_meter(subscriber=None, **_):
-    """Tool: the subscriber's readings, type and region, or an error for an unknown subscriber."""
+    """Tool: the subscriber's readings, type and region."""
     record = SUBSCRIBERS.get(subscriber)
     if record is None:
         return {"error": "no such subscriber"}
@@ -150,7 +116,7 @@ def tariff(m3=None, type="residential", **_):  # noqa: A002 - the tool's field i
     """Tool: the charge for m3 at the customer type (residential when no type is known)."""
     if m3 is None:
         return {"error": "missing field"}
-    return {"amount": charge(m3, type)}
+    return {"amount": tariff_amount(m3, type)}
 
 
 # each document's word pieces, in DOCUMENTS' order: the documents never change, so they are cut once
@@ -158,7 +124,7 @@ DOCUMENT_PIECES = tuple((code, frozenset(tokenize(text))) for code, text in DOCU
 
 
 def search_docs(query=None, **_):
-    """Tool: the document sharing the most word pieces with the query (first one on a tie), if any."""
+    """Tool: the document sharing the most word pieces with the query (the first on a tie)."""
     if not query:
         return {"error": "missing field"}
     wanted = set(tokenize(query))
@@ -201,15 +167,14 @@ TOOLS = MappingProxyType(
 TOOL_NAMES = tuple(TOOLS)
 
 
-# ---- the course's own look-alike (rule LA1, lesson 4; not the source's). It is never one of the five
-# TOOLS: an agent can pick it only in a run whose tool set offers it (RunConfig.lookalike, .tools).
+# ---- the course's own look-alike (LA1, lesson 4): never one of the five TOOLS; only a run whose tool
+# set offers it (RunConfig.tools) picks it.
 
 LOOKALIKE_EXTRA_M3 = 1  # LA1: the look-alike's m3 is this much too high, for every pair of readings
 
 
 def estimate_use(previous=None, current=None, **_):
-    """Tool (LA1, the course's own look-alike of `consumption`): the same fields in and out, a wrong
-    m3: the consumption with rollover plus 1 (it counts both readings as used)."""
+    """Tool (LA1): `consumption`'s fields in and out, and an m3 one too high (both readings counted)."""
     if previous is None or current is None:
         return {"error": "missing field"}
     return {"m3": consumption_m3(previous, current) + LOOKALIKE_EXTRA_M3}
@@ -222,33 +187,20 @@ IMITATES = MappingProxyType({"estimate_use": "consumption"})  # LA1: look-alike 
 WORLD_TOOLS = MappingProxyType({**TOOLS, **LOOKALIKE_TOOLS})  # every tool a call can name
 
 
-def call_tool(name: str, state: dict) -> dict:
-    """Call tool `name` with the fields of its schema taken from `state`; other fields are filtered out.
-
-    Parameters
-    ----------
-    name : str
-        One of TOOL_NAMES, or the course's look-alike "estimate_use" (LA1: only a run whose tool set
-        offers it picks it); any other name returns {"error": "no such tool"}.
-    state : dict
-        The agent's state; it is read, never changed.
-
-    Returns
-    -------
-    dict
-        The tool's observation; a tool error is a dict with the key "error".
-
-    Raises
-    ------
-    TypeError
-        (InputTypeError) when `name` is not a string or `state` not a mapping.
-    """
-    if not isinstance(name, str):
-        raise InputTypeError(f"name must be a tool name ({', '.join(TOOL_NAMES)}), got {name!r}")
-    if type(state) is not dict and not isinstance(state, Mapping):  # a dict (the agents' state) at once
-        raise InputTypeError(f"state must be a mapping of field names to values, got {type(state).__name__}")
+def run_tool(name: str, state: dict) -> dict:
+    """Tool `name`'s observation with the fields of its schema taken from `state` (read, never changed);
+    {"error": ...} for a tool error or a name that is no tool."""
     tool = WORLD_TOOLS.get(name)
     if tool is None:
         return {"error": "no such tool"}
-    arguments = {field: state[field] for field in tool.fields if field in state}
-    return tool.function(**arguments)
+    return tool.function(**{field: state[field] for field in tool.fields if field in state})
+
+
+def call_tool(name: str, state: dict) -> dict:
+    """`run_tool` for checked input (lesson 1). Raises InputTypeError for a name that is not a string or
+    a state that is not a mapping."""
+    if not isinstance(name, str):
+        raise InputTypeError(f"name must be a tool name ({', '.join(TOOL_NAMES)}), got {name!r}")
+    if not isinstance(state, Mapping):
+        raise InputTypeError(f"state must be a mapping of field names to values, got {type(state).__name__}")
+    return run_tool(name, state)
