@@ -24,9 +24,9 @@ import numpy as np
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
 from sim.measurement.lanes import lane_draws
 from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
-from sim.model.checks import SEED_LIMIT, check_instance, check_seed, check_seeds
+from sim.model.checks import SEED_LIMIT, check_count, check_instance, check_seed, check_seeds
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
-from sim.model.errors import InputError, InputTypeError
+from sim.model.errors import InputError
 from sim.model.picks import picks_right, random_tool_index, selection, stops
 from sim.model.tasks import TASKS
 from sim.model.world import WORLD_TOOLS
@@ -100,18 +100,7 @@ class BatchRun:
         return self.config.approval
 
     def head(self, n_seeds: int) -> "BatchRun":
-        """The same run cut to its first n_seeds seeds (1 <= n_seeds <= len(seeds))."""
-        if (
-            isinstance(n_seeds, bool)
-            or not isinstance(n_seeds, int | np.integer)
-            or not 1 <= n_seeds <= len(self.seeds)
-        ):
-            kind = (
-                InputError
-                if isinstance(n_seeds, int | np.integer) and not isinstance(n_seeds, bool)
-                else InputTypeError
-            )
-            raise kind(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
+        """The same run cut to its first n_seeds seeds (checked by the caller: 1..len(seeds))."""
         return self.take(slice(n_seeds))
 
     def take(self, positions) -> "BatchRun":
@@ -330,11 +319,8 @@ def study_seeds(n_seeds: int, first: int = DEFAULT_SEED) -> np.ndarray:
     TypeError, ValueError
         When n_seeds is not an integer >= 1, or the last seed would reach 2**32.
     """
-    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
-        raise InputTypeError(f"n_seeds must be an integer >= 1, got {n_seeds!r} ({type(n_seeds).__name__})")
-    if n_seeds < 1:
-        raise InputError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+    n_seeds = check_count(n_seeds, "n_seeds", 1)
     first = check_seed(first, "first")
     if n_seeds > SEED_LIMIT - first:
         raise InputError(f"n_seeds must be at most 2**32 - first = {SEED_LIMIT - first}, got {n_seeds!r}")
-    return check_seeds(np.arange(first, first + n_seeds, dtype=np.int64))
+    return np.arange(first, first + n_seeds, dtype=np.int64)

@@ -16,7 +16,7 @@ from scipy import stats
 
 from sim.engine.units import unit_named
 from sim.measurement.batch import BatchRun
-from sim.measurement.intervals import CONFIDENCE, t_interval
+from sim.measurement.intervals import CONFIDENCE, _t_interval
 from sim.measurement.study import paired_outcomes
 from sim.model.errors import InputError
 from sim.model.tasks import TASKS
@@ -57,7 +57,7 @@ def kind_table(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> pd
     for kind in KINDS:
         mask = np.array([task.kind == kind for task in TASKS])
         per_seed = differences[mask].mean(axis=0)  # the kind's mean difference per task, at each seed
-        low, high = t_interval(per_seed)
+        low, high = _t_interval(per_seed)
         rows.append({"kind": kind, "tasks": int(mask.sum()), "difference": float(per_seed.mean()),
                      "low": float(low), "high": float(high)})  # fmt: skip
     return pd.DataFrame(rows)
@@ -89,7 +89,7 @@ def task_intervals(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -
     per_task = _per_task(first, second, unit, n_seeds).mean(axis=1)  # one value per task
     n_tasks = len(per_task)
     scale = 1.0 if unit_named(unit).share else float(n_tasks)  # per run of the 24 tasks
-    low, high = t_interval(per_task)
+    low, high = _t_interval(per_task)
     rows = [{"interval": "tasks", "difference": per_task.mean() * scale, "low": float(low) * scale,
              "high": float(high) * scale, "df": float(n_tasks - 1)}]  # fmt: skip
     weights, variances, sizes, means = [], [], [], []

@@ -29,17 +29,17 @@ from scipy import stats
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
 from sim.engine.labels import SETUP_LABELS
-from sim.engine.policy import check_policy, policy_name, policy_run
+from sim.engine.policy import policy_name, policy_run
 from sim.engine.units import UNITS
 from sim.measurement.bands import BandVerdict, band_verdict
 from sim.measurement.batch import TASK_FIELDS, BatchRun, batch_run, check_paired_runs, study_seeds
+from sim.measurement.batch_contract import contract_batch
 from sim.measurement.many_seeds import CONFIDENCE as CONFIDENCE  # the lessons print harness.CONFIDENCE
 from sim.measurement.many_seeds import beside_many_seeds, bounded_t_interval, paired_difference
 from sim.model.checks import (
     SETUP_NAMES,
     check_budget,
     check_instance,
-    check_integer,
     check_items,
     check_seeds,
     check_setup,
@@ -62,14 +62,14 @@ def tuning_seeds(n_seeds: int) -> np.ndarray:
     """The first n_seeds seeds of the tuning block (design a policy on these), >= 1 seed.
 
     Raises InputTypeError / InputError for an n_seeds that is not an integer >= 1."""
-    return study_seeds(check_integer(n_seeds, "n_seeds", 1), TUNING_FIRST)
+    return study_seeds(n_seeds, TUNING_FIRST)
 
 
 def held_out_seeds(n_seeds: int = REPORT_SEEDS) -> np.ndarray:
     """The first n_seeds seeds of the held-out block (report on these, once), >= 1 seed.
 
     Raises InputTypeError / InputError for an n_seeds that is not an integer >= 1."""
-    return study_seeds(check_integer(n_seeds, "n_seeds", 1), HELD_OUT_FIRST)
+    return study_seeds(n_seeds, HELD_OUT_FIRST)
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,6 @@ def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> Ba
     Returns a BatchRun (config: the single loop's engine at the budget); raises as
     `sim.engine.policy.run_policy`, and no partial result when the policy fails at any seed.
     """
-    policy, seeds = check_policy(policy), np.asarray(check_seeds(seeds), dtype=np.int64)
     config = RunConfig("single-loop", max_steps)
     answers = [correct_answer(task) for task in TASKS]
     rows = []  # per seed, per task: the TASK_FIELDS of the run, in that order
@@ -160,21 +159,21 @@ def entrant_run(entrant: object, seeds, max_steps: int = DEFAULT_BUDGET) -> Batc
     InputTypeError, InputError
         For an entrant of another kind, bad seeds or budget; PolicyError from a failing policy.
     """
-    entrant, seeds = check_entrant(entrant), np.asarray(check_seeds(seeds), dtype=np.int64)
-    if isinstance(entrant, str):
-        entrant = RunConfig(entrant, check_budget(max_steps))
-    if isinstance(entrant, RunConfig):
-        if entrant.setup == "contract":
-            from sim.measurement.batch_contract import contract_batch
+    return _entrant_run(check_entrant(entrant), check_seeds(seeds), check_budget(max_steps))
 
-            return contract_batch(entrant, seeds)
-        return batch_run(entrant, seeds)
+
+def _entrant_run(entrant: object, seeds: np.ndarray, max_steps: int) -> BatchRun:
+    """`entrant_run` on a checked entrant, seeds and budget."""
+    if isinstance(entrant, str):
+        entrant = RunConfig(entrant, max_steps)
+    if isinstance(entrant, RunConfig):
+        return contract_batch(entrant, seeds) if entrant.setup == "contract" else batch_run(entrant, seeds)
     if isinstance(entrant, Route):
-        runs = {setup: entrant_run(setup, seeds, max_steps) for setup in dict(entrant.by_kind).values()}
+        runs = {setup: _entrant_run(setup, seeds, max_steps) for setup in dict(entrant.by_kind).values()}
         chosen = [dict(entrant.by_kind)[task.kind] for task in TASKS]
         out = {name: np.stack([getattr(runs[setup], name)[i] for i, setup in enumerate(chosen)])
                for name in TASK_FIELDS}  # fmt: skip
-        return BatchRun(RunConfig("single-loop", check_budget(max_steps)), seeds, **out)
+        return BatchRun(RunConfig("single-loop", max_steps), seeds, **out)
     return policy_batch(entrant, seeds, max_steps)
 
 
@@ -183,8 +182,8 @@ def band_scores(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDG
     """The band rule (AA30) for the entrant against the baseline at two or more runs (lesson 2's
     verdicts, second = the entrant), one BandVerdict per counted unit. Raises as `entrant_run`."""
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
-    seeds = check_seeds(seeds)
-    return run_bands(*(entrant_run(e, seeds, max_steps) for e in (baseline, entrant)))
+    seeds, max_steps = check_seeds(seeds), check_budget(max_steps)
+    return run_bands(*(_entrant_run(e, seeds, max_steps) for e in (baseline, entrant)))
 
 
 def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
@@ -225,11 +224,11 @@ def score(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET, se
         As `entrant_run`.
     """
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
-    lesson_seeds = check_seeds(lesson_seeds, "lesson_seeds")
+    lesson_seeds, max_steps = check_seeds(lesson_seeds, "lesson_seeds"), check_budget(max_steps)
     seeds = held_out_seeds() if seeds is None else check_seeds(seeds)
-    verdicts = band_scores(entrant, baseline, max_steps, lesson_seeds)
+    verdicts = run_bands(*(_entrant_run(e, lesson_seeds, max_steps) for e in (baseline, entrant)))
     return beside_many_seeds(
-        verdicts, entrant_run(baseline, seeds, max_steps), entrant_run(entrant, seeds, max_steps)
+        verdicts, _entrant_run(baseline, seeds, max_steps), _entrant_run(entrant, seeds, max_steps)
     )
 
 

@@ -54,8 +54,10 @@ def t_interval(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.n
     InputTypeError, InputError
         For values that are not an array of finite numbers with n >= 2, or a confidence outside (0, 1).
     """
-    values = check_values(values, "values", None)
-    confidence = check_share(confidence, "confidence")
+    return _t_interval(check_values(values, "values", None), check_share(confidence, "confidence"))
+
+
+def _t_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
     n = values.shape[-1]
     half = stats.t.ppf((1 + confidence) / 2, n - 1) * stats.sem(values, axis=-1)
     mean = values.mean(axis=-1)
@@ -95,6 +97,10 @@ def bootstrap_interval(values, method: str = "percentile", n_resamples: int = RE
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
     random_seed = check_integer(random_seed, "random_seed", 0)
     confidence = check_share(confidence, "confidence")
+    return _bootstrap_interval(values, method, n_resamples, random_seed, confidence)
+
+
+def _bootstrap_interval(values, method, n_resamples, random_seed, confidence):
     with warnings.catch_warnings():  # degenerate studies (all values equal) are handled below
         warnings.simplefilter("ignore")
         result = stats.bootstrap(
@@ -116,6 +122,13 @@ def interval(values, method: str = "t", n_resamples: int = RESAMPLES, random_see
     if method == "t":
         return t_interval(values, confidence)
     return bootstrap_interval(values, method, n_resamples, random_seed, confidence)
+
+
+def _interval(values, method, n_resamples=RESAMPLES, random_seed=RESAMPLING_SEED, confidence=CONFIDENCE):
+    """`interval` on checked arguments."""
+    if method == "t":
+        return _t_interval(values, confidence)
+    return _bootstrap_interval(values, method, n_resamples, random_seed, confidence)
 
 
 def excludes_zero(low, high) -> np.ndarray:
@@ -156,6 +169,10 @@ def disjoint_studies(values, n_seeds: int) -> np.ndarray:
     n_seeds = check_integer(n_seeds, "n_seeds", 1)
     if n_seeds > values.shape[-1]:
         raise InputError(f"values must hold at least n_seeds = {n_seeds} seeds, got {values.shape[-1]}")
+    return _disjoint_studies(values, n_seeds)
+
+
+def _disjoint_studies(values: np.ndarray, n_seeds: int) -> np.ndarray:
     studies = values.shape[-1] // n_seeds
     return values[..., : studies * n_seeds].reshape(*values.shape[:-1], studies, n_seeds)
 
@@ -202,9 +219,9 @@ def coverage_table(values, truth: float, sizes=(2, 5, 10, 30, 100), methods=INTE
     check_integer(random_seed, "random_seed", 0)
     rows = []
     for n_seeds in sizes:
-        studies = disjoint_studies(values, n_seeds)
+        studies = _disjoint_studies(values, n_seeds)
         for method in methods:
-            low, high = interval(studies, method, n_resamples, random_seed)
+            low, high = _interval(studies, method, n_resamples, random_seed)
             covered = int(((low <= truth) & (truth <= high)).sum())
             share = stats.binomtest(covered, len(studies)).proportion_ci(CONFIDENCE)
             rows.append({"n_seeds": n_seeds, "studies": len(studies), "method": method, "covered": covered,

@@ -21,7 +21,7 @@ from sim.engine.units import UNIT_NAMES, unit_named
 from sim.measurement.bands import MEASURED, BandVerdict
 from sim.measurement.batch import BatchRun, batch_run, check_paired_runs, study_seeds
 from sim.measurement.batch_contract import RIGHT, contract_batch, planner_tapes
-from sim.model.checks import check_instance, check_integer, check_items, check_seed
+from sim.model.checks import check_budget, check_instance, check_integer, check_items
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import expected_right_share
 from sim.model.tasks import TASKS
@@ -40,7 +40,7 @@ def many_seed_run(config: RunConfig, n_seeds: int = MANY_SEEDS, first: int = DEF
         For a config that is not a RunConfig, or a bad n_seeds or first seed.
     """
     check_instance(config, RunConfig, "config", "a RunConfig (from sim.run_config)")
-    seeds = study_seeds(check_integer(n_seeds, "n_seeds", 2), check_seed(first, "first"))
+    seeds = study_seeds(check_integer(n_seeds, "n_seeds", 2), first)
     return contract_batch(config, seeds) if config.setup == "contract" else batch_run(config, seeds)
 
 
@@ -199,7 +199,6 @@ def beside_many_seeds(verdicts: Sequence[BandVerdict], first: BatchRun, second: 
         shown" when the interval holds zero); "agrees" ("yes" when both are resolved the same way or
         both are not; otherwise what differs).
     """
-    verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from compare_setups)", 1)
     return comparison_text(paired_comparison(first, second, verdicts))
 
 
@@ -216,7 +215,7 @@ def fully_right_plans(n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> p
     pandas.DataFrame
         One row per plan length: length, plans (tasks x seeds), fully right (count), share, model.
     """
-    seeds = study_seeds(check_integer(n_seeds, "n_seeds", 1), check_seed(first, "first"))
+    seeds = study_seeds(n_seeds, first)
     longest = max(len(task.sequence) for task in TASKS)
     tapes = planner_tapes(seeds, longest)
     wanted = np.array([[TOOL_NAMES.index(tool) for tool in task.sequence] + [-2] * (longest - len(task.sequence))
@@ -241,7 +240,7 @@ def extra_steps(setup: str, seeds, cap: int = 20) -> np.ndarray:
         For a setup without a batch path, bad seeds, a bad cap, or a cap that did bind (a run
         ended by the budget rather than by SB1: raise the cap).
     """
-    run = batch_run(RunConfig(setup, cap, stop_when_done=True), seeds)
+    run = batch_run(RunConfig(setup, check_budget(cap, "cap"), stop_when_done=True), seeds)
     if not run.stopped.all():
         raise InputError(f"cap must let every run finish, got {cap}: raise it")
     lengths = np.array([len(task.sequence) for task in TASKS])[:, None]

@@ -4,8 +4,9 @@ done, out of budget, or wrong; and the outcome of every task at every budget.
 
 import pandas as pd
 
+from sim.engine.config import RunConfig
 from sim.engine.loops import check_run
-from sim.engine.runs import run_task
+from sim.engine.runs import run_with
 from sim.model.checks import check_budget, check_items, check_seed, check_setup
 from sim.model.tasks import TASKS, check_task, correct_answer
 
@@ -90,10 +91,9 @@ def outcome_grid(setup: str, seed: int, budgets, stop_when_done: bool = False) -
     setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # outcomes are lesson 3's loops
     seed = check_seed(seed)
     budgets = [check_budget(b, "budgets") for b in check_items(budgets, object, "budgets", "step budgets", 1)]
+    configs = {budget: RunConfig(setup, budget, stop_when_done=stop_when_done) for budget in budgets}
     data = {
-        budget: [
-            outcome(run_task(setup, task, seed, budget, stop_when_done=stop_when_done)) for task in TASKS
-        ]
-        for budget in budgets
+        budget: [outcome(run_with(config, task, seed)) for task in TASKS]
+        for budget, config in configs.items()
     }
     return pd.DataFrame(data, index=[task.name for task in TASKS])

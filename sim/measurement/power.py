@@ -19,7 +19,7 @@ from scipy import stats
 from sim.engine.config import RunConfig
 from sim.engine.units import UNITS
 from sim.measurement.batch import batch_run, study_seeds
-from sim.measurement.intervals import CONFIDENCE, disjoint_studies, excludes_zero, t_interval
+from sim.measurement.intervals import CONFIDENCE, _disjoint_studies, _t_interval, excludes_zero
 from sim.model.checks import (
     check_count,
     check_instance,
@@ -122,8 +122,8 @@ def power_table(differences, sizes=POWER_SIZES, truth: float | None = None) -> p
     rows = []
     for n_seeds in check_items(sizes, object, "sizes", "sizes", 1):
         n_seeds = check_integer(n_seeds, "sizes", 2, len(differences))
-        studies = disjoint_studies(differences, n_seeds)
-        excluding = excludes_zero(*t_interval(studies))
+        studies = _disjoint_studies(differences, n_seeds)
+        excluding = excludes_zero(*_t_interval(studies))
         estimates = studies.mean(axis=1)[excluding]
         wrong = int((np.sign(estimates) != np.sign(truth)).sum())
         some = bool(excluding.any())
@@ -237,8 +237,8 @@ def peeking(differences, looks) -> dict:
         raise InputError(f"looks must be increasing numbers of seeds, got {looks}")
     stopped = np.zeros(len(differences), dtype=bool)
     for n in looks:
-        stopped |= excludes_zero(*t_interval(differences[:, :n]))
-    fixed = excludes_zero(*t_interval(differences[:, : looks[-1]]))
+        stopped |= excludes_zero(*_t_interval(differences[:, :n]))
+    fixed = excludes_zero(*_t_interval(differences[:, : looks[-1]]))
     return {"studies": len(differences), "fixed": float(fixed.mean()), "peeking": float(stopped.mean()),
             "looks": looks}  # fmt: skip
 
@@ -271,13 +271,14 @@ def aa_exclusions(per_task: dict, n_studies: int, sizes, confidence: float = CON
     """
     check_instance(per_task, dict, "per_task", "a dict of unit name -> array (from per_task_outcomes)")
     sizes = [check_count(n, "sizes", 2) for n in check_items(sizes, object, "sizes", "sizes", 1)]
+    confidence = check_share(confidence, "confidence")
     found = {}
     for unit, values in per_task.items():
         differences = aa_differences(values, n_studies, max(sizes))  # (24, studies, seeds)
         for n in sizes:
             cut = differences[..., :n]
-            by_seed = t_interval(cut.sum(axis=0), confidence)
-            by_task = t_interval(np.moveaxis(cut.mean(axis=-1), 0, -1), confidence)
+            by_seed = _t_interval(cut.sum(axis=0), confidence)
+            by_task = _t_interval(np.moveaxis(cut.mean(axis=-1), 0, -1), confidence)
             found[unit, n, "seeds"] = excludes_zero(*by_seed)
             found[unit, n, "tasks"] = excludes_zero(*by_task)
     return found

@@ -12,14 +12,7 @@ import pandas as pd
 from scipy import special, stats
 
 from sim.measurement.batch import BatchRun
-from sim.measurement.intervals import (
-    CONFIDENCE,
-    RESAMPLES,
-    RESAMPLING_SEED,
-    disjoint_studies,
-    interval,
-    t_interval,
-)
+from sim.measurement.intervals import CONFIDENCE, RESAMPLES, RESAMPLING_SEED, _disjoint_studies, _t_interval
 from sim.measurement.study import pass_hat_k
 from sim.model.checks import (
     check_choice,
@@ -97,7 +90,7 @@ def trial_table(run: BatchRun, n_trials: int, ks) -> pd.DataFrame:
     """
     run = check_instance(run, BatchRun, "run", "a BatchRun (from run_batch)")
     n_trials = check_integer(n_trials, "n_trials", 1, run.correct.shape[1] // 2)  # 2 studies at least
-    studies = np.moveaxis(disjoint_studies(run.correct, n_trials), 1, 0).astype(
+    studies = np.moveaxis(_disjoint_studies(run.correct, n_trials), 1, 0).astype(
         bool
     )  # (studies, tasks, trials)
     rows = []
@@ -106,7 +99,7 @@ def trial_table(run: BatchRun, n_trials: int, ks) -> pd.DataFrame:
         tasks = per_task_pass(studies, k)  # (studies, tasks)
         estimates = tasks.mean(axis=1)
         truth = pass_hat_k(run.correct, k)
-        low, high = t_interval(tasks)
+        low, high = _t_interval(tasks)
         rows.append({"k": k, "studies": len(estimates), "all_seeds": truth, "mean": float(estimates.mean()),
                      "sd": float(estimates.std(ddof=1)), "p5": float(np.percentile(estimates, 5)),
                      "p95": float(np.percentile(estimates, 95)),
@@ -156,7 +149,7 @@ def cost_per_success(run: BatchRun, n_seeds: int, method: str = "BCa", n_resampl
     result = stats.bootstrap((tokens, solved), ratio, paired=True, vectorized=True, method=method,
                              n_resamples=n_resamples, confidence_level=CONFIDENCE,
                              rng=np.random.default_rng(random_seed))  # fmt: skip
-    success_low, success_high = interval(totals.success, "t")
+    success_low, success_high = _t_interval(totals.success)
     low, high = result.confidence_interval
     return {"tokens_per_success": float(ratio(tokens, solved)), "low": float(low), "high": float(high),
             "success": float(totals.success.mean()), "success_low": float(success_low),

@@ -17,7 +17,7 @@ from sim.engine.config import DEFAULT_SEED, RunConfig
 from sim.engine.units import UNIT_NAMES, unit_named
 from sim.measurement.bands import MEASURED, band_verdict
 from sim.measurement.batch import BatchRun, SeedMeasurements
-from sim.measurement.intervals import INTERVAL_METHODS, RESAMPLES, RESAMPLING_SEED, interval
+from sim.measurement.intervals import INTERVAL_METHODS, RESAMPLES, RESAMPLING_SEED, _interval
 from sim.model.checks import check_choice, check_instance, check_integer, check_items
 from sim.model.errors import InputError, InputTypeError
 
@@ -145,7 +145,7 @@ def paired_interval(
         data = differences.sum(axis=0) * scale  # one value per seed: the run's difference
     else:
         data = differences.mean(axis=1) * n_tasks * scale  # one value per task, in run units
-    low, high = interval(data, method, n_resamples, random_seed)
+    low, high = _interval(data, method, n_resamples, random_seed)
     return PairedInterval(
         unit, resample, n_seeds, float(data.mean()), float(low), float(high), n_resamples, method
     )

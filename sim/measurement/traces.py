@@ -4,9 +4,10 @@ that would ask for approval, and the task the lesson walks through.
 
 import pandas as pd
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED
-from sim.engine.loops import is_correct, loop_steps, run_single_loop
-from sim.model.checks import check_budget, check_seed
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.engine.loops import is_correct, loop_steps
+from sim.engine.runs import run_with
+from sim.model.checks import check_seed
 from sim.model.picks import expected_right_share, selection
 from sim.model.tasks import TASKS, correct_answer
 from sim.model.world import TOOLS
@@ -37,12 +38,11 @@ def depth_picks(seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET) -> pd
     TypeError, ValueError
         For a bad seed or budget. Source: lesson 1.
     """
-    seed = check_seed(seed)
-    max_steps = check_budget(max_steps)
+    seed, config = check_seed(seed), RunConfig("single-loop", max_steps)
     depths = range(1, max(len(task.sequence) for task in TASKS) + 1)
     picks, right = dict.fromkeys(depths, 0), dict.fromkeys(depths, 0)
     for task in TASKS:
-        for step in loop_steps(run_single_loop(task, seed, max_steps)):
+        for step in loop_steps(run_with(config, task, seed)):
             if step.depth is not None:
                 picks[step.depth] += 1
                 right[step.depth] += step.right
@@ -82,12 +82,11 @@ def side_effect_calls(seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET)
     TypeError, ValueError
         For a bad seed or budget. Source: lesson 1.
     """
-    seed = check_seed(seed)
-    max_steps = check_budget(max_steps)
+    seed, config = check_seed(seed), RunConfig("single-loop", max_steps)
     rows = []
     for task in TASKS:
         asked = any(TOOLS[tool].side_effect for tool in task.sequence)
-        for step in loop_steps(run_single_loop(task, seed, max_steps)):
+        for step in loop_steps(run_with(config, task, seed)):
             if step.tool is None or not TOOLS[step.tool].side_effect:
                 continue
             rows.append({"task": task.name, "kind": task.kind, "asked_for_record": asked, "step": step.step,
@@ -120,11 +119,10 @@ def recovery_task(seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET) -> 
     str
         A task name. Source: lesson 1.
     """
-    seed = check_seed(seed)
-    max_steps = check_budget(max_steps)
+    seed, config = check_seed(seed), RunConfig("single-loop", max_steps)
     any_wrong = None
     for task in TASKS:
-        run = run_single_loop(task, seed, max_steps)
+        run = run_with(config, task, seed)
         steps = loop_steps(run)
         wrong = [step for step in steps if step.right is False]
         if any(step.depth >= 2 and step.error for step in wrong) and run.stopped and is_correct(run):
