@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig, run_config
 from sim.measurement.lanes import lane_draws
 from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
 from sim.model.checks import SEED_LIMIT, check_count, check_instance, check_seed, check_seeds
@@ -290,8 +290,9 @@ def run_batch(
     TypeError, ValueError
         (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
     """
-    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin,
-                       lookalike=lookalike, common_draws=common_draws)  # fmt: skip
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
+                        stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
+                        lookalike=lookalike)  # fmt: skip
     return batch_run(config, seeds)
 
 
@@ -308,7 +309,8 @@ def measure_batch(
     `run_batch`. Returns SeedMeasurements, arrays of shape (n_seeds,),
     each entry equal to the field of `measure(setup, seed, max_steps, ...)`.
     """
-    return run_batch(setup, seeds, max_steps, self_critique, approval).per_seed()
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval)
+    return batch_run(config, seeds).per_seed()
 
 
 def study_seeds(n_seeds: int, first: int = DEFAULT_SEED) -> np.ndarray:

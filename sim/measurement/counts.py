@@ -192,9 +192,8 @@ def measure_seeds(config: RunConfig, seeds: Sequence[int]) -> list[Measurement]:
     InputTypeError, InputError
         For seeds that are not distinct integers 0 <= seed < 2**32.
     """
-    seeds = check_seeds(seeds)
     if config.setup not in BATCH_SETUPS:
-        return [measure_config(config, int(seed)) for seed in seeds]
+        return [measure_config(config, int(seed)) for seed in check_seeds(seeds)]
     totals = batch_run(config, seeds).per_seed()
     counts = zip(totals.seeds, totals.solved, totals.steps, totals.calls, totals.tokens, totals.errors,
                  totals.approvals, strict=True)  # fmt: skip
