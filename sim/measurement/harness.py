@@ -21,7 +21,7 @@ from sim.engine.units import UNITS
 from sim.measurement.bands import BandVerdict, band_verdict
 from sim.measurement.batch import TASK_FIELDS, BatchRun, batch_run, check_paired_runs, study_seeds
 from sim.measurement.batch_contract import contract_batch
-from sim.measurement.many_seeds import CONFIDENCE as CONFIDENCE  # the lessons print harness.CONFIDENCE
+from sim.measurement.intervals import CONFIDENCE as CONFIDENCE  # the lessons print harness.CONFIDENCE
 from sim.measurement.many_seeds import beside_many_seeds, bounded_t_interval, paired_difference
 from sim.model.checks import (
     SETUP_NAMES,

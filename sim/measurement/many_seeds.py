@@ -14,6 +14,7 @@ from sim.engine.units import UNIT_NAMES, unit_named
 from sim.measurement.bands import MEASURED, BandVerdict
 from sim.measurement.batch import BatchRun, batch_run, check_paired_runs, study_seeds
 from sim.measurement.batch_contract import RIGHT, contract_batch, planner_tapes
+from sim.measurement.intervals import CONFIDENCE
 from sim.model.checks import check_budget, check_instance, check_integer, check_items
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import expected_right_share
@@ -21,7 +22,6 @@ from sim.model.tasks import TASKS
 from sim.model.world import TOOL_NAMES
 
 MANY_SEEDS = 10000  # seeds DEFAULT_SEED .. DEFAULT_SEED + 9999: runs A and B are the first two
-CONFIDENCE = 0.95
 
 
 def many_seed_run(config: RunConfig, n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> BatchRun:

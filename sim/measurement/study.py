@@ -91,7 +91,12 @@ def paired_interval(
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
     random_seed = check_integer(random_seed, "random_seed", 0)
     differences = paired_outcomes(first, second, unit, n_seeds)
-    n_tasks = differences.shape[0]
+    return _paired_interval(differences, unit, resample, n_resamples, random_seed, method)
+
+
+def _paired_interval(differences, unit, resample, n_resamples, random_seed, method) -> PairedInterval:
+    """`paired_interval` of checked per-(task, seed) differences (24, n_seeds)."""
+    n_tasks, n_seeds = differences.shape
     scale = 1 / n_tasks if unit_named(unit).share else 1
     if resample == "seeds":
         data = differences.sum(axis=0) * scale  # one value per seed: the run's difference
@@ -121,11 +126,16 @@ def interval_table(
         check_integer(n, "sizes", 2, len(first.seeds))
         for n in check_items(sizes, object, "sizes", "numbers of seeds", 1)
     ]
+    n_resamples = check_integer(n_resamples, "n_resamples", 1)
+    method = check_choice(method, "method", INTERVAL_METHODS)
     rows = []
     for unit in units:
+        differences = paired_outcomes(first, second, unit, max(sizes))
         for n_seeds in sizes:
             for way in RESAMPLE_WAYS:
-                found = paired_interval(first, second, unit, n_seeds, way, n_resamples, method=method)
+                found = _paired_interval(
+                    differences[:, :n_seeds], unit, way, n_resamples, RESAMPLING_SEED, method
+                )
                 rows.append({"unit": unit, "n_seeds": n_seeds, "resample": way,
                              "difference": found.difference, "low": found.low, "high": found.high,
                              "excludes_zero": found.excludes_zero})  # fmt: skip
