@@ -1,7 +1,5 @@
-"""The band rule (rule AA30): a difference between two setups counts as measured only when, on
-every run, it exceeds the larger of the two setups' own run-to-run differences.
-
-Counts are compared exactly (tasks solved, not rounded shares). Introduced in lesson 2.
+"""The band rule (AA30, lesson 2): a difference between two setups counts as measured only when, on
+every run, it exceeds the larger of the two setups' own run-to-run differences (exact counts).
 """
 
 import numbers
@@ -21,13 +19,8 @@ MEASURED, UNMEASURED = "measured", "unmeasured"
 
 @dataclass(frozen=True)
 class BandVerdict:
-    """The band rule applied to one unit.
-
-    Fields: unit; first and second (the two setups' values per run, exact counts);
-    differences (second minus first, per run); band_first and band_second (each setup's
-    run-to-run difference, max minus min over its runs); band (the larger of the two);
-    verdict ("measured" or "unmeasured"); note (a plain sentence of why).
-    """
+    """The band rule applied to one unit: each setup's values per run, the differences (second minus
+    first), each setup's band (max - min), the larger band, the verdict and a sentence of why."""
 
     unit: str
     first: tuple[int, ...]
@@ -40,36 +33,14 @@ class BandVerdict:
     note: str
 
 
-COUNTED = (
-    *UNIT_NAMES,
-    "approvals",
-)  # what the band rule compares: the counted units, and approvals (lesson 1)
+COUNTED = (*UNIT_NAMES, "approvals")  # what the band rule compares: the counted units, approvals (lesson 1)
 
 
 def band_verdict(
     unit: str, first: Sequence[int], second: Sequence[int], label: str | None = None
 ) -> BandVerdict:
-    """Apply the band rule to one unit measured on the same runs in two setups.
-
-    Parameters
-    ----------
-    unit : str
-        What is compared: one of COUNTED (the counted units of `sim.engine.units`, or "approvals").
-    label : str | None
-        The name the record shows (e.g. "approvals asked"); None shows the unit.
-    first, second : Sequence[int]
-        The unit's exact count in each setup, one value per run (same runs, same order, >= 2).
-
-    Returns
-    -------
-    BandVerdict
-        "measured" only when |second - first| > max(band_first, band_second) on every run.
-
-    Raises
-    ------
-    ValueError
-        When the two setups do not have the same number of runs, or fewer than two.
-    """
+    """Apply the band rule (AA30) to one unit of COUNTED measured on the same >= 2 runs in two setups;
+    `label` names it in the record instead of the unit."""
     if unit not in COUNTED:
         kind = InputError if isinstance(unit, str) else InputTypeError
         raise kind(f"unit must be one of {', '.join(COUNTED)}, got {unit!r}")
@@ -79,7 +50,7 @@ def band_verdict(
     second = check_items(second, numbers.Real, "second", "numbers (exact counts)")
     first, second = tuple(first), tuple(second)
     for name, values in (("first", first), ("second", second)):
-        wrong = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v]
+        wrong = [v for v in values if isinstance(v, bool) or v != v]  # check_items took the numbers
         if wrong:
             raise InputTypeError(f"{name} must hold numbers (exact counts), got {wrong[0]!r}")
     if len(first) != len(second) or len(first) < 2:
@@ -104,24 +75,8 @@ def band_verdict(
 
 
 def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) -> list[BandVerdict]:
-    """Apply the band rule to the five counted units of two setups measured on the same seeds.
-
-    Parameters
-    ----------
-    first, second : Sequence[Measurement]
-        One measurement per run for each setup (or stopping rule); run i of both must share
-        its seed. Budgets may differ, to compare budgets or stopping rules (lesson 3).
-
-    Returns
-    -------
-    list[BandVerdict]
-        One verdict per unit: success (tasks solved), steps, tool calls, tokens, tool errors.
-
-    Raises
-    ------
-    ValueError
-        When the runs do not pair by seed.
-    """
+    """The band rule for the five counted units of two setups measured on the same distinct seeds, in
+    order (budgets may differ: lesson 3 compares budgets and stopping rules)."""
     first = check_items(first, Measurement, "first", "Measurements (from measure)")
     second = check_items(second, Measurement, "second", "Measurements (from measure)")
     seeds = [a.seed for a in first]
@@ -142,12 +97,8 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
 def verdict_table(
     verdicts: Sequence[BandVerdict], seeds: Sequence[int], labels: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """A table of verdicts: unit, each setup's values, the difference per run, the bands, the verdict.
-
-    `seeds` label the runs (A, B for the lessons' seeds); `labels`, when given, names the runs
-    instead, one per seed (a panel calls its runs A and B at any seed). Raises InputError or
-    InputTypeError for bad verdicts, seeds or labels.
-    """
+    """A table of verdicts: each setup's values, the difference per run, the bands, the verdict; runs
+    named by run_labels(seeds) (A, B at the lessons' seeds) or by `labels`."""
     verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from compare_setups)", 1)
     seeds = [check_seed(seed, "seeds") for seed in check_items(seeds, object, "seeds", "seeds")]
     if len(set(seeds)) != len(seeds):

@@ -1,32 +1,20 @@
-"""Many seeds at once: the single loop and the planner/executor split run over a whole array of
-seeds, vectorised with numpy across (task, seed), bit-identical to the one-seed path in sim.engine.loops.
+"""Many seeds at once (lesson 5): the single loop and the split on every (task, seed) lane, numpy
+arrays of shape (24, n_seeds), bit-identical to the one-seed path of `sim.engine.loops`.
 
-The one-seed path (`run_single_loop`, `run_plan_execute`) stays the readable reference; this
-module applies the same rules to arrays, calling the same definitions: the draw stream's
-generator (`sim.model.draws.mix32`, `next_state`), the picks (`sim.model.picks`) and the token costs
-(`sim.model.costs`). Two facts make that possible:
-
-- The draw stream is a 32-bit linear congruential generator; it is carried out here in uint64
-  arrays, one stream per (task, seed) lane, advanced only in the lanes that draw at that step.
-- What a tool returns depends only on the state the agent holds, so each task's tools form a
-  small state machine (`sim.measurement.machine`), found once with the real tools.
-
-Where the draws come from is `sim.measurement.lanes`: the seed's streams (AA22), or under the option
-`common_draws` one stream per (task, position), shared by both setups (CR1).
-
-Introduced in lesson 5, how many seeds.
+It calls the same definitions (the draw generator, `sim.model.picks`, `sim.model.costs`); the draws
+come from `sim.measurement.lanes` (AA22, or CR1), the tools from `sim.measurement.machine`.
 """
 
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig, run_config
 from sim.measurement.lanes import lane_draws
 from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
-from sim.model.checks import SEED_LIMIT, check_instance, check_seed, check_seeds
+from sim.model.checks import SEED_LIMIT, check_count, check_instance, check_seed, check_seeds
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
-from sim.model.errors import InputError, InputTypeError
+from sim.model.errors import InputError
 from sim.model.picks import picks_right, random_tool_index, selection, stops
 from sim.model.tasks import TASKS
 from sim.model.world import WORLD_TOOLS
@@ -37,11 +25,7 @@ BATCH_SETUPS = ("single-loop", "plan-execute")  # the contract has no batch path
 
 @dataclass(frozen=True)
 class SeedMeasurements:
-    """The counted units of one setup at each seed, summed over the 24 tasks; arrays of shape (n_seeds,).
-
-    Fields: seeds; solved (tasks with the correct final answer, of n_tasks); steps; calls
-    (tool calls); tokens; errors (tool errors); approvals; n_tasks.
-    """
+    """The counted units of one setup at each seed, summed over the 24 tasks; arrays (n_seeds,)."""
 
     seeds: np.ndarray
     solved: np.ndarray
@@ -54,20 +38,14 @@ class SeedMeasurements:
 
     @property
     def success(self) -> np.ndarray:
-        """Share of tasks solved at each seed, fractions in [0, 1], shape (n_seeds,)."""
+        """Share of tasks solved at each seed, shape (n_seeds,)."""
         return self.solved / self.n_tasks
 
 
 @dataclass(frozen=True)
 class BatchRun:
-    """One setup run on every task at every seed of a batch.
-
-    Fields: config (the RunConfig it ran with; `setup`, `budget`, `self_critique` and `approval`
-    read from it); seeds (n_seeds,) int64; and per-(task, seed) outcomes, arrays of shape
-    (24, n_seeds) with the tasks in TASKS order: correct (bool, the final answer is the task's
-    correct answer), steps, calls (tool calls), tokens, errors (tool errors), approvals (int64),
-    stopped (bool, the agent stopped because its job was done rather than because the budget ran out).
-    """
+    """One setup on every task at every seed: config, seeds (n_seeds,) and per-(task, seed) outcomes
+    (24, n_seeds), tasks in TASKS order; stopped: the agent stopped because its job was done."""
 
     config: RunConfig
     seeds: np.ndarray
@@ -81,47 +59,32 @@ class BatchRun:
 
     @property
     def setup(self) -> str:
-        """The setup's name."""
         return self.config.setup
 
     @property
     def budget(self) -> int:
-        """The step budget (steps)."""
         return self.config.budget
 
     @property
     def self_critique(self) -> bool:
-        """The single loop's self-critique switch."""
         return self.config.self_critique
 
     @property
     def approval(self) -> bool:
-        """The single loop's approval switch."""
         return self.config.approval
 
     def head(self, n_seeds: int) -> "BatchRun":
-        """The same run cut to its first n_seeds seeds (1 <= n_seeds <= len(seeds))."""
-        if (
-            isinstance(n_seeds, bool)
-            or not isinstance(n_seeds, int | np.integer)
-            or not 1 <= n_seeds <= len(self.seeds)
-        ):
-            kind = (
-                InputError
-                if isinstance(n_seeds, int | np.integer) and not isinstance(n_seeds, bool)
-                else InputTypeError
-            )
-            raise kind(f"n_seeds must be an integer 1..{len(self.seeds)}, got {n_seeds!r}")
+        """The same run cut to its first n_seeds seeds (checked by the caller)."""
         return self.take(slice(n_seeds))
 
     def take(self, positions) -> "BatchRun":
-        """The same run at the seeds in `positions` (a slice, or a list of indexes in their order)."""
+        """The same run at the seeds in `positions` (a slice, or indexes in their order)."""
         return replace(
             self, **{name: getattr(self, name)[..., positions] for name in ("seeds", *TASK_FIELDS)}
         )
 
     def per_seed(self) -> SeedMeasurements:
-        """The counted units at each seed, summed over the tasks (what `measure` gives for one seed)."""
+        """The counted units at each seed, summed over the tasks (`measure` at one seed)."""
         return SeedMeasurements(
             self.seeds,
             self.correct.sum(axis=0),
@@ -135,16 +98,8 @@ class BatchRun:
 
 
 def check_paired_runs(first: object, second: object, what: str = "a BatchRun") -> tuple[BatchRun, BatchRun]:
-    """Return (first, second) when both are BatchRuns on the same seeds, in order: the pair a paired
-    comparison needs (lessons 4 to 6). `what` names what each must be in the message.
-
-    Raises
-    ------
-    InputTypeError
-        For anything but a BatchRun, naming the parameter.
-    InputError
-        For BatchRuns on different seeds.
-    """
+    """Return (first, second) when both are BatchRuns on the same seeds (a paired comparison); `what`
+    names what each must be in the message."""
     check_instance(first, BatchRun, "first", what)
     check_instance(second, BatchRun, "second", what)
     if not np.array_equal(first.seeds, second.seeds):
@@ -153,8 +108,7 @@ def check_paired_runs(first: object, second: object, what: str = "a BatchRun") -
 
 
 def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndarray:
-    """`sim.model.picks.write_plan` in every lane, drawing from `draws` (a `sim.measurement.lanes` source): plans of
-    shape (24, n_seeds, MAX_SEQUENCE) holding tool indices."""
+    """`sim.model.picks.write_plan` in every lane: plans (24, n_seeds, MAX_SEQUENCE) of tool indices."""
     length = machine.length[:, None]
     plan = np.zeros((*shape, MAX_SEQUENCE), dtype=np.int64)
     for position in range(MAX_SEQUENCE):
@@ -167,7 +121,7 @@ def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndar
 
 
 def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
-    """Each task's step budget (steps), shape (24, 1): the budget, or lesson 3's SB2 budget."""
+    """Each task's step budget, shape (24, 1): the budget, or SB2's (lesson 3)."""
     return np.array([[config.task_budget(int(length))] for length in machine.length], dtype=np.int64)
 
 
@@ -186,13 +140,7 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         steps += PLANNING_STEPS["plan-execute"]  # planning is a step (AA25)
         tokens += planner_tokens(plan_length)
         step_tokens = executor_step_tokens
-    state, done, calls, errors, approvals = (
-        zeros.copy(),
-        zeros.copy(),
-        zeros.copy(),
-        zeros.copy(),
-        zeros.copy(),
-    )
+    state, done, calls, errors, approvals = (zeros.copy() for _ in range(5))
     budgets = _task_budgets(config, machine)
     active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
     flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
@@ -240,13 +188,8 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
 
 
 def batch_run(config: RunConfig, seeds) -> BatchRun:
-    """Run a checked loop configuration on all 24 tasks at every seed (see `run_batch`).
-
-    Raises
-    ------
-    InputError
-        For the contract (it has no batch path) or bad seeds.
-    """
+    """Run a checked loop configuration on all 24 tasks at every seed; raises InputError for the contract
+    (no batch path here) or bad seeds."""
     if config.setup not in BATCH_SETUPS:
         raise InputError(
             f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}"
@@ -265,44 +208,11 @@ def run_batch(
     common_draws: bool = False,
     lookalike: bool = False,
 ) -> BatchRun:
-    """Run one setup on all 24 tasks at every seed of `seeds`, vectorised across (task, seed).
-
-    Outcome for outcome equal to calling `sim.run_task(setup, task, seed, ...)` for every task
-    and seed (tests/test_batch.py checks it), and much faster for many seeds.
-
-    Parameters
-    ----------
-    setup : str
-        "single-loop" or "plan-execute".
-    seeds : Sequence[int] | numpy.ndarray
-        One-dimensional, non-empty; every seed an integer 0 <= seed < 2**32.
-    max_steps : int
-        Step budget per task (steps), >= 1.
-    self_critique, approval : bool
-        The single loop's switches; asking them of "plan-execute" raises ValueError.
-    stop_when_done : bool
-        Lesson 3's stopping criterion (SB1).
-    budget_margin : int | None
-        Lesson 3's budget rule (SB2): each task's budget is planning + sequence length + margin,
-        capped at max_steps; None for the fixed budget.
-    common_draws : bool
-        Lesson 5's rule CR1: both setups take the same draw for the same pick (a stream per task
-        and position, shared); False (the default) is the seed's own streams (AA22).
-    lookalike : bool
-        The course's rule LA1 (lesson 4): the tool set offers the look-alike tool as a sixth.
-
-    Returns
-    -------
-    BatchRun
-        Per-(task, seed) outcomes of shape (24, n_seeds); `.per_seed()` sums them per seed.
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for a bad setup, seeds, budget or option, naming the parameter.
-    """
-    config = RunConfig(setup, max_steps, self_critique, approval, stop_when_done, budget_margin,
-                       lookalike=lookalike, common_draws=common_draws)  # fmt: skip
+    """Run one loop setup on all 24 tasks at every seed, equal outcome for outcome to `run_task` at each
+    (tests/test_batch.py); options as RunConfig. Raises InputError / InputTypeError naming the parameter."""
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
+                        stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
+                        lookalike=lookalike)  # fmt: skip
     return batch_run(config, seeds)
 
 
@@ -313,28 +223,17 @@ def measure_batch(
     self_critique: bool = False,
     approval: bool = False,
 ) -> SeedMeasurements:
-    """The counted units of one setup at every seed: `run_batch(...).per_seed()`.
-
-    Parameters (setup, seeds, max_steps, the single loop's switches; no stopping rule) and raises as
-    `run_batch`. Returns SeedMeasurements, arrays of shape (n_seeds,),
-    each entry equal to the field of `measure(setup, seed, max_steps, ...)`.
-    """
-    return run_batch(setup, seeds, max_steps, self_critique, approval).per_seed()
+    """The counted units of one setup at every seed, `run_batch(...).per_seed()`: each entry equal to
+    `measure` at that seed."""
+    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval)
+    return batch_run(config, seeds).per_seed()
 
 
 def study_seeds(n_seeds: int, first: int = DEFAULT_SEED) -> np.ndarray:
-    """The seeds of an N-seed study, first + i for i = 0..n_seeds - 1 (lesson 5), as int64.
-
-    Raises
-    ------
-    TypeError, ValueError
-        When n_seeds is not an integer >= 1, or the last seed would reach 2**32.
-    """
-    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
-        raise InputTypeError(f"n_seeds must be an integer >= 1, got {n_seeds!r} ({type(n_seeds).__name__})")
-    if n_seeds < 1:
-        raise InputError(f"n_seeds must be an integer >= 1, got {n_seeds!r}")
+    """The seeds of an N-seed study, first + i for i < n_seeds, int64 (lesson 5); raises InputError when
+    the last seed would reach 2**32."""
+    n_seeds = check_count(n_seeds, "n_seeds", 1)
     first = check_seed(first, "first")
     if n_seeds > SEED_LIMIT - first:
         raise InputError(f"n_seeds must be at most 2**32 - first = {SEED_LIMIT - first}, got {n_seeds!r}")
-    return check_seeds(np.arange(first, first + n_seeds, dtype=np.int64))
+    return np.arange(first, first + n_seeds, dtype=np.int64)

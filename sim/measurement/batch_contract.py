@@ -1,13 +1,8 @@
-"""The contract over many seeds at once, bit-identical to its one-seed path (`sim.engine.contract.contract_run`).
+"""The contract over many seeds at once, bit-identical to `sim.engine.contract.contract_run` (lesson 4).
 
-A contract run draws only from its planner stream, and only to pick the tools of its plans: the
-first plan, then each replan, every position right with the flat share selection(1), else a tool
-at random (CT2, CT6). So the picks of a (task, seed) lane form a fixed tape: position after
-position, whatever the run does with them. This module draws every lane's tape at once with the
-batch path's generator (`sim.measurement.batch.draw`, the same rules of `sim.model.picks`), then runs the readable
-one-seed contract once per distinct prefix of picks a run actually reads, and gives every lane
-that starts with that prefix the same outcome. Lanes share prefixes often (most plans are right),
-so 10,000 seeds cost a few thousand one-seed runs. Introduced for lesson 4's many-seed columns.
+A contract run draws only from its planner stream, to pick its plans' tools (CT2, CT6), so a lane's
+picks form a fixed tape. Every lane's tape is drawn at once; the one-seed contract then runs once
+per distinct prefix of picks a run reads, and every lane that starts with that prefix shares it.
 """
 
 import numpy as np
@@ -16,9 +11,7 @@ from sim.engine.config import RunConfig
 from sim.engine.contract import contract_run
 from sim.measurement.batch import BatchRun
 from sim.measurement.lanes import draw
-from sim.model.checks import check_seeds
 from sim.model.draws import mix32, stream_key
-from sim.model.errors import InputError
 from sim.model.picks import N_TOOLS, picks_right, random_tool_index, selection
 from sim.model.tasks import TASK_NAMES, TASKS
 
@@ -27,9 +20,8 @@ OUTCOME_FIELDS = ("correct", "steps", "calls", "tokens", "errors", "stopped")
 
 
 def planner_tapes(seeds: np.ndarray, n_positions: int, n_tools: int = N_TOOLS) -> np.ndarray:
-    """Every lane's picks for `n_positions` positions, shape (24, n_seeds, n_positions), int8:
-    RIGHT where the draw took the right tool, else the index of the tool drawn at random among
-    `n_tools` tools (`sim.model.picks.write_plan`'s rule, on each task's planner stream; 6 under LA1)."""
+    """Every lane's picks for n_positions positions, (24, n_seeds, n_positions) int8: RIGHT where the
+    draw took the right tool, else the index of the tool drawn among n_tools (write_plan's rule)."""
     keys = np.stack([stream_key(seeds.astype(np.uint64), name, planner=True) for name in TASK_NAMES])
     stream = mix32(keys)
     lanes = np.ones(stream.shape, dtype=bool)
@@ -43,8 +35,8 @@ def planner_tapes(seeds: np.ndarray, n_positions: int, n_tools: int = N_TOOLS) -
 
 
 def _tape_planner(tape: np.ndarray, tools: tuple[str, ...]):
-    """A planner reading picks from one lane's tape, in order (a random pick's index is one of
-    `tools`, the run's tool set); `read()` says how many it has read."""
+    """A planner reading picks from one lane's tape in order (tools: the run's tool set); `read()` says
+    how many it has read."""
     used = 0
 
     def planner(positions):
@@ -60,11 +52,8 @@ def _tape_planner(tape: np.ndarray, tools: tuple[str, ...]):
 
 
 def _distinct_tapes(tapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of one task's tapes (n_seeds, n_positions), in np.unique's sorted order (so
-    rows that begin alike are neighbours: `contract_batch` relies on it), and, per lane, the index
-    of its row among them: `np.unique(tapes, axis=0, return_inverse=True)`, made faster by first
-    packing each row into one integer (3 bits a pick: RIGHT as 0, tool index k as k + 1, the first
-    pick highest) when it fits."""
+    """np.unique(tapes, axis=0, return_inverse=True) of one task's tapes, faster by packing each row into
+    one integer (3 bits a pick) when it fits; rows in sorted order, so rows that begin alike neighbour."""
     n_positions = tapes.shape[1]
     if 3 * n_positions > 63 or (tapes.size and int(tapes.max()) - RIGHT > 7):
         distinct, lane_of = np.unique(tapes, axis=0, return_inverse=True)
@@ -76,29 +65,9 @@ def _distinct_tapes(tapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def contract_batch(config: RunConfig, seeds) -> BatchRun:
-    """The contract on all 24 tasks at every seed: a BatchRun equal, lane for lane, to
-    `sim.engine.contract.contract_run` (tests/test_batch.py checks it).
-
-    Parameters
-    ----------
-    config : RunConfig
-        A checked configuration of setup "contract" (its bounds, CT11).
-    seeds : Sequence[int] | numpy.ndarray
-        Distinct integers 0 <= seed < 2**32.
-
-    Returns
-    -------
-    BatchRun
-        Per-(task, seed) outcomes of shape (24, n_seeds); approvals are 0 (the contract asks none).
-
-    Raises
-    ------
-    InputError
-        For a configuration of another setup, or bad seeds.
-    """
-    if not isinstance(config, RunConfig) or config.setup != "contract":
-        raise InputError(f"config must be a RunConfig of setup 'contract', got {config!r}")
-    seeds = check_seeds(seeds)
+    """The contract (a checked RunConfig) on all 24 tasks at checked seeds, equal lane for lane to
+    `contract_run` (tests/test_batch.py); approvals are 0."""
+    seeds = np.asarray(seeds, dtype=np.int64)
     longest = max(len(task.sequence) for task in TASKS)
     # every planner call writes at most `longest` picks; the planner writes once more than the calls
     # that fit the budget (a replan is drawn, then refused by a bound), never more than 1 + max_replans

@@ -1,8 +1,5 @@
-"""The measurement of one setup at one seed: the counted units over the 24 tasks, and the
-planner's plan accuracy.
-
-The counted units are success, steps, tool calls, tokens and tool errors (rule AA30; defined
-once in `sim.engine.units`). Introduced in lesson 2, planner and executor.
+"""The measurement of one setup at one seed (lesson 2): the counted units (AA30, `sim.engine.units`)
+summed over the 24 tasks, and the planner's plan accuracy.
 """
 
 from collections.abc import Sequence
@@ -26,9 +23,8 @@ CONTRACT_BOUNDS = ("max_replans", "max_tokens", "max_seconds")
 
 @dataclass(frozen=True)
 class ContractCounts:
-    """What a measurement of setup "contract" adds (lesson 4): replans and simulated seconds summed
-    over the tasks; tasks per exit state (CT12); tasks per stop reason, i.e. what ended each run:
-    its plan complete, or the bound it hit (CT7, CT11)."""
+    """What a contract measurement adds (lesson 4): replans and simulated seconds summed over the tasks,
+    tasks per exit state (CT12) and per stop reason (CT7, CT11)."""
 
     replans: int
     seconds: int
@@ -57,14 +53,8 @@ class ContractCounts:
 
 @dataclass(frozen=True)
 class Measurement:
-    """The counted units of one setup at one seed and budget over the 24 tasks.
-
-    Fields: setup; seed; budget (steps); solved (tasks whose final answer is correct, of
-    n_tasks); steps, calls (tool calls), tokens and errors (tool errors), each summed over the
-    tasks; approvals (side-effecting calls that asked for approval); config (the RunConfig it ran
-    with: switches, stopping rule, bounds); contract (ContractCounts for setup "contract", else
-    None, lesson 4).
-    """
+    """The counted units of one setup at one seed and budget (steps) over the 24 tasks, summed; config
+    is the RunConfig it ran with, contract its ContractCounts (setup "contract" only)."""
 
     setup: str
     seed: int
@@ -81,7 +71,7 @@ class Measurement:
 
     @property
     def success(self) -> float:
-        """Share of tasks solved, a fraction in [0, 1]."""
+        """Share of tasks solved, in [0, 1]."""
         return self.solved / self.n_tasks
 
     @property
@@ -91,18 +81,16 @@ class Measurement:
 
     @property
     def rule(self) -> str:
-        """The stopping rule that ran (see RunConfig.rule)."""
+        """The stopping rule that ran (RunConfig.rule)."""
         return self.config.rule
 
     def reported(self, unit: Unit) -> float | int:
-        """A counted unit as a table reports it: success as a share of the tasks, the others as counts."""
+        """A counted unit as a table reports it: success as a share, the others as counts."""
         return self.success if unit.share else getattr(self, unit.count)
 
     def row(self) -> dict:
-        """The measurement as one flat row: setup, seed, budget, success (a share), steps, calls,
-        tokens, errors, approvals, rule, the loops' switches (stop_when_done, budget_margin,
-        self_critique, approval); for the contract also replans, success_exit, the exit-state and
-        stop-reason counts and the bounds. What the CLI's JSON and CSV rows hold."""
+        """The measurement as one flat row (the CLI's JSON and CSV rows): the units, the rule, the loops'
+        switches, and for the contract its counts and bounds."""
         row = {"setup": self.setup, "seed": self.seed, "budget": self.budget}
         row.update({unit.reported: self.reported(unit) for unit in UNITS})
         row.update({"approvals": self.approvals, "rule": self.rule})
@@ -141,40 +129,8 @@ def measure(
     common_draws: bool = False,
     **contract,
 ) -> Measurement:
-    """Run all 24 tasks in one setup and count the units.
-
-    Parameters
-    ----------
-    setup : str
-        "single-loop", "plan-execute" or "contract".
-    seed : int
-        Run seed, 0 <= seed < 2**32.
-    max_steps : int
-        Step budget per task (steps), >= 1.
-    self_critique, approval : bool
-        The single loop's switches (lesson 1).
-    stop_when_done : bool
-        The loops' stopping criterion SB1 (lesson 3).
-    budget_margin : int | None
-        The loops' budget rule SB2 (lesson 3): each task's budget is planning step + its
-        sequence length + budget_margin, capped at max_steps; None for the fixed budget.
-    common_draws : bool
-        The loops' common draws, rule CR1 (lesson 5): both setups take the same draw for the same
-        pick; False (the default) is the seed's own streams.
-    **contract
-        max_replans, max_tokens, max_seconds: the contract's bounds (CT11, lesson 4).
-
-    Returns
-    -------
-    Measurement
-        For setup "contract" with its ContractCounts.
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for a bad setup, seed, budget or option, or an option asked
-        of a setup that does not have it.
-    """
+    """Run all 24 tasks in one setup and count the units (lesson 2); the options are RunConfig's
+    (`**contract`: max_replans, max_tokens, max_seconds, lookalike). Raises InputError / InputTypeError."""
     config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
                         stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
                         **contract)  # fmt: skip
@@ -182,43 +138,21 @@ def measure(
 
 
 def measure_seeds(config: RunConfig, seeds: Sequence[int]) -> list[Measurement]:
-    """A measurement per seed under a checked RunConfig, equal to `measure_config` at each seed.
-
-    The loops run all seeds at once on the batch path (`sim.measurement.batch`, proven equal to the one-seed
-    path); the contract, which has no batch path, runs seed by seed.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For seeds that are not distinct integers 0 <= seed < 2**32.
-    """
-    seeds = check_seeds(seeds)
+    """`measure_config` at each seed, the loops on the batch path (all seeds at once)."""
     if config.setup not in BATCH_SETUPS:
-        return [measure_config(config, int(seed)) for seed in seeds]
+        return [measure_config(config, int(seed)) for seed in check_seeds(seeds)]
     totals = batch_run(config, seeds).per_seed()
-    counts = zip(totals.seeds, totals.solved, totals.steps, totals.calls, totals.tokens, totals.errors,
-                 totals.approvals, strict=True)  # fmt: skip
+    fields_per_seed = ("seeds", "solved", "steps", "calls", "tokens", "errors", "approvals")
+    rows = zip(*(getattr(totals, name).tolist() for name in fields_per_seed), strict=True)
     return [
-        Measurement(
-            config.setup,
-            int(seed),
-            config.budget,
-            int(solved),
-            totals.n_tasks,
-            int(steps),
-            int(calls),
-            int(tokens),
-            int(errors),
-            int(approvals),
-            config,
-        )  # fmt: skip
-        for seed, solved, steps, calls, tokens, errors, approvals in counts
+        Measurement(config.setup, seed, config.budget, solved, totals.n_tasks, *counts, config)
+        for seed, solved, *counts in rows
     ]
 
 
 @dataclass(frozen=True)
 class PlanAccuracy:
-    """How right the planner's first plans are at one seed: right positions of all positions, fully right plans of all plans."""
+    """How right the planner's first plans are at one seed: right positions of all, fully right plans of all."""
 
     seed: int
     right_positions: int
@@ -233,26 +167,8 @@ class PlanAccuracy:
 
 
 def plan_accuracy(seed: int = DEFAULT_SEED, common_draws: bool = False) -> PlanAccuracy:
-    """How right the planner's plans are at one seed (AA24, AA29).
-
-    Parameters
-    ----------
-    seed : int
-        Run seed, 0 <= seed < 2**32.
-    common_draws : bool
-        The plans written under lesson 5's rule CR1 (common draws) rather than the planner's own
-        streams (AA22).
-
-    Returns
-    -------
-    PlanAccuracy
-        Right positions of the 53 plan positions, and fully right plans of the 24.
-
-    Raises
-    ------
-    TypeError, ValueError
-        For a bad seed or switch.
-    """
+    """How right the planner's plans are at one seed (AA24, AA29), written under CR1 with
+    common_draws (lesson 5)."""
     seed = check_seed(seed)
     common_draws = check_switch(common_draws, "common_draws")
     right_positions = positions = right_plans = 0

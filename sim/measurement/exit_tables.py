@@ -1,4 +1,4 @@
-"""Exit-state tables (rule CT12, lesson 4): counts per setup and seed, and what ended each contract run."""
+"""Exit-state tables (CT12, lesson 4): counts per setup and seed, and what ended each contract run."""
 
 from collections.abc import Sequence
 
@@ -16,26 +16,8 @@ from sim.model.tasks import TASKS
 def exit_state_frame(
     setups: Sequence[str], seeds: Sequence[int], max_steps: int = DEFAULT_BUDGET, **contract
 ):
-    """Exit-state counts (rule CT12, read from each run by `exit_state_of`) per setup and seed.
-
-    Parameters
-    ----------
-    setups : Sequence[str]
-        Setup names; the contract's options go to setup "contract" only.
-    seeds : Sequence[int]
-        Run seeds.
-    max_steps : int
-        Step budget per task (steps).
-    **contract
-        max_replans, max_tokens, max_seconds for setup "contract" (rule CT11).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (setup, seed): setup (label), run, budget, one column per exit state
-        (tasks, of 24) and solved (tasks with the correct answer, the seed's measure).
-        Introduced in lesson 4.
-    """
+    """Tasks per exit state (CT12, `exit_state_of`) and solved, per setup and seed (lesson 4); the
+    contract's bounds (CT11) go to setup "contract" only."""
     rows, configs = [], configs_for(setups, max_steps, contract)
     seeds = [check_seed(seed) for seed in seeds]
     labels = run_labels(seeds)
@@ -53,20 +35,8 @@ def exit_state_frame(
 
 
 def contract_table(measurements: Sequence) -> pd.DataFrame:
-    """What ended each contract run, per (seed, budget) measured: replans, tasks per exit state
-    (CT12), the share ending in SUCCESS, and tasks per stop reason (its plan complete, or the
-    bound it hit, CT7 and CT11), beside the bounds used. The CLI prints it under the seed's table.
-
-    Parameters
-    ----------
-    measurements : Sequence[Measurement]
-        Measurements of setup "contract" (others are left out).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per contract measurement.
-    """
+    """What ended each contract measurement: replans, tasks per exit state (CT12), the share in SUCCESS
+    and tasks per stop reason (CT7, CT11), beside the bounds; other setups are left out."""
     contract = [m for m in measurements if m.contract is not None]
     seeds = [m.seed for m in contract]
     columns = {"setup": "setup", "budget": "budget", "max_tokens": "max_tokens", "max_seconds": "max_seconds",

@@ -1,13 +1,6 @@
-"""Confidence intervals for a mean, and how often each kind covers the value it estimates (lesson 5).
-
-Three methods, all from scipy.stats: the t interval (mean +- t quantile x standard error, with
-n - 1 degrees of freedom), and the percentile and BCa bootstrap intervals (scipy.stats.bootstrap;
-BCa: Efron, "Better Bootstrap Confidence Intervals", 1987). Each function works on the last axis
-of an array, so many disjoint studies are computed at once. A study whose values are all equal
-has a zero-width interval at its mean under every method (BCa is undefined there).
-
-Coverage is measured, not assumed: split many seeds into disjoint studies of N seeds, compute
-each study's interval, and count how often it holds the value over all the seeds.
+"""Confidence intervals for a mean along an array's last axis, and how often each kind covers the
+value it estimates (lesson 5): the t interval, and the percentile and BCa bootstrap (scipy.stats;
+Efron 1987). A study whose values are all equal has a zero-width interval at its mean.
 """
 
 import warnings
@@ -35,27 +28,12 @@ RESAMPLING_SEED = 2026  # numpy Generator seed of every bootstrap in lesson 5
 
 
 def t_interval(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """The t interval of the mean along the last axis: mean +- t_{n-1} quantile x standard error.
+    """The t interval of the mean along the last axis (n >= 2): mean +- t_{n-1} quantile x standard
+    error; returns (low, high) in the unit of `values`."""
+    return _t_interval(check_values(values, "values", None), check_share(confidence, "confidence"))
 
-    Parameters
-    ----------
-    values : numpy.ndarray
-        Shape (..., n), n >= 2: one study per row (a per-seed difference, a per-task value, ...).
-    confidence : float
-        The confidence level, between 0 and 1 (0.95 in the lesson).
 
-    Returns
-    -------
-    tuple[numpy.ndarray, numpy.ndarray]
-        (low, high), each of shape (...), in the unit of `values`.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For values that are not an array of finite numbers with n >= 2, or a confidence outside (0, 1).
-    """
-    values = check_values(values, "values", None)
-    confidence = check_share(confidence, "confidence")
+def _t_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
     n = values.shape[-1]
     half = stats.t.ppf((1 + confidence) / 2, n - 1) * stats.sem(values, axis=-1)
     mean = values.mean(axis=-1)
@@ -64,37 +42,17 @@ def t_interval(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.n
 
 def bootstrap_interval(values, method: str = "percentile", n_resamples: int = RESAMPLES,
                        random_seed: int = RESAMPLING_SEED, confidence: float = CONFIDENCE):  # fmt: skip
-    """A bootstrap interval of the mean along the last axis (scipy.stats.bootstrap, vectorised).
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        Shape (..., n), n >= 2.
-    method : str
-        "percentile" or "BCa".
-    n_resamples : int
-        Resamples per study, >= 1.
-    random_seed : int
-        Seed of the numpy Generator that draws the resamples, >= 0.
-    confidence : float
-        The confidence level, between 0 and 1.
-
-    Returns
-    -------
-    tuple[numpy.ndarray, numpy.ndarray]
-        (low, high) of shape (...); a study whose values are all equal gets its mean for both.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For bad values, an unknown method, n_resamples below 1, a negative random_seed or a
-        confidence outside (0, 1).
-    """
+    """A bootstrap interval ("percentile" or "BCa") of the mean along the last axis, scipy.stats.bootstrap
+    vectorised, resamples drawn by a numpy Generator seeded `random_seed`; returns (low, high)."""
     values = check_values(values, "values", None)
     method = check_choice(method, "method", INTERVAL_METHODS[1:])
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
     random_seed = check_integer(random_seed, "random_seed", 0)
     confidence = check_share(confidence, "confidence")
+    return _bootstrap_interval(values, method, n_resamples, random_seed, confidence)
+
+
+def _bootstrap_interval(values, method, n_resamples, random_seed, confidence):
     with warnings.catch_warnings():  # degenerate studies (all values equal) are handled below
         warnings.simplefilter("ignore")
         result = stats.bootstrap(
@@ -109,20 +67,23 @@ def bootstrap_interval(values, method: str = "percentile", n_resamples: int = RE
 
 def interval(values, method: str = "t", n_resamples: int = RESAMPLES, random_seed: int = RESAMPLING_SEED,
              confidence: float = CONFIDENCE):  # fmt: skip
-    """The interval of the mean along the last axis by `method` ("t", "percentile" or "BCa"); the
-    bootstrap's settings are ignored for "t". Returns (low, high) as `t_interval`; raises as
-    `bootstrap_interval` (and for an unknown method)."""
+    """The interval of the mean along the last axis by `method` ("t", "percentile" or "BCa"; the
+    bootstrap's settings unused by "t"); returns (low, high)."""
     method = check_choice(method, "method", INTERVAL_METHODS)
     if method == "t":
         return t_interval(values, confidence)
     return bootstrap_interval(values, method, n_resamples, random_seed, confidence)
 
 
-def excludes_zero(low, high) -> np.ndarray:
-    """Whether each interval [low, high] leaves zero out: low > 0 or high < 0.
+def _interval(values, method, n_resamples=RESAMPLES, random_seed=RESAMPLING_SEED, confidence=CONFIDENCE):
+    """`interval` on checked arguments."""
+    if method == "t":
+        return _t_interval(values, confidence)
+    return _bootstrap_interval(values, method, n_resamples, random_seed, confidence)
 
-    `low` and `high` are numbers or arrays of numbers of the same shape; returns a bool (array).
-    Raises InputTypeError for anything but numbers."""
+
+def excludes_zero(low, high) -> np.ndarray:
+    """Whether each interval [low, high] (numbers or arrays) leaves zero out: low > 0 or high < 0."""
     low, high = np.asarray(low), np.asarray(high)
     for name, bound in (("low", low), ("high", high)):
         if bound.dtype.kind not in "iuf":
@@ -131,66 +92,26 @@ def excludes_zero(low, high) -> np.ndarray:
 
 
 def disjoint_studies(values, n_seeds: int) -> np.ndarray:
-    """Cut a run of many seeds into disjoint studies of n_seeds consecutive seeds.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        Shape (..., n): one value per seed, in seed order (more leading axes: a value per task).
-    n_seeds : int
-        Seeds per study, 1 <= n_seeds <= n.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape (..., n // n_seeds, n_seeds), of the dtype of `values`: study j holds seeds
-        j x n_seeds .. (j + 1) x n_seeds - 1; the last n % n_seeds seeds are left out.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For values that are not an array of numbers, or n_seeds not an integer 1..n.
-    """
+    """Cut values (..., n), one per seed in seed order, into disjoint studies of n_seeds consecutive
+    seeds, shape (..., n // n_seeds, n_seeds), dtype kept; the last n % n_seeds seeds are left out."""
     check_values(values, "values", None, minimum=1)
     values = np.asarray(values)  # its own dtype: bools stay bools (success per task)
     n_seeds = check_integer(n_seeds, "n_seeds", 1)
     if n_seeds > values.shape[-1]:
         raise InputError(f"values must hold at least n_seeds = {n_seeds} seeds, got {values.shape[-1]}")
+    return _disjoint_studies(values, n_seeds)
+
+
+def _disjoint_studies(values: np.ndarray, n_seeds: int) -> np.ndarray:
     studies = values.shape[-1] // n_seeds
     return values[..., : studies * n_seeds].reshape(*values.shape[:-1], studies, n_seeds)
 
 
 def coverage_table(values, truth: float, sizes=(2, 5, 10, 30, 100), methods=INTERVAL_METHODS,
                    n_resamples: int = COVERAGE_RESAMPLES, random_seed: int = RESAMPLING_SEED) -> pd.DataFrame:  # fmt: skip
-    """How often each method's 95 % interval, computed on disjoint studies of N seeds, holds `truth`.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        One value per seed, shape (n,), e.g. the per-seed difference between two setups.
-    truth : float
-        The value the intervals should hold: the mean over all n seeds in lesson 5.
-    sizes : Sequence[int]
-        Seeds per study, each 2..n.
-    methods : Sequence[str]
-        Names from INTERVAL_METHODS.
-    n_resamples, random_seed : int
-        The bootstrap's settings (every study of a size shares one call of scipy.stats.bootstrap).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (size, method): n_seeds, studies, method, covered (studies whose interval
-        holds truth), coverage (covered / studies), coverage_low and coverage_high (the 95 %
-        Clopper-Pearson interval of that share, scipy.stats.binomtest), width (mean width of the
-        intervals, in the unit of values).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For bad values, a truth that is not a number, a size outside 2..n, an unknown method,
-        or bad bootstrap settings.
-    """
+    """How often each method's 95 % interval on disjoint studies of N seeds holds `truth` (lesson 5): per
+    (size, method) covered, coverage with its Clopper-Pearson interval (scipy.stats.binomtest) and the
+    mean width, in the unit of values."""
     values = check_values(values, "values", 1)
     truth = check_real(truth, "truth")
     sizes = [
@@ -202,9 +123,9 @@ def coverage_table(values, truth: float, sizes=(2, 5, 10, 30, 100), methods=INTE
     check_integer(random_seed, "random_seed", 0)
     rows = []
     for n_seeds in sizes:
-        studies = disjoint_studies(values, n_seeds)
+        studies = _disjoint_studies(values, n_seeds)
         for method in methods:
-            low, high = interval(studies, method, n_resamples, random_seed)
+            low, high = _interval(studies, method, n_resamples, random_seed)
             covered = int(((low <= truth) & (truth <= high)).sum())
             share = stats.binomtest(covered, len(studies)).proportion_ci(CONFIDENCE)
             rows.append({"n_seeds": n_seeds, "studies": len(studies), "method": method, "covered": covered,
@@ -214,13 +135,8 @@ def coverage_table(values, truth: float, sizes=(2, 5, 10, 30, 100), methods=INTE
 
 
 def percentile_width_ratio(n_seeds: int, confidence: float = CONFIDENCE) -> float:
-    """Why the percentile bootstrap is short at small N: for a mean of n values from a normal
-    distribution, the width of its interval over the t interval's, z x sqrt((n - 1) / n) / t_{n-1}
-    (the bootstrap spreads the mean by the plug-in standard deviation, which divides by n, and
-    takes normal quantiles rather than t's). Below 1 at every n.
-
-    Raises InputTypeError / InputError for n_seeds that is not an integer >= 2 or a bad confidence.
-    """
+    """The percentile bootstrap's width over the t interval's for a mean of n normal values,
+    z sqrt((n - 1) / n) / t_{n-1}: below 1 at every n, why it is short at small N."""
     n_seeds = check_integer(n_seeds, "n_seeds", 2)
     confidence = check_share(confidence, "confidence")
     q = (1 + confidence) / 2

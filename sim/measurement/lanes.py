@@ -1,17 +1,6 @@
-"""Where the batch path's draws come from: one draw source per run of many seeds (`sim.measurement.batch`).
-
-A lane is one (task, seed) pair; arrays have shape (24, n_seeds), tasks in TASKS order. Every
-pick in the batch path asks its source twice, in this order: `decide` for the lanes that draw a
-decision (right pick, or stop), then `tool` for the lanes whose pick missed or did not stop
-(a random tool). Both sources call the generator of `sim.model.draws` on uint64 arrays:
-
-- `SeedLanes`, the seed's rule AA22: one stream per lane, keyed by `sim.model.draws.stream_key(seed,
-  task)` (or "plan" + task for the split), advanced by one draw in the lanes that draw.
-- `PositionLanes`, rule CR1 (common draws, lesson 5): one stream per (lane, position), keyed by
-  `stream_key(seed, task, position=p)`; a pick aimed at position p takes that stream's next 2
-  draws (`sim.model.draws.pick_draws`) at `decide`, and `tool` hands out the second.
-
-Introduced in lesson 5, how many seeds.
+"""Where the batch path's draws come from (lesson 5), per (task, seed) lane: `SeedLanes`, the seed's
+streams (AA22), or `PositionLanes`, one stream per (lane, position) shared by both setups (CR1). A
+pick asks `decide` (right pick or stop), then `tool` for the lanes that draw a random tool.
 """
 
 import numpy as np
@@ -22,25 +11,14 @@ from sim.model.tasks import TASK_NAMES
 
 
 def draw(state: np.ndarray, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Advance the draw streams of the lanes where `lanes` is True; return (new states, draws).
-
-    The draws are state / 2**32 as in sim.model.draws.draw_stream, in [0, 1); where `lanes` is
-    False the state is kept and the draw is meaningless.
-    """
+    """Advance the streams of the lanes where `lanes` is True: (new states, draws in [0, 1)); elsewhere
+    the state is kept and the draw is meaningless."""
     advanced = next_state(state)
     return np.where(lanes, advanced, state), advanced / TWO_TO_32
 
 
 class SeedLanes:
-    """The seed's streams (AA22): one per (task, seed) lane, the split's keyed by "plan" + task.
-
-    Parameters
-    ----------
-    seeds : numpy.ndarray
-        Checked seeds, shape (n_seeds,).
-    planner : bool
-        True for the split (its streams are the planner's, AA22).
-    """
+    """The seed's streams (AA22), one per lane; the split's (planner=True) keyed by "plan" + task."""
 
     def __init__(self, seeds: np.ndarray, planner: bool):
         seeds = seeds.astype(np.uint64)
@@ -48,16 +26,15 @@ class SeedLanes:
         self._work = (np.empty_like(self.state), np.empty_like(self.state))  # this source's scratch arrays
 
     def decide(self, lanes: np.ndarray, position) -> np.ndarray:
-        """The decision draw of a pick in the lanes where `lanes` is True (the position plays no part)."""
+        """The decision draw of a pick in the lanes that draw (the position plays no part)."""
         return self._advance(lanes)
 
     def tool(self, lanes: np.ndarray, position) -> np.ndarray:
-        """The random tool's draw in the lanes where `lanes` is True: the next draw of the lane's stream."""
+        """The random tool's draw: the lane's next draw."""
         return self._advance(lanes)
 
     def _advance(self, lanes: np.ndarray) -> np.ndarray:
-        """`draw` on this source's states, in place: the same states and draws, without the new
-        arrays of each step (making those cost more than the arithmetic at 10,000 seeds)."""
+        """`draw` on this source's states, in place (new arrays each step cost more than the arithmetic)."""
         advanced, change = self._work
         next_state_into(self.state, advanced)
         u = advanced / TWO_TO_32
@@ -69,12 +46,8 @@ class SeedLanes:
 
 
 class PositionLanes:
-    """Common draws (CR1): one stream per (task, seed, position), shared by both setups.
-
-    Positions are 0-based here, index i for position i + 1 (the one-seed path's depth); index
-    length is a finished agent's stop decision. `seeds` as in SeedLanes; both setups use the same
-    streams, so there is no `planner`.
-    """
+    """Common draws (CR1): one stream per (task, seed, position); index i is position i + 1, index
+    length a finished agent's stop decision."""
 
     def __init__(self, seeds: np.ndarray):
         seeds = seeds.astype(np.uint64)

@@ -1,11 +1,8 @@
-"""Every task's tools as a small state machine, for the many-seed batch path (`sim.measurement.batch`).
+"""Every task's tools as a small state machine, for the batch path (lesson 5).
 
-What a tool returns depends only on the state the agent holds. From a task's starting state
-only a few states can be reached (44 per task), so each task's tools form a small state
-machine: for every reachable state and every tool, the next state and whether the call is a
-tool error. The machine is found once, when first needed, by calling the real tools through
-the one-seed path's own step (`sim.engine.loops.call_and_observe`), so no tariff or document rule is
-written twice. Introduced in lesson 5, how many seeds.
+What a tool returns depends only on the state the agent holds, and a task reaches few states, so
+the machine is found once by calling the real tools through the one-seed path's own step
+(`sim.engine.loops.call_and_observe`): no tariff or document rule is written twice.
 """
 
 from dataclasses import dataclass
@@ -22,16 +19,9 @@ MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
 
 @dataclass(frozen=True)
 class ToolMachine:
-    """Every task's tools as a state machine, stacked over the 24 tasks (read-only arrays).
-
-    Fields: tools (the tool set, in index order: the five tools, or six under LA1, lesson 4);
-    n_states (states per task; state 0 is the task's starting state, tasks with
-    fewer states are padded); next_state (n_tasks, n_states, n_tools) int64, the state after
-    calling a tool; error (same shape) bool, whether that call is a tool error; correct
-    (n_tasks, n_states) bool, whether the answer held in that state is the task's correct
-    answer; sequence (n_tasks, MAX_SEQUENCE + 1) int64, the tool index at each position of
-    the task's sequence, -1 from its length on; length (n_tasks,) int64, the sequence length.
-    """
+    """Every task's tools as a state machine, stacked over the 24 tasks (read-only arrays): per (task,
+    state, tool) the next state and whether the call is a tool error; per (task, state) whether the
+    answer held is correct; the sequences as tool indices (-1 past their length) and their lengths."""
 
     tools: tuple[str, ...]
     n_states: int
@@ -43,7 +33,7 @@ class ToolMachine:
 
 
 def _task_states(task, tools: tuple[str, ...]) -> tuple[list[dict], dict, dict]:
-    """Breadth-first search of the states a task can reach with `tools`; returns states, next and error maps."""
+    """Breadth-first search of the states a task reaches with `tools`: states, next-state and error maps."""
     states = [initial_state(task)]
     index = {tuple(sorted(states[0].items())): 0}
     next_state_of, error = {}, {}
@@ -68,9 +58,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def tool_machine(tools: tuple[str, ...] = TOOL_NAMES) -> ToolMachine:
-    """Find every task's reachable states with the real tools of the tool set `tools` (the run's,
-    `RunConfig.tools`) and tabulate them (see ToolMachine); built on first use and kept, one machine
-    per tool set (a standard cache; the arrays are read-only)."""
+    """The ToolMachine of the tool set `tools` (RunConfig.tools), built on first use and kept."""
     return _tool_machine(tuple(tools))
 
 

@@ -1,13 +1,6 @@
-"""Each two-run verdict beside what many seeds say: the mean paired difference between two setups
-over 10,000 seeds with its 95 % interval, and whether the two-run band rule (AA30) agrees.
-
-Any setup runs here on its batch path (`sim.measurement.batch` for the loops, `sim.measurement.batch_contract` for the
-contract), both proven equal to the one-seed path. The interval is Student's t interval of the
-mean per-seed difference (scipy.stats); at 10,000 seeds it and the bootstrap intervals of lesson 5
-agree to the printed digits. A difference of shares (success) lies in -1..+1, and its interval is
-truncated there (`bounded_t_interval`: at few seeds the t interval can run past it; never at the
-lessons' 10,000). `paired_comparison` holds the numbers, `beside_many_seeds` prints them. Introduced
-for lessons 1 to 4 (issue: every claim earns its evidence).
+"""Each two-run verdict beside what many seeds say (lessons 1 to 4): the mean paired difference over
+10,000 seeds with its 95 % t interval (scipy.stats), a difference of shares truncated to -1..+1, and
+whether the band rule (AA30) agrees. Any setup runs on its batch path.
 """
 
 from collections.abc import Sequence
@@ -21,40 +14,26 @@ from sim.engine.units import UNIT_NAMES, unit_named
 from sim.measurement.bands import MEASURED, BandVerdict
 from sim.measurement.batch import BatchRun, batch_run, check_paired_runs, study_seeds
 from sim.measurement.batch_contract import RIGHT, contract_batch, planner_tapes
-from sim.model.checks import check_instance, check_integer, check_items, check_seed
+from sim.measurement.intervals import CONFIDENCE
+from sim.model.checks import check_budget, check_instance, check_integer, check_items
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import expected_right_share
 from sim.model.tasks import TASKS
 from sim.model.world import TOOL_NAMES
 
 MANY_SEEDS = 10000  # seeds DEFAULT_SEED .. DEFAULT_SEED + 9999: runs A and B are the first two
-CONFIDENCE = 0.95
 
 
 def many_seed_run(config: RunConfig, n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> BatchRun:
-    """A RunConfig over the seeds first .. first + n_seeds - 1 on its batch path (any setup).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For a config that is not a RunConfig, or a bad n_seeds or first seed.
-    """
+    """A RunConfig over the seeds first .. first + n_seeds - 1 on its batch path (any setup)."""
     check_instance(config, RunConfig, "config", "a RunConfig (from sim.run_config)")
-    seeds = study_seeds(check_integer(n_seeds, "n_seeds", 2), check_seed(first, "first"))
+    seeds = study_seeds(check_integer(n_seeds, "n_seeds", 2), first)
     return contract_batch(config, seeds) if config.setup == "contract" else batch_run(config, seeds)
 
 
 def paired_difference(first: BatchRun, second: BatchRun, unit: str) -> dict:
-    """The mean per-seed difference (second minus first) of one unit, summed over the 24 tasks (a
-    share of the tasks for success), with its 95 % t interval and the number of seeds. A success
-    difference lies in -1..+1, and its interval is truncated there (`bounded_t_interval`);
-    `truncated` says whether that cut it.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For runs that are not BatchRuns of the same seeds, or an unknown unit.
-    """
+    """The mean per-seed difference (second minus first) of one unit summed over the tasks (a share for
+    success), with its 95 % t interval truncated to what the unit can take, and n_seeds."""
     check_paired_runs(first, second)
     spec = unit_named(unit)
     scale = 1 / first.correct.shape[0] if spec.share else 1
@@ -69,8 +48,8 @@ def paired_difference(first: BatchRun, second: BatchRun, unit: str) -> dict:
 
 
 def t_interval(values: np.ndarray) -> tuple[float, float, float]:
-    """The mean of `values` (shape (n_seeds,), one per seed) with its 95 % Student's t interval
-    (scipy.stats.ttest_1samp); all three the mean when the values do not vary. Lessons 4 and 6."""
+    """The mean of per-seed `values` with its 95 % t interval (scipy.stats.ttest_1samp); all three the
+    mean when the values do not vary (lessons 4 and 6)."""
     mean = float(values.mean())
     if np.ptp(values) == 0:
         return mean, mean, mean
@@ -79,10 +58,8 @@ def t_interval(values: np.ndarray) -> tuple[float, float, float]:
 
 
 def bounded_t_interval(values: np.ndarray, lowest: float, highest: float) -> tuple[float, float, float, bool]:
-    """`t_interval`, truncated to what the unit can take, lowest..highest (a share 0..1, a difference
-    of shares -1..+1, tokens >= 0): the t interval's coverage, never a bound the unit cannot reach
-    (at few seeds near a bound the t interval runs past it). Returns (mean, low, high, truncated),
-    truncated saying whether a bound was cut. Lesson 6 and `python -m sim score`."""
+    """`t_interval` truncated to lowest..highest (a share 0..1, a difference -1..+1, tokens >= 0):
+    (mean, low, high, truncated), truncated saying whether a bound was cut (lesson 6)."""
     mean, low, high = t_interval(values)
     cut_low, cut_high = max(low, lowest), min(high, highest)
     return mean, float(cut_low), float(cut_high), bool(cut_low != low or cut_high != high)
@@ -95,34 +72,9 @@ def _direction(values: Sequence[float]) -> int:
 
 def paired_comparison(first: BatchRun, second: BatchRun, verdicts: Sequence[BandVerdict] | None = None,
                       units: Sequence[str] = UNIT_NAMES) -> pd.DataFrame:  # fmt: skip
-    """Each unit's many-seed paired difference, as numbers, beside its two-run verdict when there is one
-    (the data of `beside_many_seeds` and of `python -m sim score`).
-
-    Parameters
-    ----------
-    first, second : BatchRun
-        Two setups over many seeds, on the same seeds.
-    verdicts : Sequence[BandVerdict] | None
-        The two-run verdicts, one per unit, in the order of the rows; None when there are none (the
-        band rule needs two runs or more): then two_runs and agrees are None.
-    units : Sequence[str]
-        The units, when there are no verdicts (default: every counted unit).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per unit: unit; two_runs (the band rule's verdict and, when measured, its direction);
-        mean, low, high (the mean difference second minus first per run of 24 tasks, a share for
-        success, and its 95 % t interval, a success difference's truncated to -1..+1); truncated;
-        many_seeds (resolved up or down, or "no effect shown" when the interval holds zero); agrees
-        ("yes" when both are resolved the same way or both are not; otherwise what differs).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For runs that are not BatchRuns on the same seeds, verdicts that are not BandVerdicts, or an
-        unknown unit.
-    """
+    """Each unit's many-seed paired difference as numbers, beside its two-run verdict (verdicts None:
+    no verdict, two_runs and agrees None): columns unit, two_runs, mean, low, high, truncated,
+    many_seeds, agrees. The data of `beside_many_seeds` and `python -m sim score`."""
     if verdicts is not None:
         verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from compare_setups)", 1)
         units = [verdict.unit for verdict in verdicts]
@@ -158,9 +110,7 @@ def signed(value: float, unit: str) -> str:
 
 
 def comparison_text(table: pd.DataFrame) -> pd.DataFrame:
-    """A `paired_comparison` table as the lessons print it: "two runs", "mean difference" and
-    "95 % interval" (`signed`, a truncated interval marked "*"), "many seeds", "agrees"; without
-    "two runs" and "agrees" when there are no verdicts. Raises InputError for another table."""
+    """A `paired_comparison` table as the lessons print it (`signed`; a truncated interval marked "*")."""
     check_instance(table, pd.DataFrame, "table", "a DataFrame (from paired_comparison)")
     missing = {"unit", "two_runs", "mean", "low", "high", "truncated", "many_seeds", "agrees"} - set(table)
     if missing:
@@ -180,43 +130,15 @@ def comparison_text(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def beside_many_seeds(verdicts: Sequence[BandVerdict], first: BatchRun, second: BatchRun) -> pd.DataFrame:
-    """Each unit's two-run verdict beside the many-seed paired difference, and whether they agree,
-    as text (`comparison_text` of `paired_comparison`, which holds the numbers).
-
-    Parameters
-    ----------
-    verdicts : Sequence[BandVerdict]
-        The two-run verdicts (from `compare_setups`), one per counted unit.
-    first, second : BatchRun
-        The same two setups over many seeds (`many_seed_run`), in the same order as the verdicts.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per unit: unit; "two runs" (the band rule's verdict and, when measured, its
-        direction); "mean difference" and "95 % interval" over the seeds (second minus first, per run
-        of 24 tasks, a share for success, `signed`); "many seeds" (resolved up or down, or "no effect
-        shown" when the interval holds zero); "agrees" ("yes" when both are resolved the same way or
-        both are not; otherwise what differs).
-    """
-    verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from compare_setups)", 1)
+    """Each unit's two-run verdict (from `compare_setups`) beside the many-seed paired difference of the
+    same two setups (`many_seed_run`), as text."""
     return comparison_text(paired_comparison(first, second, verdicts))
 
 
 def fully_right_plans(n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> pd.DataFrame:
-    """How often the planner's first plan is right at every position, by plan length, over many
-    seeds, beside the model's share (lesson 2, rules AA24 and AA29).
-
-    A position is right when the draw takes the right tool (share selection(1)) or the random
-    pick lands on it (share 1/5 of the rest): expected_right_share(1) = 0.84 a position, so a plan
-    of length L is fully right with share 0.84^L.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per plan length: length, plans (tasks x seeds), fully right (count), share, model.
-    """
-    seeds = study_seeds(check_integer(n_seeds, "n_seeds", 1), check_seed(first, "first"))
+    """How often the planner's first plan is right at every position, by plan length, over many seeds,
+    beside the model's share expected_right_share(1) ** length (lesson 2, AA24, AA29)."""
+    seeds = study_seeds(n_seeds, first)
     longest = max(len(task.sequence) for task in TASKS)
     tapes = planner_tapes(seeds, longest)
     wanted = np.array([[TOOL_NAMES.index(tool) for tool in task.sequence] + [-2] * (longest - len(task.sequence))
@@ -232,16 +154,9 @@ def fully_right_plans(n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> p
 
 
 def extra_steps(setup: str, seeds, cap: int = 20) -> np.ndarray:
-    """Steps each task needed beyond its plan (planning steps + sequence length) under lesson 3's
-    SB1 (stop when done), with a budget of `cap` steps that should not bind; shape (24, n_seeds).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For a setup without a batch path, bad seeds, a bad cap, or a cap that did bind (a run
-        ended by the budget rather than by SB1: raise the cap).
-    """
-    run = batch_run(RunConfig(setup, cap, stop_when_done=True), seeds)
+    """Steps each task needed beyond planning + its sequence under SB1 (stop when done), (24, n_seeds),
+    with a budget of `cap` steps; raises InputError if the cap bound any run (lesson 3)."""
+    run = batch_run(RunConfig(setup, check_budget(cap, "cap"), stop_when_done=True), seeds)
     if not run.stopped.all():
         raise InputError(f"cap must let every run finish, got {cap}: raise it")
     lengths = np.array([len(task.sequence) for task in TASKS])[:, None]
@@ -249,14 +164,8 @@ def extra_steps(setup: str, seeds, cap: int = 20) -> np.ndarray:
 
 
 def smallest_margin(extra: np.ndarray, coverage: float) -> int:
-    """The smallest margin (steps) with which at least `coverage` of the task runs in `extra` finish
-    (lesson 3's SB2, tuned on a block of seeds).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For `extra` that is not an integer array, or coverage outside (0, 1].
-    """
+    """The smallest margin (steps) with which at least `coverage` of the runs in `extra` finish (lesson
+    3's SB2, tuned on a block of seeds)."""
     if not isinstance(extra, np.ndarray) or extra.dtype.kind not in "iu":
         raise InputTypeError(f"extra must be an integer array (from extra_steps), got {type(extra).__name__}")
     if not isinstance(coverage, float | int) or isinstance(coverage, bool) or not 0 < coverage <= 1:

@@ -1,15 +1,6 @@
-"""How many seeds a study needs, measured and by formula; and the traps of small studies (lesson 5).
-
-- Power: the share of independent N-seed studies (disjoint blocks of seeds) whose 95 % interval
-  leaves zero out, beside the closed form n = (z_{1-alpha/2} + z_{power})^2 sigma^2 / delta^2
-  (the normal-approximation sample size, as in Miller, "Adding Error Bars to Evals", 2024).
-- Sign and magnitude errors among the studies that leave zero out (Gelman and Carlin, "Beyond
-  Power Calculations: Assessing Type S (Sign) and Type M (Magnitude) Errors", 2014).
-- A/A studies: one setup against itself on disjoint seeds, where every "effect" is a false
-  positive; used to measure peeking (stopping at the first look whose interval leaves zero out)
-  and many comparisons (any of several units, sizes or ways of counting).
-
-Intervals are `sim.measurement.intervals.t_interval`, whose coverage lesson 5 measures.
+"""How many seeds a study needs, measured and by formula, and the traps of small studies (lesson 5):
+power (Miller 2024), sign and magnitude errors (Gelman and Carlin 2014), A/A studies, peeking and
+many comparisons. Intervals are t intervals (`sim.measurement.intervals`).
 """
 
 import numpy as np
@@ -19,7 +10,7 @@ from scipy import stats
 from sim.engine.config import RunConfig
 from sim.engine.units import UNITS
 from sim.measurement.batch import batch_run, study_seeds
-from sim.measurement.intervals import CONFIDENCE, disjoint_studies, excludes_zero, t_interval
+from sim.measurement.intervals import CONFIDENCE, _disjoint_studies, _t_interval, excludes_zero
 from sim.model.checks import (
     check_count,
     check_instance,
@@ -35,37 +26,22 @@ POWER_SIZES = (10, 20, 50, 100, 200, 500, 1000)  # seeds per study
 TARGET_POWER = 0.8
 
 
-def seeds_for_power(
-    sd: float, effect: float, power: float = TARGET_POWER, confidence: float = CONFIDENCE
-) -> float:
-    """The closed-form number of seeds for a given power: (z_{(1+c)/2} + z_{power})^2 sd^2 / effect^2.
-
-    Parameters
-    ----------
-    sd : float
-        Standard deviation of the per-seed difference (> 0), in the unit of the difference.
-    effect : float
-        The true mean difference (not 0), in the same unit.
-    power : float
-        The share of studies that should leave zero out, between 0 and 1 (0.8 in the lesson).
-    confidence : float
-        The interval's confidence level c, between 0 and 1.
-
-    Returns
-    -------
-    float
-        Seeds (not rounded up). A normal approximation: it ignores the t quantile's excess at small N.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For values that are not numbers, sd <= 0, effect 0, or a share outside (0, 1).
-    """
+def _sd_and_effect(sd: object, effect: object, why_not_zero: str) -> tuple[float, float]:
     sd, effect = check_real(sd, "sd"), check_real(effect, "effect")
     if sd <= 0:
         raise InputError(f"sd must be > 0, got {sd!r}")
     if effect == 0:
-        raise InputError("effect must not be 0: no number of seeds gives power against no effect")
+        raise InputError(f"effect must not be 0: {why_not_zero}")
+    return sd, effect
+
+
+def seeds_for_power(
+    sd: float, effect: float, power: float = TARGET_POWER, confidence: float = CONFIDENCE
+) -> float:
+    """Seeds for a given power by the normal approximation, (z_{(1+c)/2} + z_power)^2 sd^2 / effect^2,
+    not rounded up; sd and effect in the unit of the per-seed difference. Raises InputError for
+    sd <= 0, effect 0 or a share outside (0, 1)."""
+    sd, effect = _sd_and_effect(sd, effect, "no number of seeds gives power against no effect")
     z = stats.norm.ppf((1 + check_share(confidence, "confidence")) / 2) + stats.norm.ppf(
         check_share(power, "power")
     )
@@ -73,14 +49,9 @@ def seeds_for_power(
 
 
 def closed_form_power(sd: float, effect: float, n_seeds: int, confidence: float = CONFIDENCE) -> float:
-    """The normal-approximation power of an n-seed study: the chance its interval leaves zero out,
-    Phi(|effect| sqrt(n) / sd - z) + Phi(-|effect| sqrt(n) / sd - z), z = z_{(1+c)/2}. Parameters
-    as `seeds_for_power`, n_seeds an integer >= 1; raises as it (effect 0 included)."""
-    sd, effect = check_real(sd, "sd"), check_real(effect, "effect")
-    if sd <= 0:
-        raise InputError(f"sd must be > 0, got {sd!r}")
-    if effect == 0:
-        raise InputError("effect must not be 0: a power against no effect is the false-positive rate")
+    """The normal-approximation power of an n-seed study, Phi(s - z) + Phi(-s - z) with
+    s = |effect| sqrt(n) / sd. Raises as `seeds_for_power`."""
+    sd, effect = _sd_and_effect(sd, effect, "a power against no effect is the false-positive rate")
     n_seeds = check_integer(n_seeds, "n_seeds", 1)
     z = stats.norm.ppf((1 + check_share(confidence, "confidence")) / 2)
     shift = abs(effect) * np.sqrt(n_seeds) / sd
@@ -88,33 +59,10 @@ def closed_form_power(sd: float, effect: float, n_seeds: int, confidence: float 
 
 
 def power_table(differences, sizes=POWER_SIZES, truth: float | None = None) -> pd.DataFrame:
-    """Independent studies of N seeds (disjoint blocks of `differences`): how often their t interval
-    leaves zero out, and, among those, how often the sign is wrong and by how much the size is
-    exaggerated.
-
-    Parameters
-    ----------
-    differences : numpy.ndarray
-        One difference per seed, shape (n,), in seed order.
-    sizes : Sequence[int]
-        Seeds per study, each 2..n.
-    truth : float | None
-        The true difference; None for the mean of all of `differences` (the 10,000-seed value).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per size: n_seeds, studies, excluding (studies whose interval leaves zero out),
-        power (excluding / studies), wrong_sign (of those excluding, how many have the sign
-        opposite to truth: type S errors), type_s (wrong_sign / excluding, NaN when none
-        excludes), type_m (mean of |estimate| / |truth| over the studies excluding: the
-        exaggeration ratio, NaN when none excludes).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For differences that are not a 1-D array of numbers, a size outside 2..n, or a truth of 0.
-    """
+    """Per size N, disjoint N-seed studies of `differences` (one per seed): power (share whose t
+    interval leaves zero out) and, among those, type S (wrong sign) and type M (|estimate| / |truth|)
+    errors, NaN when none leaves zero out. truth None: the mean of all differences. Raises InputError
+    for a size outside 2..n or a truth of 0."""
     differences = check_values(differences, "differences", 1)
     truth = float(differences.mean()) if truth is None else check_real(truth, "truth")
     if truth == 0:
@@ -122,8 +70,8 @@ def power_table(differences, sizes=POWER_SIZES, truth: float | None = None) -> p
     rows = []
     for n_seeds in check_items(sizes, object, "sizes", "sizes", 1):
         n_seeds = check_integer(n_seeds, "sizes", 2, len(differences))
-        studies = disjoint_studies(differences, n_seeds)
-        excluding = excludes_zero(*t_interval(studies))
+        studies = _disjoint_studies(differences, n_seeds)
+        excluding = excludes_zero(*_t_interval(studies))
         estimates = studies.mean(axis=1)[excluding]
         wrong = int((np.sign(estimates) != np.sign(truth)).sum())
         some = bool(excluding.any())
@@ -135,31 +83,8 @@ def power_table(differences, sizes=POWER_SIZES, truth: float | None = None) -> p
 
 
 def per_task_outcomes(config: RunConfig, n_seeds: int, first: int, chunk: int = 10000) -> dict:
-    """Every counted unit per (task, seed) for one setup over many seeds, run in chunks of the batch
-    path so that memory stays small (an A/A study needs many seeds of one setup).
-
-    Parameters
-    ----------
-    config : RunConfig
-        A loop setup's configuration (the batch path).
-    n_seeds : int
-        Seeds first, first + 1, ..., first + n_seeds - 1; >= 2.
-    first : int
-        The first seed.
-    chunk : int
-        Seeds per batch run, >= 1.
-
-    Returns
-    -------
-    dict[str, numpy.ndarray]
-        Unit name (sim.engine.units.UNIT_NAMES) -> int32 array of shape (24, n_seeds): success as 0/1
-        per task, the other units as counts.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For a config that is not a RunConfig of a loop setup, or bad sizes or seeds.
-    """
+    """Unit name -> int32 array (24, n_seeds) of one loop setup at seeds first.., run in chunks of
+    `chunk` seeds so memory stays small (an A/A study needs many seeds)."""
     config = check_instance(config, RunConfig, "config", "a RunConfig (from sim.run_config)")
     seeds = study_seeds(check_count(n_seeds, "n_seeds", 2), first)
     chunk = check_count(chunk, "chunk", 1)
@@ -172,29 +97,9 @@ def per_task_outcomes(config: RunConfig, n_seeds: int, first: int, chunk: int = 
 
 
 def aa_differences(values, n_studies: int, n_seeds: int) -> np.ndarray:
-    """A/A studies of one setup against itself on disjoint seeds: study j compares seeds
-    2 j N .. 2 j N + N - 1 (arm A) with the next N seeds (arm B), position by position.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        One setup's values per seed, shape (..., n) (leading axes: tasks), n >= 2 x n_studies x n_seeds.
-    n_studies : int
-        How many A/A studies, >= 1.
-    n_seeds : int
-        Seeds per arm, >= 2.
-
-    Returns
-    -------
-    numpy.ndarray
-        B minus A, shape (..., n_studies, n_seeds). Every true difference is 0 by construction:
-        both arms are the same setup.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For bad values or sizes, or too few seeds.
-    """
+    """A/A studies of one setup against itself: study j's arm B (seeds (2j + 1) N ..) minus arm A
+    (seeds 2j N ..), shape (..., n_studies, n_seeds); every true difference is 0. Raises InputError
+    for fewer than 2 x n_studies x n_seeds values."""
     values = check_values(values, "values", None)
     n_studies, n_seeds = check_count(n_studies, "n_studies", 1), check_count(n_seeds, "n_seeds", 2)
     if values.shape[-1] < 2 * n_studies * n_seeds:
@@ -207,29 +112,9 @@ def aa_differences(values, n_studies: int, n_seeds: int) -> np.ndarray:
 
 
 def peeking(differences, looks) -> dict:
-    """An A/A study stopped at the first look whose t interval leaves zero out, against the same
-    study read once at its full size.
-
-    Parameters
-    ----------
-    differences : numpy.ndarray
-        A/A differences, shape (n_studies, n_max) (from `aa_differences`).
-    looks : Sequence[int]
-        Increasing numbers of seeds at which the study is read, each 2..n_max; the last is the
-        fixed size.
-
-    Returns
-    -------
-    dict
-        studies; fixed (share of studies whose interval at the last look leaves zero out: the
-        false-positive rate of a fixed size); peeking (share whose interval leaves zero out at
-        any look: the false-positive rate of stopping there); looks (the looks).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For bad differences, or looks that are not increasing integers in 2..n_max.
-    """
+    """A/A studies (n_studies, n_max) read at each of the increasing `looks` (numbers of seeds):
+    the false-positive share when read once at the last look ("fixed") and when stopped at the
+    first look that leaves zero out ("peeking")."""
     differences = check_values(differences, "differences", 2)
     looks = [check_integer(n, "looks", 2, differences.shape[1]) for n in check_items(looks, object, "looks",
                                                                                       "numbers of seeds", 1)]  # fmt: skip
@@ -237,73 +122,34 @@ def peeking(differences, looks) -> dict:
         raise InputError(f"looks must be increasing numbers of seeds, got {looks}")
     stopped = np.zeros(len(differences), dtype=bool)
     for n in looks:
-        stopped |= excludes_zero(*t_interval(differences[:, :n]))
-    fixed = excludes_zero(*t_interval(differences[:, : looks[-1]]))
+        stopped |= excludes_zero(*_t_interval(differences[:, :n]))
+    fixed = excludes_zero(*_t_interval(differences[:, : looks[-1]]))
     return {"studies": len(differences), "fixed": float(fixed.mean()), "peeking": float(stopped.mean()),
             "looks": looks}  # fmt: skip
 
 
 def aa_exclusions(per_task: dict, n_studies: int, sizes, confidence: float = CONFIDENCE) -> dict:
-    """Every comparison an A/A study could report: for each unit, number of seeds and way of counting,
-    whether its interval leaves zero out.
-
-    Parameters
-    ----------
-    per_task : dict[str, numpy.ndarray]
-        Unit name -> values per (task, seed), shape (24, n) (from `per_task_outcomes`).
-    n_studies : int
-        A/A studies, >= 1; each uses 2 x max(sizes) seeds.
-    sizes : Sequence[int]
-        Numbers of seeds per arm at which the study is read (the first N of each arm), each >= 2.
-    confidence : float
-        Each interval's confidence level (0.95; 1 - 0.05 / k for a Bonferroni correction over k).
-
-    Returns
-    -------
-    dict[tuple[str, int, str], numpy.ndarray]
-        (unit, n_seeds, way) -> bool array (n_studies,), way "seeds" (one value per seed: the run's
-        difference) or "tasks" (one value per task: its mean difference over the seeds).
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For a per_task that is not a dict of arrays, bad sizes, or too few seeds.
-    """
+    """Every comparison an A/A study could report, (unit, n_seeds, "seeds" or "tasks") -> bool array
+    (n_studies,) of whether its interval leaves zero out; `per_task` from `per_task_outcomes`,
+    2 x max(sizes) seeds a study, confidence 1 - 0.05 / k for a Bonferroni correction."""
     check_instance(per_task, dict, "per_task", "a dict of unit name -> array (from per_task_outcomes)")
     sizes = [check_count(n, "sizes", 2) for n in check_items(sizes, object, "sizes", "sizes", 1)]
+    confidence = check_share(confidence, "confidence")
     found = {}
     for unit, values in per_task.items():
         differences = aa_differences(values, n_studies, max(sizes))  # (24, studies, seeds)
         for n in sizes:
             cut = differences[..., :n]
-            by_seed = t_interval(cut.sum(axis=0), confidence)
-            by_task = t_interval(np.moveaxis(cut.mean(axis=-1), 0, -1), confidence)
+            by_seed = _t_interval(cut.sum(axis=0), confidence)
+            by_task = _t_interval(np.moveaxis(cut.mean(axis=-1), 0, -1), confidence)
             found[unit, n, "seeds"] = excludes_zero(*by_seed)
             found[unit, n, "tasks"] = excludes_zero(*by_task)
     return found
 
 
 def family_error(exclusions: dict, keys=None) -> float:
-    """The share of A/A studies in which at least one of the chosen comparisons leaves zero out (the
-    family-wise false-positive rate).
-
-    Parameters
-    ----------
-    exclusions : dict
-        From `aa_exclusions`.
-    keys : Iterable | None
-        The comparisons reported; None for all of them.
-
-    Returns
-    -------
-    float
-        A share in [0, 1].
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For exclusions that are not such a dict, or a key it does not hold.
-    """
+    """The share of A/A studies in which any of the chosen comparisons (`keys` of `aa_exclusions`,
+    None for all) leaves zero out: the family-wise false-positive rate."""
     check_instance(exclusions, dict, "exclusions", "a dict from aa_exclusions")
     keys = (
         list(exclusions) if keys is None else check_items(keys, tuple, "keys", "(unit, n_seeds, way) keys", 1)

@@ -1,10 +1,5 @@
-"""Many-seed studies: differences between two setups at the same seeds, their intervals (over
-seeds, or over whole tasks), the band rule over many pairs of seeds, pass^k.
-
-All figures come from `sim.measurement.batch` runs of the same seeds in both setups. Intervals come from
-`sim.measurement.intervals`: the t interval by default, which covers at the sizes lesson 5 uses them (its
-coverage study shows it), or a bootstrap interval with a fixed resampling seed.
-Introduced in lesson 5, how many seeds.
+"""Many-seed studies (lesson 5): paired differences between two setups at the same seeds, their
+intervals over seeds or over tasks, the band rule over many pairs of seeds, pass^k (tau-bench).
 """
 
 from dataclasses import dataclass
@@ -17,7 +12,7 @@ from sim.engine.config import DEFAULT_SEED, RunConfig
 from sim.engine.units import UNIT_NAMES, unit_named
 from sim.measurement.bands import MEASURED, band_verdict
 from sim.measurement.batch import BatchRun, SeedMeasurements
-from sim.measurement.intervals import INTERVAL_METHODS, RESAMPLES, RESAMPLING_SEED, interval
+from sim.measurement.intervals import INTERVAL_METHODS, RESAMPLES, RESAMPLING_SEED, _interval
 from sim.model.checks import check_choice, check_instance, check_integer, check_items
 from sim.model.errors import InputError, InputTypeError
 
@@ -44,16 +39,8 @@ def _check_size(n_seeds: int, available: int) -> int:
 
 
 def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> np.ndarray:
-    """Second minus first, per (task, seed), for the first n_seeds seeds; shape (24, n_seeds).
-
-    Success is 1 / 0 per task (correct answer or not); the other units in their own counts.
-
-    Raises
-    ------
-    ValueError
-        When the runs do not share their seeds and budget, for an unknown unit, or when n_seeds
-        is not 2..(seeds run).
-    """
+    """Second minus first per (task, seed) at the first n_seeds seeds, shape (24, n_seeds); success
+    1 / 0 per task. Raises InputError for runs not on the same seeds and budget, or n_seeds not 2..seeds run."""
     check_instance(first, BatchRun, "first", "a BatchRun (from run_batch)")
     check_instance(second, BatchRun, "second", "a BatchRun (from run_batch)")
     if not np.array_equal(first.seeds, second.seeds) or first.budget != second.budget:
@@ -67,13 +54,8 @@ def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) 
 
 @dataclass(frozen=True)
 class PairedInterval:
-    """The difference (second minus first) of one unit over N seeds and its interval.
-
-    Fields: unit; resample ("seeds" or "tasks": the interval's independent draws); n_seeds;
-    difference (mean per run of 24 tasks: a share of tasks for success, a count per run
-    otherwise); low and high (the 95 % interval); n_resamples (the bootstrap's, unused by "t");
-    method ("t", "percentile" or "BCa").
-    """
+    """The difference (second minus first) of one unit over n_seeds seeds, per run of 24 tasks (a share
+    for success), with its 95 % interval by `method`, resampling `resample` (seeds or tasks)."""
 
     unit: str
     resample: str
@@ -100,52 +82,27 @@ def paired_interval(
     random_seed: int = RESAMPLING_SEED,
     method: str = "t",
 ) -> PairedInterval:
-    """The mean difference over the first n_seeds seeds and its 95 % interval.
+    """The mean paired difference over the first n_seeds seeds and its 95 % interval (lesson 5).
 
-    Parameters
-    ----------
-    first, second : BatchRun
-        The two setups run on the same seeds and budget.
-    unit : str
-        One of the counted units (sim.engine.units.UNIT_NAMES): success, steps, tool calls, tokens, tool errors.
-    n_seeds : int
-        How many of the run's seeds (the first ones) the study uses, >= 2.
-    resample : str
-        What the interval treats as its independent draws. "seeds": one value per seed, the
-        run's difference over its 24 tasks (would another seed of the same agents on these tasks
-        differ?). "tasks": one value per task, its mean difference over the seeds (would other
-        tasks like these differ?). The bootstrap methods resample these values.
-    n_resamples : int
-        Bootstrap resamples (10,000 in the lesson); unused by "t".
-    random_seed : int
-        Seed of the numpy Generator that draws the resamples.
-    method : str
-        "t" (the default: the t interval, whose coverage lesson 5 measures), "percentile" or "BCa".
-
-    Returns
-    -------
-    PairedInterval
-        The difference per run of 24 tasks (share of tasks for success, count otherwise).
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for runs that are not BatchRuns of the same seeds and budget,
-        an unknown unit, resample way or method, a bad n_seeds (see `paired_outcomes`),
-        n_resamples below 1 or a negative random_seed.
-    """
+    resample "seeds": one value per seed (another seed, these tasks); "tasks": one value per task, its
+    mean over the seeds (other tasks like these). Bootstrap settings unused by method "t"."""
     resample = check_choice(resample, "resample", RESAMPLE_WAYS)
     method = check_choice(method, "method", INTERVAL_METHODS)
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
     random_seed = check_integer(random_seed, "random_seed", 0)
     differences = paired_outcomes(first, second, unit, n_seeds)
-    n_tasks = differences.shape[0]
+    return _paired_interval(differences, unit, resample, n_resamples, random_seed, method)
+
+
+def _paired_interval(differences, unit, resample, n_resamples, random_seed, method) -> PairedInterval:
+    """`paired_interval` of checked per-(task, seed) differences (24, n_seeds)."""
+    n_tasks, n_seeds = differences.shape
     scale = 1 / n_tasks if unit_named(unit).share else 1
     if resample == "seeds":
         data = differences.sum(axis=0) * scale  # one value per seed: the run's difference
     else:
         data = differences.mean(axis=1) * n_tasks * scale  # one value per task, in run units
-    low, high = interval(data, method, n_resamples, random_seed)
+    low, high = _interval(data, method, n_resamples, random_seed)
     return PairedInterval(
         unit, resample, n_seeds, float(data.mean()), float(low), float(high), n_resamples, method
     )
@@ -159,12 +116,8 @@ def interval_table(
     n_resamples: int = RESAMPLES,
     method: str = "t",
 ) -> pd.DataFrame:
-    """Differences and intervals, over seeds and over tasks, for each unit and number of seeds.
-
-    Returns a DataFrame with columns unit, n_seeds, resample, difference, low, high,
-    excludes_zero; one row per (unit, n_seeds, resample way). Sizes above the seeds run are
-    an error (see `paired_outcomes`); `method` as in `paired_interval`.
-    """
+    """`paired_interval` for each unit, number of seeds and way of resampling: columns unit, n_seeds,
+    resample, difference, low, high, excludes_zero."""
     check_instance(first, BatchRun, "first", "a BatchRun (from run_batch)")
     units = [
         check_choice(u, "units", UNIT_NAMES) for u in check_items(units, object, "units", "unit names", 1)
@@ -173,11 +126,16 @@ def interval_table(
         check_integer(n, "sizes", 2, len(first.seeds))
         for n in check_items(sizes, object, "sizes", "numbers of seeds", 1)
     ]
+    n_resamples = check_integer(n_resamples, "n_resamples", 1)
+    method = check_choice(method, "method", INTERVAL_METHODS)
     rows = []
     for unit in units:
+        differences = paired_outcomes(first, second, unit, max(sizes))
         for n_seeds in sizes:
             for way in RESAMPLE_WAYS:
-                found = paired_interval(first, second, unit, n_seeds, way, n_resamples, method=method)
+                found = _paired_interval(
+                    differences[:, :n_seeds], unit, way, n_resamples, RESAMPLING_SEED, method
+                )
                 rows.append({"unit": unit, "n_seeds": n_seeds, "resample": way,
                              "difference": found.difference, "low": found.low, "high": found.high,
                              "excludes_zero": found.excludes_zero})  # fmt: skip
@@ -185,23 +143,8 @@ def interval_table(
 
 
 def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit: str) -> dict:
-    """The band rule (band_verdict) on disjoint pairs of seeds (0, 1), (2, 3), ...
-
-    Parameters
-    ----------
-    first, second : SeedMeasurements
-        The two setups at the same seeds.
-    unit : str
-        One of sim.engine.units.UNIT_NAMES; the rule compares exact counts (tasks solved for success).
-
-    Returns
-    -------
-    dict
-        pairs (how many pairs), measured (pairs whose verdict is "measured"), measured_up /
-        measured_down (of those, how many had second > first, second < first), and
-        measured_size (the mean over measured pairs of |mean of the pair's 2 differences|, in
-        exact counts per run; 0.0 when none is measured).
-    """
+    """The band rule on disjoint pairs of seeds (0, 1), (2, 3), ...: pairs, measured, measured_up,
+    measured_down, and measured_size (mean |mean difference| of the measured pairs, exact counts)."""
     check_instance(first, SeedMeasurements, "first", "SeedMeasurements (from measure_batch)")
     check_instance(second, SeedMeasurements, "second", "SeedMeasurements (from measure_batch)")
     field = unit_named(unit).count
@@ -219,10 +162,7 @@ def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit
 
 
 def agreement(verdict: str, differences, interval: PairedInterval) -> str:
-    """How the two-run band rule's verdict stands against a many-seed interval, in a few words.
-
-    `differences` are the two runs' differences (second minus first) the verdict was given on.
-    """
+    """How a two-run band verdict (on `differences`) stands against a many-seed interval, in words."""
     if verdict == MEASURED:
         if not interval.excludes_zero:
             return "differ: the band rule measures what the interval cannot confirm"
@@ -235,43 +175,26 @@ def agreement(verdict: str, differences, interval: PairedInterval) -> str:
 
 
 def pass_hat_k(correct: np.ndarray, k: int) -> float:
-    """pass^k, the unbiased estimator used by tau-bench: the mean over tasks of C(c, k) / C(n, k).
-
-    Parameters
-    ----------
-    correct : numpy.ndarray
-        Bool, shape (n_tasks, n_seeds): whether each task was solved at each seed; n_seeds >= k.
-    k : int
-        Number of trials that must all succeed, >= 1.
-
-    Returns
-    -------
-    float
-        The estimated chance that k independent runs of a task all succeed, averaged over tasks.
-
-    Raises
-    ------
-    TypeError, ValueError
-        (InputTypeError, InputError) for `correct` that is not a 2-D array of 0/1 or bools, or k
-        that is not an integer 1..n_seeds.
-    """
+    """pass^k (tau-bench's unbiased estimator): the mean over tasks of C(c, k) / C(n, k), `correct`
+    bool (n_tasks, n_seeds). Raises InputError for k outside 1..n_seeds."""
     if not isinstance(correct, np.ndarray) or correct.ndim != 2 or correct.dtype.kind not in "biu":
         shape = getattr(correct, "shape", None)
         raise InputTypeError(
             f"correct must be a 2-D array (tasks, seeds) of bools, got {type(correct).__name__} of shape {shape}"
         )
-    n = correct.shape[1]
-    k = check_integer(k, "k", 1, n)
-    successes = correct.sum(axis=1)
-    return float(np.mean(special.comb(successes, k) / special.comb(n, k)))
+    return float(np.mean(_task_pass(correct, check_integer(k, "k", 1, correct.shape[1]))))
+
+
+def _task_pass(correct: np.ndarray, k: int, at_least_one: bool = False) -> np.ndarray:
+    """Each task's unbiased pass^k (or pass@k) from its trials on the last axis, checked by the caller."""
+    n, c = correct.shape[-1], correct.sum(axis=-1)
+    if at_least_one:
+        return 1 - special.comb(n - c, k) / special.comb(n, k)
+    return special.comb(c, k) / special.comb(n, k)
 
 
 def pass_k_table(runs: dict, ks=range(1, 9)) -> pd.DataFrame:
-    """pass^k and p^k for each setup: columns k, then for each label '<label> pass^k' and '<label> p^k'.
-
-    `runs` maps a setup label to its BatchRun; p is the share of (task, seed) runs solved.
-    Raises InputTypeError for runs that are not such a mapping, and as `pass_hat_k` for a bad k.
-    """
+    """pass^k and p^k (p: share of runs solved) per k for each label -> BatchRun of `runs`."""
     if not isinstance(runs, dict) or not all(isinstance(run, BatchRun) for run in runs.values()):
         raise InputTypeError(f"runs must be a dict of setup label -> BatchRun, got {type(runs).__name__}")
     rows = []
