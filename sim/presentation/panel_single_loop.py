@@ -16,14 +16,8 @@ from sim.presentation.tables import format_table, loop_step_table, seed_table
 
 
 def single_loop_view(settings: Settings) -> View:
-    """Lesson 1's view for seeds (seed, seed + 1) at the budget.
-
-    Table: the single loop's counted units; with a switch on (settings.extra "self_critique",
-    "approval"), also the units with the switches and the band-rule verdicts against the plain
-    loop, and the approvals asked (all, and those in tasks that never asked for a record).
-    Figure: right picks by depth, measured per run, beside selection(d) and the expected share.
-    Text: the chosen task's steps.
-    """
+    """Lesson 1's view at (seed, seed + 1): the counted units, with the switches on also against the plain loop
+    and the approvals asked; right picks by depth; the task's steps."""
     critique = bool(settings.extra.get("self_critique", False))
     approval = bool(settings.extra.get("approval", False))
     seeds = (settings.seed, settings.seed + 1)
@@ -64,9 +58,7 @@ def single_loop_view(settings: Settings) -> View:
 
 
 def single_loop_panel() -> ControlPanel:
-    """The control panel of lesson 1 (the single loop): seed, new seed, budget, task, reset, and the
-    two switches self-critique and approval; defaults seed 20260218, budget 8, both switches off,
-    and the task the lesson walks through (`recovery_task` at the defaults)."""
+    """Lesson 1's control panel, with the self-critique and approval switches; its task: `recovery_task`."""
     switches = {
         "self_critique": widgets.Checkbox(value=False, description="self-critique", indent=False),
         "approval": widgets.Checkbox(value=False, description="approval", indent=False),

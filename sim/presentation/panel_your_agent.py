@@ -7,22 +7,20 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.engine.policy import check_policy, model_policy, stop_when_goal_met
 from sim.measurement.harness import NOTHING_SOLVED, cost_success, entrant_label, entrant_run, route, run_bands
 from sim.model.errors import InputError, InputTypeError
 from sim.presentation.figures_your_agent import draw_panel_cost_success
-from sim.presentation.panel import ControlPanel, Settings, View, pre_html
+from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
 
-PANEL_SEEDS = 40  # seeds of the panel's cost-success figure, from the chosen seed on (40: a redraw within the 150 ms goal of benchmarks/browser_latency.py)
+PANEL_SEEDS = 40  # seeds of the cost-success figure: a redraw within benchmarks/browser_latency.py's 150 ms
 BASELINE = "single-loop"
 ROUTER = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
                 "record": "plan-execute"})  # fmt: skip
 
 
 def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
-    """The policies the panel offers, by label: the model's proposal, the stop rule, the router of
-    lesson 6 and any `extra` (label -> policy function, e.g. the student's own).
+    """The policies the panel offers by label: the built-in three and `extra` (label -> policy function).
 
     Raises InputTypeError for `extra` that is not a mapping of labels to functions."""
     policies = {"model's proposal (single loop)": model_policy, "stop when goal met": stop_when_goal_met,
@@ -37,17 +35,13 @@ def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
 
 
 def _per_success(value: float) -> str:
-    """Tokens per solved task as the panel prints it; an entrant that solved nothing has none."""
-    return NOTHING_SOLVED if value != value else f"{value:.4f}"  # NaN: nothing solved
+    """Tokens per solved task as the panel prints it; NaN: nothing solved."""
+    return NOTHING_SOLVED if value != value else f"{value:.4f}"
 
 
 def your_agent_view(settings: Settings, policies: Mapping | None = None, run=entrant_run) -> View:
-    """Lesson 6's view: the chosen policy against the built-in single loop at (seed, seed + 1) and the
-    budget, by the band rule; the figure puts the single loop, the split and the policy on the
-    success-cost plane over PANEL_SEEDS seeds from the seed.
-
-    `run` makes the runs over the block of seeds, called as run(entrant, seeds, budget): a panel passes
-    a cached `sim.measurement.harness.entrant_run`, so choosing another policy reuses the built-in setups' runs.
+    """Lesson 6's view: the policy against the single loop at (seed, seed + 1) by the band rule, and the
+    success-cost plane over PANEL_SEEDS seeds; `run`: as `entrant_run` (a panel passes a cached one).
 
     Raises InputError for a policy label the panel does not offer, or a seed block reaching 2**32."""
     policies = panel_policies() if policies is None else policies
@@ -85,25 +79,13 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
 
 
 def your_agent_panel(policies: Mapping[str, Callable] | None = None) -> ControlPanel:
-    """The control panel of lesson 6: seed, new seed, budget, reset and the policy to score.
-
-    Parameters
-    ----------
-    policies : Mapping[str, Callable] | None
-        More policies to offer, label -> function (the student's own); the built-in ones are
-        always there.
-
-    Raises
-    ------
-    InputTypeError
-        For `policies` that is not a mapping of labels to functions.
-    """
+    """Lesson 6's control panel; `policies`: more to offer, label -> function. Raises InputTypeError."""
     offered = panel_policies(policies)
     choice = widgets.Dropdown(options=list(offered), value="stop when goal met", description="policy")
     run = lru_cache(maxsize=12)(entrant_run)  # this panel's runs over seed blocks, reused across policies
     return ControlPanel(
         lambda settings: your_agent_view(settings, offered, run),
-        Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
-        controls=("seed", "new_seed", "budget", "reset"),
+        Settings(),
+        controls=NO_TASK,
         extra_controls={"policy": choice},
     )
