@@ -12,8 +12,8 @@ from sim.measurement.exit_tables import exit_state_frame
 from sim.model.tasks import check_task
 from sim.presentation.figures_contract import draw_exit_states
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import lettered, runs_caption, verdicts_html
-from sim.presentation.tables import format_events, format_table, format_trace, seed_table
+from sim.presentation.panel_runs import lettered, lettered_table, runs_caption, verdicts_html
+from sim.presentation.tables import format_events, format_trace
 
 CONTRACT_SETUPS = ("single-loop", "plan-execute", "contract")
 MAX_REPLANS_RANGE = (0, 5)  # replans, what the max_replans slider allows
@@ -27,7 +27,7 @@ def contract_view(settings: Settings) -> View:
     options = {"max_replans": settings.extra["max_replans"], "max_tokens": settings.extra["max_tokens"]}
     configs = configs_for(CONTRACT_SETUPS, settings.budget, options)  # each option to the setup that has it
     by_setup = {config.setup: measure_seeds(config, seeds) for config in configs}
-    table_text = format_table(lettered(seed_table([m for runs in by_setup.values() for m in runs]), seeds))
+    table_text = lettered_table([m for runs in by_setup.values() for m in runs], seeds)
     exits = lettered(exit_state_frame(CONTRACT_SETUPS, seeds, settings.budget, **options), seeds)
     verdicts = compare_setups(by_setup["plan-execute"], by_setup["contract"])
     run = contract_run(check_task(settings.task), settings.seed, configs[-1])

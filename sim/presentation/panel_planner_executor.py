@@ -7,8 +7,8 @@ from sim.measurement.bands import compare_setups
 from sim.measurement.counts import measure, plan_accuracy
 from sim.presentation.figures_planner_executor import draw_band_chart
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
-from sim.presentation.tables import format_plan_accuracy, format_table, format_trace, seed_table
+from sim.presentation.panel_runs import RUN_LETTERS, lettered_table, runs_caption, verdicts_html
+from sim.presentation.tables import format_plan_accuracy, format_trace
 
 
 def planner_executor_view(settings: Settings) -> View:
@@ -17,7 +17,7 @@ def planner_executor_view(settings: Settings) -> View:
     single = [measure("single-loop", seed, settings.budget) for seed in seeds]
     split = [measure("plan-execute", seed, settings.budget) for seed in seeds]
     verdicts = compare_setups(single, split)
-    table_text = format_table(lettered(seed_table(single + split), seeds))
+    table_text = lettered_table(single + split, seeds)
     accuracy = "\n".join(
         format_plan_accuracy(plan_accuracy(seed), label=letter)
         for seed, letter in zip(seeds, RUN_LETTERS, strict=True)

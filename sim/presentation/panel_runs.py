@@ -5,6 +5,7 @@ import html
 
 from sim.engine.labels import run_labels
 from sim.measurement.bands import verdict_table
+from sim.presentation.tables import format_table, seed_table
 
 RUN_LETTERS = ("A", "B")  # a panel's two runs, whatever their seeds; the caption gives the seeds
 
@@ -21,6 +22,11 @@ def lettered(table, seeds):
     table = table.copy()
     table["run"] = table["run"].map(lambda run: names.get(run, run))
     return table
+
+
+def lettered_table(measurements, seeds) -> str:
+    """The seed's table of `measurements` as text, its runs called A and B."""
+    return format_table(lettered(seed_table(measurements), seeds))
 
 
 def verdicts_html(verdicts, seeds, first: str, second: str) -> str:

@@ -11,8 +11,8 @@ from sim.measurement.counts import measure
 from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
 from sim.presentation.figures_single_loop import draw_depth_shares
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
-from sim.presentation.tables import format_table, loop_step_table, seed_table
+from sim.presentation.panel_runs import RUN_LETTERS, lettered_table, runs_caption, verdicts_html
+from sim.presentation.tables import loop_step_table
 
 
 def single_loop_view(settings: Settings) -> View:
@@ -22,12 +22,12 @@ def single_loop_view(settings: Settings) -> View:
     approval = bool(settings.extra.get("approval", False))
     seeds = (settings.seed, settings.seed + 1)
     plain = [measure("single-loop", seed, settings.budget) for seed in seeds]
-    parts = ["single loop, no switch\n" + format_table(lettered(seed_table(plain), seeds))]
+    parts = ["single loop, no switch\n" + lettered_table(plain, seeds)]
     verdicts, switched = None, None
     if critique or approval:
         switched = [measure("single-loop", seed, settings.budget, critique, approval) for seed in seeds]
         names = " and ".join(name for name, on in (("self-critique", critique), ("approval", approval)) if on)
-        parts.append(f"single loop with {names}\n" + format_table(lettered(seed_table(switched), seeds)))
+        parts.append(f"single loop with {names}\n" + lettered_table(switched, seeds))
         verdicts = compare_setups(plain, switched)
     if approval:
         for seed, letter, m in zip(seeds, RUN_LETTERS, switched, strict=True):

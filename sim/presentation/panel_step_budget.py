@@ -10,8 +10,7 @@ from sim.measurement.counts import measure
 from sim.measurement.outcomes import OUTCOMES, outcome_grid
 from sim.presentation.figures_step_budget import draw_outcome_grid
 from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import lettered, runs_caption
-from sim.presentation.tables import format_table, seed_table
+from sim.presentation.panel_runs import lettered_table, runs_caption
 
 LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups lesson 3's stopping rule applies to
 
@@ -29,7 +28,7 @@ def step_budget_view(settings: Settings) -> View:
     rule = RunConfig(setup, settings.budget, stop_when_done=stop).rule
     title = f"{SETUP_LABELS[setup]}, seed {settings.seed}, {rule}"
     return View(
-        table_html=runs_caption(seeds) + pre_html(format_table(lettered(seed_table(measurements), seeds))),
+        table_html=runs_caption(seeds) + pre_html(lettered_table(measurements, seeds)),
         figure=draw_outcome_grid(grid, title),
         text=pre_html(f"outcomes at budget {settings.budget} ({title}):\n{counts.to_string()}"),
         data={"measurements": measurements, "grid": grid},

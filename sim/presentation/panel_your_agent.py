@@ -50,26 +50,23 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
         raise InputError(f"policy must be one of {', '.join(policies)}, got {label!r}")
     if settings.seed + PANEL_SEEDS > 2**32:
         raise InputError(f"seed must be at most {2**32 - PANEL_SEEDS} for the panel's {PANEL_SEEDS} seeds")
-    chosen, seeds = policies[label], (settings.seed, settings.seed + 1)
     block = range(settings.seed, settings.seed + PANEL_SEEDS)
     built_in = {e: run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
-    policy_runs = run(chosen, block, settings.budget)
+    policy_runs = run(policies[label], block, settings.budget)
     # the band rule at seed, seed + 1: the block's first two seeds (each seed's run is its own)
     verdicts = run_bands(built_in[BASELINE].head(2), policy_runs.head(2))
-    lines = [
-        f"{label} (second) against the single loop (first), budget {settings.budget}, seeds {seeds[0]}, {seeds[1]}"
-    ]
+    lines = [f"{label} (second) against the single loop (first), budget {settings.budget}, "
+             f"seeds {settings.seed}, {settings.seed + 1}"]  # fmt: skip
     lines += [
         f"{v.unit:12} single loop {v.first}  policy {v.second}  band {v.band}  {v.verdict}" for v in verdicts
     ]
     runs = {entrant_label(e): built_in[e] for e in ("single-loop", "plan-execute")}
     runs[label] = policy_runs
     frame = cost_success(runs, per_success_interval=False)  # the panel shows no interval for it
-    shown = frame[["entrant", "success", "tokens", "tokens_per_success"]]
-    shown = shown.assign(tokens_per_success=shown["tokens_per_success"].map(_per_success))
-    text = shown.rename(columns={"tokens_per_success": "tokens per success"}).to_string(
-        index=False, float_format="{:.4f}".format
+    shown = frame[["entrant", "success", "tokens"]].assign(
+        **{"tokens per success": frame["tokens_per_success"].map(_per_success)}
     )
+    text = shown.to_string(index=False, float_format="{:.4f}".format)
     return View(
         table_html=pre_html("\n".join(lines)),
         figure=draw_panel_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),

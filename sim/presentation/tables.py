@@ -25,10 +25,7 @@ class FoldedTable:
     def __init__(self, text: str, summary: str):
         self.text, self.summary = text, summary
 
-    def __repr__(self) -> str:
-        return self.text
-
-    def __str__(self) -> str:
+    def __repr__(self) -> str:  # str() too
         return self.text
 
     def _repr_html_(self) -> str:
@@ -85,22 +82,14 @@ def format_table(table: pd.DataFrame) -> str:
     missing = [name for name in ("setup", "run", *(unit.seed_header for unit in UNITS)) if name not in table]
     if missing:
         raise InputError(f"table must be a table from seed_table, it lacks the columns {', '.join(missing)}")
-    widths = {
-        column: max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
-        if column != "success"
-        else COLUMN_WIDTHS["success"]
-        for column in table.columns
-    }
+    widths = {column: COLUMN_WIDTHS["success"] if column == "success" else
+              max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
+              for column in table.columns}  # fmt: skip
     header = " ".join(
         name.ljust(width) if name == "setup" else name.rjust(width) for name, width in widths.items()
     )
-    rows = table.to_string(
-        index=False,
-        header=False,
-        col_space=widths,
-        formatters={"setup": lambda s: f"{s:<22}", "success": lambda x: f"{x:.4f}"},
-    )
-    return header + "\n" + rows
+    formatters = {"setup": lambda s: f"{s:<22}", "success": lambda x: f"{x:.4f}"}
+    return header + "\n" + table.to_string(index=False, header=False, col_space=widths, formatters=formatters)
 
 
 def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None = None) -> str:
