@@ -26,10 +26,8 @@ BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
 NO_TASK = ("seed", "new_seed", "budget", "reset")  # the controls of a panel that runs every task
 VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
 BUSY_CLASS, PANEL_CLASS = "alm-panel-busy", "alm-panel"
-# While a redraw is computed, the table and figure fade: the panel is at work, not stuck. When the
-# kernel behind a panel on the page is gone (restarted, shut down), ipywidgets marks every view
-# "jupyter-widgets-disconnected" (a broken-link icon, dead controls): the panel then shows only
-# its plain line, saying to run the notebook.
+# while it computes, the table and figure fade (at work, not stuck); once its kernel is gone (ipywidgets
+# marks it "jupyter-widgets-disconnected", dead controls), the panel shows only its plain line
 PANEL_STYLE = (
     f"<style>.{BUSY_CLASS} .widget-html, .{BUSY_CLASS} .widget-image {{opacity: 0.45; transition: opacity 0.15s}}"
     f".{PANEL_CLASS}.jupyter-widgets-disconnected > * {{display: none !important}}"
