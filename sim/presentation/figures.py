@@ -1,16 +1,6 @@
-"""Saving and encoding the lessons' figures, the course's style and the colours they share. Each
-lesson's figures are drawn by named functions in a module of their own: `sim.presentation.figures_single_loop`,
-`sim.presentation.figures_planner_executor`, `sim.presentation.figures_step_budget`, `sim.presentation.figures_contract`,
-`sim.presentation.figures_how_many_seeds`, `sim.presentation.figures_your_agent`.
+"""Saving and encoding the lessons' figures in the course's style, and the colours they share (lesson 2).
 
-Figures are matplotlib `Figure` objects made without pyplot, so drawing one never shows it
-twice and leaves no global figure state. They are drawn and saved in the course's own style
-(`course_style`: matplotlib's defaults), whatever a user's matplotlibrc says, so a figure is
-the same on every machine. `save_figure` writes into the repository's `figures/` folder
-whatever the working directory, or into the folder named by the environment variable
-COURSE_FIGURES_DIR (the tests set it, so running them never rewrites a committed figure);
-where that folder cannot be written (a read-only or shared course folder), it saves into a
-folder of the user's own and says so in one line. Introduced in lesson 2, planner and executor.
+Figures are matplotlib `Figure`s made without pyplot; each lesson's are drawn in `figures_<lesson>`.
 """
 
 import functools
@@ -25,7 +15,7 @@ import matplotlib
 import matplotlib.style
 from matplotlib.figure import Figure
 
-FIGURES_ENV = "COURSE_FIGURES_DIR"
+FIGURES_ENV = "COURSE_FIGURES_DIR"  # the tests set it, so running them never rewrites a committed figure
 REPO_FIGURES = Path(__file__).resolve().parents[2] / "figures"
 RUN_COLOURS = ("#4C72B0", "#DD8452")  # run A, run B
 OK_COLOUR, ERROR_COLOUR = "#2E7D32", "#C62828"
@@ -70,10 +60,8 @@ def fallback_dir(unwritable: Path) -> Path:
 
 
 def save_figure(fig: Figure, name: str) -> Path:
-    """Save `fig` as `<figures_dir()>/<name>.png` (100 dpi) and return the path; where that folder
-    cannot be written (a read-only course folder), save into `fallback_dir` instead. The figure
-    is drawn once either way (a second draw can move a constrained layout by a pixel)."""
-    png = figure_png(fig, dpi=100)
+    """Save `fig` as `<figures_dir()>/<name>.png` (100 dpi), else into `fallback_dir`; the path."""
+    png = figure_png(fig, dpi=100)  # drawn once either way: a second draw can move a layout by a pixel
     try:
         return _write(figures_dir(), f"{name}.png", png)
     except OSError:
@@ -82,26 +70,25 @@ def save_figure(fig: Figure, name: str) -> Path:
 
 def _write(folder: Path, name: str, content: bytes) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    path.write_bytes(content)
-    return path
+    (folder / name).write_bytes(content)
+    return folder / name
 
 
 PANEL_DPI = 90  # resolution of a panel's figure; the panel shows it at its own pixel width
 
 
-def figure_svg(fig: Figure) -> bytes:
-    """The figure as SVG bytes with text kept as text, for a panel's Image widget: faster to
-    make than a PNG here and sharp at any size. The same figure always gives the same bytes."""
+def _encoded(fig: Figure, **savefig) -> bytes:
     buffer = io.BytesIO()
     with course_style():
-        fig.savefig(buffer, format="svg", metadata={"Date": None})
+        fig.savefig(buffer, **savefig)
     return buffer.getvalue()
+
+
+def figure_svg(fig: Figure) -> bytes:
+    """The figure as SVG bytes, text kept as text (a panel's Image widget); the same figure, the same bytes."""
+    return _encoded(fig, format="svg", metadata={"Date": None})
 
 
 def figure_png(fig: Figure, dpi: int = PANEL_DPI) -> bytes:
-    """The figure as PNG bytes, for an Image widget (PANEL_DPI by default)."""
-    buffer = io.BytesIO()
-    with course_style():
-        fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
+    """The figure as PNG bytes (dpi: dots per inch)."""
+    return _encoded(fig, format="png", dpi=dpi, metadata={"Software": None})

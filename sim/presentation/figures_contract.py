@@ -1,8 +1,4 @@
-"""Figures of lesson 4, the contract: exit states, cost against success.
-
-Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
-them and holds the shared colours.
-"""
+"""Figures of lesson 4, the contract: exit states, cost against success."""
 
 from matplotlib.figure import Figure
 
@@ -14,19 +10,7 @@ EXIT_COLOURS = {"SUCCESS": OK_COLOUR, "PARTIAL_SUCCESS": "#F9A825", "REPLAN_EXHA
 
 @in_course_style
 def draw_exit_states(frame) -> Figure:
-    """Stacked bars of exit states (rule CT12), one bar per setup and run (lesson 4).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        From `sim.engine.exit_states.exit_state_frame`: columns setup, run, budget and one per exit state
-        (tasks, of 24).
-
-    Returns
-    -------
-    Figure
-        One horizontal bar per row, split into the four exit states, counts written inside.
-    """
+    """Stacked bars of exit states (CT12), one a row of `exit_state_frame` (tasks, of 24)."""
     states = list(EXIT_COLOURS)
     labels = [f"{row.setup}, run {row.run}" for row in frame.itertuples()]
     height = 0.5 * len(labels) + 1.9
@@ -55,19 +39,9 @@ def draw_exit_states(frame) -> Figure:
 
 @in_course_style
 def draw_cost_against_success(frame) -> Figure:
-    """Tasks solved against tokens and against steps, one line per setup and run across budgets (lesson 4).
+    """Tasks solved against tokens and against steps, a line a setup and run across budgets (lesson 4).
 
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        Columns setup (label), run, budget (steps), solved (tasks, of 24), tokens, steps.
-
-    Returns
-    -------
-    Figure
-        Two panels sharing the y axis (tasks solved): x tokens and x steps, summed over the
-        24 tasks; each point is a budget, written next to it.
-    """
+    `frame`: columns setup (label), run, budget (steps), solved (of 24), tokens, steps."""
     fig = Figure(figsize=(10, 3.8), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     markers = {"A": "o", "B": "s"}
@@ -94,6 +68,3 @@ def draw_cost_against_success(frame) -> Figure:
     axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle("Cost against success across step budgets (numbers: the budget, run A)", fontsize=10)
     return fig
-
-
-# ---- lesson 5, how many seeds

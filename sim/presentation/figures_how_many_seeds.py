@@ -1,8 +1,5 @@
 """Figures of lesson 5, how many seeds: distributions over seeds, the paired difference with and
 without common draws, interval coverage, intervals as seeds grow, power, pass^k, cost per success.
-
-Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
-them and holds the shared colours.
 """
 
 import textwrap
@@ -18,15 +15,14 @@ from sim.presentation.figures import in_course_style
 
 STUDY_COLOURS = ("#4C72B0", "#DD8452")  # first and second setup of a study
 RESAMPLE_COLOURS = {"seeds": "#4C72B0", "tasks": "#55A868"}
+PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3")
 PANEL_TICKS = (5, 4)  # bins of the x and y axes' ticks in the panel's figure
 STUDY_UNITS = tuple((unit.count, unit.label + (" (of 24)" if unit.share else ""))
                     for unit in UNITS if unit.name in ("success", "tokens", "tool errors"))  # fmt: skip
 
 
 def _mark_runs(ax, marks: list[list[float]]) -> None:
-    """Letter the marked runs above the axes: one row of letters a setup (its colour), so the first
-    setup's A and the second's never print on each other; letters of one setup at one value, or
-    too close to tell apart, share a label ("A B")."""
+    """Letter the marked runs above the axes, a row of letters a setup; letters too close share a label."""
     low, high = ax.get_xlim()
     near = 0.06 * (high - low)  # closer than this, two letters would print on each other
     for j, values in enumerate(marks):
@@ -42,23 +38,9 @@ def _mark_runs(ax, marks: list[list[float]]) -> None:
 
 @in_course_style
 def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
-    """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup.
+    """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup (at most 2).
 
-    Parameters
-    ----------
-    studies : dict[str, SeedMeasurements]
-        Setup label -> per-seed measurements (from `measure_batch`), at most 2 setups.
-    marked : Sequence[int]
-        Positions (indices into the seeds) to mark with a line and a letter A, B, ...: the
-        lesson's two runs are positions 0 and 1.
-    title : str
-        Figure title; a default naming the number of seeds when empty.
-
-    Returns
-    -------
-    Figure
-        Three panels; x: tasks solved (of 24), tokens per run of 24 tasks, tool errors per run;
-        y: share of seeds. Vertical lines mark the chosen seeds in each setup's colour.
+    `studies`: setup label -> SeedMeasurements; `marked`: positions of the seeds drawn as lines A, B, ...
     """
     fig = Figure(figsize=(11, 3.9))  # fixed margins: no layout engine, so a panel redraws fast
     axes = fig.subplots(1, 3, gridspec_kw={"left": 0.07, "right": 0.975, "bottom": 0.17, "top": 0.8,
@@ -67,22 +49,12 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
     for ax, (field, label) in zip(axes, STUDY_UNITS, strict=True):
         values = [getattr(m, field) for m in studies.values()]
         low, high = min(v.min() for v in values), max(v.max() for v in values)
-        if field == "tokens":
-            bins = np.linspace(low, high + 1, 41)
-        else:
-            bins = np.arange(low, high + 2) - 0.5
+        bins = np.linspace(low, high + 1, 41) if field == "tokens" else np.arange(low, high + 2) - 0.5
         for j, (name, v) in enumerate(zip(studies, values, strict=True)):
             colour = STUDY_COLOURS[j % 2]
             share = np.histogram(v, bins=bins)[0] / len(v)
-            ax.stairs(
-                share,
-                bins,
-                fill=True,
-                facecolor=to_rgba(colour, 0.35),
-                edgecolor=colour,
-                linewidth=1.5,
-                label=name,
-            )
+            ax.stairs(share, bins, fill=True, facecolor=to_rgba(colour, 0.35), edgecolor=colour, linewidth=1.5,
+                      label=name)  # fmt: skip
             for position in marked[:8]:
                 ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
             n_seeds = len(v)
@@ -100,25 +72,7 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
 
 @in_course_style
 def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
-    """`draw_seed_distributions` for lesson 5's control panel: the same histograms, lines, letters
-    and title with fewer ticks (at most PANEL_TICKS[0] + 1 on an x axis, whole numbers, and
-    PANEL_TICKS[1] + 1 on a y axis), so that a redraw measures and writes fewer tick labels.
-
-    Parameters
-    ----------
-    studies : dict[str, SeedMeasurements]
-        Setup label -> per-seed measurements, at most 2 setups.
-    marked : Sequence[int]
-        Positions of the seeds to mark A, B, ... (the panel's runs A and B: 0 and 1).
-    title : str
-        Figure title; a default naming the number of seeds when empty.
-
-    Returns
-    -------
-    Figure
-        As `draw_seed_distributions`: three panels (tasks solved, tokens, tool errors per run;
-        y: share of seeds).
-    """
+    """`draw_seed_distributions` with fewer ticks (PANEL_TICKS), so lesson 5's panel redraws faster."""
     fig = draw_seed_distributions(studies, marked, title)
     for ax in fig.axes:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[0], integer=True))
@@ -126,59 +80,40 @@ def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), tit
     return fig
 
 
+def _errorbar(ax, rows, shift: float, value: str, low: str, high: str, **style) -> None:
+    """Dots of `value` with bars from `low` to `high` against n_seeds (times `shift`, side by side on a log axis)."""
+    y = rows[value].to_numpy()
+    error = np.vstack([y - rows[low].to_numpy(), rows[high].to_numpy() - y])
+    ax.errorbar(rows["n_seeds"].to_numpy() * shift, y, yerr=error, markersize=4, capsize=3, **style)
+
+
 @in_course_style
 def draw_interval_growth(table) -> Figure:
-    """The paired difference and its interval against the number of seeds, both ways of resampling.
+    """The paired difference and its 95 % t interval against the number of seeds, over seeds and over tasks.
 
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        From `sim.measurement.study.interval_table`: unit, n_seeds, resample, difference, low, high (t intervals).
-
-    Returns
-    -------
-    Figure
-        One panel a unit; x: number of seeds (log scale); y: second minus first per run of 24
-        tasks (share of tasks for success); a dot for the difference and a bar for the 95 %
-        interval, over seeds and over tasks side by side; zero as a black line.
-    """
+    `table`: from `sim.measurement.study.interval_table` (a panel a unit)."""
     units = list(dict.fromkeys(table["unit"]))
     fig = Figure(figsize=(11, 3.4), layout="constrained")
-    axes = fig.subplots(1, len(units))
-    for ax, unit in zip(np.atleast_1d(axes), units, strict=True):
+    axes = np.atleast_1d(fig.subplots(1, len(units)))
+    for ax, unit in zip(axes, units, strict=True):
         ax.axhline(0, color="black", linewidth=0.8)
-        for way, factor in (("seeds", 0.9), ("tasks", 1.1)):
+        for way, shift in (("seeds", 0.9), ("tasks", 1.1)):
             rows = table[(table["unit"] == unit) & (table["resample"] == way)]
-            x = rows["n_seeds"].to_numpy() * factor
-            y = rows["difference"].to_numpy()
-            error = np.vstack([y - rows["low"].to_numpy(), rows["high"].to_numpy() - y])
-            ax.errorbar(x, y, yerr=error, fmt="o", markersize=4, capsize=3, color=RESAMPLE_COLOURS[way],
-                        label=f"over {way}")  # fmt: skip
+            _errorbar(ax, rows, shift, "difference", "low", "high", fmt="o", color=RESAMPLE_COLOURS[way],
+                      label=f"over {way}")  # fmt: skip
         ax.set_xscale("log")
         ax.set_title(unit + (" (share of tasks)" if unit == "success" else " (per run)"), fontsize=10)
         ax.set_xlabel("number of seeds", fontsize=9)
         ax.tick_params(labelsize=8)
-    np.atleast_1d(axes)[0].set_ylabel("planner + executor minus single loop", fontsize=9)
-    np.atleast_1d(axes)[0].legend(fontsize=7)
+    axes[0].set_ylabel("planner + executor minus single loop", fontsize=9)
+    axes[0].legend(fontsize=7)
     fig.suptitle("Difference and its 95 % t interval as the seeds grow", fontsize=10)
     return fig
 
 
 @in_course_style
 def draw_pass_k(table) -> Figure:
-    """pass^k (unbiased estimator) beside p^k for each setup, k on the x axis.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        From `sim.measurement.study.pass_k_table`: column k and, per setup label, '<label> pass^k' and '<label> p^k'.
-
-    Returns
-    -------
-    Figure
-        Solid lines with dots: pass^k; dashed: p^k, what independent trials at the mean
-        success share would give; one colour a setup.
-    """
+    """pass^k beside p^k for each setup against k; `table` from `sim.measurement.study.pass_k_table`."""
     fig = Figure(figsize=(6.5, 3.6), layout="constrained")
     ax = fig.subplots()
     labels = [c[: -len(" pass^k")] for c in table.columns if c.endswith(" pass^k")]
@@ -195,21 +130,7 @@ def draw_pass_k(table) -> Figure:
 
 @in_course_style
 def draw_paired_spread(own, common, title: str = "") -> Figure:
-    """The per-seed difference in tasks solved (second minus first setup), on each setup's own
-    streams and under common draws (CR1), as two histograms.
-
-    Parameters
-    ----------
-    own, common : numpy.ndarray
-        Per-seed differences in tasks solved (of 24), shape (n_seeds,), own streams and CR1.
-    title : str
-        Figure title; a default when empty.
-
-    Returns
-    -------
-    Figure
-        x: difference in tasks solved per run; y: share of seeds; the legend gives each standard deviation.
-    """
+    """Histograms of the per-seed difference in tasks solved, on own streams (AA22) and common draws (CR1)."""
     fig = Figure(figsize=(6.5, 3.4), layout="constrained")
     ax = fig.subplots()
     low, high = min(own.min(), common.min()), max(own.max(), common.max())
@@ -230,22 +151,9 @@ def draw_paired_spread(own, common, title: str = "") -> Figure:
 
 @in_course_style
 def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
-    """Coverage of each interval method against the number of seeds, one panel a unit.
+    """Coverage of each interval method against the number of seeds, a panel a unit.
 
-    Parameters
-    ----------
-    tables : dict[str, pandas.DataFrame]
-        Unit label -> `sim.measurement.intervals.coverage_table` (n_seeds, method, coverage, coverage_low,
-        coverage_high).
-    confidence : float
-        The intervals' nominal level, drawn as a dashed line.
-
-    Returns
-    -------
-    Figure
-        x: seeds per study (log scale); y: share of studies whose interval holds the value over
-        all seeds; dots with the 95 % interval of that share, one colour a method.
-    """
+    `tables`: unit label -> `sim.measurement.intervals.coverage_table`."""
     fig = Figure(figsize=(10, 3.4), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(tables), sharey=True))
     colours = {"t": "#4C72B0", "percentile": "#DD8452", "BCa": "#55A868"}
@@ -253,11 +161,8 @@ def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
     for ax, (label, table) in zip(axes, tables.items(), strict=True):
         ax.axhline(confidence, color="black", linestyle="--", linewidth=0.8)
         for method, rows in table.groupby("method", sort=False):
-            x = rows["n_seeds"].to_numpy() * shift.get(method, 1.0)
-            y = rows["coverage"].to_numpy()
-            error = np.vstack([y - rows["coverage_low"].to_numpy(), rows["coverage_high"].to_numpy() - y])
-            ax.errorbar(x, y, yerr=error, fmt="o-", markersize=4, capsize=3, color=colours.get(method),
-                        label=method)  # fmt: skip
+            _errorbar(ax, rows, shift.get(method, 1.0), "coverage", "coverage_low", "coverage_high", fmt="o-",
+                      color=colours.get(method), label=method)  # fmt: skip
         ax.set_xscale("log")
         ax.set_xlabel("seeds per study", fontsize=9)
         ax.set_title(label, fontsize=10)
@@ -272,26 +177,11 @@ def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
 def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) -> Figure:
     """Measured power against the number of seeds, with closed-form curves.
 
-    Parameters
-    ----------
-    tables : dict[str, pandas.DataFrame]
-        Label -> `sim.measurement.power.power_table` (n_seeds, power): dots joined by lines.
-    curves : dict[str, tuple] | None
-        Label -> (n_seeds array, closed-form power array): dashed lines, in the colour of the
-        table of the same label when there is one.
-    target : float
-        The power aimed at, drawn as a dotted line.
-
-    Returns
-    -------
-    Figure
-        x: seeds per study (log scale); y: share of studies whose interval leaves zero out.
-    """
+    `tables`: label -> `sim.measurement.power.power_table`; `curves`: label -> (n_seeds, power) arrays."""
     fig = Figure(figsize=(7.5, 3.8), layout="constrained")
     ax = fig.subplots()
-    palette = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3")
     labels = dict.fromkeys([*tables, *(curves or {})])  # a curve takes the colour of its table
-    colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
+    colour = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}
     for label, table in tables.items():
         ax.plot(table["n_seeds"], table["power"], "o-", color=colour[label], label=f"{label}: measured")
     for label, (x, y) in (curves or {}).items():
@@ -308,23 +198,12 @@ def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) ->
 
 @in_course_style
 def draw_cost_success(table) -> Figure:
-    """Setups on a cost-success plane, with intervals on both axes.
+    """Setups on the success / tokens-per-success plane with 95 % intervals on both axes.
 
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        One row per setup: setup, success, success_low, success_high, tokens_per_success, low, high
-        (from `sim.measurement.reliability.cost_per_success`).
-
-    Returns
-    -------
-    Figure
-        x: share of tasks solved; y: tokens per solved task; a dot a setup with its 95 %
-        intervals as bars on both axes.
-    """
+    `table`: from `sim.measurement.reliability.cost_per_success`, a row a setup."""
     fig = Figure(figsize=(6.5, 4.0), layout="constrained")
     ax = fig.subplots()
-    palette = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860")
+    palette = PALETTE[:6]
     for i, row in enumerate(table.itertuples(index=False)):
         ax.errorbar(row.success, row.tokens_per_success,
                     xerr=[[row.success - row.success_low], [row.success_high - row.success]],

@@ -1,8 +1,4 @@
-"""Figures of lesson 2, planner and executor: the counted units, one run's plan against its trace, the band chart.
-
-Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
-them and holds the shared colours.
-"""
+"""Figures of lesson 2, planner and executor: the counted units, one run's plan against its trace, the band chart."""
 
 from collections.abc import Sequence
 
@@ -14,23 +10,12 @@ from sim.measurement.counts import Measurement
 from sim.model.tasks import TASK_NAMES, TASKS
 from sim.model.world import TOOL_NAMES
 from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, RUN_COLOURS, in_course_style
+from sim.presentation.tables import check_plan_run
 
 
 @in_course_style
 def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
-    """Bar chart of the five counted units, one panel a unit, setups side by side, each run its own bar.
-
-    Parameters
-    ----------
-    measurements : Sequence[Measurement]
-        One per (setup, seed) at one budget; the runs of a setup are told apart by colour, so
-        the gap between a setup's two bars is its run-to-run band.
-
-    Returns
-    -------
-    Figure
-        Five panels: tasks solved (of 24), steps, tool calls, tokens, tool errors.
-    """
+    """Bars of the five counted units, a panel a unit, a bar a (setup, seed) at one budget, a colour a run."""
     setups = list(dict.fromkeys(m.setup for m in measurements))
     seeds = list(dict.fromkeys(m.seed for m in measurements))
     by_key = {(m.setup, m.seed): m for m in measurements}
@@ -63,27 +48,10 @@ def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
 
 @in_course_style
 def draw_plan_and_trace(run) -> Figure:
-    """One run of the split, step by step: the planning step, the plan's positions, the executed calls.
+    """A plan-execute run step by step: the planning step, the plan's positions, the executed calls.
 
-    Parameters
-    ----------
-    run : Run
-        A run of setup "plan-execute" (it needs `run.plan`).
-
-    Returns
-    -------
-    Figure
-        x: step (1 is planning); y: the five tools. Open squares are the plan's positions at
-        the steps that executed them; filled markers are executed calls, a cross for a tool
-        error; the shaded band marks the steps that followed the plan blindly.
-
-    Raises
-    ------
-    ValueError
-        When the run has no plan.
-    """
-    if run.plan is None:
-        raise ValueError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
+    Raises InputError for a run without a plan."""
+    check_plan_run(run)
     task = TASKS[TASK_NAMES.index(run.task)]
     fig = Figure(figsize=(8, 3.4), layout="constrained")
     ax = fig.subplots()
@@ -122,23 +90,8 @@ def draw_plan_and_trace(run) -> Figure:
 def draw_band_chart(
     verdicts, first_label: str = "single loop", second_label: str = "planner + executor"
 ) -> Figure:
-    """The band rule made visible: per unit, the difference between setups on each run and the band.
-
-    Parameters
-    ----------
-    verdicts : Sequence[BandVerdict]
-        From `sim.measurement.bands.compare_setups`, one per unit.
-    first_label, second_label : str
-        Names of the two setups (the difference is second minus first).
-
-    Returns
-    -------
-    Figure
-        One axes. For each unit, the difference on each run as a dot and the band as a grey
-        bar from -band to +band, all in percent of the first setup's mean on that unit, so
-        units of different size share one scale. A unit is measured when every dot lies
-        outside its grey bar; the verdict is written under the unit.
-    """
+    """The band rule drawn: per unit (`compare_setups`' verdicts), each run's difference (second minus
+    first) as a dot against the band as a grey bar, in % of the first setup's mean."""
     fig = Figure(figsize=(9, 3.8))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.12, "right": 0.98, "bottom": 0.17, "top": 0.9})
     ax.axhline(0, color="black", linewidth=0.8)

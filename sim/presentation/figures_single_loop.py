@@ -1,8 +1,4 @@
-"""Figures of lesson 1, the single loop: the tariff, the pick rule by depth, right picks by depth, the growing trace.
-
-Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
-them and holds the shared colours.
-"""
+"""Figures of lesson 1, the single loop: the tariff, the pick rule by depth, right picks by depth, the growing trace."""
 
 from collections import Counter
 
@@ -17,21 +13,7 @@ from sim.presentation.figures import RUN_COLOURS, in_course_style
 
 @in_course_style
 def draw_tariff(max_m3: int = 70) -> Figure:
-    """The tiered tariff: charge against consumption for both customer types, band edges marked.
-
-    Parameters
-    ----------
-    max_m3 : int
-        Right end of the consumption axis (m3); the world's meters move by at most 69 m3.
-
-    Returns
-    -------
-    Figure
-        One axes: charge (currency units) against m3 (0 .. max_m3), a line per customer type,
-        a dashed vertical line at each band edge with the band's unit price written above it.
-        Source: lesson 1 (world rules).
-    """
-
+    """The tiered tariff: charge against consumption (m3, 0..max_m3) for both customer types (lesson 1)."""
     fig = Figure(figsize=(7, 3.6), layout="constrained")
     ax = fig.subplots()
     m3 = list(range(max_m3 + 1))
@@ -59,20 +41,7 @@ def draw_tariff(max_m3: int = 70) -> Figure:
 
 @in_course_style
 def draw_selection_rule(max_depth: int = 8) -> Figure:
-    """The single loop's rule for right picks: selection(d) and the expected share once lucky random picks count.
-
-    Parameters
-    ----------
-    max_depth : int
-        Last position of the sequence drawn (the tasks reach position 4; further shows the floor).
-
-    Returns
-    -------
-    Figure
-        One axes: share of right picks (0..1) against depth 1 .. max_depth; the shaded range
-        marks the depths the 24 tasks reach. Source: lesson 1.
-    """
-
+    """selection(d) and the expected share of right picks, lucky random picks counted, for d 1..max_depth (lesson 1)."""
     depths = list(range(1, max_depth + 1))
     deepest = max(len(task.sequence) for task in TASKS)
     fig = Figure(figsize=(7, 3.4), layout="constrained")
@@ -94,22 +63,9 @@ def draw_selection_rule(max_depth: int = 8) -> Figure:
 
 @in_course_style
 def draw_depth_shares(tables: dict) -> Figure:
-    """Measured share of right picks by depth, per run, beside the model line and the expected share.
-
-    Parameters
-    ----------
-    tables : dict[str, pd.DataFrame]
-        Run label -> `depth_picks(...)` table (columns depth, picks, right, share, model,
-        expected). Up to 2 runs are told apart by colour.
-
-    Returns
-    -------
-    Figure
-        One axes: share (0..1) against depth; each measured point is labelled right/picks,
-        so how few picks a point rests on stays visible. Fixed margins (no layout engine), so
-        a panel redraws it fast. Source: lesson 1.
-    """
-    fig = Figure(figsize=(9, 4.2))
+    """Measured share of right picks by depth, a run (label -> `depth_picks` table) a colour, beside the
+    model line and the expected share; each point labelled right/picks (lesson 1)."""
+    fig = Figure(figsize=(9, 4.2))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.09, "right": 0.98, "bottom": 0.13, "top": 0.91})
     first = next(iter(tables.values()))
     ax.plot(first["depth"], first["model"], color="black", marker="_", markersize=14, label="selection(d)")
@@ -138,23 +94,8 @@ def draw_depth_shares(tables: dict) -> Figure:
 
 @in_course_style
 def draw_growing_trace(steps, runs) -> Figure:
-    """Why the single loop pays for its own history: tokens per step, and total tokens by sequence length.
-
-    Parameters
-    ----------
-    steps : Sequence[LoopStep]
-        The steps of one long single-loop run (`sim.loop_steps`).
-    runs : dict[str, Sequence[Run]]
-        Run label -> the 24 single-loop runs of that run (for the right panel).
-
-    Returns
-    -------
-    Figure
-        Left: tokens each step cost against step index, split into the step's base, the
-        re-sent trace and the observation. Right: each task's total tokens against its
-        sequence length (a dot per run and total, its area the number of tasks), with the cheapest
-        possible run of each length (every pick right, then stop). Source: lesson 1.
-    """
+    """Left: tokens per step of one run (`steps` from `loop_steps`) as base, re-sent trace and observation;
+    right: each task's tokens against its sequence length, a run (label -> 24 runs) a colour (lesson 1)."""
     fig = Figure(figsize=(10, 3.6), layout="constrained")
     left, right = fig.subplots(1, 2)
     index = [s.step for s in steps]

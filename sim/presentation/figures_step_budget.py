@@ -1,8 +1,4 @@
-"""Figures of lesson 3, the step budget: the budget sweep and the outcome grid.
-
-Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
-them and holds the shared colours.
-"""
+"""Figures of lesson 3, the step budget: the budget sweep and the outcome grid."""
 
 import textwrap
 from collections.abc import Sequence
@@ -26,20 +22,8 @@ OUTCOME_COLOURS = {
 
 @in_course_style
 def draw_budget_sweep(measurements: Sequence[Measurement]) -> Figure:
-    """Tasks solved, tokens and tool errors against the step budget, per setup, both runs drawn (lesson 3).
-
-    Parameters
-    ----------
-    measurements : Sequence[Measurement]
-        One per (setup, seed, budget). Each setup is one colour; its first run is a solid
-        line, its second a dashed line, and the area between them (its run-to-run band) is
-        shaded.
-
-    Returns
-    -------
-    Figure
-        Three panels sharing the x axis (step budget, steps).
-    """
+    """Tasks solved, tokens and tool errors against the step budget, a colour a setup, its runs' band shaded
+    (`measurements`: one a setup, seed and budget; lesson 3)."""
     fig = Figure(figsize=(11, 3.4), layout="constrained")
     axes = fig.subplots(1, 3, sharex=True)
     setups = list(dict.fromkeys(m.setup for m in measurements))
@@ -73,20 +57,7 @@ def draw_budget_sweep(measurements: Sequence[Measurement]) -> Figure:
 
 @in_course_style
 def draw_outcome_grid(grid, title: str) -> Figure:
-    """A task x budget grid coloured by outcome (lesson 3).
-
-    Parameters
-    ----------
-    grid : pandas.DataFrame
-        From `sim.measurement.outcomes.outcome_grid`: index task names, columns budgets, values outcomes.
-    title : str
-        The figure's title.
-
-    Returns
-    -------
-    Figure
-        One cell per (task, budget), coloured by OUTCOME_COLOURS, with a legend of outcomes.
-    """
+    """An `outcome_grid` (task x budget) coloured by outcome (lesson 3)."""
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
@@ -107,6 +78,3 @@ def draw_outcome_grid(grid, title: str) -> Figure:
     fig.legend(handles=[Patch(color=OUTCOME_COLOURS[n], label=n) for n in names], loc="lower center",
                ncols=3, fontsize=10, frameon=False)  # fmt: skip
     return fig
-
-
-# ---- lesson 1, the single loop

@@ -1,9 +1,5 @@
 """Figures of lesson 6, your own agent: success against cost with intervals on both axes, and how the
-router's interval narrows as the seeds grow.
-
-Each is drawn by a named function returning a matplotlib Figure (no pyplot); `sim.presentation.figures` saves
-them and holds the shared colours.
-"""
+router's interval narrows as the seeds grow."""
 
 import textwrap
 
@@ -18,21 +14,7 @@ LEGEND_WIDTH, LEGEND_LINES = 24, 3  # characters a line, lines a label: the pane
 
 @in_course_style
 def draw_cost_success(frame, title: str = "") -> Figure:
-    """Success against tokens per run, one point per entrant, with 95 % intervals on both axes (lesson 6).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        From `sim.measurement.harness.cost_success`: entrant, seeds, success, success_low, success_high (shares
-        of the 24 tasks per run), tokens, tokens_low, tokens_high (tokens per run of 24 tasks).
-    title : str
-        Added to the figure's title (e.g. the seed block).
-
-    Returns
-    -------
-    Figure
-        Error bars: the t intervals over the seeds of both means.
-    """
+    """Success against tokens per run, a point an entrant of `cost_success`, 95 % t intervals on both axes."""
     fig = Figure(figsize=(8.5, 4.8), layout="constrained")
     ax = fig.subplots()
     _plot_cost_success(ax, frame, title)
@@ -46,25 +28,9 @@ def draw_cost_success(frame, title: str = "") -> Figure:
 
 @in_course_style
 def draw_panel_cost_success(frame, title: str = "") -> Figure:
-    """`draw_cost_success` for lesson 6's control panel: the same points, bars, labels and title on
-    fixed margins (no layout engine to measure every text, so a redraw costs about half), the legend
-    beside the axes with each label wrapped to LEGEND_WIDTH characters on at most LEGEND_LINES lines,
-    narrower (down to 8 characters) while the legend would run past the figure's edge (a long name
-    of a student's policy is shortened with "..."), and fewer ticks on the y axis.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        From `sim.measurement.harness.cost_success`, as for `draw_cost_success`.
-    title : str
-        Added to the figure's title (e.g. the seed block and budget).
-
-    Returns
-    -------
-    Figure
-        8.5 x 4.8 inches, axes at fixed margins; error bars: the t intervals over the seeds.
-    """
-    fig = Figure(figsize=(8.5, 4.8))
+    """`draw_cost_success` for lesson 6's panel: fixed margins, fewer y ticks, and legend labels wrapped
+    narrower (down to 8 characters, "..." past LEGEND_LINES) until the legend fits beside the axes."""
+    fig = Figure(figsize=(8.5, 4.8))  # no layout engine measuring every text: a redraw costs about half
     ax = fig.add_axes((0.095, 0.115, 0.6, 0.79))  # left, bottom, width, height: room for the legend
     _plot_cost_success(ax, frame, title)
     handles, labels = ax.get_legend_handles_labels()
@@ -99,19 +65,7 @@ def _plot_cost_success(ax, frame, title: str) -> None:
 def draw_interval_growth(frames, title: str = "") -> Figure:
     """The mean paired difference in success and its 95 % interval against the number of seeds (lesson 6).
 
-    Parameters
-    ----------
-    frames : Mapping[str, pandas.DataFrame]
-        Label (e.g. "router minus single loop") -> `sim.measurement.harness.interval_growth` table: seeds,
-        mean, low, high (shares of the 24 tasks per run).
-    title : str
-        The figure's title.
-
-    Returns
-    -------
-    Figure
-        One line of points with bars per comparison, seeds on a log axis, zero marked.
-    """
+    `frames`: label (e.g. "router minus single loop") -> `sim.measurement.harness.interval_growth` table."""
     fig = Figure(figsize=(7.5, 3.8), layout="constrained")
     ax = fig.subplots()
     for k, (colour, (label, frame)) in enumerate(zip(ENTRANT_COLOURS, frames.items(), strict=False)):

@@ -1,15 +1,6 @@
-"""Saving a lesson: each course panel is stored as its plain line, never as a widget view (lesson
-panels, issue 16).
-
-A stored widget view needs the widget's model, which only the kernel that drew it holds. Opened
-later (a fresh clone, after a restart, the next day), JupyterLab shows "Error displaying widget:
-model not found" in its place, or a panel whose controls do nothing. Stored as the plain line
-(`sim.presentation.panel.RUN_FIRST`), the panel area says to run the notebook, trusted or not.
-
-Two users: the maintainer command (`scripts/refresh_lessons.py`) when it writes a lesson, and the
-Jupyter server when a student saves one (Ctrl+S or autosave), through `keep_panels_plain`, a
-pre-save hook. This module is also a Jupyter server extension that registers that hook; the file
-in `jupyter-config/`, which requirements.txt installs into the venv, enables it.
+"""Saving a lesson: each course panel is stored as its plain line RUN_FIRST, never as a widget view,
+whose model only the kernel that drew it holds (issue 16). Used by `scripts/refresh_lessons.py`, and a
+Jupyter server extension (enabled by `jupyter-config/`) whose pre-save hook does it on every save.
 """
 
 import os
@@ -23,20 +14,8 @@ LESSON_FILE = re.compile(r"\d\d_\w+\.ipynb")  # lessons/NN_name.ipynb
 
 
 def plain_panel_outputs(notebook: MutableMapping) -> MutableMapping:
-    """Store each course panel's output as its plain line alone, in place; return the notebook.
-
-    Parameters
-    ----------
-    notebook : MutableMapping
-        A notebook (nbformat 4) as a NotebookNode or as the plain dict a Jupyter server saves.
-
-    Returns
-    -------
-    MutableMapping
-        The same notebook: every output holding a widget view whose plain text is a panel's line
-        keeps that line only; no widget state is kept in its metadata. Other widgets' outputs (a
-        student's own) are left as they are.
-    """
+    """Keep only the plain line of each course panel's output and no widget state, in place; the
+    notebook (nbformat 4, a NotebookNode or a dict). Other widgets (a student's own) stay."""
     metadata = notebook.get("metadata")
     if isinstance(metadata, MutableMapping):
         metadata.pop("widgets", None)
@@ -53,22 +32,13 @@ def _text(value) -> str:
 
 
 def is_lesson(path: str, root_dir: str | os.PathLike | None = None) -> bool:
-    """True for a notebook that is one of the course's lessons: lessons/NN_name.ipynb in the course.
-
-    `path` is the path the server saves, relative to its root folder `root_dir` (the contents
-    manager's), whatever that root is: the course folder ("lessons/01_single_loop.ipynb"), its
-    lessons/ folder ("01_single_loop.ipynb"), or a folder above the course. Without `root_dir` the
-    path is taken as it is."""
+    """True for lessons/NN_name.ipynb, `path` taken under the server's `root_dir`, whatever that root is."""
     full = Path(root_dir, path).resolve() if root_dir is not None else Path(str(path))
     return full.parent.name == "lessons" and LESSON_FILE.fullmatch(full.name) is not None
 
 
 def keep_panels_plain(model: MutableMapping, path: str = "", contents_manager=None, **kwargs) -> None:
-    """The Jupyter server's pre-save hook: a lesson notebook is saved with its panels as plain lines
-    (`plain_panel_outputs`); any other file is saved as it is. Called by the server as
-    hook(model=..., path=..., contents_manager=...) before it writes; the lesson is told by its real
-    path (`path` under the contents manager's `root_dir`, whatever folder the server serves);
-    changes `model` in place."""
+    """The Jupyter server's pre-save hook: a lesson is saved with its panels as plain lines (in place)."""
     if (
         model.get("type") == "notebook"
         and isinstance(model.get("content"), MutableMapping)
@@ -83,6 +53,5 @@ def _jupyter_server_extension_points() -> list[dict]:
 
 
 def _load_jupyter_server_extension(serverapp) -> None:
-    """Register `keep_panels_plain` as a pre-save hook of the server's contents manager (beside any
-    hook of the user's own)."""
+    """Register `keep_panels_plain` as a pre-save hook (beside any of the user's own)."""
     serverapp.contents_manager.register_pre_save_hook(keep_panels_plain)

@@ -1,25 +1,21 @@
-"""The control panel every lesson uses: seed, new seed, step budget, task, reset; a table and a figure redrawn in place.
+"""The control panel every lesson uses (lesson 2 on): seed, new seed, step budget, task, reset; a table
+and a figure redrawn in place. Each lesson's view is in `panel_<lesson>`.
 
-Each lesson's own view (what it computes and draws for the panel's settings) is in a module of
-its own: `sim.presentation.panel_single_loop`, `sim.presentation.panel_planner_executor`, `sim.presentation.panel_step_budget`,
-`sim.presentation.panel_contract`, `sim.presentation.panel_how_many_seeds`, `sim.presentation.panel_your_agent`.
-
-The panel is built from ipywidgets. What it shows lives in kernel-side widgets (`HTML` for
-the table and the trace, `Image` for the figure), so plain Python can set a control and read
-what the panel now shows. A value that is not allowed is refused with a message in the
-panel; the previous table and figure stay and the panel keeps working. Introduced in
-lesson 2, planner and executor.
+What it shows lives in kernel-side widgets, so plain Python can set a control and read the panel. A
+value not allowed is refused with a message; what is shown stays and the panel keeps working.
 """
 
 import html
 import numbers
 import random
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import ipywidgets as widgets
 
-from sim.model.checks import SEED_LIMIT, check_budget, check_integer, check_seed, parse_whole_number
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED
+from sim.model.checks import SEED_LIMIT, check_integer, parse_whole_number
 from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import TASK_NAMES, check_task
 from sim.presentation.figures import PANEL_DPI, figure_svg
@@ -27,12 +23,11 @@ from sim.presentation.notebook_save import RUN_FIRST  # a panel's plain-text for
 from sim.presentation.panel_worker import PanelWorker
 
 BUDGET_RANGE = (1, 20)  # steps, what the budget slider allows
+NO_TASK = ("seed", "new_seed", "budget", "reset")  # the controls of a panel that runs every task
 VIEWS_KEPT = 24  # views a panel keeps, so going back (reset, a switch off again) costs nothing
 BUSY_CLASS, PANEL_CLASS = "alm-panel-busy", "alm-panel"
-# While a redraw is computed, the table and figure fade: the panel is at work, not stuck. When the
-# kernel behind a panel on the page is gone (restarted, shut down), ipywidgets marks every view
-# "jupyter-widgets-disconnected" (a broken-link icon, dead controls): the panel then shows only
-# its plain line, saying to run the notebook.
+# while it computes, the table and figure fade (at work, not stuck); once its kernel is gone (ipywidgets
+# marks it "jupyter-widgets-disconnected", dead controls), the panel shows only its plain line
 PANEL_STYLE = (
     f"<style>.{BUSY_CLASS} .widget-html, .{BUSY_CLASS} .widget-image {{opacity: 0.45; transition: opacity 0.15s}}"
     f".{PANEL_CLASS}.jupyter-widgets-disconnected > * {{display: none !important}}"
@@ -42,9 +37,7 @@ PANEL_STYLE = (
 
 
 class PanelBox(widgets.VBox):
-    """The panel's outer box. Its plain-text form, what a notebook shows where it cannot draw the
-    widget (not trusted, or saved and reopened), is one line saying to run the notebook, not
-    the boxes' repr."""
+    """The panel's outer box, whose plain-text form (where the widget cannot be drawn) is RUN_FIRST."""
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
@@ -55,11 +48,10 @@ class PanelBox(widgets.VBox):
 
 @dataclass(frozen=True)
 class Settings:
-    """What the controls say: seed (run A; run B is seed + 1), budget (steps), task name, and
-    the values of a lesson's extra controls by name (e.g. {"self_critique": True})."""
+    """What the controls say: seed (run A; run B is seed + 1), budget (steps), task, extra controls by name."""
 
-    seed: int
-    budget: int
+    seed: int = DEFAULT_SEED
+    budget: int = DEFAULT_BUDGET
     task: str = "G05"
     extra: dict = field(default_factory=dict, compare=True, hash=False)
 
@@ -75,38 +67,12 @@ class View:
 
 
 class ControlPanel:
-    """A panel of controls and outputs around one lesson's `render(settings) -> View`.
+    """Controls and outputs around one lesson's `render(settings) -> View`; `defaults` are what reset restores.
 
-    Parameters
-    ----------
-    render : Callable[[Settings], View]
-        Draws the lesson's table and figure for the settings.
-    defaults : Settings
-        The lesson's defaults, restored by the reset button.
-    controls : tuple[str, ...]
-        Which controls to show, from "seed", "new_seed", "budget", "task", "reset".
-    two_runs : bool
-        When True the panel compares seed and seed + 1, so the largest seed allowed is 2**32 - 2.
-    seed_range : Callable[[dict], tuple[int, str]] | None
-        For a panel whose largest seed depends on its extra controls (lesson 5: seed + N - 1 seeds
-        below 2**32): from the extra controls' values, the largest seed and why, said in a refusal.
-    extra_controls : dict[str, ipywidgets.ValueWidget] | None
-        A lesson's own controls (a Checkbox, a bounded IntSlider, a Dropdown...), shown after
-        the standard ones. Their values reach `render` as `settings.extra[name]`; their
-        starting values are what reset restores. Build them with continuous_update=False.
-    background : bool | None
-        Compute in a worker thread, so the kernel keeps taking clicks while a redraw runs: the
-        latest request wins and requests it overtook are dropped. None (the default): in a
-        running Jupyter kernel only; plain Python computes at once, so a test reads the result
-        on the next line (or after `wait()`).
-
-    Attributes read by tests and instructors: `settings` (what is shown), `table` (HTML
-    widget), `figure` (Image widget, SVG bytes), `text` (HTML widget), `message` (HTML widget,
-    empty or the last refusal), `status` (HTML widget: what is shown and what the last change
-    redrew, or that the panel is computing), `view` (the last View), `renders` (how many
-    times `render` ran: settings shown before are redrawn from the panel's store), `widget`
-    (the whole panel).
-    """
+    `controls`: which of "seed", "new_seed", "budget", "task", "reset" to show; `two_runs`: seed + 1 is
+    run B; `seed_range(extra values)`: the largest seed and why, where the extra controls move it;
+    `extra_controls`: a lesson's own widgets by name (continuous_update=False); `background`: compute
+    in a worker thread (None: inside a running kernel only, see PanelWorker)."""
 
     def __init__(
         self,
@@ -152,7 +118,7 @@ class ControlPanel:
         chosen = {"seed": self.seed, "new_seed": self.new_seed, "budget": budget, "task": self.task,
                   "reset": self.reset}  # fmt: skip
         self.extra = dict(extra_controls or {})
-        self._extra_defaults = {name: control.value for name, control in self.extra.items()}
+        self._extra_defaults = self._extra_values()
         for control in self.extra.values():  # a long description ("max replans") is never cut short
             if getattr(control, "description", "") and hasattr(control, "style"):
                 control.style.description_width = "initial"
@@ -166,13 +132,8 @@ class ControlPanel:
         self.budget_box.observe(self._on_budget_typed, names="value")
         self.new_seed.on_click(self._on_new_seed)
         self.reset.on_click(self._on_reset)
-        self._controls = {
-            self.seed: "seed",
-            self.budget: "budget",
-            self.budget_box: "budget",
-            self.task: "task",
-        }
-        self._controls.update({control: name for name, control in self.extra.items()})
+        self._controls = {self.seed: "seed", self.budget: "budget", self.budget_box: "budget", self.task: "task",
+                          **{control: name for name, control in self.extra.items()}}  # fmt: skip
         self._refusals: dict[str, str] = {}  # control -> its refusal, shown until that control changes
         self.settings: Settings | None = None
         self.view: View | None = None
@@ -191,10 +152,9 @@ class ControlPanel:
         self._worker.wait(timeout)
 
     def _read_seed(self, text: object, extra: dict | None = None) -> int:
-        """The seed typed in the seed box (an int, or text in the course's grammar for numbers,
-        `sim.model.checks.parse_whole_number`), or InputTypeError/InputError saying what is allowed
-        with the extra controls' values `extra` (default: what they say now)."""
-        extra = {name: control.value for name, control in self.extra.items()} if extra is None else extra
+        """The seed in the seed box (an int, or text read by `parse_whole_number`), in the range the extra
+        controls' values `extra` allow (default: now); else InputTypeError/InputError."""
+        extra = self._extra_values() if extra is None else extra
         seed_max, why = self._seed_range(extra)
         allowed = f"seed must be a whole number 0 <= seed <= {seed_max}{why}"
         if isinstance(text, str):
@@ -210,19 +170,30 @@ class ControlPanel:
                 raise InputTypeError(f"{allowed}, got {text!r} ({type(text).__name__})") from None
         if not 0 <= seed <= seed_max:
             raise InputError(f"{allowed}, got {seed}")
-        return check_seed(seed)
+        return seed
 
-    def _read_controls(self) -> Settings:
+    def _extra_values(self) -> dict:
+        return {name: control.value for name, control in self.extra.items()}
+
+    @contextmanager
+    def _quietly(self):
+        """Set controls without each change asking for a redraw."""
+        self._quiet = True
+        try:
+            yield
+        finally:
+            self._quiet = False
+
+    def _read_controls(self) -> Settings:  # the slider holds only budgets it allows
         return Settings(
             self._read_seed(self.seed.value),
-            check_budget(self.budget.value, "budget"),
+            self.budget.value,
             check_task(self.task.value).name,
-            {name: control.value for name, control in self.extra.items()},
+            self._extra_values(),
         )
 
     def _compute(self, settings: Settings):
-        """The work of a redraw (any thread): the lesson's view and its figure as SVG bytes, from
-        this panel's own store of what it drew when these settings were shown before."""
+        """A redraw's work (any thread): the view and its SVG, from the store when shown before."""
         done = self._done.pop(settings, None)
         if done is None:
             self.renders += 1
@@ -262,8 +233,7 @@ class ControlPanel:
         return ", ".join(parts)
 
     def _failed(self, settings: Settings, error: Exception) -> None:
-        """A request the lesson's view refused (the main thread): say why, keep what is shown. A
-        bug in the view (any other error, computed in the background) is shown with its traceback."""
+        """A request refused (InputError): say why, keep what is shown; any other error: its traceback."""
         self.widget.remove_class(BUSY_CLASS)
         if self._requested == settings:  # nothing newer is on its way: the controls go back
             self._requested = self.settings or self._requested
@@ -283,18 +253,14 @@ class ControlPanel:
     def _show_settings(self) -> None:
         """Put every control back to the settings last asked for, without redrawing."""
         shown = self._requested
-        self._quiet = True
-        try:
+        with self._quietly():
             self.seed.value, self.budget.value, self.task.value = str(shown.seed), shown.budget, shown.task
             self.budget_box.value = str(shown.budget)
             for name, control in self.extra.items():
                 control.value = shown.extra[name]
-        finally:
-            self._quiet = False
 
     def _refuse(self, error: Exception, controls=()) -> None:
-        """Refuse a value: the controls go back to the settings last asked for, and the refusal
-        stays until one of `controls` (the ones it is about) changes again."""
+        """Refuse a value: the controls go back, the refusal stays until one of `controls` changes again."""
         self._show_settings()
         computing = self.settings is not None and self._requested != self.settings
         if self.settings is not None and not computing:  # not "Computing ...": what is on screen stays
@@ -357,15 +323,12 @@ class ControlPanel:
             self._refuse(error if str(error).startswith(allowed) else InputTypeError(
                 f"{allowed}, got {self.budget_box.value!r}"), ["budget"])  # fmt: skip
             return
-        self._quiet = True
-        try:
+        with self._quietly():
             self.budget.value = budget
-        finally:
-            self._quiet = False
         self._on_change(controls=["budget"])
 
     def _on_new_seed(self, _button=None) -> None:
-        seed_max, _why = self._seed_range({name: control.value for name, control in self.extra.items()})
+        seed_max, _why = self._seed_range(self._extra_values())
         self.seed.value = str(self._random.randrange(seed_max + 1))
 
     def _on_reset(self, _button=None) -> None:
@@ -386,7 +349,7 @@ class ControlPanel:
         return str(value)
 
     def _check_value(self, name: str, control, value):
-        """`value` if `control` can hold it exactly, else TypeError/ValueError naming the control."""
+        """`value` if `control` can hold it exactly, else InputTypeError/InputError naming the control."""
         name = getattr(control, "description", "") or name
         if isinstance(control, widgets.Checkbox):
             if not isinstance(value, bool):
@@ -406,14 +369,8 @@ class ControlPanel:
         return value
 
     def set(self, seed=None, budget=None, task=None, **extra) -> None:
-        """Set several controls at once and redraw once (what the reset button does).
-
-        Every value is checked first: a value a control cannot hold exactly (a seed outside
-        the panel's range, a budget outside 1..20, an unknown task, a slider value off its
-        range or step, a dropdown value it does not offer, a switch that is not True/False,
-        an unknown control) is refused with a message naming the control, and nothing changes.
-        Extra controls are set by name: `panel.set(self_critique=True)`.
-        """
+        """Set several controls (extra ones by name) and redraw once; a value a control cannot hold exactly,
+        or an unknown control, is refused naming it, and nothing changes."""
         checks = {
             "seed": (self.seed, seed, lambda v: str(self._read_seed(v, {**self._requested.extra, **extra}))),
             "budget": (self.budget, budget, lambda v: self._check_value("budget", self.budget, v)),
@@ -436,12 +393,9 @@ class ControlPanel:
         except InputError as error:
             self._refuse(error, [name])  # the refusal is about the value refused
             return
-        self._quiet = True
-        try:
+        with self._quietly():
             for control, value in wanted:
                 control.value = value
-        finally:
-            self._quiet = False
         self._on_change(controls=named)
 
 

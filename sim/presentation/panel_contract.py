@@ -4,13 +4,7 @@ split, and one task's contract run event by event.
 
 import ipywidgets as widgets
 
-from sim.engine.config import (
-    DEFAULT_BUDGET,
-    DEFAULT_MAX_REPLANS,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_SEED,
-    configs_for,
-)
+from sim.engine.config import DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS, configs_for
 from sim.engine.contract import contract_run
 from sim.measurement.bands import compare_setups
 from sim.measurement.counts import measure_seeds
@@ -18,8 +12,8 @@ from sim.measurement.exit_tables import exit_state_frame
 from sim.model.tasks import check_task
 from sim.presentation.figures_contract import draw_exit_states
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import lettered, runs_caption, verdicts_html
-from sim.presentation.tables import format_events, format_table, format_trace, seed_table
+from sim.presentation.panel_runs import lettered, lettered_table, runs_caption, verdicts_html
+from sim.presentation.tables import format_events, format_trace
 
 CONTRACT_SETUPS = ("single-loop", "plan-execute", "contract")
 MAX_REPLANS_RANGE = (0, 5)  # replans, what the max_replans slider allows
@@ -27,17 +21,13 @@ MAX_TOKENS_RANGE = (100, 2000, 50)  # tokens: min, max, step of the max_tokens s
 
 
 def contract_view(settings: Settings) -> View:
-    """Lesson 4's view: the three setups at seeds (seed, seed + 1) and the budget, the contract
-    with the panel's max_replans and max_tokens (rule CT11); the seed's table, the exit-state
-    counts (CT12) and the contract-against-split verdicts; the exit-state figure; the chosen
-    task's contract run, event by event."""
+    """Lesson 4's view: the three setups at seeds (seed, seed + 1), the contract with the panel's bounds
+    (CT11); exit states (CT12), the contract against the split, and the task's contract run."""
     seeds = (settings.seed, settings.seed + 1)
     options = {"max_replans": settings.extra["max_replans"], "max_tokens": settings.extra["max_tokens"]}
-    configs = configs_for(
-        CONTRACT_SETUPS, settings.budget, options
-    )  # each option goes to the setup that has it
+    configs = configs_for(CONTRACT_SETUPS, settings.budget, options)  # each option to the setup that has it
     by_setup = {config.setup: measure_seeds(config, seeds) for config in configs}
-    table_text = format_table(lettered(seed_table([m for runs in by_setup.values() for m in runs]), seeds))
+    table_text = lettered_table([m for runs in by_setup.values() for m in runs], seeds)
     exits = lettered(exit_state_frame(CONTRACT_SETUPS, seeds, settings.budget, **options), seeds)
     verdicts = compare_setups(by_setup["plan-execute"], by_setup["contract"])
     run = contract_run(check_task(settings.task), settings.seed, configs[-1])
@@ -54,9 +44,7 @@ def contract_view(settings: Settings) -> View:
 
 
 def contract_panel() -> ControlPanel:
-    """The control panel of lesson 4 (the contract): seed, new seed, budget, task, reset, and the
-    contract's own max_replans and max_tokens sliders; defaults seed 20260218, budget 8, task G05,
-    max_replans 2, max_tokens 1000 (rule CT11)."""
+    """Lesson 4's control panel, with the contract's max_replans and max_tokens sliders (CT11)."""
     extra = {
         "max_replans": widgets.IntSlider(
             value=DEFAULT_MAX_REPLANS, min=MAX_REPLANS_RANGE[0], max=MAX_REPLANS_RANGE[1],
@@ -67,4 +55,4 @@ def contract_panel() -> ControlPanel:
             description="max tokens", continuous_update=False,
         ),
     }  # fmt: skip
-    return ControlPanel(contract_view, Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"), extra_controls=extra)
+    return ControlPanel(contract_view, Settings(), extra_controls=extra)

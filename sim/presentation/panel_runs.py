@@ -1,12 +1,11 @@
-"""How a two-run panel names its runs: A and B at every seed, a caption giving their seeds, and the
-verdict table under a line naming its first and second setup. Used by each lesson's panel view
-(`sim.presentation.panel_single_loop`, ...); introduced with lesson 2's panel.
-"""
+"""How a two-run panel names its runs: A and B whatever their seeds (so the columns stay put), a caption
+giving the seeds, and the verdict table under a line naming its setups (lesson 2 on)."""
 
 import html
 
-from sim.engine.labels import run_label
+from sim.engine.labels import run_labels
 from sim.measurement.bands import verdict_table
+from sim.presentation.tables import format_table, seed_table
 
 RUN_LETTERS = ("A", "B")  # a panel's two runs, whatever their seeds; the caption gives the seeds
 
@@ -18,19 +17,20 @@ def runs_caption(seeds) -> str:
 
 
 def lettered(table, seeds):
-    """A copy of a table with a `run` column (`seed_table`, `sim.exit_state_frame`) whose runs
-    are called A and B in the order of `seeds`, not by their seeds' digits, so the labels and the
-    column widths stay put as the seed changes."""
-    names = {run_label(seed, seeds): letter for seed, letter in zip(seeds, RUN_LETTERS, strict=False)}
+    """A copy of a table with a `run` column, its runs called A and B in the order of `seeds`."""
+    names = dict(zip(run_labels(seeds), RUN_LETTERS, strict=False))
     table = table.copy()
     table["run"] = table["run"].map(lambda run: names.get(run, run))
     return table
 
 
+def lettered_table(measurements, seeds) -> str:
+    """The seed's table of `measurements` as text, its runs called A and B."""
+    return format_table(lettered(seed_table(measurements), seeds))
+
+
 def verdicts_html(verdicts, seeds, first: str, second: str) -> str:
-    """A band-rule verdict table (`verdict_table`) as HTML under a line naming its first and
-    second setup, its runs called A and B (`runs_caption` gives their seeds) and its headers
-    kept on one line, so the table neither wraps nor shifts as the seed changes."""
+    """A `verdict_table` as HTML under a line naming its setups, runs A and B, headers kept on one line."""
     table = (
         verdict_table(verdicts, seeds, labels=RUN_LETTERS[: len(seeds)])
         .to_html(index=False)

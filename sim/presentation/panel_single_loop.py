@@ -11,29 +11,23 @@ from sim.measurement.counts import measure
 from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
 from sim.presentation.figures_single_loop import draw_depth_shares
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import RUN_LETTERS, lettered, runs_caption, verdicts_html
-from sim.presentation.tables import format_table, loop_step_table, seed_table
+from sim.presentation.panel_runs import RUN_LETTERS, lettered_table, runs_caption, verdicts_html
+from sim.presentation.tables import loop_step_table
 
 
 def single_loop_view(settings: Settings) -> View:
-    """Lesson 1's view for seeds (seed, seed + 1) at the budget.
-
-    Table: the single loop's counted units; with a switch on (settings.extra "self_critique",
-    "approval"), also the units with the switches and the band-rule verdicts against the plain
-    loop, and the approvals asked (all, and those in tasks that never asked for a record).
-    Figure: right picks by depth, measured per run, beside selection(d) and the expected share.
-    Text: the chosen task's steps.
-    """
+    """Lesson 1's view at (seed, seed + 1): the counted units, with the switches on also against the plain loop
+    and the approvals asked; right picks by depth; the task's steps."""
     critique = bool(settings.extra.get("self_critique", False))
     approval = bool(settings.extra.get("approval", False))
     seeds = (settings.seed, settings.seed + 1)
     plain = [measure("single-loop", seed, settings.budget) for seed in seeds]
-    parts = ["single loop, no switch\n" + format_table(lettered(seed_table(plain), seeds))]
+    parts = ["single loop, no switch\n" + lettered_table(plain, seeds)]
     verdicts, switched = None, None
     if critique or approval:
         switched = [measure("single-loop", seed, settings.budget, critique, approval) for seed in seeds]
         names = " and ".join(name for name, on in (("self-critique", critique), ("approval", approval)) if on)
-        parts.append(f"single loop with {names}\n" + format_table(lettered(seed_table(switched), seeds)))
+        parts.append(f"single loop with {names}\n" + lettered_table(switched, seeds))
         verdicts = compare_setups(plain, switched)
     if approval:
         for seed, letter, m in zip(seeds, RUN_LETTERS, switched, strict=True):
@@ -64,9 +58,7 @@ def single_loop_view(settings: Settings) -> View:
 
 
 def single_loop_panel() -> ControlPanel:
-    """The control panel of lesson 1 (the single loop): seed, new seed, budget, task, reset, and the
-    two switches self-critique and approval; defaults seed 20260218, budget 8, both switches off,
-    and the task the lesson walks through (`recovery_task` at the defaults)."""
+    """Lesson 1's control panel, with the self-critique and approval switches; its task: `recovery_task`."""
     switches = {
         "self_critique": widgets.Checkbox(value=False, description="self-critique", indent=False),
         "approval": widgets.Checkbox(value=False, description="approval", indent=False),

@@ -4,21 +4,20 @@ outcome of every task at every budget up to the chosen one.
 
 import ipywidgets as widgets
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.engine.config import RunConfig
 from sim.engine.labels import SETUP_LABELS
 from sim.measurement.counts import measure
 from sim.measurement.outcomes import OUTCOMES, outcome_grid
 from sim.presentation.figures_step_budget import draw_outcome_grid
-from sim.presentation.panel import ControlPanel, Settings, View, pre_html
-from sim.presentation.panel_runs import lettered, runs_caption
-from sim.presentation.tables import format_table, seed_table
+from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
+from sim.presentation.panel_runs import lettered_table, runs_caption
 
 LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups lesson 3's stopping rule applies to
 
 
 def step_budget_view(settings: Settings) -> View:
-    """Lesson 3's view: both setups at (seed, seed + 1) and the budget under the chosen stopping
-    rule, and the outcome grid (task x budgets 1..budget) of the chosen setup at the seed."""
+    """Lesson 3's view: both setups at (seed, seed + 1) under the stopping rule, and the chosen setup's
+    outcome grid over budgets 1..budget."""
     setup, stop = settings.extra.get("setup", "plan-execute"), settings.extra.get("stop_when_done", False)
     seeds = (settings.seed, settings.seed + 1)
     measurements = [
@@ -29,7 +28,7 @@ def step_budget_view(settings: Settings) -> View:
     rule = RunConfig(setup, settings.budget, stop_when_done=stop).rule
     title = f"{SETUP_LABELS[setup]}, seed {settings.seed}, {rule}"
     return View(
-        table_html=runs_caption(seeds) + pre_html(format_table(lettered(seed_table(measurements), seeds))),
+        table_html=runs_caption(seeds) + pre_html(lettered_table(measurements, seeds)),
         figure=draw_outcome_grid(grid, title),
         text=pre_html(f"outcomes at budget {settings.budget} ({title}):\n{counts.to_string()}"),
         data={"measurements": measurements, "grid": grid},
@@ -37,13 +36,9 @@ def step_budget_view(settings: Settings) -> View:
 
 
 def step_budget_panel() -> ControlPanel:
-    """The control panel of lesson 3 (the step budget): seed, budget, setup and stopping rule."""
+    """Lesson 3's control panel: seed, budget, setup and stopping rule."""
     setup = widgets.Dropdown(options=[(SETUP_LABELS[name], name) for name in LOOP_SETUPS], value="plan-execute",
                              description="setup")  # fmt: skip
     stop = widgets.Checkbox(value=False, description="stop when done")
-    return ControlPanel(
-        step_budget_view,
-        Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
-        controls=("seed", "new_seed", "budget", "reset"),
-        extra_controls={"setup": setup, "stop_when_done": stop},
-    )
+    extra = {"setup": setup, "stop_when_done": stop}
+    return ControlPanel(step_budget_view, Settings(), controls=NO_TASK, extra_controls=extra)

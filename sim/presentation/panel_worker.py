@@ -1,15 +1,8 @@
 """How a control panel runs its redraws: at once, or in a worker thread where the latest request wins.
 
-Inside a Jupyter kernel, ipywidgets' callbacks run on the kernel's main thread, one message at a
-time: a redraw that takes a second there holds back every click behind it, and five quick
-presses of "new seed" queue five full redraws. A `PanelWorker` in the background instead
-computes in a thread of its own and hands each result back to the main thread (the kernel's
-event loop), where the widgets are set. Requests that arrive while it computes replace each
-other: when it is done it takes only the latest, and a result a newer request overtook is
-dropped, never shown. `wait()` returns once the latest result is on screen: called on the kernel's
-main thread (a cell), which the delivery needs and the cell holds, it delivers the result itself.
-Plain Python (a test, a script) computes at once. Introduced with the panels of every lesson
-(lesson 2 onwards).
+On the kernel's main thread a slow redraw would hold back every click behind it; in the background
+the worker computes in its own thread, hands results to the kernel's event loop, and drops a result
+a newer request overtook.
 """
 
 import threading
@@ -20,8 +13,7 @@ from sim.model.errors import InputError
 
 
 def main_thread_poster() -> Callable | None:
-    """`add_callback` of the running Jupyter kernel's event loop (it runs a function on the
-    kernel's main thread, and may be called from any thread), or None outside a kernel."""
+    """`add_callback` of the running kernel's event loop (runs a function on its main thread), or None."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipywidgets
@@ -31,23 +23,9 @@ def main_thread_poster() -> Callable | None:
 
 
 class PanelWorker:
-    """Runs a panel's redraws.
-
-    Parameters
-    ----------
-    compute : Callable[[settings], object]
-        The work of one redraw (any thread); raises sim.InputError for settings it refuses.
-    show : Callable[[settings, result], None]
-        Puts a result on screen (the kernel's main thread).
-    failed : Callable[[settings, Exception], None]
-        Says why a request was refused (an InputError) or what went wrong (any other error,
-        with its traceback in the error's `panel_traceback`) (the kernel's main thread).
-    background : bool | None
-        True: compute in a worker thread; False: at once, in the caller's thread; None: in the
-        background inside a running Jupyter kernel, else at once.
-
-    Attributes: `background`, `dropped` (results a newer request overtook, never shown).
-    """
+    """Runs a panel's redraws: `compute(settings)` (any thread), then `show(settings, result)` or
+    `failed(settings, error)` (main thread; a background error carries `panel_traceback`).
+    `background` None: in a running kernel only. `dropped`: results a newer request overtook."""
 
     def __init__(self, compute: Callable, show: Callable, failed: Callable, background: bool | None = None):
         self._compute, self._show, self._failed = compute, show, failed
@@ -65,8 +43,7 @@ class PanelWorker:
         self.dropped = 0
 
     def request(self, settings) -> None:
-        """Redraw for `settings`: at once, or (in the background) as soon as the worker is free,
-        replacing any request still waiting."""
+        """Redraw for `settings`: at once, or when the worker is free, replacing any request waiting."""
         if not self.background:
             try:
                 result = self._compute(settings)
@@ -84,9 +61,8 @@ class PanelWorker:
         threading.Thread(target=self._run, name="panel redraw", daemon=True).start()
 
     def wait(self, timeout: float | None = 60) -> None:
-        """Return once no request is waiting or being computed and the last result is shown (or
-        refused); TimeoutError after `timeout` seconds. On the main thread it shows a result
-        still on its way there itself (a cell that waits holds the thread the result needs)."""
+        """Return once the last result is shown or refused; TimeoutError after `timeout` seconds. On the main
+        thread it delivers the result itself (a waiting cell holds the thread the result needs)."""
         if not self._idle.wait(timeout):
             raise TimeoutError(f"the panel was still computing after {timeout} s")
         if threading.current_thread() is threading.main_thread():
@@ -119,7 +95,7 @@ class PanelWorker:
             self._post(self._deliver_pending)
 
     def _deliver_pending(self) -> None:
-        """Show (or refuse) the results posted so far, on the main thread; a later call finds none."""
+        """Show (or refuse) the results posted so far, on the main thread."""
         while True:
             with self._lock:
                 if not self._pending:

@@ -7,22 +7,20 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED
 from sim.engine.policy import check_policy, model_policy, stop_when_goal_met
 from sim.measurement.harness import NOTHING_SOLVED, cost_success, entrant_label, entrant_run, route, run_bands
 from sim.model.errors import InputError, InputTypeError
 from sim.presentation.figures_your_agent import draw_panel_cost_success
-from sim.presentation.panel import ControlPanel, Settings, View, pre_html
+from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
 
-PANEL_SEEDS = 40  # seeds of the panel's cost-success figure, from the chosen seed on (40: a redraw within the 150 ms goal of benchmarks/browser_latency.py)
+PANEL_SEEDS = 40  # seeds of the cost-success figure: a redraw within benchmarks/browser_latency.py's 150 ms
 BASELINE = "single-loop"
 ROUTER = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
                 "record": "plan-execute"})  # fmt: skip
 
 
 def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
-    """The policies the panel offers, by label: the model's proposal, the stop rule, the router of
-    lesson 6 and any `extra` (label -> policy function, e.g. the student's own).
+    """The policies the panel offers by label: the built-in three and `extra` (label -> policy function).
 
     Raises InputTypeError for `extra` that is not a mapping of labels to functions."""
     policies = {"model's proposal (single loop)": model_policy, "stop when goal met": stop_when_goal_met,
@@ -37,17 +35,13 @@ def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
 
 
 def _per_success(value: float) -> str:
-    """Tokens per solved task as the panel prints it; an entrant that solved nothing has none."""
-    return NOTHING_SOLVED if value != value else f"{value:.4f}"  # NaN: nothing solved
+    """Tokens per solved task as the panel prints it; NaN: nothing solved."""
+    return NOTHING_SOLVED if value != value else f"{value:.4f}"
 
 
 def your_agent_view(settings: Settings, policies: Mapping | None = None, run=entrant_run) -> View:
-    """Lesson 6's view: the chosen policy against the built-in single loop at (seed, seed + 1) and the
-    budget, by the band rule; the figure puts the single loop, the split and the policy on the
-    success-cost plane over PANEL_SEEDS seeds from the seed.
-
-    `run` makes the runs over the block of seeds, called as run(entrant, seeds, budget): a panel passes
-    a cached `sim.measurement.harness.entrant_run`, so choosing another policy reuses the built-in setups' runs.
+    """Lesson 6's view: the policy against the single loop at (seed, seed + 1) by the band rule, and the
+    success-cost plane over PANEL_SEEDS seeds; `run`: as `entrant_run` (a panel passes a cached one).
 
     Raises InputError for a policy label the panel does not offer, or a seed block reaching 2**32."""
     policies = panel_policies() if policies is None else policies
@@ -56,26 +50,23 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
         raise InputError(f"policy must be one of {', '.join(policies)}, got {label!r}")
     if settings.seed + PANEL_SEEDS > 2**32:
         raise InputError(f"seed must be at most {2**32 - PANEL_SEEDS} for the panel's {PANEL_SEEDS} seeds")
-    chosen, seeds = policies[label], (settings.seed, settings.seed + 1)
     block = range(settings.seed, settings.seed + PANEL_SEEDS)
     built_in = {e: run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
-    policy_runs = run(chosen, block, settings.budget)
+    policy_runs = run(policies[label], block, settings.budget)
     # the band rule at seed, seed + 1: the block's first two seeds (each seed's run is its own)
     verdicts = run_bands(built_in[BASELINE].head(2), policy_runs.head(2))
-    lines = [
-        f"{label} (second) against the single loop (first), budget {settings.budget}, seeds {seeds[0]}, {seeds[1]}"
-    ]
+    lines = [f"{label} (second) against the single loop (first), budget {settings.budget}, "
+             f"seeds {settings.seed}, {settings.seed + 1}"]  # fmt: skip
     lines += [
         f"{v.unit:12} single loop {v.first}  policy {v.second}  band {v.band}  {v.verdict}" for v in verdicts
     ]
     runs = {entrant_label(e): built_in[e] for e in ("single-loop", "plan-execute")}
     runs[label] = policy_runs
     frame = cost_success(runs, per_success_interval=False)  # the panel shows no interval for it
-    shown = frame[["entrant", "success", "tokens", "tokens_per_success"]]
-    shown = shown.assign(tokens_per_success=shown["tokens_per_success"].map(_per_success))
-    text = shown.rename(columns={"tokens_per_success": "tokens per success"}).to_string(
-        index=False, float_format="{:.4f}".format
+    shown = frame[["entrant", "success", "tokens"]].assign(
+        **{"tokens per success": frame["tokens_per_success"].map(_per_success)}
     )
+    text = shown.to_string(index=False, float_format="{:.4f}".format)
     return View(
         table_html=pre_html("\n".join(lines)),
         figure=draw_panel_cost_success(frame, f"from seed {settings.seed}, budget {settings.budget}"),
@@ -85,25 +76,13 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
 
 
 def your_agent_panel(policies: Mapping[str, Callable] | None = None) -> ControlPanel:
-    """The control panel of lesson 6: seed, new seed, budget, reset and the policy to score.
-
-    Parameters
-    ----------
-    policies : Mapping[str, Callable] | None
-        More policies to offer, label -> function (the student's own); the built-in ones are
-        always there.
-
-    Raises
-    ------
-    InputTypeError
-        For `policies` that is not a mapping of labels to functions.
-    """
+    """Lesson 6's control panel; `policies`: more to offer, label -> function. Raises InputTypeError."""
     offered = panel_policies(policies)
     choice = widgets.Dropdown(options=list(offered), value="stop when goal met", description="policy")
     run = lru_cache(maxsize=12)(entrant_run)  # this panel's runs over seed blocks, reused across policies
     return ControlPanel(
         lambda settings: your_agent_view(settings, offered, run),
-        Settings(DEFAULT_SEED, DEFAULT_BUDGET, "G05"),
-        controls=("seed", "new_seed", "budget", "reset"),
+        Settings(),
+        controls=NO_TASK,
         extra_controls={"policy": choice},
     )

@@ -1,18 +1,5 @@
-"""`python -m sim score`'s report (lesson 6): one data model, rendered as text, JSON or CSV.
-
-The report holds three tables of numbers: the rows (each entrant at each lesson seed and budget:
-success as a share, the counts), and per budget, over the held-out seeds, the paired comparison
-(policy minus baseline: the band rule at the lesson seeds when there are two or more, beside the
-mean difference and its 95 % interval) and the cost-success table (success, tokens per run and
-tokens per solved task, with intervals). Every format carries every number: JSON and CSV as
-numbers (a value that is undefined, tokens per solved task when nothing was solved, is null in
-JSON and NaN in CSV; an unbounded bound is null in JSON and inf in CSV), text as the course prints
-them (shares with 4 decimals, counts' differences and tokens with 2). The t intervals are
-truncated to what their unit can take (`sim.measurement.many_seeds.bounded_t_interval`); a table says where.
-
-Each (entrant, task, seed, budget) runs once: the lesson seeds and the held-out seeds are one run
-per entrant and budget, the lesson seeds first (so a transcript recorded with `sim.measurement.harness.score`
-replays through the command in the order it was recorded).
+"""`python -m sim score`'s report (lesson 6): the rows at the lesson seeds and, per budget over the
+held-out seeds, the paired comparison and the cost-success table; rendered as text, JSON or CSV.
 """
 
 import json
@@ -34,9 +21,7 @@ TRUNCATION_NOTE = (
 
 @dataclass(frozen=True)
 class ScoreReport:
-    """What `python -m sim score` found. Fields: policy and baseline (their labels); seeds (the
-    lesson seeds), budgets; held_out (held-out seeds, 0 for none) and held_out_first (the first);
-    rows, paired and cost (DataFrames, see `score_report`)."""
+    """What `python -m sim score` found; held_out: how many held-out seeds (0: none) from held_out_first."""
 
     policy: str
     baseline: str
@@ -50,41 +35,15 @@ class ScoreReport:
 
 
 def score_report(policy, baseline: str, seeds, budgets, held_out: int) -> ScoreReport:
-    """Score a policy against a built-in setup (lesson 6), every (entrant, task, seed, budget) run once.
-
-    Parameters
-    ----------
-    policy : Callable
-        A checked policy function (or a Route or setup: any `sim.measurement.harness` entrant).
-    baseline : str
-        A checked setup name.
-    seeds : Sequence[int]
-        The lesson seeds, distinct: the rows, and the band rule when there are two or more.
-    budgets : Sequence[int]
-        Step budgets (steps), each >= 1, distinct.
-    held_out : int
-        Seeds of the held-out block for the comparison and the cost-success table, 0 for none.
-
-    Returns
-    -------
-    ScoreReport
-        rows: entrant, seed, budget, success (share), steps, calls, tokens, errors. paired: budget
-        and `sim.measurement.many_seeds.paired_comparison`'s columns (two_runs and agrees None with one lesson
-        seed). cost: budget and `sim.measurement.harness.cost_success`'s columns. Both empty when held_out is 0.
-
-    Raises
-    ------
-    PolicyError
-        From a failing policy; InputTypeError / InputError as `sim.measurement.harness.entrant_run`.
-    """
+    """Score a checked entrant against a checked setup at distinct lesson seeds and budgets (steps) and
+    `held_out` held-out seeds, each (entrant, task, seed, budget) run once, the lesson seeds first (so a
+    recorded transcript replays in order). Raises PolicyError from a failing policy."""
     base_label, policy_label = harness.entrant_label(baseline), harness.entrant_label(policy)
     if policy_label == base_label:
         policy_label += " (policy)"
     entrants = {base_label: baseline, policy_label: policy}
     held = harness.held_out_seeds(held_out).tolist() if held_out else []
-    every = list(
-        dict.fromkeys([*seeds, *held])
-    )  # the lesson seeds first, then the held-out ones not among them
+    every = list(dict.fromkeys([*seeds, *held]))  # the lesson seeds first, then the other held-out ones
     at = {seed: position for position, seed in enumerate(every)}
     rows, paired, cost = {label: [] for label in entrants}, [], []
     for budget in budgets:
@@ -128,8 +87,7 @@ def _figure(value: float, low: float, high: float, digits: int, mark: bool) -> s
 
 
 def as_text(report: ScoreReport) -> str:
-    """The report as the course prints tables: the rows, then per budget the comparison and the
-    cost-success table, with a note where an interval was truncated."""
+    """The report as the course prints tables (shares with 4 decimals, tokens with 2), truncations noted."""
     lines = [report.rows.to_string(index=False, float_format="{:.4f}".format)]  # success: the one float
     for budget in report.budgets if report.held_out else ():
         paired = report.paired[report.paired["budget"] == budget]
@@ -171,8 +129,7 @@ def _records(frame: pd.DataFrame) -> list[dict]:
 
 
 def as_json(report: ScoreReport) -> str:
-    """The report as JSON: every figure a number (null where undefined or unbounded); held_out holds,
-    per budget, the paired comparison and the cost-success table."""
+    """The report as JSON, every figure a number (null where undefined or unbounded)."""
     held = [
         {"budget": budget, "held_out_seeds": report.held_out, "first_seed": report.held_out_first,
          "paired": _records(report.paired[report.paired["budget"] == budget].drop(columns="budget")),
@@ -185,10 +142,7 @@ def as_json(report: ScoreReport) -> str:
 
 
 def as_csv(report: ScoreReport) -> str:
-    """The report as one CSV table: column `part` says what a line is ("run": an entrant at a lesson
-    seed and budget; "paired": a unit's comparison over the held-out seeds; "cost": an entrant's
-    success and cost over them). A column a part does not have is empty on its lines; an undefined
-    value is NaN, an unbounded bound inf."""
+    """The report as one CSV table, column `part` run, paired or cost; undefined NaN, unbounded inf."""
     parts = []
     for part, frame in (("run", report.rows), ("paired", report.paired), ("cost", report.cost)):
         if len(frame):

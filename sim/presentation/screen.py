@@ -1,9 +1,6 @@
-"""Text a lesson prints, fitted to the screen: no line longer than JupyterLab shows whole.
+"""Text a lesson prints, fitted to the screen: no line longer than JupyterLab shows whole (issue 26).
 
-JupyterLab wraps a printed (monospace) line longer than its default width wherever the width runs
-out, mid-word ("every ru / n"). A lesson prints its sentences through `say`, which breaks a long line
-between words and indents what follows, so a reader sees where a line goes on. Tables are made
-narrow enough where they are built. Introduced with issue 26 (every lesson).
+JupyterLab would wrap a longer line mid-word; `say` breaks it between words and indents what follows.
 """
 
 import functools
@@ -16,8 +13,7 @@ LINE_WIDTH = 100  # characters: what JupyterLab shows of a printed line at its d
 
 
 def wrap(text: str, width: int = LINE_WIDTH) -> str:
-    """`text` with every line longer than `width` broken between words; a line's continuation is
-    indented 4 spaces past the line's own indent. A single word longer than `width` stays whole."""
+    """`text` with each line longer than `width` broken between words, continuations indented 4 more."""
     lines = []
     for line in str(text).splitlines():
         if len(line) <= width:
@@ -46,9 +42,8 @@ def say(*texts: object) -> None:
 
 
 def readable(frame, missing: str = "—"):
-    """A copy of a DataFrame for printing as a reader reads it: a column named by a Python
-    identifier in words (`asked_for_record` -> "asked for record"), a switch as yes/no, a missing
-    value (None, NaN, pandas' <NA>) as `missing`. The numbers are untouched."""
+    """A copy of a DataFrame as a reader reads it: "asked for record" for asked_for_record, yes/no for
+    a switch, `missing` for None, NaN or <NA>; numbers untouched."""
     import pandas as pd
 
     def word(value):
@@ -67,11 +62,8 @@ def readable(frame, missing: str = "—"):
 
 
 def fitted(frame, keys=(), width: int = LINE_WIDTH, breaks=(), **to_string) -> str:
-    """A DataFrame printed with no line wider than `width`: when its text is wider, its columns are
-    cut into consecutive groups (a new one where the next column would not fit, and at each column
-    named in `breaks`), each printed with the `keys` columns first (the ones that name a row, e.g.
-    "unit"), the groups one under the other, an empty line between them. `to_string` goes to
-    DataFrame.to_string (index=False unless given)."""
+    """A DataFrame as text no wider than `width`: else its columns cut into groups (also at `breaks`),
+    each printed after the `keys` columns, one under the other; `to_string` goes to DataFrame.to_string."""
     to_string.setdefault("index", False)
     keys = [keys] if isinstance(keys, str) else list(keys)
     whole = frame.to_string(**to_string)
@@ -90,18 +82,14 @@ def fitted(frame, keys=(), width: int = LINE_WIDTH, breaks=(), **to_string) -> s
 
 
 def show(frame, keys=None, breaks=(), **to_string) -> None:
-    """Print a DataFrame as a reader reads it (`readable`) and fitted to the screen (`fitted`,
-    cut after its first column, or `keys`, when too wide)."""
+    """Print a DataFrame `readable` and `fitted` (keys: its first column unless given)."""
     shown = readable(frame)
     keys = [shown.columns[0]] if keys is None else keys
     print(fitted(shown, keys, breaks=breaks, **to_string))
 
 
 def type_label(annotation) -> str:
-    """A type as a reader writes it in code: `str`, `tuple[ToolCall, ...]`, `Callable[[], float]`, not
-    its repr (`<class 'str'>`, `collections.abc.Callable[[], float]`); "or nothing yet" for `| None`."""
+    """A type as code writes it (`tuple[ToolCall, ...]`, not its repr); "or nothing yet" for `| None`."""
     text = annotation.__name__ if isinstance(annotation, type) else str(annotation)
-    text = re.sub(
-        r"\b(?:[a-z_]\w*\.)+(?=[A-Za-z_])", "", text
-    )  # module paths: collections.abc., sim.engine.loops.
+    text = re.sub(r"\b(?:[a-z_]\w*\.)+(?=[A-Za-z_])", "", text)  # module paths: collections.abc., sim.engine.
     return text.replace(" | None", ", or nothing yet")

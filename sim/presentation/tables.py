@@ -1,9 +1,5 @@
-"""Tables for printing: the seed's four-row table in its own layout, plan-accuracy lines, walk-throughs
-of one run (the seed's form, and step tables of the single loop and the split), exit states.
-
-Tables are pandas DataFrames; `format_table` gives the seed's plain-text layout. Introduced in
-lesson 2 (the seed's table and walk-through); step tables in lessons 1 and 2; exit states in
-lesson 4. A long table is shown folded (`folded_table`, lessons 3 and 4).
+"""Tables for printing: the seed's four-row table in its layout, plan-accuracy lines, one run's walk-through
+and step tables (lessons 1 and 2), a contract run's events (lesson 4), a long table folded (lessons 3, 4).
 """
 
 import html
@@ -22,21 +18,14 @@ from sim.model.tasks import check_task, correct_answer
 
 
 class FoldedTable:
-    """A long printed table, shown folded: a closed HTML <details> block in JupyterLab (its summary
-    line opens it), its plain text everywhere else (nbval's record, a terminal, `print`).
+    """A long printed table: a closed <details> block in JupyterLab, its plain text elsewhere (nbval, `print`).
 
-    A block of HTML, not a collapsed cell: JupyterLab opens a collapsed cell's outputs again when
-    the cell runs, and the jupytext pairing would then write the changed cell metadata into the
-    lesson's .py. Make one with `folded_table`; end a cell with it.
-    """
+    Not a collapsed cell: JupyterLab reopens one when it runs, and jupytext would write that into the .py."""
 
     def __init__(self, text: str, summary: str):
         self.text, self.summary = text, summary
 
-    def __repr__(self) -> str:
-        return self.text
-
-    def __str__(self) -> str:
+    def __repr__(self) -> str:  # str() too
         return self.text
 
     def _repr_html_(self) -> str:
@@ -45,9 +34,7 @@ class FoldedTable:
 
 
 def folded_table(text: str, summary: str = "The whole table (click to open)") -> FoldedTable:
-    """`text` (one or more printed tables) shown folded under the line `summary`; see FoldedTable.
-
-    Raises InputTypeError when `text` or `summary` is not a string, InputError when either is empty."""
+    """`text` (printed tables) folded under the line `summary`. Raises InputTypeError, InputError (empty)."""
     for value, name in ((text, "text"), (summary, "summary")):
         check_instance(value, str, name, "a string")
         if not value.strip():
@@ -56,13 +43,8 @@ def folded_table(text: str, summary: str = "The whole table (click to open)") ->
 
 
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
-    """The seed lesson's table: columns setup, run, success, step, calls, tokens, error.
-
-    A `budget` column is added after `run` when the measurements span more than one budget,
-    and a `rule` column when any measurement used lesson 3's stopping rule or lesson 4's
-    look-alike tool (LA1).
-    Print it with `format_table` to get the seed's layout (success with 4 decimals).
-    """
+    """The seed lesson's table (setup, run, success, step, calls, tokens, error), with `budget` when the
+    budgets differ and `rule` when a stopping rule (lesson 3) or the look-alike (LA1) was used."""
     measurements = check_items(measurements, Measurement, "measurements", "Measurements (from measure)", 1)
     table = pd.DataFrame(
         {
@@ -95,39 +77,24 @@ COLUMN_WIDTHS = {
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """Plain text of a seed_table in the seed's layout: setup left-aligned, numbers right-aligned,
-    success with 4 decimals; the data rows are character for character the seed's.
-
-    Raises InputTypeError for anything but a DataFrame, InputError for one without the seed's
-    columns (setup, run, success, step, calls, tokens, error)."""
+    """A seed_table as text, its rows character for character the seed's. Raises InputTypeError, InputError."""
     check_instance(table, pd.DataFrame, "table", "a DataFrame from seed_table")
     missing = [name for name in ("setup", "run", *(unit.seed_header for unit in UNITS)) if name not in table]
     if missing:
         raise InputError(f"table must be a table from seed_table, it lacks the columns {', '.join(missing)}")
-    widths = {
-        column: max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
-        if column != "success"
-        else COLUMN_WIDTHS["success"]
-        for column in table.columns
-    }
+    widths = {column: COLUMN_WIDTHS["success"] if column == "success" else
+              max(COLUMN_WIDTHS.get(column, 8), table[column].astype(str).str.len().max())
+              for column in table.columns}  # fmt: skip
     header = " ".join(
         name.ljust(width) if name == "setup" else name.rjust(width) for name, width in widths.items()
     )
-    rows = table.to_string(
-        index=False,
-        header=False,
-        col_space=widths,
-        formatters={"setup": lambda s: f"{s:<22}", "success": lambda x: f"{x:.4f}"},
-    )
-    return header + "\n" + rows
+    formatters = {"setup": lambda s: f"{s:<22}", "success": lambda x: f"{x:.4f}"}
+    return header + "\n" + table.to_string(index=False, header=False, col_space=widths, formatters=formatters)
 
 
 def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None = None) -> str:
-    """One line in the seed's form: right positions r/p = share ; fully right plans f/n.
-    `seeds`: the seeds shown beside it, for the run's label (see `run_label`); or `label`, the
-    run's label already made (`run_labels`, for many lines at once).
-    Raises InputTypeError for anything but a PlanAccuracy (from plan_accuracy) or a label that
-    is not a string."""
+    """The seed's line "right positions r/p = share ; fully right plans f/n", labelled `run_label(seed,
+    seeds)` or `label`. Raises InputTypeError."""
     check_instance(accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from plan_accuracy)")
     if label is not None:
         check_instance(label, str, "label", "a string (from sim.engine.labels.run_labels)")
@@ -139,13 +106,11 @@ def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None =
 
 
 def format_trace(run) -> str:
-    """The walk-through of one Run in the seed's form: correct sequence, plan (split only),
-    executed trace with tool errors marked, then steps, tokens, tool errors, answer and correct answer
-    (the seed's label for the expected answer). Raises InputTypeError for anything but a run record."""
+    """One run's walk-through in the seed's form: sequence, plan, executed trace, counts, answer.
+
+    Raises InputTypeError for anything but a run record."""
     task = check_task(check_run(run).task)
-    lines = [
-        f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}",
-    ]
+    lines = [f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}"]
     if run.plan is not None:
         lines.append(f"  plan     : {' -> '.join(run.plan)}")
     executed = " -> ".join(f"{call.tool}{' [error]' if call.error else ''}" for call in run.trace)
@@ -158,13 +123,7 @@ def format_trace(run) -> str:
 
 
 def loop_step_table(steps) -> pd.DataFrame:
-    """One row per step of a single-loop run (from `loop_steps`), for printing.
-
-    Columns: step; depth (the position aimed at, blank once the job was done); target; tool
-    ("(stops)" when the agent stopped); pick ("right", "wrong" or blank without a target);
-    tool error ("yes" or blank); trace length (calls re-sent with the step); tokens (this
-    step); total (tokens up to this step); answer held (blank when none). Source: lesson 1.
-    """
+    """A row a step of a single-loop run (`loop_steps`), tokens and their running total (lesson 1)."""
     steps = check_items(steps, LoopStep, "steps", "LoopSteps (from sim.loop_steps)")
     rows, running = [], 0
     for step in steps:
@@ -185,27 +144,10 @@ def loop_step_table(steps) -> pd.DataFrame:
 
 
 def split_step_table(run) -> pd.DataFrame:
-    """One row per step of a planner/executor run, for printing (lesson 2).
+    """A row a step of a plan-execute run, its phase: planning, plan position k, single-loop rule (AA26-AA27).
 
-    Parameters
-    ----------
-    run : Run
-        A run of setup "plan-execute" (it needs `run.plan`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns step; phase ("planning", "plan position k" while the executor follows the plan
-        blindly, "single-loop rule" after it, AA26-AA27, and "stop" for a step spent stopping);
-        tool; tool error ("yes" or blank); answer held (blank when none).
-
-    Raises
-    ------
-    ValueError
-        When the run has no plan.
-    """
-    if check_run(run).plan is None:
-        raise InputError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
+    Raises InputError for a run without a plan."""
+    check_plan_run(run)
     rows = [
         {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
     ]
@@ -220,14 +162,19 @@ def split_step_table(run) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def check_plan_run(run) -> None:
+    """InputTypeError for anything but a run record, InputError for a run without a plan."""
+    if check_run(run).plan is None:
+        raise InputError(f"run must be a plan-execute run with a plan, got setup {run.setup!r}")
+
+
 EVENT_INDENT = 19  # a wrapped event goes on 19 characters in, just past the start of the event column
 
 
 def format_events(run, width: int | None = None) -> str:
-    """A contract run's log (its `events`, lesson 4) as text, one event a line: step, tokens, seconds, what happened.
+    """A contract run's events as text, a line each (lesson 4); with `width` (characters, >= 40) wrapped.
 
-    With `width` (characters, >= 40), a long event wraps at word boundaries and goes on under the
-    event column. Raises InputTypeError or InputError for anything but a contract run, or a bad width."""
+    Raises InputTypeError or InputError for anything but a contract run, or a bad width."""
     check_run(run, setups=("contract",))
     width = None if width is None else check_integer(width, "width", 40)
     lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
