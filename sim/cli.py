@@ -25,15 +25,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.engine.config import (
-    DEFAULT_BUDGET,
-    DEFAULT_SEED,
-    OPTIONS,
-    SETUP_OPTIONS,
-    configs_for,
-    not_given,
-    run_config,
-)
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, OPTIONS, SETUP_OPTIONS, RunConfig, configs_for
 from sim.engine.exit_states import exit_state_of, stop_reason_of
 from sim.engine.labels import run_labels
 from sim.engine.loops import is_correct
@@ -213,29 +205,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _options(args) -> dict:
-    """The run options given on the command line, by RunConfig's field names."""
-    return {name: getattr(args, name) for name in tuple(OPTIONS)}
+    """The run options as given on the command line, by their names in sim.engine.config.OPTIONS."""
+    return {name: getattr(args, name) for name in OPTIONS}
 
 
 def _table(args) -> str:
-    """One data model, three renderings: the measurements (one per setup, seed and budget), with the
-    planner's plan accuracy per seed when the split ran on the five tools; JSON and CSV carry the
-    plan accuracy on the split's rows, text prints it as the seed's lines."""
-    configs = {budget: configs_for(args.setups, budget, _options(args)) for budget in args.budgets}
-    by_seed = {
-        (index, budget): measure_seeds(configs[budget][index], args.seeds)
-        for index in range(len(args.setups))
-        for budget in args.budgets
-    }
+    """One data model, three renderings: a measurement per (setup, seed, budget), and the planner's
+    plan accuracy per seed when the split ran on the five tools (text: the seed's lines; JSON and CSV:
+    columns of the split's rows)."""
+    configs = configs_for(args.setups, args.budgets[0], _options(args))
     measurements = [
-        by_seed[index, budget][j]
-        for index in range(len(args.setups))
-        for j in range(len(args.seeds))
-        for budget in args.budgets
+        measurement
+        for config in configs
+        for by_budget in zip(
+            *(measure_seeds(config.with_budget(b), args.seeds) for b in args.budgets), strict=True
+        )
+        for measurement in by_budget
     ]
-    plans = {}  # the planner's accuracy over the five tools, per seed (the same at every budget)
-    if "plan-execute" in args.setups and not args.lookalike:
-        plans = {seed: plan_accuracy(seed, args.common_draws) for seed in args.seeds}
+    split = next((c for c in configs if c.setup == "plan-execute" and not c.lookalike), None)
+    plans = {seed: plan_accuracy(seed, split.common_draws) for seed in args.seeds} if split else {}
     if args.format != "text":
         rows = [m.row() for m in measurements]
         for row in rows:
@@ -257,12 +245,8 @@ def _table(args) -> str:
 
 def _trace(args) -> str:
     task = check_task(args.task)
-    config = run_config(
-        check_setup(args.setup),
-        check_budget(args.budget, "budget"),
-        **{name: value for name, value in _options(args).items() if not not_given(value)},
-    )
-    run = run_with(config, task, check_seed(args.seed))  # fmt: skip
+    config = RunConfig(args.setup, check_budget(args.budget, "budget"), **_options(args))
+    run = run_with(config, task, check_seed(args.seed))
     text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
         run
     )
