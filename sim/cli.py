@@ -88,18 +88,6 @@ def _each(text: str, name: str, check) -> list:
     return values
 
 
-def _seed_list(text: str) -> list[int]:
-    return _each(text, "seeds", lambda part: check_seed(_integer(part, "each of seeds"), "seeds"))
-
-
-def _budget_list(text: str) -> list[int]:
-    return _each(text, "budgets", lambda part: check_budget(_integer(part, "each of budgets"), "budgets"))
-
-
-def _setup_list(text: str) -> list[str]:
-    return _each(text, "setups", lambda part: check_setup(part, "setups"))
-
-
 OPTION_HELP = {  # --help's words; the rest of each option (default, minimum, setups) is sim.engine.config's
     "self_critique": "40 more tokens per tool error",
     "approval": "count side-effecting calls that ask for approval",
@@ -123,13 +111,15 @@ def flag(option: str) -> str:
 def _add_seeds_and_budgets(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seeds",
-        type=_seed_list,
+        type=lambda text: _each(text, "seeds", lambda t: check_seed(_integer(t, "each of seeds"), "seeds")),
         default=[DEFAULT_SEED, DEFAULT_SEED + 1],
         help=f"comma-separated integers 0 <= seed < 2**32 (default: {DEFAULT_SEED},{DEFAULT_SEED + 1})",
     )
     parser.add_argument(
         "--budgets",
-        type=_budget_list,
+        type=lambda text: _each(
+            text, "budgets", lambda t: check_budget(_integer(t, "each of budgets"), "budgets")
+        ),
         default=[DEFAULT_BUDGET],
         help=f"comma-separated step budgets >= 1 (default: {DEFAULT_BUDGET})",
     )
@@ -167,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     table = commands.add_parser("table", help="counted units per (setup, seed, budget)")
     table.add_argument(
         "--setups",
-        type=_setup_list,
+        type=lambda text: _each(text, "setups", lambda t: check_setup(t, "setups")),
         default=list(DEFAULT_SETUPS),
         help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: {','.join(DEFAULT_SETUPS)})",
     )

@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.engine.units import UNITS
 from sim.exercises.single_loop import chance_verdict
-from sim.measurement.bands import compare_setups
+from sim.measurement.bands import band_verdict
 from sim.measurement.counts import measure
 from sim.model.checks import SEED_LIMIT, check_integer
 from sim.model.errors import InputTypeError
@@ -25,28 +25,22 @@ def _seed(seed: object) -> int:
     return check_integer(seed, "seed", 0, SEED_LIMIT - 2 * PAIRS)  # room for the PAIRS pairs
 
 
-def _pairs(seed: int):
-    """(runs, single-loop measurements, split measurements) for each of the PAIRS pairs, budget 8."""
-    for runs in ((seed + 2 * k, seed + 2 * k + 1) for k in range(PAIRS)):
-        yield (
-            runs,
-            [measure("single-loop", s, 8) for s in runs],
-            [measure("plan-execute", s, 8) for s in runs],
-        )
-
-
 def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[int]]]:
-    """Exercise 5's cases: (runs, unit, single-loop counts, split counts) for each unit and pair."""
-    return [
-        (runs, unit.name, [getattr(m, unit.count) for m in single], [getattr(m, unit.count) for m in split])
-        for runs, single, split in _pairs(_seed(seed))
-        for unit in UNITS
-    ]
+    """Exercise 5's cases: (runs, unit, single-loop counts, split counts) for each of the PAIRS seed
+    pairs from `seed` and each unit, budget 8."""
+    cases, seed = [], _seed(seed)
+    for runs in ((seed + 2 * k, seed + 2 * k + 1) for k in range(PAIRS)):
+        single = [measure("single-loop", s, 8) for s in runs]
+        split = [measure("plan-execute", s, 8) for s in runs]
+        for unit in UNITS:
+            cases.append((runs, unit.name, [getattr(m, unit.count) for m in single],
+                          [getattr(m, unit.count) for m in split]))  # fmt: skip
+    return cases
 
 
 def band_verdicts(seed: int) -> list[str]:
     """Exercise 5's answers: the band rule's verdict for each case of `band_cases(seed)`, in order."""
-    return [v.verdict for _, single, split in _pairs(_seed(seed)) for v in compare_setups(single, split)]
+    return [band_verdict(unit, first, second).verdict for _, unit, first, second in band_cases(seed)]
 
 
 @fits_the_screen
@@ -57,8 +51,8 @@ def check_band_verdict(seed: int, function: Callable) -> str:
     if not callable(function):
         raise InputTypeError(f"function must be a function of (first, second), got {type(function).__name__}")
     seed = _seed(seed)
-    for (runs, unit, first, second), wanted in zip(band_cases(seed), band_verdicts(seed), strict=True):
-        given = function(list(first), list(second))
+    for runs, unit, first, second in band_cases(seed):
+        given, wanted = function(list(first), list(second)), band_verdict(unit, first, second).verdict
         if given is None:
             return "not answered yet: write the body of your function and run the check again"
         if given not in VERDICTS:
