@@ -28,16 +28,20 @@ def saved_by_stopping(seed: int) -> int:
 
 @fits_the_screen
 def check_saved_by_stopping(seed: int, answer: object = None) -> str:
-    """Exercise 5: the student's count, right or wrong, not which way (halving would find it).
-    Raises for a bad seed or an answer that is not a whole number in range."""
+    """Exercise 5: the student's count, as `count_verdict`."""
+    hint = "count both setups, and only runs that are wrong without the rule and right with it"
+    return count_verdict(seed, answer, "my_count", len(SETUPS) * len(TASKS), saved_by_stopping, hint)
+
+
+def count_verdict(seed: int, answer: object, variable: str, most: int, count: Callable, hint: str) -> str:
+    """A student's count against `count(seed)`: right or wrong, not which way (halving would find it).
+    Raises for a bad seed or an answer that is not a whole number 0..most."""
     seed = check_seed(seed)
     if answer is None:
-        return "not answered yet: set my_count and run the check again"
-    answer = check_integer(answer, "answer", 0, len(SETUPS) * len(TASKS))
-    if answer == saved_by_stopping(seed):
+        return f"not answered yet: set {variable} and run the check again"
+    if check_integer(answer, "answer", 0, most) == count(seed):
         return f"right: at seed {seed} that is the count"
-    return (f"wrong: at seed {seed} that is not the count; count both setups, "
-            "and only runs that are wrong without the rule and right with it")  # fmt: skip
+    return f"wrong: at seed {seed} that is not the count; {hint}"
 
 
 class NotAnswered(Exception):

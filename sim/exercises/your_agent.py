@@ -5,8 +5,8 @@ from collections.abc import Callable
 
 from sim.engine.loops import is_correct, run_single_loop
 from sim.engine.policy import PolicyError, check_policy, policy_name, run_policy, stop_when_goal_met
-from sim.exercises.step_budget import NotAnswered, answered
-from sim.model.checks import check_integer, check_seed
+from sim.exercises.step_budget import NotAnswered, answered, count_verdict
+from sim.model.checks import check_seed
 from sim.model.tasks import TASKS
 from sim.presentation.screen import fits_the_screen
 
@@ -22,16 +22,9 @@ def spoiled_but_kept(seed: int, max_steps: int = 8) -> int:
 
 @fits_the_screen
 def check_exercise_1(seed: int, answer: int | None = None) -> str:
-    """Exercise 1: the student's count at `seed`, budget 8, right or wrong, not which way (halving
-    would find it). Raises for a bad seed or an answer that is not a whole number in range."""
-    seed = check_seed(seed)
-    if answer is None:
-        return "not answered yet: set answer_1 and run the check again"
-    answer = check_integer(answer, "answer", 0, len(TASKS))
-    if answer == spoiled_but_kept(seed):
-        return f"right: at seed {seed} that is the count"
-    return (f"wrong: at seed {seed} that is not the count; run each task with both and count the ones "
-            "the single loop gets wrong and the stop rule right")  # fmt: skip
+    """Exercise 1: the student's count at `seed`, budget 8, as `count_verdict`."""
+    hint = "run each task with both and count the ones the single loop gets wrong and the stop rule right"
+    return count_verdict(seed, answer, "answer_1", len(TASKS), spoiled_but_kept, hint)
 
 
 @fits_the_screen
