@@ -1,18 +1,9 @@
-"""Command line: `python -m sim table`, `python -m sim trace TASK` and `python -m sim score FILE.py:FUNCTION`
-(lesson 6), for slides and scripts.
-
-Numbers follow the course's one grammar (`sim.model.checks.parse_whole_number`). A table of the loops
-runs on the batch path, row for row equal to the one-seed path.
-
-A policy file (`score FILE.py:FUNCTION`) is loaded as `import` loads a module: registered in
-`sys.modules` while it runs, its folder first on `sys.path`. What the policy prints goes to
-stderr, so stdout carries only the command's table (whole JSON or CSV too).
-
-Every error is one line on stderr, `python -m sim: error: ... (see --help)`. Exit codes (EXIT_CODES,
-shown by --help): 0 done, also when the reader of stdout closes it early (`| head`); 1 the output
-cannot be written; 2 bad input, a policy file that cannot be loaded included, and a policy that
-raises (any exception, the SystemExit of `sys.exit` too) or returns what is not a tool or "stop";
-130 Ctrl-C, quietly (also a policy that raises KeyboardInterrupt).
+"""Command line: `python -m sim table`, `trace TASK` and `score FILE.py:FUNCTION` (lesson 6), numbers
+in the course's one grammar (`parse_whole_number`); a table of the loops runs on the batch path.
+A policy file loads as `import` loads a module, its prints going to stderr: stdout is the output's.
+Every error is one line on stderr; the exit code (EXIT_CODES) is 0 done (also when a reader such as
+`| head` closes stdout early), 1 the output cannot be written, 2 bad input (a policy that cannot be
+loaded, raises or returns what is not a tool or "stop" included), 130 Ctrl-C, quietly.
 """
 
 import argparse
@@ -25,15 +16,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.engine.config import (
-    DEFAULT_BUDGET,
-    DEFAULT_SEED,
-    OPTIONS,
-    SETUP_OPTIONS,
-    configs_for,
-    not_given,
-    run_config,
-)
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, OPTIONS, SETUP_OPTIONS, RunConfig, configs_for
 from sim.engine.exit_states import exit_state_of, stop_reason_of
 from sim.engine.labels import run_labels
 from sim.engine.loops import is_correct
@@ -41,7 +24,14 @@ from sim.engine.policy import describe
 from sim.engine.runs import run_with
 from sim.measurement.counts import measure_seeds, plan_accuracy
 from sim.measurement.exit_tables import contract_table
-from sim.model.checks import SETUP_NAMES, check_budget, check_seed, check_setup, parse_whole_number
+from sim.model.checks import (
+    SETUP_NAMES,
+    check_budget,
+    check_count,
+    check_seed,
+    check_setup,
+    parse_whole_number,
+)
 from sim.model.errors import InputError
 from sim.model.tasks import check_task
 from sim.presentation.tables import (
@@ -71,13 +61,13 @@ def _integer(text: str, name: str) -> int:
 
 
 def error_line(prog: str, message: str) -> str:
-    """The one form of every error line: `<prog>: error: <message> (see --help)`."""
+    """Every error line: `<prog>: error: <message> (see --help)`."""
     return f"{prog}: error: {message} (see --help)\n"
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line on stderr (exit code 2), without the usage block,
-    and which takes no abbreviated option (`--seed` is never read as `--seeds`)."""
+    """An argparse parser whose errors are one line (exit code 2) and which takes no abbreviated
+    option (`--seed` is never read as `--seeds`)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, allow_abbrev=False, **kwargs)
@@ -86,34 +76,19 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, error_line(self.prog, message))
 
 
-def _distinct(values: list, name: str) -> list:
+def _each(text: str, name: str, check) -> list:
+    """A comma-separated option's parts, each checked, none repeated."""
+    try:
+        values = [check(part.strip()) for part in text.split(",")]
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     repeated = next((value for index, value in enumerate(values) if value in values[:index]), None)
     if repeated is not None:
         raise argparse.ArgumentTypeError(f"{name} must not repeat, got {repeated} twice")
     return values
 
 
-def _each(text: str, name: str, check) -> list:
-    """Split a comma-separated option and check each part; one message naming the option on error."""
-    try:
-        return _distinct([check(part.strip()) for part in text.split(",")], name)
-    except InputError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _seed_list(text: str) -> list[int]:
-    return _each(text, "seeds", lambda part: check_seed(_integer(part, "each of seeds"), "seeds"))
-
-
-def _budget_list(text: str) -> list[int]:
-    return _each(text, "budgets", lambda part: check_budget(_integer(part, "each of budgets"), "budgets"))
-
-
-def _setup_list(text: str) -> list[str]:
-    return _each(text, "setups", lambda part: check_setup(part, "setups"))
-
-
-OPTION_HELP = {  # what each option does, for --help; its default, minimum and setups come from sim.engine.config
+OPTION_HELP = {  # --help's words; the rest of each option (default, minimum, setups) is sim.engine.config's
     "self_critique": "40 more tokens per tool error",
     "approval": "count side-effecting calls that ask for approval",
     "stop_when_done": "lesson 3's rule SB1: end a run right after the call that completes the job",
@@ -129,29 +104,29 @@ OPTION_HELP = {  # what each option does, for --help; its default, minimum and s
 
 
 def flag(option: str) -> str:
-    """An option's command-line spelling: "--stop-when-done" for stop_when_done."""
+    """An option's flag: "--stop-when-done" for stop_when_done."""
     return "--" + option.replace("_", "-")
 
 
 def _add_seeds_and_budgets(parser: argparse.ArgumentParser) -> None:
-    """The --seeds and --budgets lists, as `table` and `score` take them."""
     parser.add_argument(
         "--seeds",
-        type=_seed_list,
+        type=lambda text: _each(text, "seeds", lambda t: check_seed(_integer(t, "each of seeds"), "seeds")),
         default=[DEFAULT_SEED, DEFAULT_SEED + 1],
         help=f"comma-separated integers 0 <= seed < 2**32 (default: {DEFAULT_SEED},{DEFAULT_SEED + 1})",
     )
     parser.add_argument(
         "--budgets",
-        type=_budget_list,
+        type=lambda text: _each(
+            text, "budgets", lambda t: check_budget(_integer(t, "each of budgets"), "budgets")
+        ),
         default=[DEFAULT_BUDGET],
         help=f"comma-separated step budgets >= 1 (default: {DEFAULT_BUDGET})",
     )
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
-    """The run options, the same for `table` and `trace`, one flag per option of sim.engine.config.OPTIONS;
-    each applies to the chosen setups that have it."""
+    """One flag per option of sim.engine.config.OPTIONS, as `table` and `trace` take them."""
     for option, (default, minimum) in OPTIONS.items():
         having = ", ".join(setup for setup, names in SETUP_OPTIONS.items() if option in names)
         if minimum is None:  # a switch
@@ -163,14 +138,13 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _in_flags(message: str) -> str:
-    """A refusal from sim.engine.config, with each option named as the command line spells it."""
+    """A refusal from sim.engine.config, each option named by its flag."""
     for option in OPTIONS:
         message = re.sub(rf"\b{option}\b", flag(option), message)
     return message
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `python -m sim`."""
     parser = OneLineParser(
         prog="python -m sim",
         description="Agent loops, measured: the course's fictional simulator from the command line.",
@@ -183,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     table = commands.add_parser("table", help="counted units per (setup, seed, budget)")
     table.add_argument(
         "--setups",
-        type=_setup_list,
+        type=lambda text: _each(text, "setups", lambda t: check_setup(t, "setups")),
         default=list(DEFAULT_SETUPS),
         help=f"comma-separated, from {', '.join(SETUP_NAMES)} (default: {','.join(DEFAULT_SETUPS)})",
     )
@@ -213,29 +187,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _options(args) -> dict:
-    """The run options given on the command line, by RunConfig's field names."""
-    return {name: getattr(args, name) for name in tuple(OPTIONS)}
+    return {name: getattr(args, name) for name in OPTIONS}
 
 
 def _table(args) -> str:
-    """One data model, three renderings: the measurements (one per setup, seed and budget), with the
-    planner's plan accuracy per seed when the split ran on the five tools; JSON and CSV carry the
-    plan accuracy on the split's rows, text prints it as the seed's lines."""
-    configs = {budget: configs_for(args.setups, budget, _options(args)) for budget in args.budgets}
-    by_seed = {
-        (index, budget): measure_seeds(configs[budget][index], args.seeds)
-        for index in range(len(args.setups))
-        for budget in args.budgets
-    }
+    """A measurement per (setup, seed, budget) and, when the split ran on the five tools, its plan
+    accuracy per seed: text, or JSON and CSV rows (the plan accuracy on the split's rows)."""
+    configs = configs_for(args.setups, args.budgets[0], _options(args))
     measurements = [
-        by_seed[index, budget][j]
-        for index in range(len(args.setups))
-        for j in range(len(args.seeds))
-        for budget in args.budgets
+        measurement
+        for config in configs
+        for by_budget in zip(
+            *(measure_seeds(config.with_budget(b), args.seeds) for b in args.budgets), strict=True
+        )
+        for measurement in by_budget
     ]
-    plans = {}  # the planner's accuracy over the five tools, per seed (the same at every budget)
-    if "plan-execute" in args.setups and not args.lookalike:
-        plans = {seed: plan_accuracy(seed, args.common_draws) for seed in args.seeds}
+    split = next((c for c in configs if c.setup == "plan-execute" and not c.lookalike), None)
+    plans = {seed: plan_accuracy(seed, split.common_draws) for seed in args.seeds} if split else {}
     if args.format != "text":
         rows = [m.row() for m in measurements]
         for row in rows:
@@ -257,12 +225,8 @@ def _table(args) -> str:
 
 def _trace(args) -> str:
     task = check_task(args.task)
-    config = run_config(
-        check_setup(args.setup),
-        check_budget(args.budget, "budget"),
-        **{name: value for name, value in _options(args).items() if not not_given(value)},
-    )
-    run = run_with(config, task, check_seed(args.seed))  # fmt: skip
+    config = RunConfig(args.setup, check_budget(args.budget, "budget"), **_options(args))
+    run = run_with(config, task, check_seed(args.seed))
     text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
         run
     )
@@ -275,8 +239,8 @@ def _trace(args) -> str:
 
 def load_policy(spec: str):
     """The function named by "FILE.py:FUNCTION", its file loaded as `import` loads a module (in
-    `sys.modules` as policy_<stem>, its folder first on `sys.path`); InputError when the file or
-    the function is missing, or the file fails to load (any exception, SystemExit included)."""
+    `sys.modules` as policy_<stem>, its folder first on `sys.path`). Raises InputError for a file or
+    function missing, or a file that fails to load (any exception, SystemExit included)."""
     import importlib.util
     from pathlib import Path
 
@@ -305,21 +269,15 @@ def load_policy(spec: str):
 
 
 def _score(args) -> str:
-    from sim.presentation.score_report import (  # numpy, pandas and scipy only when a policy is scored
-        RENDER,
-        score_report,
-    )
+    from sim.presentation.score_report import RENDER, score_report  # numpy, scipy only when scoring
 
-    policy = load_policy(args.policy)
-    baseline = check_setup(args.baseline, "baseline")
-    if args.held_out < 0:
-        raise InputError(f"--held-out must be an integer >= 0, got {args.held_out}")
-    return RENDER[args.format](score_report(policy, baseline, args.seeds, args.budgets, args.held_out))
+    policy, baseline = load_policy(args.policy), check_setup(args.baseline, "baseline")
+    held_out = check_count(args.held_out, "--held-out", 0)
+    return RENDER[args.format](score_report(policy, baseline, args.seeds, args.budgets, held_out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code (EXIT_CODES: 0 on success, 2 on bad input, 1 when the
-    output cannot be written, 130 on Ctrl-C)."""
+    """Run the CLI; return its exit code (EXIT_CODES)."""
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the conventional code
@@ -327,7 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _say(line: str) -> None:
-    """Write one line to stderr; a stderr that is closed or gone is no second error."""
+    """One line to stderr; a stderr that is closed or gone is no second error."""
     try:
         if sys.stderr is not None:
             sys.stderr.write(line)

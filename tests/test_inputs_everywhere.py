@@ -156,7 +156,6 @@ VALID = {
     reliability.per_task_pass: dict(correct=B1.correct, k=2, at_least_one=True),
     reliability.trial_table: dict(run=B1, n_trials=1, ks=[1]),
     reliability.cost_per_success: dict(run=B1, n_seeds=3, method="percentile", n_resamples=50, random_seed=1),
-    messages.call_turns: dict(task="G05", tools=["read_meter"]),
     messages.requests: dict(run=LOOP),
     messages.request_sizes: dict(run=SPLIT),
     messages.format_messages: dict(messages=[{"role": "user", "content": "x"}], width=40),

@@ -1,29 +1,11 @@
-"""A policy that asks a real model through an OpenAI-compatible chat endpoint, recorded and replayed
-(lesson 6). Optional: no lesson and no test needs a model or a network.
+"""A policy that asks a model through any OpenAI-compatible chat endpoint, recorded to a JSONL
+transcript and replayed from it (lesson 6). Optional: no lesson and no test needs a network.
 
-`chat_policy` sends, at each step, the single loop's request for the observation (the messages of
-`sim.chat.messages`: system, request, the trace's tool calls and results, the five tool schemas) to
-any endpoint that speaks the OpenAI chat-completions format (a hosted service, or a local server:
-Ollama, vLLM, llama.cpp's server), with the official `openai` client. The reply's tool call
-becomes the next tool; a reply with text and no tool call is the model's answer: "stop". The
-arguments the model writes are shown on the wire but not used: as for every policy, the engine
-calls the tool with the fields of its schema from the agent's state.
-
-A request that fails ends its task's run, never the whole score: an HTTP error, a timeout, a
-connection refused, a reply that is not a chat completion's (any shape the chat format does not
-give: a choice with no message, a completions-style `text` or streaming `delta` choice, tool calls
-of the wrong type, not JSON), a reply with neither a tool call nor text, or a tool call to a tool
-that does not exist. The policy then says "stop" and keeps a `Failure` (kind, task request, step,
-message) in `failures`. A request's whole time is bounded: `timeout` seconds from sending it to
-its reply's last byte, its retries (at most `max_retries`, each only when its wait, the server's
-Retry-After or the openai client's back-off, ends within that time) included.
-
-Every request and reply can be recorded to a JSONL transcript (`record=`): a header line, then
-one line a request, holding its key (from the SHA-256 of the request's JSON), the number of
-messages it carried, and the reply or the failure (the messages themselves are `sim.chat.messages`'s,
-rebuilt from the run). `replay_policy(transcript)` answers
-each request from the transcript by its key, in recorded order, with no endpoint: the same run
-and the same scores, exactly.
+Each step sends the single loop's request (`sim.chat.messages`); the reply's tool call is the next
+tool (its arguments are shown, not used: the engine gives the tool its fields), text without one is
+"stop". A request that fails (FAILURE_KINDS) stops its task's run, never the score, and is kept in
+`failures`. A transcript is a header line, then one line a request: its key, its number of
+messages, and its reply or failure; replaying it gives the same runs and scores, exactly.
 """
 
 import email.utils
@@ -35,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.chat.messages import SYSTEM_LOOP, call_turns, tool_schemas
+from sim.chat.messages import SYSTEM_LOOP, call_turns, head, tool_schemas
 from sim.engine.policy import STOP
 from sim.model.checks import check_integer, check_real
 from sim.model.errors import InputError, InputTypeError
@@ -47,16 +29,17 @@ MAX_RETRIES_LIMIT = 5
 MAX_TIMEOUT = 3600  # seconds a request may take at most: an hour
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # the openai client's own default
 KEY_DIGITS = 16  # a request's key in a transcript: 64 bits of its SHA-256
+TRANSCRIPT_TAG = "sim.chat_policy"  # a transcript's header says what wrote it (data: never renamed)
 # the transcript lesson 6 replays (scripts/record_standin_transcript.py): its held-out seeds and label
 SHIPPED_HELD_OUT = 10
 SHIPPED_LABEL = "the course's scripted stand-in server (sim.chat.standin_server), NOT a model"
 SHIPPED_TRANSCRIPT = Path(__file__).resolve().parents[2] / "transcripts" / "06_your_agent-standin.jsonl"
+TASK_OF_REQUEST = {task.request: task for task in TASKS}
 
 
 @dataclass(frozen=True)
 class Failure:
-    """A request that ended its task's run: kind (one of FAILURE_KINDS), request (the user's
-    request text), step (1-based), message (what went wrong, in one line)."""
+    """A request that ended its task's run: kind (FAILURE_KINDS), the task's request, step (1-based)."""
 
     kind: str
     request: str
@@ -69,48 +52,39 @@ class TranscriptError(InputError):
 
 
 def observation_request(observation, model: str) -> dict:
-    """The chat-completions request (model, messages, tools) the single loop sends for an
-    observation: lesson 1's messages, rebuilt from the observation's request and trace."""
-    task = next((t for t in TASKS if t.request == observation.request), None)
-    if task is None:
-        raise InputError(f"observation.request must be a task's request, got {observation.request!r}")
-    messages = [{"role": "system", "content": SYSTEM_LOOP}, {"role": "user", "content": task.request}]
-    messages += call_turns(task, [call.tool for call in observation.trace])
+    """The chat-completions request (model, messages, tools) the single loop sends at an observation."""
+    task = TASK_OF_REQUEST[observation.request]
+    messages = head(SYSTEM_LOOP, task.request) + call_turns(task, [call.tool for call in observation.trace])
     return {"model": model, "messages": messages, "tools": tool_schemas()}
 
 
 def request_key(request: dict) -> str:
-    """The first KEY_DIGITS hex digits of the SHA-256 of a request's JSON (keys sorted): how a
-    transcript finds a request's reply."""
+    """A request's key in a transcript: KEY_DIGITS hex digits of the SHA-256 of its JSON, keys sorted."""
     return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()[:KEY_DIGITS]
 
 
-def decide(reply: dict) -> tuple[str | None, Failure | None]:
-    """A reply, as {"tool": name or None, "content": text or None}, turned into (decision, None):
-    a tool name, or "stop" for text with no tool call; or (None, failure fields) when it holds
-    neither or names a tool that does not exist. The failure's request and step are left blank."""
+def decide(reply: dict) -> str | dict:
+    """A reply's decision: its tool, "stop" for text without a tool call, or its failure {kind, message}."""
     tool, content = reply.get("tool"), reply.get("content")
+    if "error" in reply:
+        return reply["error"]
     if tool is None:
         if content:
-            return STOP, None
-        return None, Failure("no_tool_call", "", 0, "the reply holds neither a tool call nor an answer")
+            return STOP
+        return {"kind": "no_tool_call", "message": "the reply holds neither a tool call nor an answer"}
     if tool not in TOOL_NAMES:
-        return None, Failure(
-            "unknown_tool", "", 0, f"the reply calls {tool!r}, not one of {', '.join(TOOL_NAMES)}"
-        )
-    return tool, None
+        return {"kind": "unknown_tool", "message": f"the reply calls {tool!r}, not one of {', '.join(TOOL_NAMES)}"}  # fmt: skip
+    return tool
 
 
 def _failed(kind: str, message: str) -> dict:
-    """A failure as a reply holds it; its message in one line."""
     return {"error": {"kind": kind, "message": " ".join(message.split())}}
 
 
 def reply_of(data) -> dict:
     """A chat-completions reply body (parsed JSON) as {"tool", "arguments", "content"}, or a
-    "bad_reply" failure for any shape the chat format does not give: no choices, a choice without a
-    message (a completions-style `text` or a streaming `delta`), a message or tool call of the
-    wrong type, content that is not text."""
+    "bad_reply" failure for any shape the chat format does not give (a completions-style `text` or a
+    streaming `delta` choice, tool calls of the wrong type, content that is not text)."""
     if isinstance(data, dict) and "choices" not in data and "error" in data:
         return _failed("bad_reply", f"the reply is an error: {json.dumps(data['error'])[:200]}")
     choices = data.get("choices") if isinstance(data, dict) else None
@@ -122,8 +96,9 @@ def reply_of(data) -> dict:
         return _failed("bad_reply", f"the reply's message must be an object, got {json.dumps(message)[:200]}")
     if not isinstance(message, dict):
         held = ", ".join(sorted(map(str, choice))) or "nothing"
-        return _failed("bad_reply", f"the reply's choice holds no message (it holds {held}): "
-                                    "not a chat completion")  # fmt: skip
+        return _failed(
+            "bad_reply", f"the reply's choice holds no message (it holds {held}): not a chat completion"
+        )
     content, calls = message.get("content"), message.get("tool_calls")
     if content is not None and not isinstance(content, str):
         return _failed("bad_reply", f"the reply's content must be text, got {type(content).__name__}")
@@ -138,10 +113,9 @@ def reply_of(data) -> dict:
 
 
 def retry_wait(response, retry: int) -> float | None:
-    """Seconds to wait before retry number `retry` (0-based) of a request that got `response`
-    (an httpx response), as the openai client waits: the server's Retry-After (-ms) when given,
-    else 0.5 s doubling up to 8 s; None when the status is not one to retry (only 408, 409, 429
-    and 5xx are)."""
+    """Seconds to wait before retry `retry` (0-based) after an httpx `response`, as the openai client
+    waits: the server's Retry-After(-ms), else 0.5 s doubling up to 8 s; None unless the status is
+    408, 409, 429 or 5xx."""
     if response.status_code not in (408, 409, 429) and response.status_code < 500:
         return None
     for header, unit in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
@@ -160,8 +134,8 @@ def retry_wait(response, retry: int) -> float | None:
 
 
 def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
-    """One try of a request, cut off at `deadline` (time.monotonic()): (reply or failure, the
-    httpx response of an HTTP error or True for a connection error, else None)."""
+    """One try, cut off at `deadline` (time.monotonic()): (reply or failure, the httpx response of an
+    HTTP error, True for a connection error, else None)."""
     import httpx2
     import openai
 
@@ -191,8 +165,8 @@ def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
 
 
 def _within(seconds: float, call):
-    """call() in a daemon thread, waited for at most `seconds`: its result, or None when it is
-    still running then (it is left to end by itself). Re-raises what call() raised."""
+    """call() in a daemon thread, waited for at most `seconds`: its result, or None while it still
+    runs (it is left to end by itself); re-raises what call() raised."""
     done: list = []
 
     def run():
@@ -213,10 +187,8 @@ def _within(seconds: float, call):
 
 
 def _ask_endpoint(client, request: dict, timeout: float, max_retries: int) -> dict:
-    """Send one request with the openai client; the reply as {"tool", "arguments", "content"}, or
-    {"error": {"kind", "message"}}. Never raises for what an endpoint does. The whole call, its
-    retries and their waits included, ends within `timeout` seconds: a retry is made only when
-    its wait ends before then."""
+    """One request's reply or failure, never raising for what an endpoint does; the whole call, its
+    retries and their waits included, ends within `timeout` seconds."""
     deadline, last = time.monotonic() + timeout, None
     for retry in range(max_retries + 1):
         outcome = _within(deadline - time.monotonic(), lambda: _attempt(client, request, deadline))
@@ -245,65 +217,37 @@ def _noted(failure: dict, note: str) -> dict:
 
 
 class ChatPolicy:
-    """A policy (observation -> tool or "stop") answered by a chat endpoint or a transcript.
-    Build it with `chat_policy` or `replay_policy`. Fields: model; failures (list of Failure,
-    in order); record (the transcript path being written, or None)."""
+    """A policy answered by a chat endpoint or a transcript (build it with `chat_policy` or
+    `replay_policy`); `failures` lists its Failures in order, `record` the transcript written."""
 
     def __init__(self, model: str, ask, record: Path | None = None):
         self.model, self._ask, self.record, self.failures = model, ask, record, []
         self.__name__ = f"chat model {model}"
 
     def __call__(self, observation) -> str:
-        """The next tool, or "stop": ask, record, decide; a failed request stops the task's run."""
         request = observation_request(observation, self.model)
         reply = self._ask(request)
         if self.record is not None:
             line = {"key": request_key(request), "messages": len(request["messages"]), "reply": reply}
             with self.record.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(line) + "\n")
-        if "error" in reply:
-            failure = Failure(reply["error"]["kind"], "", 0, reply["error"]["message"])
-            decision = None
-        else:
-            decision, failure = decide(reply)
-        if failure is None:
+        decision = decide(reply)
+        if isinstance(decision, str):
             return decision
-        self.failures.append(Failure(failure.kind, observation.request, observation.step, failure.message))
+        self.failures.append(
+            Failure(decision["kind"], observation.request, observation.step, decision["message"])
+        )
         return STOP
 
 
 def chat_policy(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                 timeout: float = 30.0, max_retries: int = 1, record=None, label: str = "") -> ChatPolicy:  # fmt: skip
-    """A policy that asks a model through an OpenAI-compatible endpoint (lesson 6).
+    """A policy that asks `model` through an OpenAI-compatible endpoint (lesson 6).
 
-    Parameters
-    ----------
-    model : str | None
-        The model's name; None reads OPENAI_MODEL (an empty variable counts as unset, as for
-        every variable here).
-    base_url : str | None
-        The endpoint, e.g. "http://127.0.0.1:11434/v1" (Ollama); None or "" reads OPENAI_BASE_URL,
-        else (unset or empty) DEFAULT_BASE_URL, OpenAI's service.
-    api_key : str | None
-        None or "" reads OPENAI_API_KEY; local servers take any key ("none" is sent when it is
-        unset or empty).
-    timeout : float
-        Seconds a request may take, 0 < timeout <= MAX_TIMEOUT, from sending it to its reply's
-        last byte, its retries and their waits included.
-    max_retries : int
-        Retries of a request that failed with a connection error, HTTP 408, 409, 429 or 5xx,
-        0..MAX_RETRIES_LIMIT; a retry waits as the openai client does (the server's Retry-After,
-        else 0.5 s doubling) and is made only when that wait ends within `timeout`.
-    record : str | Path | None
-        A JSONL transcript to write (a new file: its header, then one line a request).
-    label : str
-        What the transcript was recorded against, written in its header.
-
-    Raises
-    ------
-    InputTypeError, InputError
-        For a missing model, a base URL, key or label that is not a string, a bad timeout or
-        retry count, or a transcript that already exists.
+    None or "" reads OPENAI_MODEL, OPENAI_BASE_URL (else DEFAULT_BASE_URL) and OPENAI_API_KEY (else
+    "none"). timeout: seconds, 0 < timeout <= MAX_TIMEOUT, for a request with its retries;
+    max_retries: 0..MAX_RETRIES_LIMIT, for a connection error or HTTP 408, 409, 429, 5xx; record: a
+    new JSONL transcript, `label` in its header. Raises InputTypeError / InputError naming the argument.
     """
     model = model if model is not None else _environ("OPENAI_MODEL")
     if not isinstance(model, str) or not model:
@@ -323,14 +267,13 @@ def chat_policy(model: str | None = None, base_url: str | None = None, api_key: 
     client.organization, client.project = client.organization or None, client.project or None
     path = None
     if record is not None:
-        path = _new_transcript(record, {"transcript": "sim.chat_policy", "model": model,
+        path = _new_transcript(record, {"transcript": TRANSCRIPT_TAG, "model": model,
                                         "base_url": str(client.base_url), "label": label})  # fmt: skip
     return ChatPolicy(model, lambda request: _ask_endpoint(client, request, timeout, max_retries), path)
 
 
 def _environ(name: str) -> str | None:
-    """An environment variable's value; None when it is unset or empty (an empty one is unset)."""
-    return os.environ.get(name) or None
+    return os.environ.get(name) or None  # an empty variable counts as unset
 
 
 def _new_transcript(record, header: dict) -> Path:
@@ -349,8 +292,8 @@ def _new_transcript(record, header: dict) -> Path:
 
 
 def read_transcript(transcript) -> tuple[dict, list[dict]]:
-    """A transcript's header and its request lines, in order. Raises InputTypeError for a path of
-    another type, TranscriptError for a missing file or a line that is not a transcript's."""
+    """A transcript's header and request lines. Raises InputTypeError for a path of another type,
+    TranscriptError for a file that cannot be read or is not a transcript."""
     if not isinstance(transcript, str | Path):
         raise InputTypeError(f"transcript must be a file path, got {type(transcript).__name__}")
     try:
@@ -359,7 +302,7 @@ def read_transcript(transcript) -> tuple[dict, list[dict]]:
         ]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise TranscriptError(f"transcript {transcript} cannot be read: {error}") from error
-    if not lines or not isinstance(lines[0], dict) or lines[0].get("transcript") != "sim.chat_policy":
+    if not lines or not isinstance(lines[0], dict) or lines[0].get("transcript") != TRANSCRIPT_TAG:
         raise TranscriptError(f"transcript {transcript} is not a transcript of sim.chat.chat_policy")
     bad = next((n for n, line in enumerate(lines[1:], 2) if not _request_line(line)), None)
     if bad is not None or not isinstance(lines[0].get("model"), str):
@@ -371,12 +314,14 @@ def read_transcript(transcript) -> tuple[dict, list[dict]]:
 
 
 def _request_line(line) -> bool:
-    """Whether a transcript line is a request's: a key and a reply, as `ChatPolicy` writes them."""
-    if not isinstance(line, dict) or not isinstance(line.get("key"), str):
+    """Whether a line is a request's as `ChatPolicy` writes it: a key and a reply or failure."""
+    if (
+        not isinstance(line, dict)
+        or not isinstance(line.get("key"), str)
+        or not isinstance(line.get("reply"), dict)
+    ):
         return False
-    reply = line.get("reply")
-    if not isinstance(reply, dict):
-        return False
+    reply = line["reply"]
     if "error" in reply:
         error = reply["error"]
         return (
@@ -388,13 +333,9 @@ def _request_line(line) -> bool:
 
 
 def replay_policy(transcript) -> ChatPolicy:
-    """A policy that answers each request from a recorded transcript, with no endpoint (lesson 6):
-    the replies to a request, in recorded order, each once. Make the same calls, in the same order,
-    as the recording (e.g. the same `sim.measurement.harness.score`), and the runs and scores equal the
-    recorded ones, exactly.
-
-    Raises InputTypeError / TranscriptError as `read_transcript`; at a step, TranscriptError (a
-    PolicyError through `sim.engine.policy`) when the transcript holds no reply for the request."""
+    """A policy that answers each request from a transcript, with no endpoint (lesson 6): the same
+    calls in the same order give the recorded runs. Raises as `read_transcript`; at a step,
+    TranscriptError (a PolicyError through the engine) for a request it holds no reply for."""
     header, lines = read_transcript(transcript)
     replies: dict[str, list] = {}
     for line in lines:

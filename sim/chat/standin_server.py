@@ -1,17 +1,8 @@
-"""The course's scripted stand-in for an OpenAI-compatible chat server (lesson 6 and the tests).
-NOT a model: it answers each request by a fixed rule from the simulator, on 127.0.0.1 only.
-
-The rule: read the user's request and the trace of tool calls in the messages, find the first
-position of the task's sequence not yet done (as the engine counts it: the right tool, no tool
-error), and pick as lesson 1's single loop picks (`sim.model.picks.single_loop_pick`), with the draw
-stream keyed by the request's own JSON: the same request always gets the same reply, whatever the
-run's seed. A tool is sent as a tool call with the arguments the simulator would give it; a stop
-as a short text answer.
-
-Some model names ask for a failure, for the tests of `sim.chat.chat_policy`: "standin-http-error"
-(HTTP 500), "standin-slow" (replies after SLOW_SECONDS), "standin-no-tool" (neither a tool call
-nor text), "standin-unknown-tool" (a call to a tool that does not exist).
-"""
+"""The course's scripted stand-in for an OpenAI-compatible chat server on 127.0.0.1 (lesson 6 and the
+tests). NOT a model: it picks as lesson 1's single loop picks, at the first position of the task's
+sequence not yet done, its draws keyed by the request's JSON (the same request, the same reply).
+The models "standin-http-error", "standin-slow", "standin-no-tool" and "standin-unknown-tool" fail
+on purpose, for the tests of `sim.chat.chat_policy`."""
 
 import hashlib
 import json
@@ -31,8 +22,7 @@ HOST = "127.0.0.1"
 
 
 def standin_message(body: dict) -> dict:
-    """The assistant message the stand-in sends for a chat-completions request body (see the
-    module's rule): {"role": "assistant", "content": ..., "tool_calls": [...] or absent}."""
+    """The assistant message the stand-in sends for a request body: a tool call or a text answer."""
     messages = body.get("messages") or []
     request = next((m.get("content") for m in messages if m.get("role") == "user"), None)
     task = next((t for t in TASKS if t.request == request), None)
@@ -54,7 +44,7 @@ def standin_message(body: dict) -> dict:
 
 
 def standin_reply(body: dict) -> tuple[int, dict]:
-    """(HTTP status, JSON body) of the stand-in's answer to a request body, failures included."""
+    """(HTTP status, JSON body) of the stand-in's answer, failures included."""
     model = body.get("model", MODEL)
     if model == "standin-http-error":
         return 500, {"error": {"message": "the stand-in fails on purpose", "type": "server_error"}}
@@ -97,8 +87,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class StandinServer:
-    """The stand-in on 127.0.0.1, on a free port, in a background thread. Use it as a context
-    manager; `base_url` is what `sim.chat.chat_policy.chat_policy` takes."""
+    """The stand-in on a free port of 127.0.0.1, in a background thread, as a context manager."""
 
     def __init__(self):
         self._server = ThreadingHTTPServer((HOST, 0), _Handler)
@@ -106,8 +95,7 @@ class StandinServer:
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
-    def base_url(self) -> str:
-        """E.g. "http://127.0.0.1:43210/v1"."""
+    def base_url(self) -> str:  # what chat_policy takes, e.g. "http://127.0.0.1:43210/v1"
         return f"http://{HOST}:{self._server.server_address[1]}/v1"
 
     def __enter__(self):

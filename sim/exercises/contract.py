@@ -1,9 +1,5 @@
-"""The checks of lesson 4's coding exercises, for a seed the student chooses: the exit states of the
-contract's runs, counted, and a plan validator the student writes (the data-flow rule, CT4). Each check
-says right or wrong, and what is off, never the answer; the reference answers (`exit_counts`,
-`plan_cases` with `sim.engine.plan_schema.data_flow_problems`) go into INSTRUCTORS.md through
-scripts/make_answer_key.py.
-"""
+"""Lesson 4's exercise checks: the exit states counted, and a plan validator by the data-flow rule
+(CT4). Each says right or wrong, never the answer (the answers: scripts/make_answer_key.py)."""
 
 from collections.abc import Callable
 
@@ -26,8 +22,7 @@ DROPPED = 0.3  # share of the cases with one linked step's depends_on emptied
 
 
 def exit_counts(seed: int) -> dict[str, int]:
-    """Exercise 6's answer: how many of the 24 tasks end in each exit state (every state of EXIT_STATES,
-    0 included) under the contract at `seed`, budget 8, default bounds. Raises for a bad seed."""
+    """Exercise 6's answer: the tasks ending in each exit state at `seed`, budget 8, default bounds."""
     seed = check_seed(seed)
     states = [run_contract(task, seed, BUDGET).exit_state for task in TASKS]
     return {state: states.count(state) for state in EXIT_STATES}
@@ -35,11 +30,8 @@ def exit_counts(seed: int) -> dict[str, int]:
 
 @fits_the_screen
 def check_exit_counts(seed: int, answer: object = None) -> str:
-    """Lesson 4, exercise 6: the student's counts, a dict from exit state to tasks, at `seed`.
-    Returns "right: ...", "wrong: ..." naming the first state whose count is off (not which way: a
-    small count could be found by halving), or "not answered yet"; never a count. A state left out counts as 0.
-
-    Raises InputTypeError / InputError for a bad seed or an answer that is not such a dict."""
+    """Exercise 6: the student's dict exit state -> tasks (a state left out counts 0). Names the first
+    state off, not which way (halving would find it). Raises for a bad seed or answer."""
     seed = check_seed(seed)
     if answer is None:
         return "not answered yet: set my_exits and run the check again"
@@ -59,15 +51,10 @@ def check_exit_counts(seed: int, answer: object = None) -> str:
     return f"right: at seed {seed} those are the counts"
 
 
-def _held(task) -> tuple[str, ...]:
-    return tuple(name for name in initial_state(task) if name not in INTERNAL_FIELDS)
-
-
 def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
-    """The cases exercise 7 of lesson 4 checks, drawn with a numpy Generator seeded with `seed`: PLAN_CASES
-    (task name, plan, held) triples. A plan is what the planner writes (`plan_from_tools`) around the
-    task's sequence (share RIGHT_TOOLS) or random tools of the same length; in a share DROPPED of them
-    the depends_on of one step that has any is emptied. `held` is the task's initial scratchpad. Raises for a bad seed."""
+    """Exercise 7's PLAN_CASES (task name, plan, initial scratchpad), drawn from `seed`: planner plans
+    of the task's sequence (share RIGHT_TOOLS) or of random tools; in a share DROPPED one linked step
+    loses its depends_on."""
     rng, cases = np.random.default_rng(check_seed(seed)), []
     for _ in range(PLAN_CASES):
         task = TASKS[int(rng.integers(len(TASKS)))]
@@ -75,7 +62,7 @@ def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
             tools = list(task.sequence)
         else:
             tools = [TOOL_NAMES[int(i)] for i in rng.integers(len(TOOL_NAMES), size=len(task.sequence))]
-        held = _held(task)
+        held = tuple(name for name in initial_state(task) if name not in INTERNAL_FIELDS)
         plan = plan_from_tools(tools, GOALS[task.kind], held)
         linked = [i for i, step in enumerate(plan.steps) if step.depends_on]
         if rng.random() < DROPPED and linked:
@@ -90,12 +77,9 @@ def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
 
 @fits_the_screen
 def check_plan_validator(seed: int, function: Callable) -> str:
-    """Lesson 4, exercise 7: `function(plan, held)` returns True when the plan may run by the data-flow
-    rule (CT4) and False when validation refuses it. The check runs it on `plan_cases(seed)` against
-    `sim.engine.plan_schema.data_flow_problems` and returns "right: ...", "wrong: ..." naming the first plan it
-    judges wrongly (as its steps) and which way, or "not answered yet" (the function returns None).
-
-    Raises InputTypeError / InputError for a function that is not callable or a bad seed."""
+    """Exercise 7: `function(plan, held)` says whether a plan may run by CT4, checked on
+    `plan_cases(seed)` against `data_flow_problems`; names the first plan judged wrongly.
+    Raises for a bad seed or a function that is not callable."""
     if not callable(function):
         raise InputTypeError(f"function must be a function of (plan, held), got {type(function).__name__}")
     for name, plan, held in plan_cases(seed):
@@ -104,8 +88,7 @@ def check_plan_validator(seed: int, function: Callable) -> str:
             return "not answered yet: write the body of your function and run the check again"
         if not isinstance(given, bool | np.bool_):
             return f"wrong: your function returned {given!r}; it must return True or False"
-        valid = not data_flow_problems(plan, held)
-        if bool(given) != valid:
+        if bool(given) == bool(data_flow_problems(plan, held)):
             steps = "; ".join(f"{s.id} {s.tool} depends on {list(s.depends_on)}" for s in plan.steps)
             return (f"wrong: a plan for {name} ({steps}; scratchpad holds {', '.join(held)}) is "
                     + ("refused by validation, and your function lets it run" if given else

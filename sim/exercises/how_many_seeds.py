@@ -1,23 +1,16 @@
-"""The checked exercises of lesson 5: a power and a coverage figure the student computes for a first
-seed of their own choosing. Each check says right or wrong, and what is off, without showing the
-answer; the reference answers (`power_answer`, `coverage_answer`) go into INSTRUCTORS.md through
-scripts/make_answer_key.py.
-"""
-
-import numbers
+"""Lesson 5's exercise checks: a power and a coverage figure computed for the student's own first
+seed. Each says right or wrong, never the answer (the answers: scripts/make_answer_key.py)."""
 
 from sim.engine.config import RunConfig
+from sim.exercises.single_loop import check_share_answer
 from sim.measurement.batch import batch_run, study_seeds
 from sim.measurement.intervals import bootstrap_interval, disjoint_studies, excludes_zero, t_interval
 from sim.model.checks import check_seed
-from sim.model.errors import InputTypeError
 from sim.presentation.screen import fits_the_screen
 
 EXERCISE_SEEDS = 5000  # seeds from the student's first seed
-POWER_STUDY_SEEDS = 100  # exercise: power of 100-seed studies for the success difference (t interval)
-COVERAGE_STUDY_SEEDS = (
-    5  # exercise: coverage of 5-seed percentile bootstrap intervals for the token difference
-)
+POWER_STUDY_SEEDS = 100  # power of 100-seed studies for the success difference (t interval)
+COVERAGE_STUDY_SEEDS = 5  # coverage of 5-seed percentile bootstrap intervals for the token difference
 COVERAGE_RESAMPLES = 1000  # resamples per study, numpy Generator seeded 2026 (as the lesson's coverage study)
 COVERAGE_TOLERANCE = 0.01  # another resampling seed moves the coverage a little: within this counts as right
 
@@ -30,18 +23,16 @@ def _differences(first: int, field: str):
 
 
 def power_answer(first: int) -> float:
-    """Exercise 1's answer: over seeds first .. first + 4999, cut into 50 disjoint studies of 100
-    seeds, the share of studies whose 95 % t interval for the success difference (planner +
-    executor minus single loop, tasks solved per run) leaves zero out. Raises for a bad seed."""
+    """Exercise 1's answer: the share of the 50 disjoint 100-seed studies from `first` whose 95 % t
+    interval for the success difference (split minus single loop) leaves zero out."""
     studies = disjoint_studies(_differences(first, "solved"), POWER_STUDY_SEEDS)
     return float(excludes_zero(*t_interval(studies)).mean())
 
 
 def coverage_answer(first: int) -> float:
-    """Exercise 2's answer: over seeds first .. first + 4999, cut into 1,000 disjoint studies of 5
-    seeds, the share of studies whose 95 % percentile bootstrap interval (1,000 resamples,
-    resampling seed 2026) for the token difference holds the mean over all 5,000 seeds.
-    Raises for a bad seed."""
+    """Exercise 2's answer: the share of the 1,000 disjoint 5-seed studies from `first` whose 95 %
+    percentile bootstrap interval (resampling seed 2026) for the token difference holds the
+    mean over all 5,000 seeds."""
     differences = _differences(first, "tokens")
     low, high = bootstrap_interval(disjoint_studies(differences, COVERAGE_STUDY_SEEDS), "percentile",
                                    COVERAGE_RESAMPLES)  # fmt: skip
@@ -52,10 +43,7 @@ def coverage_answer(first: int) -> float:
 def _verdict(answer: object, expected: float, tolerance: float, what: str) -> str:
     if answer is None:
         return f"not answered yet: set your {what} (a share between 0 and 1) and run the check again"
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        raise InputTypeError(
-            f"answer must be a share between 0 and 1, got {answer!r} ({type(answer).__name__})"
-        )
+    check_share_answer(answer)
     if not 0 <= answer <= 1:
         return f"not right: {what} is a share between 0 and 1, got {answer!r} (a percentage? divide by 100)"
     if abs(answer - expected) <= tolerance + 1e-12:
@@ -66,14 +54,12 @@ def _verdict(answer: object, expected: float, tolerance: float, what: str) -> st
 
 @fits_the_screen
 def check_power(first: int, answer: object = None) -> str:
-    """Check exercise 1 for the student's first seed: "right", "not right" (not which way: an exact
-    share of few studies could be found by halving) or "not answered yet"; never the answer itself. `answer` is a share in [0, 1] or None.
-    Raises InputTypeError / InputError for a bad seed or an answer that is not a number."""
+    """Exercise 1: the student's power (a share, or None), exactly; never which way.
+    Raises for a bad seed or an answer that is not a number."""
     return _verdict(answer, power_answer(first), 0.0, "power")
 
 
 @fits_the_screen
 def check_coverage(first: int, answer: object = None) -> str:
-    """Check exercise 2 for the student's first seed, within COVERAGE_TOLERANCE (a student's own
-    resampling seed moves the figure a little); says right or wrong as `check_power`."""
+    """Exercise 2: the student's coverage, within COVERAGE_TOLERANCE; as `check_power`."""
     return _verdict(answer, coverage_answer(first), COVERAGE_TOLERANCE, "coverage")

@@ -1,8 +1,6 @@
-"""The checks of lesson 2's coding exercises, for a seed the student chooses: a band verdict the student's
-own function computes from two runs, and the chance of a fully right plan predicted from the pick rule.
-Each check says right or wrong, and what is off, never the answer; the reference answers
-(`band_verdicts`, `plan_chance`) go into INSTRUCTORS.md through scripts/make_answer_key.py.
-"""
+"""Lesson 2's exercise checks: a band verdict the student's function computes from two runs, and the
+chance of fully right plans by the pick rule. Each says right or wrong, never the answer (the
+answers: scripts/make_answer_key.py)."""
 
 from collections.abc import Callable
 
@@ -10,9 +8,9 @@ import numpy as np
 
 from sim.engine.units import UNITS
 from sim.exercises.single_loop import chance_verdict
-from sim.measurement.bands import compare_setups
+from sim.measurement.bands import band_verdict
 from sim.measurement.counts import measure
-from sim.model.checks import check_integer
+from sim.model.checks import SEED_LIMIT, check_integer
 from sim.model.errors import InputTypeError
 from sim.model.picks import expected_right_share
 from sim.model.tasks import TASKS
@@ -24,16 +22,14 @@ VERDICTS = ("measured", "unmeasured")
 
 
 def _seed(seed: object) -> int:
-    return check_integer(seed, "seed", 0, 2**32 - 2 * PAIRS)
+    return check_integer(seed, "seed", 0, SEED_LIMIT - 2 * PAIRS)  # room for the PAIRS pairs
 
 
 def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[int]]]:
-    """The cases exercise 5 of lesson 2 checks: for each of PAIRS seed pairs from `seed` (runs seed,
-    seed + 1; seed + 2, seed + 3; ...), each counted unit's exact counts for the single loop (first) and
-    the split (second) at budget 8, as (runs, unit, first, second). Raises for a bad seed."""
-    seed, cases = _seed(seed), []
-    for k in range(PAIRS):
-        runs = (seed + 2 * k, seed + 2 * k + 1)
+    """Exercise 5's cases: (runs, unit, single-loop counts, split counts) for each of the PAIRS seed
+    pairs from `seed` and each unit, budget 8."""
+    cases, seed = [], _seed(seed)
+    for runs in ((seed + 2 * k, seed + 2 * k + 1) for k in range(PAIRS)):
         single = [measure("single-loop", s, 8) for s in runs]
         split = [measure("plan-execute", s, 8) for s in runs]
         for unit in UNITS:
@@ -43,30 +39,20 @@ def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[in
 
 
 def band_verdicts(seed: int) -> list[str]:
-    """Exercise 5's answers: the band rule's verdict ("measured" or "unmeasured") for each case of
-    `band_cases(seed)`, in order, from `compare_setups`. Raises for a bad seed."""
-    seed, verdicts = _seed(seed), []
-    for k in range(PAIRS):
-        runs = (seed + 2 * k, seed + 2 * k + 1)
-        single = [measure("single-loop", s, 8) for s in runs]
-        split = [measure("plan-execute", s, 8) for s in runs]
-        verdicts += [v.verdict for v in compare_setups(single, split)]
-    return verdicts
+    """Exercise 5's answers: the band rule's verdict for each case of `band_cases(seed)`, in order."""
+    return [band_verdict(unit, first, second).verdict for _, unit, first, second in band_cases(seed)]
 
 
 @fits_the_screen
 def check_band_verdict(seed: int, function: Callable) -> str:
-    """Lesson 2, exercise 5: `function(first, second)` takes one unit's exact counts in the two setups
-    (one value a run, two runs) and returns "measured" or "unmeasured" by the band rule. The check
-    runs it on every unit at PAIRS seed pairs from `seed` and returns "right: ...", "wrong: ..." naming
-    the first case it gets wrong, or "not answered yet" (the function returns None); never a verdict.
-
-    Raises InputTypeError / InputError for a function that is not callable or a bad seed."""
+    """Exercise 5: `function(first, second)` gives "measured" or "unmeasured" for one unit's exact
+    counts (two runs a setup); names the first case it gets wrong. Raises for a bad seed or a
+    function that is not callable."""
     if not callable(function):
         raise InputTypeError(f"function must be a function of (first, second), got {type(function).__name__}")
     seed = _seed(seed)
-    for (runs, unit, first, second), wanted in zip(band_cases(seed), band_verdicts(seed), strict=True):
-        given = function(list(first), list(second))
+    for runs, unit, first, second in band_cases(seed):
+        given, wanted = function(list(first), list(second)), band_verdict(unit, first, second).verdict
         if given is None:
             return "not answered yet: write the body of your function and run the check again"
         if given not in VERDICTS:
@@ -81,28 +67,23 @@ def check_band_verdict(seed: int, function: Callable) -> str:
 
 
 def plan_tasks(seed: int) -> list[str]:
-    """The tasks exercise 6 of lesson 2 names for `seed`: PLAN_TASKS distinct tasks drawn with a numpy
-    Generator seeded with `seed`, in the course's order. Raises for a bad seed."""
+    """Exercise 6's PLAN_TASKS distinct tasks for `seed` (numpy Generator), in the course's order."""
     chosen = np.random.default_rng(_seed(seed)).choice(len(TASKS), PLAN_TASKS, replace=False)
     return [TASKS[i].name for i in sorted(chosen)]
 
 
 def plan_chance(seed: int) -> float:
-    """Exercise 6's answer: by the pick rule, the chance that the planner's plans for all of
-    `plan_tasks(seed)` are fully right at one seed (every position right with share
-    expected_right_share(1), positions and plans independent). Raises for a bad seed."""
-    by_name = {task.name: task for task in TASKS}
-    positions = sum(len(by_name[name].sequence) for name in plan_tasks(seed))
+    """Exercise 6's answer: the chance that every plan for `plan_tasks(seed)` is fully right, each
+    position right with share expected_right_share(1), independently."""
+    chosen = plan_tasks(seed)
+    positions = sum(len(task.sequence) for task in TASKS if task.name in chosen)
     return expected_right_share(1) ** positions
 
 
 @fits_the_screen
 def check_plan_chance(seed: int, answer: object = None) -> str:
-    """Lesson 2, exercise 6: the student's chance (a share in [0, 1], unrounded; within CHANCE_TOLERANCE) that all
-    the plans for `plan_tasks(seed)` are fully right. Returns "right: ...", "not right: ..." (too high
-    or too low, with a hint) or "not answered yet"; never the chance itself.
-
-    Raises InputTypeError / InputError for a bad seed or an answer that is not a number."""
+    """Exercise 6: the student's chance, unrounded, within CHANCE_TOLERANCE; too high or too low,
+    with a hint. Raises for a bad seed or an answer that is not a number."""
     too_high = (
         "does every position of every plan count, and does a position's share include only the "
         "right draw and the lucky random pick of the right tool?"

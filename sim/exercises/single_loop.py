@@ -1,9 +1,7 @@
-"""The checks of lesson 1's coding exercises, for a seed the student chooses: a single-loop run's tokens
-computed by hand from the token rule, and the chance of a clean run predicted from the pick rule. Each
-check says right or wrong, and what is off, never the answer; the reference answers (`loop_tokens`,
-`clean_chance`) go into INSTRUCTORS.md through scripts/make_answer_key.py.
-"""
+"""Lesson 1's exercise checks: a run's tokens by the token rule, and the chance of a clean run by the
+pick rule. Each says right or wrong, never the answer (the answers: scripts/make_answer_key.py)."""
 
+import math
 import numbers
 from collections.abc import Callable
 
@@ -22,10 +20,8 @@ CHANCE_TOLERANCE = 5e-5  # an answer rounded to 4 decimals counts as right
 
 
 def loop_tokens(steps: int, calls: int) -> int:
-    """Exercise 6's answer: the tokens of a plain single-loop run (no self-critique) with `steps` steps
-    and `calls` tool calls (steps - calls is 1 when the agent stopped, 0 when the budget ended the run):
-    each step re-sends the calls made before it, every call's observation costs its own.
-    Raises for counts that are not whole numbers with 0 <= steps - calls <= 1."""
+    """Exercise 6's answer: a plain single-loop run's tokens (AA28) from its steps and tool calls
+    (steps - calls is 1 when the agent stopped, 0 when the budget ended it). Raises for other counts."""
     steps, calls = check_integer(steps, "steps", 1), check_integer(calls, "calls", 0)
     check_integer(steps - calls, "steps", 0, 1)
     lengths = list(range(calls)) + [calls] * (steps - calls)
@@ -34,12 +30,8 @@ def loop_tokens(steps: int, calls: int) -> int:
 
 @fits_the_screen
 def check_loop_tokens(seed: int, function: Callable) -> str:
-    """Lesson 1, exercise 6: `function(steps, calls)` returns a plain single-loop run's tokens from its
-    steps and tool calls. The check runs the single loop on all 24 tasks at `seed`, budget 8, and
-    returns "right: ...", "wrong: ..." naming the first task whose tokens it gets wrong and which way,
-    or "not answered yet" (the function returns None); never the tokens.
-
-    Raises InputTypeError / InputError for a function that is not callable or a bad seed."""
+    """Exercise 6: `function(steps, calls)` gives the tokens of every task's run at `seed`, budget 8;
+    names the first task off and which way. Raises for a bad seed or a function that is not callable."""
     if not callable(function):
         raise InputTypeError(f"function must be a function of (steps, calls), got {type(function).__name__}")
     seed = check_seed(seed)
@@ -59,49 +51,47 @@ def check_loop_tokens(seed: int, function: Callable) -> str:
 
 
 def clean_tasks(seed: int) -> list[str]:
-    """The tasks exercise 7 of lesson 1 names for `seed`: CLEAN_TASKS distinct tasks drawn with a numpy
-    Generator seeded with `seed`, in the course's order. Raises for a bad seed."""
+    """Exercise 7's CLEAN_TASKS distinct tasks for `seed` (numpy Generator), in the course's order."""
     chosen = np.random.default_rng(check_seed(seed)).choice(len(TASKS), CLEAN_TASKS, replace=False)
     return [TASKS[i].name for i in sorted(chosen)]
 
 
 def clean_chance(seed: int) -> float:
-    """Exercise 7's answer: by the pick rule, the chance that the single loop's first calls are exactly
-    the sequence, with no wrong call, on every one of `clean_tasks(seed)` at one seed: the product over
-    the tasks and their positions d of expected_right_share(d). Raises for a bad seed."""
-    by_name = {task.name: task for task in TASKS}
-    chance = 1.0
-    for name in clean_tasks(seed):
-        for depth in range(1, len(by_name[name].sequence) + 1):
-            chance *= expected_right_share(depth)
-    return chance
+    """Exercise 7's answer: the chance that the single loop's calls are exactly the sequence on every
+    task of `clean_tasks(seed)`: the product of expected_right_share(d) over their positions d."""
+    chosen = clean_tasks(seed)
+    return math.prod(
+        expected_right_share(depth)
+        for task in TASKS
+        if task.name in chosen
+        for depth in range(1, len(task.sequence) + 1)
+    )
 
 
 @fits_the_screen
 def check_clean_chance(seed: int, answer: object = None) -> str:
-    """Lesson 1, exercise 7: the student's chance (a share in [0, 1]) that the single loop runs each of
-    `clean_tasks(seed)` without a wrong call. Returns "right: ...", "not right: ..." (too high or too
-    low, with a hint) or "not answered yet"; never the chance itself.
-
-    Raises InputTypeError / InputError for a bad seed or an answer that is not a number."""
+    """Exercise 7: the student's chance of a clean run, as `chance_verdict`. Raises for a bad seed or an
+    answer that is not a number."""
     too_high = (
         "does the share fall with the position (selection(d)), and does every position of both tasks count?"
     )
     return chance_verdict(answer, clean_chance(seed), too_high)
 
 
-def chance_verdict(answer: object, wanted: float, too_high: str) -> str:
-    """The verdict on a student's chance (a share in [0, 1]) against the pick rule's `wanted`, for the
-    chance exercises of lessons 1 and 2: right within CHANCE_TOLERANCE, or too high (with the hint
-    `too_high`) or too low; "not answered yet" for None. Never states `wanted`.
-
-    Raises InputTypeError for an answer that is not a number."""
-    if answer is None:
-        return "not answered yet: set my_chance (a share between 0 and 1) and run the check again"
+def check_share_answer(answer: object) -> None:
+    """Raise InputTypeError for a student's share that is not a number."""
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         raise InputTypeError(
             f"answer must be a share between 0 and 1, got {answer!r} ({type(answer).__name__})"
         )
+
+
+def chance_verdict(answer: object, wanted: float, too_high: str) -> str:
+    """A student's chance against `wanted` (lessons 1 and 2): right within CHANCE_TOLERANCE, else too
+    high (hint `too_high`) or too low; never `wanted`. Raises InputTypeError for a non-number."""
+    if answer is None:
+        return "not answered yet: set my_chance (a share between 0 and 1) and run the check again"
+    check_share_answer(answer)
     if not 0 <= answer <= 1:
         return f"not right: a chance is a share between 0 and 1, got {answer!r} (a percentage? divide by 100)"
     if abs(answer - wanted) <= CHANCE_TOLERANCE:

@@ -1,8 +1,6 @@
-"""The checks of lesson 3's coding exercises, for a seed the student chooses: a stop predicate the student
-writes, and a count of the answers that stop when done saves. Each check says right or wrong, and what is
-off, never the answer; the reference answer (`saved_by_stopping`) and the reference predicate
-(`sim.engine.policy.goal_met`) go into INSTRUCTORS.md through scripts/make_answer_key.py.
-"""
+"""Lesson 3's exercise checks: the answers stop when done saves, counted, and a stop predicate the
+student writes. Each says right or wrong, never the answer (the answers: scripts/make_answer_key.py;
+the reference predicate: `sim.engine.policy.goal_met`)."""
 
 from collections.abc import Callable
 
@@ -19,8 +17,7 @@ SETUPS = ("single-loop", "plan-execute")
 
 
 def saved_by_stopping(seed: int) -> int:
-    """Exercise 5's answer: over both setups at `seed` and budget 12 steps, the task runs (of 48) whose
-    answer is wrong without stop when done and right with it. Raises for a bad seed."""
+    """Exercise 5's answer: the task runs (both setups, budget 12) wrong without SB1 and right with it."""
     seed = check_seed(seed)
     return sum(
         not is_correct(run_task(setup, task, seed, BUDGET)) and is_correct(run_task(setup, task, seed, BUDGET,
@@ -31,57 +28,56 @@ def saved_by_stopping(seed: int) -> int:
 
 @fits_the_screen
 def check_saved_by_stopping(seed: int, answer: object = None) -> str:
-    """Lesson 3, exercise 5: the student's count of task runs (both setups, budget 12) that stop when
-    done turns from wrong to right at `seed`. Returns "right: ...", "wrong: ..." (not which way: a
-    small count could be found by halving) or "not answered yet"; never the count.
+    """Exercise 5: the student's count, as `count_verdict`."""
+    hint = "count both setups, and only runs that are wrong without the rule and right with it"
+    return count_verdict(seed, answer, "my_count", len(SETUPS) * len(TASKS), saved_by_stopping, hint)
 
-    Raises InputTypeError / InputError for a bad seed or an answer that is not a whole number in range."""
+
+def count_verdict(seed: int, answer: object, variable: str, most: int, count: Callable, hint: str) -> str:
+    """A student's count against `count(seed)`: right or wrong, not which way (halving would find it).
+    Raises for a bad seed or an answer that is not a whole number 0..most."""
     seed = check_seed(seed)
     if answer is None:
-        return "not answered yet: set my_count and run the check again"
-    answer = check_integer(answer, "answer", 0, len(SETUPS) * len(TASKS))
-    wanted = saved_by_stopping(seed)
-    if answer == wanted:
+        return f"not answered yet: set {variable} and run the check again"
+    if check_integer(answer, "answer", 0, most) == count(seed):
         return f"right: at seed {seed} that is the count"
-    return (f"wrong: at seed {seed} that is not the count; count both setups, "
-            "and only runs that are wrong without the rule and right with it")  # fmt: skip
+    return f"wrong: at seed {seed} that is not the count; {hint}"
 
 
-class _NotAnswered(Exception):
-    """The student's predicate returned None: its body is still the placeholder."""
+class NotAnswered(Exception):
+    """The student's function returned None: its body is still the placeholder."""
 
 
-def _predicate_policy(done: Callable) -> Callable:
-    """The policy that stops when `done(observation)` is true and otherwise takes the model's pick
-    (a None from `done` raises, so that the check can say "not answered yet")."""
+def answered(function: Callable) -> Callable:
+    """`function`, raising NotAnswered where it returns None (so that a check can say so)."""
 
-    def policy(observation):
-        answer = done(observation)
-        if answer is None:
-            raise _NotAnswered
-        return STOP if answer else observation.model_pick()
+    def wrapped(*args):
+        result = function(*args)
+        if result is None:
+            raise NotAnswered
+        return result
 
-    policy.__name__ = getattr(done, "__name__", "predicate")
-    return policy
+    return wrapped
 
 
 @fits_the_screen
 def check_stop_predicate(seed: int, done: Callable) -> str:
-    """Lesson 3, exercise 6: `done(observation)` says whether the job is done, from what the agent has
-    observed. The check runs the single loop with it as its stop rule on all 24 tasks at `seed`, budget
-    12, beside the reference rule (`sim.engine.policy.stop_when_goal_met`), and returns "right: ...",
-    "wrong: ..." naming the first task where it stops too early or too late, or "not answered yet"
-    (`done` returns None); never the rule.
-
-    Raises InputTypeError / InputError for a predicate that is not callable or a bad seed."""
+    """Exercise 6: the single loop stopping when `done(observation)` is true, on every task at `seed`,
+    budget 12, against `stop_when_goal_met`; names the first task it stops too early or too late.
+    Raises for a bad seed or a predicate that is not callable."""
     if not callable(done):
         raise InputTypeError(f"done must be a function of an observation, got {type(done).__name__}")
-    seed = check_seed(seed)
+    seed, stops = check_seed(seed), answered(done)
+
+    def policy(observation):
+        return STOP if stops(observation) else observation.model_pick()
+
+    policy.__name__ = getattr(done, "__name__", "predicate")
     for task in TASKS:
         try:
-            run = run_policy(_predicate_policy(done), task, seed, BUDGET)
+            run = run_policy(policy, task, seed, BUDGET)
         except PolicyError as error:
-            if isinstance(error.__cause__, _NotAnswered):
+            if isinstance(error.__cause__, NotAnswered):
                 return "not answered yet: write the body of your predicate and run the check again"
             return f"wrong: {error}"
         reference = run_policy(stop_when_goal_met, task, seed, BUDGET)
