@@ -8,17 +8,18 @@ budget 8), so a failing check names what no longer holds.
 from functools import cache
 
 import nbformat
+import numpy as np
 from claims import ByRule, Holds, NotAClaim, Printed  # noqa: F401 - the kinds of evidence entries use
 from course_checks import LESSONS, printed_text
 
 import sim
 from sim.engine import contract, loops, plan_schema
 from sim.engine import exit_states as exits
-from sim.measurement import outcomes
+from sim.measurement import clusters, outcomes, reliability, study
 from sim.measurement.bands import compare_setups
 from sim.measurement.batch import run_batch, study_seeds
 from sim.measurement.counts import Measurement, measure
-from sim.measurement.many_seeds import fully_right_plans, many_seed_run, paired_difference
+from sim.measurement.many_seeds import fully_right_plans, many_seed_run, paired_difference, t_interval
 from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
 from sim.model import costs, world
 from sim.presentation.tables import format_table, seed_table
@@ -1006,6 +1007,172 @@ def pass_k_at_least_p_k() -> bool:
     return True
 
 
+def _unit_pairs(common: bool = False):
+    """Each unit's per-seed totals over lesson 5's 10,000 seeds, (single loop, split), own streams or CR1."""
+    a, b = _study("single-loop", common).per_seed(), _study("plan-execute", common).per_seed()
+    return {u.name: (getattr(a, u.count).astype(float), getattr(b, u.count).astype(float)) for u in sim.UNITS}
+
+
+def same_seeds_are_unrelated() -> bool:
+    """Own streams, 10,000 seeds: every unit's correlation between the setups at a seed lies in -0.013 ..
+    -0.005 (to 3 places), and the per-seed difference spreads within 1 % of unpaired runs' spread."""
+    for x, y in _unit_pairs().values():
+        unpaired = np.sqrt(x.var(ddof=1) + y.var(ddof=1))
+        if not -0.0135 <= np.corrcoef(x, y)[0, 1] < -0.0045 or abs((y - x).std(ddof=1) / unpaired - 1) > 0.01:
+            return False
+    return True
+
+
+def common_draws_pair_the_seeds() -> bool:
+    """CR1 over 10,000 seeds: every unit's setups correlate positively at a seed and the per-seed difference
+    spreads less than on own streams; for success 0.97 against 1.62, so 35 seeds give 100's width."""
+    own, common = _unit_pairs(), _unit_pairs(common=True)
+    for unit, (x, y) in common.items():
+        if np.corrcoef(x, y)[0, 1] <= 0 or (y - x).std(ddof=1) >= np.subtract(*own[unit][::-1]).std(ddof=1):
+            return False
+    sd_own, sd_common = (np.subtract(*pair[::-1]).std(ddof=1) for pair in (own["success"], common["success"]))
+    return (round(sd_common, 2), round(sd_own, 2), round(100 * sd_common**2 / sd_own**2)) == (0.97, 1.62, 35)
+
+
+def _intervals(unit: str):
+    return study.interval_table(_study("single-loop"), _study("plan-execute"), units=(unit,),
+                                sizes=(10, 30, 100, 300, 1000, 10_000))  # fmt: skip
+
+
+def over_tasks_stops_narrowing() -> bool:
+    """Tokens and tool errors: from 1,000 to 10,000 seeds the interval over seeds narrows to under half
+    its width, the interval over tasks by less than 5 %."""
+    for unit in ("tokens", "tool errors"):
+        t = _intervals(unit).set_index(["resample", "n_seeds"])
+        width = (t["high"] - t["low"]).to_dict()
+        if not (width[("seeds", 10_000)] < 0.5 * width[("seeds", 1000)]
+                and width[("tasks", 10_000)] > 0.95 * width[("tasks", 1000)]):  # fmt: skip
+            return False
+    return True
+
+
+def token_saving_leaves_zero_out_everywhere() -> bool:
+    """The split's token difference: both intervals, over seeds and over tasks, leave zero out (below it)
+    at every size from 10 to 10,000 seeds."""
+    t = _intervals("tokens")
+    return len(t) == 12 and bool((t["excludes_zero"] & (t["high"] < 0)).all())
+
+
+def split_loses_a_small_share() -> bool:
+    """Over 10,000 seeds the split solves fewer tasks, the interval over seeds below zero, by under 0.01 of
+    the tasks a run (0.19 tasks)."""
+    t = _intervals("success").set_index(["resample", "n_seeds"]).loc[("seeds", 10_000)]
+    return t["high"] < 0 and -0.01 < t["difference"] and round(-24 * t["difference"], 2) == 0.19
+
+
+def loss_sits_on_some_kinds() -> bool:
+    """By kind over 10,000 seeds the effect changes sign: charge tasks' interval lies below zero, record
+    tasks' above it, and the interval over tasks is 5.5 times as wide as over seeds."""
+    a, b = _study("single-loop"), _study("plan-execute")
+    kinds = clusters.kind_table(a, b, "success", 10_000).set_index("kind")
+    tasks = clusters.task_intervals(a, b, "success", 10_000).set_index("interval").loc["tasks"]
+    seeds = _intervals("success").set_index(["resample", "n_seeds"]).loc[("seeds", 10_000)]
+    return (
+        kinds.loc["charge", "high"] < 0 < kinds.loc["record", "low"]
+        and round((tasks["high"] - tasks["low"]) / (seeds["high"] - seeds["low"]), 1) == 5.5
+    )
+
+
+def record_tasks_gain() -> bool:
+    """Over 10,000 seeds the split gains on record tasks (interval above zero) and loses overall, so a set
+    with more record tasks would lose less."""
+    kinds = clusters.kind_table(_study("single-loop"), _study("plan-execute"), "success", 10_000)
+    record = kinds.set_index("kind").loc["record"]
+    return record["low"] > 0 > _study("plan-execute").correct.mean() - _study("single-loop").correct.mean()
+
+
+def measured_pairs_point_both_ways() -> bool:
+    """Over 5,000 disjoint pairs of seeds the band rule measures success 374 times, 137 of them up (the
+    split solving more), and tool calls 562 times, 213 of them down."""
+    a, b = _study("single-loop").per_seed(), _study("plan-execute").per_seed()
+    success, calls = (study.band_rule_over_pairs(a, b, unit) for unit in ("success", "tool calls"))
+    return (success["pairs"], success["measured"], success["measured_up"]) == (5000, 374, 137) and (
+        calls["measured"], calls["measured_down"]) == (562, 213)  # fmt: skip
+
+
+@cache
+def _pass_k():
+    return study.pass_k_table(
+        {"single loop": _study("single-loop"), "split": _study("plan-execute")}, ks=range(1, 9)
+    )
+
+
+def pass_k_falls_more_slowly() -> bool:
+    """In both loops pass^k and p^k fall with k, pass^k above p^k from k = 2 and ever further above it."""
+    t = _pass_k()
+    for setup in ("single loop", "split"):
+        passes, powers = t[f"{setup} pass^k"].tolist(), t[f"{setup} p^k"].tolist()
+        ratios = [p / q for p, q in zip(passes, powers, strict=True)]
+        if not (all(a > b for a, b in zip(passes, passes[1:], strict=False))
+                and all(a < b for a, b in zip(ratios, ratios[1:], strict=False))):  # fmt: skip
+            return False
+    return True
+
+
+def failures_gather_on_record_tasks() -> bool:
+    """Over 10,000 seeds, in both loops, every document task is solved more than 0.99 of the time and every
+    record task less than 0.8."""
+    for setup in LOOPS:
+        shares = _study(setup).correct.mean(axis=1)
+        for task, share in zip(sim.TASKS, shares, strict=True):
+            if (task.kind == "document" and share <= 0.99) or (task.kind == "record" and share >= 0.8):
+                return False
+    return True
+
+
+@cache
+def _cost_per_success() -> dict:
+    """Lesson 5's 5 setups: (the first 100 seeds' tokens per solved task with intervals, the 10,000 seeds' value)."""
+    setups = {"loop": ("single-loop", {}), "split": ("plan-execute", {}), "critique": ("single-loop", {"self_critique": True}),
+              "loop SB1": ("single-loop", {"stop_when_done": True}), "split SB1": ("plan-execute", {"stop_when_done": True})}  # fmt: skip
+    found = {}
+    for name, (setup, options) in setups.items():
+        run = run_batch(setup, study_seeds(10_000), BUDGET, **options)
+        totals = run.per_seed()
+        found[name] = (reliability.cost_per_success(run, 100), totals.tokens.sum() / totals.solved.sum())
+    return found
+
+
+def cost_intervals_hold_the_10000_seed_value() -> bool:
+    """For each of the 5 setups, the first 100 seeds' interval of tokens per solved task holds its
+    10,000-seed value."""
+    return all(c["low"] <= everything <= c["high"] for c, everything in _cost_per_success().values())
+
+
+def split_cheaper_per_success_at_overlapping_success() -> bool:
+    """First 100 seeds: the split's tokens per solved task are below the single loop's, interval below
+    interval, and the two success intervals overlap."""
+    loop, split = _cost_per_success()["loop"][0], _cost_per_success()["split"][0]
+    return split["high"] < loop["low"] and split["success_high"] > loop["success_low"]
+
+
+def stopping_moves_both_down_and_right() -> bool:
+    """First 100 seeds: SB1 lowers each loop's tokens per solved task and raises its success."""
+    c = {name: found for name, (found, _) in _cost_per_success().items()}
+    return all(c[f"{n} SB1"]["tokens_per_success"] < c[n]["tokens_per_success"]
+               and c[f"{n} SB1"]["success"] > c[n]["success"] for n in ("loop", "split"))  # fmt: skip
+
+
+def critique_costs_tokens_buys_no_success() -> bool:
+    """First 100 seeds: self-critique's tokens per solved task are above the plain loop's, its success the same."""
+    c = {name: found for name, (found, _) in _cost_per_success().items()}
+    return c["critique"]["tokens_per_success"] > c["loop"]["tokens_per_success"] and (
+        c["critique"]["success"] == c["loop"]["success"])  # fmt: skip
+
+
+def a_100_seed_study_shows_it_a_fifth_of_the_time() -> bool:
+    """Of the 100 disjoint 100-seed studies in lesson 5's 10,000 seeds, 0.2 have a success-difference t
+    interval that leaves zero out."""
+    x, y = _unit_pairs()["success"]
+    studies = ((y - x) / len(sim.TASKS)).reshape(100, 100)
+    return np.mean([not low <= 0 <= high for _, low, high in map(t_interval, studies)]) == 0.2
+
+
 # ---- lesson 6: your own agent
 
 OBSERVATION_FIELDS = ("request", "kind", "plan_length", "trace", "fields", "held", "step", "steps_left", "draw",
@@ -1135,6 +1302,91 @@ def command_line_scores_as_the_harness() -> bool:
               "95 % interval": f"[{signed(row['low'], row['unit'])}, {signed(row['high'], row['unit'])}]",
               "many seeds": row["many_seeds"], "agrees": row["agrees"]} for row in paired]  # fmt: skip
     return shown == json.loads(expected.to_json(orient="records"))
+
+
+@cache
+def _score(entrant: str, baseline: str):
+    """harness.score of lesson 6's stop rule or router against a baseline setup, 500 held-out seeds."""
+    from sim.engine import policy
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
+
+    chosen = {"stop rule": policy.stop_when_goal_met, "router": ROUTER}[entrant]
+    return harness.score(chosen, baseline, BUDGET, harness.held_out_seeds()).set_index("unit")
+
+
+def scores(name: str, entrant: str, baseline: str, **expected: str):
+    """A named check: lesson 6's entrant against the baseline gives each unit named (tool_errors for "tool
+    errors") the words expected, "<two runs>; <many seeds>" (say "unmeasured; resolved up")."""
+
+    def check() -> bool:
+        table = _score(entrant, baseline)
+        return all(
+            f"{table.loc[unit.replace('_', ' '), 'two runs']}; {table.loc[unit.replace('_', ' '), 'many seeds']}"
+            == words
+            for unit, words in expected.items()
+        )
+
+    check.__name__ = name
+    return check
+
+
+def harness_scores_as_the_course() -> bool:
+    """harness.score of a setup against the single loop is the course's own comparison: the band rule's
+    verdicts at runs A and B (compare_setups) beside the paired differences over the seeds
+    (beside_many_seeds, on the batch path), here for SB1 on 50 held-out seeds."""
+    from sim.measurement import harness
+    from sim.measurement.many_seeds import beside_many_seeds
+
+    seeds = harness.held_out_seeds(50)
+    ours = beside_many_seeds(
+        compare_setups(_pair("single-loop"), _pair("single-loop", stop_when_done=True)),
+        run_batch("single-loop", seeds, BUDGET),
+        run_batch("single-loop", seeds, BUDGET, stop_when_done=True),
+    )
+    theirs = harness.score(
+        sim.RunConfig("single-loop", BUDGET, stop_when_done=True), "single-loop", BUDGET, seeds
+    )
+    return ours.equals(theirs)
+
+
+def stop_rule_unmeasured_at_runs_a_and_b() -> bool:
+    """The band rule, stop rule against the single loop at runs A and B: every unit unmeasured."""
+    return (_score("stop rule", "single-loop")["two runs"] == "unmeasured").all()
+
+
+def split_worse_on_charge_better_on_record() -> bool:
+    """On lesson 6's 2,000 tuning seeds the split's success interval, kind by kind against the single loop,
+    lies below zero for charge tasks and above it for record tasks and holds zero for the other kinds, so
+    the tuned router sends record tasks alone to the split (the lesson's and the panel's router)."""
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
+
+    runs = [harness.entrant_run(setup, harness.tuning_seeds(2000), BUDGET) for setup in LOOPS]
+    kinds = harness.kind_differences(*runs).set_index("kind")
+    return (
+        kinds.loc["charge", "high"] < 0 < kinds.loc["record", "low"]
+        and not kinds.loc[["document", "consumption"], "shown"].any()
+        and harness.best_route(*runs) == ROUTER
+        and ROUTER.name.endswith("record: plan-execute)")
+    )
+
+
+def router_shown_from_100_and_3000_seeds() -> bool:
+    """The router's success over held-out seeds 100 .. 10,000: its interval leaves zero out, above it, from
+    100 seeds on against the split and only from 3000 on against the single loop."""
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
+
+    sizes, seeds = (100, 300, 1000, 3000, 10000), harness.held_out_seeds(10000)
+    routed = harness.entrant_run(ROUTER, seeds, BUDGET)
+    first = {}
+    for setup in LOOPS:
+        growth = harness.interval_growth(harness.entrant_run(setup, seeds, BUDGET), routed, "success", sizes)
+        if not (growth["mean"].iloc[-1] > 0 and growth["from_here_on"].any()):
+            return False
+        first[setup] = int(growth.loc[growth["from_here_on"], "seeds"].iloc[0])
+    return first == {"single-loop": 3000, "plan-execute": 100}
 
 
 # ---- the registry
@@ -1508,8 +1760,6 @@ REGISTRY: dict[str, list] = {
         ("few bound tokens or the whole run's time; none has a replan limit",
          Printed("a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5", "a replan limit: 0 of 5 (none)")),
         ("The same comparisons beside 10,000 seeds, at every budget", NotAClaim("says what the next cell prints")),
-        ("On success the 2-run verdicts and the 10,000 seeds part at 7 of the 10 pairs", Printed(
-            "success: the 2-run verdict differs from 10000 seeds at 7 of 10 budget and setup pairs")),
         ("On steps, tool calls and tokens they agree at every pair", Holds(sweep_steps_calls_tokens_agree)),
         # the look-alike (LA1)
         ("puts a look-alike in the tool set: a 6th tool", Printed("the look-alike estimate_use, imitating consumption",
@@ -1571,20 +1821,13 @@ REGISTRY: dict[str, list] = {
          Printed("21 (0.07 below, 0.15 same)")),
         ("looks like a paired comparison, and is often called one",
          NotAClaim("describes the setup (both loops at the same seeds) and a common usage; the cells measure it")),
-        ("then the difference spreads less than it would for unpaired runs",
-         Printed("    success                     0.656            1.62             0.97",
-                 "     tokens                     0.720         1038.45           601.32")),
+        ('then the difference spreads less than it would for unpaired runs',
+         Holds(common_draws_pair_the_seeds)),
         ("at the same seed, the two setups draw from unrelated streams", ByRule(loop_and_split_draw_from_unrelated_streams)),
         ("The cell measures it for every unit", NotAClaim("says what the next cell measures")),
-        ("every correlation lies between -0.013 and -0.005",
-         Printed("    success                       -0.009                          1.62           1.62",
-                 "      steps                       -0.010                          6.65           6.62",
-                 " tool calls                       -0.013                          7.31           7.27",
-                 "     tokens                       -0.012                       1038.45        1032.67",
-                 "tool errors                       -0.005                          5.32           5.31")),
-        ("Running both setups at the same seeds bought the comparison nothing",
-         Printed("    success                       -0.009                          1.62           1.62",
-                 "     tokens                       -0.012                       1038.45        1032.67")),
+        ('every correlation lies between -0.013 and -0.005', Holds(same_seeds_are_unrelated)),
+        ('Running both setups at the same seeds bought the comparison nothing',
+         Holds(same_seeds_are_unrelated)),
         ("Miller (2024) makes the same point for model evaluations", NotAClaim("cites a source")),
         ("both setups take the same random number for the same decision",
          NotAClaim("defines common random numbers; rule CR1 below is the course's version")),
@@ -1597,107 +1840,73 @@ REGISTRY: dict[str, list] = {
         ("Both setups again over the same 10,000 seeds, now under CR1", NotAClaim("says what the next cell runs")),
         ("What CR1 buys, unit by unit", NotAClaim("says what the next cell prints")),
         ("Checked on the data rather than by the formula", NotAClaim("says what the next cell prints")),
-        ("every interval of the difference holds zero",
-         Printed('single loop, solved: own streams 22.55, common draws 22.56', '  interval of the difference [-0.02, 0.04]: holds 0',
-                 'single loop, tokens: own streams 11636.41, common draws 11654.15', '  interval of the difference [-6.08, 41.56]: holds 0',
-                 "split, solved: own streams 22.36, common draws 22.37", "  interval of the difference [-0.02, 0.04]: holds 0",
-                 'split, tokens: own streams 10398.98, common draws 10404.86', '  interval of the difference [-10.09, 21.85]: holds 0')),
+        ('every interval of the difference holds zero',
+         Printed("single loop, solved: own streams 22.55, common draws 22.56 interval of the difference [-0.02, 0.04]: holds 0",
+                 "single loop, tokens: own streams 11636.41, common draws 11654.15 interval of the difference [-6.08, 41.56]: holds 0",
+                 "split, solved: own streams 22.36, common draws 22.37 interval of the difference [-0.02, 0.04]: holds 0",
+                 "split, tokens: own streams 10398.98, common draws 10404.86 interval of the difference [-10.09, 21.85]: holds 0")),
         ("so the same draw tends to give the same outcome in both setups",
          ByRule(common_draw_right_loop_pick_is_right_plan_entry)),
         ("Real agents share far less (see the last section)",
          NotAClaim("points to the last section's account of real agents' noise; no simulator result")),
         ("it spreads the mean of N values by their plug-in standard deviation", Holds(percentile_bootstrap_narrower_than_t)),
-        ("The percentile bootstrap falls short at small N: 0.843 at 5 seeds",
-         Printed("5                   2000 0.968       0.843 0.845", "10                  1000 0.956       0.912 0.901",
-                 "5                   2000 0.949       0.841 0.843", "10                  1000 0.949       0.897 0.892",
+        ('The percentile bootstrap falls short at small N: 0.843 at 5 seeds',
+         Printed("5 2000 0.968 0.843 0.845", "10 1000 0.956 0.912 0.901", "5 2000 0.949 0.841 0.843", "10 1000 0.949 0.897 0.892",
                  "2-seed studies whose 2 success differences are equal (a zero-width interval): 0.175")),
-        ("So from here on every interval of a mean over seeds in this lesson",
+        ('So from here on every interval of a mean over seeds in this lesson',
          Printed("intervals: 95% t intervals (scipy.stats) unless a cell names another",
-                 "10                  1000 0.956", "30                   333 0.943", "10                  1000 0.949",
-                 "30                   333 0.952",
+                 "10 1000 0.956", "30 333 0.943", "10 1000 0.949", "30 333 0.952",
                  "success difference, t interval, 100 seeds: coverage 0.91 of 100 studies, its interval [0.836, 0.958]",
                  "token difference, t interval, 100 seeds: coverage 0.97 of 100 studies, its interval [0.915, 0.994]")),
         ("would another seed of the same agents on these 24 tasks give a different difference?",
          NotAClaim("a question that defines the interval over seeds")),
         ("this interval stops narrowing once each task's own effect is known",
-         Printed("  1000    -1239.7  [-1306.1, -1173.2]              yes   [-2077.8, -401.6]              yes",
-                 " 10000    -1237.4  [-1257.8, -1217.1]              yes   [-2073.4, -401.4]              yes",
-                 "  1000       4.67        [4.34, 5.00]              yes        [2.67, 6.66]              yes",
-                 " 10000       4.75        [4.65, 4.86]              yes        [2.75, 6.76]              yes")),
-        ("The split does solve fewer tasks, by a small amount",
-         Printed(" 10000    -0.0079  [-0.0092, -0.0066]              yes  [-0.0152, -0.0005]              yes",
-                 "success at 10000 seeds: 0.19 tasks fewer per run, 1 task lost every 5.3 runs")),
-        ("the loss sits on some tasks more than others",
-         Printed("interval over tasks\n    5.5 times as wide as over seeds",
-                 "     charge      6     -0.0352 -0.0381 -0.0323", "     record      3     +0.0149 +0.0082 +0.0216")),
-        ("both intervals leave zero out at every size",
-         Printed("    10    -1669.0  [-2290.8, -1047.2]              yes   [-2958.6, -379.4]              yes",
-                 "    30    -1871.5  [-2243.4, -1499.5]              yes   [-2925.6, -817.3]              yes",
-                 "   100    -1431.5  [-1656.1, -1206.9]              yes   [-2329.1, -533.9]              yes",
-                 "   300    -1241.8  [-1369.1, -1114.5]              yes   [-2068.3, -415.3]              yes",
-                 "  1000    -1239.7  [-1306.1, -1173.2]              yes   [-2077.8, -401.6]              yes",
-                 " 10000    -1237.4  [-1257.8, -1217.1]              yes   [-2073.4, -401.4]              yes")),
+         Holds(over_tasks_stops_narrowing)),
+        ('The split does solve fewer tasks, by a small amount', Holds(split_loses_a_small_share)),
+        ('the loss sits on some tasks more than others', Holds(loss_sits_on_some_kinds)),
+        ('both intervals leave zero out at every size', Holds(token_saving_leaves_zero_out_everywhere)),
         ("recommend the same planning for agent benchmarks", NotAClaim("cites a source")),
         ("a kind fixes the tool sequence", ByRule(a_kind_fixes_the_tool_sequence)),
-        ("a set with more record tasks would show a smaller loss",
-         Printed("     record      3     +0.0149 +0.0082 +0.0216", "     charge      6     -0.0352 -0.0381 -0.0323")),
-        ("sets of tasks drawn by the same generator, kinds and all",
-         Printed("                    tasks     -0.0079 -0.0152 -0.0005   23.0")),
+        ('a set with more record tasks would show a smaller loss', Holds(record_tasks_gain)),
+        ('sets of tasks drawn by the same generator, kinds and all',
+         Printed("tasks -0.0079 -0.0152 -0.0005 23.0")),
         ("None of them speaks for tasks unlike these",
          NotAClaim("states the scope of the 3 intervals' populations, defined just above; no measured result")),
-        ("The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same direction",
-         Printed("the band rule and the intervals agree on 2 units and differ on 3",
-                 "     2   measured          23.38 [23.25, 23.51]", "steps: agree: measured, same direction",
-                 "   210   measured -1237.42 [-1257.78, -1217.07]", "tokens: agree: measured, same direction")),
-        ("the split makes 0.86 more tool calls per run",
-         Printed(" tool calls           -3, -4     1   measured             0.86 [0.72, 1.01]")),
-        ("so the band of 2 runs is often larger than the saving",
-         Printed("     tokens   5000      1812", "11636.41 854.69", "10398.98 579.58", "-1237.42 [-1257.78, -1217.07]",
-                 "    10    -1669.0  [-2290.8, -1047.2]              yes   [-2958.6, -379.4]              yes")),
-        ("for success, 137 of the 374 measured pairs say the split solves more tasks",
-         Printed("    success   5000       374         0.0748                        237                        137",
-                 " tool calls   5000       562         0.1124                        349                        213")),
+        ('The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same direction',
+         Printed("the band rule and the intervals agree on 2 units and differ on 3", "steps: agree: measured, same direction", "tokens: agree: measured, same direction")),
+        ('the split makes 0.86 more tool calls per run',
+         Holds(says("split_calls_two_runs_and_10000_seeds", LOOP, SPLIT, tool_calls="measured down; up"))),
+        ('for success, 137 of the 374 measured pairs say the split solves more tasks',
+         Holds(measured_pairs_point_both_ways)),
         ("has more chances to be fooled than one read once",
          Printed("false-positive rate, read once at 100 seeds: 0.040",
                  "false-positive rate, stopped at the first look that leaves zero out: 0.196")),
-        ("Power protects against both",
-         Printed(" t interval, 10 seeds     1000     53      0.245          6.2",
-                 "t interval, 300 seeds       33     18      0.000          1.3")),
+        ('Power protects against both',
+         Printed("t interval, 10 seeds 1000 53 0.245 6.2", "t interval, 300 seeds 33 18 0.000 1.3")),
         ("where every \"effect\" is a false positive", NotAClaim("defines an A/A study: one setup against itself")),
         ("such as the always-valid intervals", NotAClaim("names a method")),
-        ("errs far more often",
-         Printed("the primary comparison alone: success, 100 seeds, over seeds            1                0.040",
-                 "any unit, size (10, 30, 100) or way (seeds, tasks)           30                0.414")),
-        ("finds an \"effect\" in about 2 of 5 cases where there is none",
-         Printed("any of the 5 units (100 seeds, over seeds)            5                0.136",
-                 "any unit, size (10, 30, 100) or way (seeds, tasks)           30                0.414")),
-        ("The 5 units err together less often than 5 independent tests would (0.226)",
-         Printed("any of the 5 units (100 seeds, over seeds)            5                0.136", "1 - 0.95**5 = 0.226")),
+        ('errs far more often',
+         Printed("the primary comparison alone: success, 100 seeds, over seeds 1 0.040",
+                 "any unit, size (10, 30, 100) or way (seeds, tasks) 30 0.414")),
+        ('finds an "effect" in about 2 of 5 cases where there is none',
+         Printed("any of the 5 units (100 seeds, over seeds) 5 0.136",
+                 "any unit, size (10, 30, 100) or way (seeds, tasks) 30 0.414")),
+        ('The 5 units err together less often than 5 independent tests would (0.226)',
+         Printed("any of the 5 units (100 seeds, over seeds) 5 0.136", "1 - 0.95**5 = 0.226")),
         ("because they move together (more steps mean more calls and more tokens)", Holds(units_move_together)),
         ("Bonferroni's correction brings the 5 units back to 0.04",
-         Printed("any of the 5 units, each at 1 - 0.05 / 5 (Bonferroni)            5                0.040")),
+         Printed("any of the 5 units, each at 1 - 0.05 / 5 (Bonferroni) 5 0.040")),
         ("A user who runs the same task again and again asks something else", NotAClaim("defines pass^k")),
         ("if every run succeeded with the overall share p", NotAClaim("defines p^k")),
-        ("pass^k falls more slowly than p^k",
-         Printed(" 4              0.8041           0.7792                     0.7760                  0.7534",
-                 " 8              0.6851           0.6071                     0.6398                  0.5676")),
+        ('pass^k falls more slowly than p^k', Holds(pass_k_falls_more_slowly)),
         ("with equality only when every task is as hard as every other", Holds(pass_k_at_least_p_k)),
-        ("here failures gather on some tasks",
-         Printed("   document      7                1        0.9981       0.9850         0.9980",
-                 "     record      3                4        0.7581       0.1091         0.7730")),
-        ("Over the first 100 seeds every interval holds its 10,000-seed value",
-         Printed("523.4 [512.8, 534.4]", " single loop       516.1      yes", "461.3 [453.5, 469.0]", " planner + executor       465.1      yes",
-                 "534.4 [523.6, 545.8]", " single loop + self-critique       527.0      yes", "357.5 [350.3, 364.3]", " single loop, stop when done       353.0      yes",
-                 "373.2 [366.7, 379.8]", "planner + executor, stop when done       373.6      yes")),
-        ("The split spends fewer tokens per solved task than the single loop",
-         Printed("                       single loop 0.9354 [0.9254, 0.9454]              523.4 [512.8, 534.4]",
-                 "                planner + executor 0.9321 [0.9226, 0.9415]              461.3 [453.5, 469.0]")),
-        ("stopping rule moves both loops down and to the right",
-         Printed("       single loop, stop when done 0.9704 [0.9646, 0.9762]              357.5",
-                 "planner + executor, stop when done 0.9600 [0.9521, 0.9679]              373.2")),
-        ("Self-critique costs tokens and buys no success",
-         Printed("       single loop + self-critique 0.9354 [0.9254, 0.9454]              534.4",
-                 "                       single loop 0.9354 [0.9254, 0.9454]              523.4")),
+        ('here failures gather on some tasks', Holds(failures_gather_on_record_tasks)),
+        ('Over the first 100 seeds every interval holds its 10,000-seed value',
+         Holds(cost_intervals_hold_the_10000_seed_value)),
+        ('The split spends fewer tokens per solved task than the single loop',
+         Holds(split_cheaper_per_success_at_overlapping_success)),
+        ('stopping rule moves both loops down and to the right', Holds(stopping_moves_both_down_and_right)),
+        ('Self-critique costs tokens and buys no success', Holds(critique_costs_tokens_buys_no_success)),
         ("it changes no draw, by construction", ByRule(switches_change_no_draw)),
         ("where the seed is the only source of noise and any run can be repeated exactly", ByRule(runs_repeat_exactly)),
         ("Real agent evaluations add sources of noise the simulator does not have",
@@ -1705,23 +1914,17 @@ REGISTRY: dict[str, list] = {
         ("Expect less from pairing than CR1 gives here",
          NotAClaim("advice for real evaluations, following the paragraph before; no simulator result")),
         ("gives, outcome for outcome, the one-seed path's figures", Holds(batch_path_equals_one_seed_path)),
-        ("at a seed the setups correlate between -0.013 and -0.005",
-         Printed(" tool calls                       -0.013", "tool errors                       -0.005")),
-        ("the success difference spreads 0.97 instead of 1.62, and 35 seeds do what 100 did",
-         Printed("    success                     0.656            1.62             0.97                         35")),
-        ("the percentile bootstrap and BCa fall short below 30 (0.843 and 0.845 at 5 seeds for success)",
-         Printed("5                   2000 0.968       0.843 0.845", "10                  1000 0.956       0.912 0.901",
-                 "2                   5000 0.825       0.485 0.485")),
-        ("a 100-seed study shows it 0.2 of the time", Printed("100        100    0.200")),
-        ("Small studies that show an effect exaggerate it (6.2 times at 10 seeds)",
-         Printed(" t interval, 10 seeds     1000     53      0.245          6.2", "false-positive rate, read once at 100 seeds: 0.040",
+        ('at a seed the setups correlate between -0.013 and -0.005', Holds(same_seeds_are_unrelated)),
+        ('the success difference spreads 0.97 instead of 1.62, and 35 seeds do what 100 did',
+         Holds(common_draws_pair_the_seeds)),
+        ('the percentile bootstrap and BCa fall short below 30 (0.843 and 0.845 at 5 seeds for success)',
+         Printed("5 2000 0.968 0.843 0.845", "10 1000 0.956 0.912 0.901", "2 5000 0.825 0.485 0.485")),
+        ('a 100-seed study shows it 0.2 of the time', Holds(a_100_seed_study_shows_it_a_fifth_of_the_time)),
+        ('Small studies that show an effect exaggerate it (6.2 times at 10 seeds)',
+         Printed("t interval, 10 seeds 1000 53 0.245 6.2", "false-positive rate, read once at 100 seeds: 0.040",
                  "false-positive rate, stopped at the first look that leaves zero out: 0.196")),
-        ("above p^8 because failures gather on hard tasks",
-         Printed(" 8              0.6851           0.6071                     0.6398                  0.5676",
-                 "single loop       8  8      0.6851          0.0797")),
-        ("stopping rule lowers both",
-         Printed("       single loop, stop when done 0.9704 [0.9646, 0.9762]              357.5",
-                 "planner + executor, stop when done 0.9600 [0.9521, 0.9679]              373.2")),
+        ('above p^8 because failures gather on hard tasks', Holds(pass_k_falls_more_slowly)),
+        ('stopping rule lowers both', Holds(stopping_moves_both_down_and_right)),
         ("it says right or wrong, and which way, never the answer", NotAClaim("describes the exercise's check")),
         ("the per-seed token difference in 1,000 disjoint studies of 5 seeds", NotAClaim("an exercise for the student")),
         ("Then do the same with the t interval", NotAClaim("an exercise for the student")),
@@ -1734,10 +1937,7 @@ REGISTRY: dict[str, list] = {
         ("A real model's run-to-run spread comes from its own sampling", NotAClaim(
             "about real models, which this simulator cannot measure; the sources of noise are named")),
         ("A real model is not", NotAClaim("about real models, which this simulator cannot measure")),
-        ("scores it the way every setup of the course was scored",
-         Printed("       unit   two runs mean difference      95 % interval    many seeds",
-                 "entrant  seeds  success  success low  success high     tokens  tokens low  tokens high",
-                 "entrant  tokens per success  per success low  per success high")),
+        ('scores it the way every setup of the course was scored', ByRule(harness_scores_as_the_course)),
         ("The lesson builds its policies in steps, each scored by the same harness",
          NotAClaim("states the lesson's plan, the numbered list of steps")),
         ("Everything is fictional and deterministic", Holds(policy_runs_repeat_exactly)),
@@ -1749,9 +1949,8 @@ REGISTRY: dict[str, list] = {
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
         ("picks the right tool with a share that falls with depth", ByRule(draw_share_falls_with_depth)),
         ("A policy may take it, overrule it, or never call it", NotAClaim("states what a policy is allowed to do")),
-        ("The built-in single loop is the policy that always takes the proposal",
-         Printed("    return observation.model_pick()",
-                 "the policy form and the built-in single loop agree on all 12000 task runs")),
+        ('The built-in single loop is the policy that always takes the proposal',
+         Printed("return observation.model_pick()", "the policy form and the built-in single loop agree on all 12000 task runs")),
         ("Because it draws from the same stream in the same order, its runs are the built-in runner's runs",
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
         ("The cell checks it on every task at every seed of the held-out block",
@@ -1759,13 +1958,10 @@ REGISTRY: dict[str, list] = {
                  "held-out block: 500 seeds from 20460218")),
         ("A policy that never stops is stopped by the step budget, like any loop",
          Printed("never_stops on G01: 8 steps of a budget of 8, stopped by itself: no")),
-        ("At runs A and B the band rule calls every unit unmeasured",
-         Printed("    success unmeasured         +0.0352", "      steps unmeasured           -3.25",
-                 " tool calls unmeasured           -3.32", "     tokens unmeasured         -562.20",
-                 "tool errors unmeasured           -0.36")),
-        ("the stop rule solves +0.0352 of the tasks more per run than the single loop",
-         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
-                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+        ('At runs A and B the band rule calls every unit unmeasured',
+         Holds(stop_rule_unmeasured_at_runs_a_and_b)),
+        ('the stop rule solves +0.0352 of the tasks more per run than the single loop',
+         Holds(scores("stop_rule_over_500_seeds", "stop rule", "single-loop", success="unmeasured; resolved up", tokens="unmeasured; resolved down"))),
         ("an effect smaller than half that width leaves zero inside an interval of that width",
          Printed("success: the interval is 0.0068 wide at 500 held-out seeds",
                  "tokens: the interval is 55.8204 wide at 500 held-out seeds")),
@@ -1775,40 +1971,30 @@ REGISTRY: dict[str, list] = {
                  "steps beyond lesson 3's rule, over the runs the policy stopped itself: [1]")),
         ("The postcondition sees the goal at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
         ("A rule that reads only what an agent can see does, on these seeds, what", Holds(goal_rule_ends_at_lesson_3_call)),
-        ("the split does worse than the single loop on charge tasks and better on record tasks",
-         Printed("     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   yes",
-                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   yes")),
-        ("The split is better on record tasks (+0.0247, interval [+0.0095, +0.0398]) and worse on charge tasks",
-         Printed("   document      7 +0.9983 +0.9982     -0.0001 -0.0011 +0.0009    no",
-                 "consumption      8 +0.9468 +0.9469     +0.0001 -0.0049 +0.0050    no",
-                 "     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   yes",
-                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   yes",
-                 "router (document: single-loop, consumption: single-loop, charge: single-loop, record: plan-execute)")),
+        ('the split does worse than the single loop on charge tasks and better on record tasks',
+         Holds(split_worse_on_charge_better_on_record)),
+        ('The split is better on record tasks (+0.0247, interval [+0.0095, +0.0398]) and worse on charge tasks',
+         Holds(split_worse_on_charge_better_on_record)),
         ("The panel below offers the same router", Printed("the lesson's router is the panel's: yes")),
         ("it solves exactly what the single loop solves on every kind it sends there",
          ByRule(router_is_its_setups_kind_by_kind)),
-        ("Against the split the router solves +0.0061 of the tasks more per run",
-         Printed("    success    unmeasured         +0.0061 [+0.0014, +0.0107]   resolved up",
-                 "     tokens    unmeasured         +591.87 [+512.58, +671.15]   resolved up")),
-        ("Against the single loop it spends 650.32 tokens fewer",
-         Printed("    success unmeasured         +0.0007 [-0.0029, +0.0043] no effect shown",
-                 "     tokens unmeasured         -650.32 [-691.59, -609.05]   resolved down")),
-        ("Its steps and tool errors rise by +2.04 and +1.98 against the single loop",
-         Printed("      steps unmeasured           +2.04     [+1.82, +2.25]     resolved up",
-                 "tool errors unmeasured           +1.98     [+1.75, +2.21]     resolved up")),
+        ('Against the split the router solves +0.0061 of the tasks more per run',
+         Holds(scores("router_against_split", "router", "plan-execute", success="unmeasured; resolved up", tokens="unmeasured; resolved up"))),
+        ('Against the single loop it spends 650.32 tokens fewer',
+         Holds(scores("router_against_loop", "router", "single-loop", success="unmeasured; no effect shown", tokens="unmeasured; resolved down"))),
+        ('Its steps and tool errors rise by +2.04 and +1.98 against the single loop',
+         Holds(scores("router_steps_errors_against_loop", "router", "single-loop", steps="unmeasured; resolved up", tool_errors="unmeasured; resolved up"))),
         ("on record tasks the router is the split, steps and tool errors included, by construction",
          ByRule(router_is_its_setups_kind_by_kind)),
-        ("Against the single loop, only from 3000 seeds on",
-         Printed("  zero out from 3000 seeds on", " 10000 +0.0014 +0.0006 +0.0023      yes          yes")),
+        ('Against the single loop, only from 3000 seeds on', Holds(router_shown_from_100_and_3000_seeds)),
         ("every entrant of the lesson on the success-cost plane", NotAClaim("says what the next cell prints")),
         ("its runs equal the built-in runner's, by construction",
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
         ("does the same from the command line", Holds(command_line_scores_as_the_harness)),
-        ("Stopping when the goal is observed solves +0.0352 of the tasks more per run than the single loop",
-         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
-                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
-        ("beats the split from 100 seeds on, and the single loop only from 3000 seeds on",
-         Printed("  zero out from 100 seeds on", "  zero out from 3000 seeds on")),
+        ('Stopping when the goal is observed solves +0.0352 of the tasks more per run than the single loop',
+         Holds(scores("stop_rule_summary", "stop rule", "single-loop", success="unmeasured; resolved up", tokens="unmeasured; resolved down"))),
+        ('beats the split from 100 seeds on, and the single loop only from 3000 seeds on',
+         Holds(router_shown_from_100_and_3000_seeds)),
         ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
         ("a policy that never calls", NotAClaim("an exercise for the student")),
     ],
