@@ -2,7 +2,9 @@
 sentence as written, evidence). A lesson joins the claim rule when it has an entry list here.
 
 Checks are named functions, evaluated at the lesson's defaults (seeds 20260218 and 20260219,
-budget 8), so a failing check names what no longer holds.
+budget 8), so a failing check names what no longer holds. A direction or a universal over a table
+is checked over the runs' values (`says` and `scores` word the band rule's and the many seeds'
+verdicts as the lessons do); a Printed entry quotes a phrase, never a table's padding.
 """
 
 from functools import cache
@@ -108,20 +110,24 @@ def _many_word(first, second, unit: str) -> str:
     return "up" if d["low"] > 0 else "down" if d["high"] < 0 else "none"
 
 
-def says(name: str, first: tuple, second: tuple, **expected: str):
-    """A named check: the second setup against the first, each (setup, options), gives every unit named
-    (tool_calls for "tool calls") the words expected: the band rule's at runs A and B, then, after a
-    "; ", the 10,000 seeds' (say "measured down; up", "unmeasured; none", or one of the two alone)."""
+def says(name: str, first, second: tuple, **expected: str):
+    """A named check: the second setup against the first (each (setup, options); first may be a list of
+    them, each checked) gives every unit named (tool_calls for "tool calls") the words expected: the band
+    rule's at runs A and B, then after "; " the 10,000 seeds' (say "measured down; up", or one alone)."""
 
     def check() -> bool:
-        verdicts = _verdicts(_pair(first[0], **first[1]), _pair(second[0], **second[1]))
-        for unit, words in expected.items():
-            unit = unit.replace("_", " ")
-            band, _, many = words.rpartition("; ") if ";" in words else (words, "", "")
-            if band and not _band_says(verdicts[unit], band):
-                return False
-            if many and _many_word(_many(first[0], **first[1]), _many(second[0], **second[1]), unit) != many:
-                return False
+        for base in first if isinstance(first, list) else [first]:
+            verdicts = _verdicts(_pair(base[0], **base[1]), _pair(second[0], **second[1]))
+            for unit, words in expected.items():
+                unit = unit.replace("_", " ")
+                band, _, many = words.rpartition("; ") if ";" in words else (words, "", "")
+                if band and not _band_says(verdicts[unit], band):
+                    return False
+                if (
+                    many
+                    and _many_word(_many(base[0], **base[1]), _many(second[0], **second[1]), unit) != many
+                ):
+                    return False
         return True
 
     check.__name__ = name
@@ -795,8 +801,9 @@ def stopping_saves_steps_and_tokens() -> bool:
 
 def contract_errors_none_measured() -> bool:
     """The contract makes 0 tool errors on runs A and B, measured lower than both loops."""
-    return all(m.errors == 0 for m in _pair("contract")) and all(
-        says("_", loop, CONTRACT, tool_errors="measured down")() for loop in (LOOP, SPLIT)
+    return (
+        all(m.errors == 0 for m in _pair("contract"))
+        and says("_", [LOOP, SPLIT], CONTRACT, tool_errors="measured down")()
     )
 
 
@@ -837,25 +844,6 @@ def lookalike_documented_as_it_imitates() -> bool:
     return world.IMITATES == {"estimate_use": "consumption"} and plan_schema.tool_contract(
         "estimate_use"
     ) == plan_schema.tool_contract("consumption")
-
-
-def contract_lower_than_both_loops() -> bool:
-    """The contract against each loop at runs A and B: fewer steps, tool calls, tokens and tool errors,
-    each measured."""
-    return all(
-        says("_", loop, CONTRACT, steps="measured down", tool_calls="measured down", tokens="measured down",
-             tool_errors="measured down")()
-        for loop in (LOOP, SPLIT)
-    )  # fmt: skip
-
-
-def contract_keeps_fewer_calls_and_errors() -> bool:
-    """The contract against each loop with SB1: fewer tool calls and tool errors, measured at runs A and B
-    and resolved down over 10,000 seeds."""
-    return all(
-        says("_", loop, CONTRACT, tool_calls="measured down; down", tool_errors="measured down; down")()
-        for loop in (LOOP_SB1, SPLIT_SB1)
-    )
 
 
 # ---- lesson 5: how many seeds
@@ -1420,6 +1408,33 @@ def standin_replies_are_fixed_by_the_request() -> bool:
     return all(standin_message(body) == standin_message(body) for body in bodies)
 
 
+# ---- checks made by says() and scores(), each named for the claim it backs
+
+# fmt: off
+split_over_10000_seeds = says("split_over_10000_seeds", LOOP, SPLIT,
+    success="; down", tool_calls="; up", tool_errors="; up", tokens="; down")
+split_calls_two_runs_and_10000_seeds = says("split_calls_two_runs_and_10000_seeds", LOOP, SPLIT,
+    tool_calls="measured down; up")
+contract_lower_than_both_loops = says("contract_lower_than_both_loops", [LOOP, SPLIT], CONTRACT,
+    steps="measured down", tool_calls="measured down", tokens="measured down", tool_errors="measured down")
+contract_against_stopping_loop = says("contract_against_stopping_loop", LOOP_SB1, CONTRACT,
+    steps="measured up; up", tokens="measured down; none", success="unmeasured; down")
+contract_against_stopping_split = says("contract_against_stopping_split", SPLIT_SB1, CONTRACT,
+    steps="measured down; down", tool_calls="measured down; down", tokens="measured down; down",
+    tool_errors="measured down; down", success="unmeasured; down")
+contract_keeps_fewer_calls_and_errors = says("contract_keeps_fewer_calls_and_errors", [LOOP_SB1, SPLIT_SB1],
+    CONTRACT, tool_calls="measured down; down", tool_errors="measured down; down")
+stop_rule_over_500_seeds = scores("stop_rule_over_500_seeds", "stop rule", "single-loop",
+    success="unmeasured; resolved up", tokens="unmeasured; resolved down")
+router_against_split = scores("router_against_split", "router", "plan-execute",
+    success="unmeasured; resolved up", tokens="unmeasured; resolved up")
+router_against_loop = scores("router_against_loop", "router", "single-loop",
+    success="unmeasured; no effect shown", tokens="unmeasured; resolved down")
+router_steps_errors_against_loop = scores("router_steps_errors_against_loop", "router", "single-loop",
+    steps="unmeasured; resolved up", tool_errors="unmeasured; resolved up")
+# fmt: on
+
+
 REGISTRY: dict[str, list] = {
     "01": [
         ("At every step the agent looks at the job and at everything it has done so far",
@@ -1569,9 +1584,9 @@ REGISTRY: dict[str, list] = {
          Printed("3908 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)",
                  "3748 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)")),
         ('the split solves fewer tasks and makes more tool calls and more tool errors; it uses fewer tokens',
-         Holds(says("split_over_10000_seeds", LOOP, SPLIT, success="; down", tool_calls="; up", tool_errors="; up", tokens="; down"))),
+         Holds(split_over_10000_seeds)),
         ('Two runs measured fewer tool calls; 10,000 seeds resolve more',
-         Holds(says("split_calls_two_runs_and_10000_seeds", LOOP, SPLIT, tool_calls="measured down; up"))),
+         Holds(split_calls_two_runs_and_10000_seeds)),
         ("Tool errors rise on both runs (10 and 12 against 8 and 7)",
          Printed("single loop 8, 7 | planner + executor 10, 12", "bands: 1 and 2 | differences: 2 and 5 | verdict: unmeasured")),
         ("Both setups ran on the same step budget, 8 steps", Printed("step budget: 8 steps for both setups")),
@@ -1703,11 +1718,11 @@ REGISTRY: dict[str, list] = {
         ("gives the loops the same stop", ByRule(sb1_spends_no_stop_step)),
         ("The next cell compares the contract with the loops under SB1", NotAClaim("describes what the next cell does")),
         ('the contract takes more steps, not fewer (73 and 71 steps for the loop, 84 and 83 for the contract)',
-         Holds(says("contract_against_stopping_loop", LOOP_SB1, CONTRACT, steps="measured up; up", tokens="measured down; none", success="unmeasured; down"))),
+         Holds(contract_against_stopping_loop)),
         ('What the contract keeps against both stopping loops is fewer tool calls and fewer tool errors',
          Holds(contract_keeps_fewer_calls_and_errors)),
         ('Against the split with the same stop, it uses fewer steps, calls, tokens and errors',
-         Holds(says("contract_against_stopping_split", SPLIT_SB1, CONTRACT, steps="measured down; down", tool_calls="measured down; down", tokens="measured down; down", tool_errors="measured down; down", success="unmeasured; down"))),
+         Holds(contract_against_stopping_split)),
         ("its first plan and both replans were refused, so it never made a tool call", Holds(g03_never_calls_a_tool)),
         ("Because here the validator knows more than a real one would",
          Printed("charge: 125 candidate plans, 1 pass validation, the right plan: yes",
@@ -1749,7 +1764,7 @@ REGISTRY: dict[str, list] = {
         ('steps, tool calls, tokens and tool errors are measured, and lower: 84 and 83 steps, 51 tool calls',
          Holds(contract_lower_than_both_loops)),
         ('the contract takes more steps than the single loop; over 10,000 seeds its token difference with that loop',
-         Holds(says("contract_against_stopping_loop_summary", LOOP_SB1, CONTRACT, steps="measured up; up", tokens="; none", success="unmeasured; down"))),
+         Holds(contract_against_stopping_loop)),
         ('it keeps fewer tool calls and fewer tool errors', Holds(contract_keeps_fewer_calls_and_errors)),
         ("only the right one passes, so the 0 tool errors hold by construction",
          ByRule(contract_never_calls_a_wrong_tool)),
@@ -1875,7 +1890,7 @@ REGISTRY: dict[str, list] = {
         ('The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same direction',
          Printed("the band rule and the intervals agree on 2 units and differ on 3", "steps: agree: measured, same direction", "tokens: agree: measured, same direction")),
         ('the split makes 0.86 more tool calls per run',
-         Holds(says("split_calls_two_runs_and_10000_seeds", LOOP, SPLIT, tool_calls="measured down; up"))),
+         Holds(split_calls_two_runs_and_10000_seeds)),
         ('for success, 137 of the 374 measured pairs say the split solves more tasks',
          Holds(measured_pairs_point_both_ways)),
         ("has more chances to be fooled than one read once",
@@ -1961,7 +1976,7 @@ REGISTRY: dict[str, list] = {
         ('At runs A and B the band rule calls every unit unmeasured',
          Holds(stop_rule_unmeasured_at_runs_a_and_b)),
         ('the stop rule solves +0.0352 of the tasks more per run than the single loop',
-         Holds(scores("stop_rule_over_500_seeds", "stop rule", "single-loop", success="unmeasured; resolved up", tokens="unmeasured; resolved down"))),
+         Holds(stop_rule_over_500_seeds)),
         ("an effect smaller than half that width leaves zero inside an interval of that width",
          Printed("success: the interval is 0.0068 wide at 500 held-out seeds",
                  "tokens: the interval is 55.8204 wide at 500 held-out seeds")),
@@ -1979,11 +1994,11 @@ REGISTRY: dict[str, list] = {
         ("it solves exactly what the single loop solves on every kind it sends there",
          ByRule(router_is_its_setups_kind_by_kind)),
         ('Against the split the router solves +0.0061 of the tasks more per run',
-         Holds(scores("router_against_split", "router", "plan-execute", success="unmeasured; resolved up", tokens="unmeasured; resolved up"))),
+         Holds(router_against_split)),
         ('Against the single loop it spends 650.32 tokens fewer',
-         Holds(scores("router_against_loop", "router", "single-loop", success="unmeasured; no effect shown", tokens="unmeasured; resolved down"))),
+         Holds(router_against_loop)),
         ('Its steps and tool errors rise by +2.04 and +1.98 against the single loop',
-         Holds(scores("router_steps_errors_against_loop", "router", "single-loop", steps="unmeasured; resolved up", tool_errors="unmeasured; resolved up"))),
+         Holds(router_steps_errors_against_loop)),
         ("on record tasks the router is the split, steps and tool errors included, by construction",
          ByRule(router_is_its_setups_kind_by_kind)),
         ('Against the single loop, only from 3000 seeds on', Holds(router_shown_from_100_and_3000_seeds)),
@@ -1992,7 +2007,7 @@ REGISTRY: dict[str, list] = {
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
         ("does the same from the command line", Holds(command_line_scores_as_the_harness)),
         ('Stopping when the goal is observed solves +0.0352 of the tasks more per run than the single loop',
-         Holds(scores("stop_rule_summary", "stop rule", "single-loop", success="unmeasured; resolved up", tokens="unmeasured; resolved down"))),
+         Holds(stop_rule_over_500_seeds)),
         ('beats the split from 100 seeds on, and the single loop only from 3000 seeds on',
          Holds(router_shown_from_100_and_3000_seeds)),
         ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
