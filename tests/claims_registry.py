@@ -136,6 +136,7 @@ def says(name: str, first, second: tuple, **expected: str):
 
 LOOP, SPLIT, CONTRACT = ("single-loop", {}), ("plan-execute", {}), ("contract", {})
 LOOP_SB1, SPLIT_SB1 = ("single-loop", {"stop_when_done": True}), ("plan-execute", {"stop_when_done": True})
+LOOKALIKE = {setup: (setup, {"lookalike": True}) for setup in ("single-loop", "plan-execute", "contract")}
 
 
 # ---- lessons 1 and 2: the single loop's picks, tokens and switches
@@ -808,7 +809,13 @@ def contract_errors_none_measured() -> bool:
 
 
 def budget_2_starves_every_setup() -> bool:
-    """At a budget of 2 steps every setup leaves more than half the 24 tasks unsolved on runs A and B."""
+    """At 2 steps every setup leaves most of the 24 tasks unsolved on runs A and B; the contract solves
+    document tasks only (its plan takes a step) and ends every other run in TIMEOUT."""
+    for seed in SEEDS:
+        runs = _contract_runs(seed, 2)
+        kinds = {task.kind for task, run in zip(sim.TASKS, runs, strict=True) if run.correct}
+        if kinds != {"document"} or not all(run.correct or run.exit_state == exits.TIMEOUT for run in runs):
+            return False
     return all(
         m.solved < 12 for setup in ("single-loop", "plan-execute", "contract") for m in _pair(setup, 2)
     )
@@ -844,6 +851,14 @@ def lookalike_documented_as_it_imitates() -> bool:
     return world.IMITATES == {"estimate_use": "consumption"} and plan_schema.tool_contract(
         "estimate_use"
     ) == plan_schema.tool_contract("consumption")
+
+
+def lookalike_costs_every_setup_tasks() -> bool:
+    """Over 10,000 seeds each setup with the look-alike in its tool set solves fewer tasks than with the 5
+    tools: the paired difference's interval lies below zero."""
+    return all(
+        _many_word(_many(setup), _many(setup, lookalike=True), "success") == "down" for setup in LOOKALIKE
+    )
 
 
 # ---- lesson 5: how many seeds
@@ -1432,6 +1447,11 @@ router_against_loop = scores("router_against_loop", "router", "single-loop",
     success="unmeasured; no effect shown", tokens="unmeasured; resolved down")
 router_steps_errors_against_loop = scores("router_steps_errors_against_loop", "router", "single-loop",
     steps="unmeasured; resolved up", tool_errors="unmeasured; resolved up")
+lookalike_contract_still_solves_more = says("lookalike_contract_still_solves_more",
+    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], success="unmeasured; up")
+lookalike_contract_stays_lower = says("lookalike_contract_stays_lower",
+    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down",
+    tool_calls="measured down", tokens="measured down", tool_errors="measured down")
 # fmt: on
 
 
@@ -1796,18 +1816,12 @@ REGISTRY: dict[str, list] = {
          Printed("contract, with the look-alike: 6276 of 240000 task runs complete their plan with a wrong answer",
                  "contract, 5 tools: 0 of 240000 task runs complete their plan with a wrong answer")),
         ('With the same tool set, the contract still solves more',
-         Printed("success unmeasured +0.0336 [+0.0322, +0.0351] resolved up",
-                 "success unmeasured +0.0275 [+0.0262, +0.0288] resolved up")),
+         Holds(lookalike_contract_still_solves_more)),
         ('over 10,000 seeds the contract solves more than the single loop (+0.0336 a run) and the split (+0.0275)',
-         Printed("+0.0336 [+0.0322, +0.0351] resolved up", "+0.0275 [+0.0262, +0.0288] resolved up")),
+         Holds(lookalike_contract_still_solves_more)),
         ('Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools',
-         Printed("steps measured down -11.90", "tool calls measured down -22.25", "tokens measured down -3582.80",
-                 "tool errors measured down -6.19", "steps measured down -35.15", "tool calls measured down -23.04",
-                 "tokens measured down -2270.72", "tool errors measured down -11.10")),
-        ('The look-alike costs every setup tasks',
-         Printed("single loop 22.55 21.59 -0.0400 [-0.0412, -0.0389]",
-                 "planner + executor 22.36 21.73 -0.0260 [-0.0270, -0.0250]",
-                 "contract 22.96 22.40 -0.0236 [-0.0243, -0.0229]")),
+         Holds(lookalike_contract_stays_lower)),
+        ('The look-alike costs every setup tasks', Holds(lookalike_costs_every_setup_tasks)),
         ("Lower max tokens step by step at budget 8", NotAClaim("an exercise for the student")),
         ("a dict from each exit state's name to its count (a state left out counts as none)",
          NotAClaim("an exercise for the student: the answer's format")),
