@@ -5,8 +5,10 @@ A sentence of lesson prose that states a direction or a universal (the words in 
 claim, and is checked like a figure. It must be covered by an entry of the lesson's registry
 (`REGISTRY`, in claims_registry.py): a fragment of the sentence, as written, and its evidence:
 
-- Printed(*texts): the claim restates what the lesson's own cells print (every text must
-  appear in the lesson's stored outputs, which nbval re-computes at the lesson's defaults);
+- Printed(*texts): the claim quotes a phrase or figure the lesson's own cells print (every text must
+  appear in the lesson's stored outputs, which nbval re-computes at the lesson's defaults, as whole
+  tokens with whitespace folded, so a column width or padding never decides it); a claim of a direction
+  or a universal over a table's values is a Holds check over those values instead;
 - Holds(check): a named function of `sim`, evaluated at the lesson's defaults, returns True;
 - ByRule(check): the same, for a claim that holds by construction of the model (the lesson
   says so);
@@ -35,7 +37,8 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9*`(\"])")
 
 @dataclass(frozen=True)
 class Printed:
-    """The claim restates printed output: every text appears in the lesson's stored outputs."""
+    """The claim quotes printed output: every text appears in the stored outputs as whole tokens
+    (`printed_phrase`)."""
 
     texts: tuple[str, ...]
 
@@ -67,6 +70,16 @@ class NotAClaim:
 def normal(text: str) -> str:
     """Whitespace folded, markdown emphasis dropped: how sentences and fragments are compared."""
     return re.sub(r"\s+", " ", text.replace("**", "").replace("*", "")).strip()
+
+
+def printed_phrase(text: str, printed: str) -> bool:
+    """Whether `text` appears in `printed` with whitespace folded on both sides, not cut out of a longer
+    token (a figure 0.62 is not found in 0.624)."""
+    folded = " ".join(printed.split())
+    pattern = r"(?<![\w.])" if text.strip()[:1].isalnum() else ""
+    pattern += re.escape(" ".join(text.split()))
+    pattern += r"(?![\w])" if text.strip()[-1:].isalnum() else ""
+    return re.search(pattern, folded) is not None
 
 
 LINK = re.compile(r"(?<!!)\[([^\]]*)\]\([^)]*\)")  # [text](target), not an image
@@ -107,7 +120,7 @@ def claim_problems(path: Path, registry: dict) -> list[str]:
         if normal(says) not in prose:
             problems.append(f"{stem}: registered claim {says!r} is no longer in the lesson; remove the entry")
         elif isinstance(evidence, Printed):
-            missing = [text for text in evidence.texts if text not in printed]
+            missing = [text for text in evidence.texts if not printed_phrase(text, printed)]
             if missing:
                 problems.append(f"{stem}: claim {says!r}: no cell prints {missing[0]!r}")
         elif isinstance(evidence, Holds | ByRule) and not evidence.check():

@@ -2,23 +2,27 @@
 sentence as written, evidence). A lesson joins the claim rule when it has an entry list here.
 
 Checks are named functions, evaluated at the lesson's defaults (seeds 20260218 and 20260219,
-budget 8), so a failing check names what no longer holds.
+budget 8), so a failing check names what no longer holds. A direction or a universal over a table
+is checked over the runs' values (`says` and `scores` word the band rule's and the many seeds'
+verdicts as the lessons do); a Printed entry quotes a phrase, never a table's padding.
 """
 
 from functools import cache
 
 import nbformat
+import numpy as np
 from claims import ByRule, Holds, NotAClaim, Printed  # noqa: F401 - the kinds of evidence entries use
 from course_checks import LESSONS, printed_text
 
 import sim
-from sim.engine import contract, plan_schema
+from sim.engine import contract, loops, plan_schema
 from sim.engine import exit_states as exits
-from sim.measurement import outcomes
+from sim.measurement import clusters, outcomes, reliability, study
 from sim.measurement.bands import compare_setups
 from sim.measurement.batch import run_batch, study_seeds
 from sim.measurement.counts import Measurement, measure
-from sim.measurement.traces import depth_picks
+from sim.measurement.many_seeds import fully_right_plans, many_seed_run, paired_difference, t_interval
+from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls
 from sim.model import costs, world
 from sim.presentation.tables import format_table, seed_table
 
@@ -79,6 +83,60 @@ def _band_rule_as_stated(first: list, second: list) -> bool:
 def _positions_done(run) -> int:
     """Positions of a loop run's sequence done: right calls that were no tool error."""
     return sum(bool(step.right) and not step.error for step in run.log)
+
+
+@cache
+def _many(setup: str, **options):
+    """A loop setup over lesson 4's 10,000 seeds from runs A and B on, at budget 8 (the batch path)."""
+    return many_seed_run(sim.RunConfig(setup, BUDGET, **options))
+
+
+def _sign(values) -> int:
+    """+1 when every value is above zero, -1 when every one is below, 0 otherwise."""
+    return 1 if all(v > 0 for v in values) else -1 if all(v < 0 for v in values) else 0
+
+
+def _band_says(verdict, words: str) -> bool:
+    """Whether a band verdict is as worded: "measured up", "measured down", "unmeasured", or "unmeasured
+    up" (unmeasured, with every run's difference above zero)."""
+    direction = {1: " up", -1: " down", 0: ""}[_sign(verdict.differences)]
+    return words in (verdict.verdict + direction, "unmeasured" if verdict.verdict == "unmeasured" else None)
+
+
+def _many_word(first, second, unit: str) -> str:
+    """A many-seed paired difference (second minus first) as the lessons word it: "up", "down" or "none"
+    (its 95 % interval holds zero)."""
+    d = paired_difference(first, second, unit)
+    return "up" if d["low"] > 0 else "down" if d["high"] < 0 else "none"
+
+
+def says(name: str, first, second: tuple, **expected: str):
+    """A named check: the second setup against the first (each (setup, options); first may be a list of
+    them, each checked) gives every unit named (tool_calls for "tool calls") the words expected: the band
+    rule's at runs A and B, then after "; " the 10,000 seeds' (say "measured down; up", or one alone)."""
+
+    def check() -> bool:
+        for base in first if isinstance(first, list) else [first]:
+            verdicts = _verdicts(_pair(base[0], **base[1]), _pair(second[0], **second[1]))
+            for unit, words in expected.items():
+                unit = unit.replace("_", " ")
+                band, _, many = words.rpartition("; ") if ";" in words else (words, "", "")
+                if band and not _band_says(verdicts[unit], band):
+                    return False
+                if (
+                    many
+                    and _many_word(_many(base[0], **base[1]), _many(second[0], **second[1]), unit) != many
+                ):
+                    return False
+        return True
+
+    check.__name__ = name
+    return check
+
+
+LOOP, SPLIT, CONTRACT = ("single-loop", {}), ("plan-execute", {}), ("contract", {})
+LOOP_SB1, SPLIT_SB1 = ("single-loop", {"stop_when_done": True}), ("plan-execute", {"stop_when_done": True})
+LOOKALIKE = {setup: (setup, {"lookalike": True}) for setup in ("single-loop", "plan-execute", "contract")}
 
 
 # ---- lessons 1 and 2: the single loop's picks, tokens and switches
@@ -196,6 +254,87 @@ def band_rule_as_stated_for_the_switches() -> bool:
     plain = _pair("single-loop")
     return _band_rule_as_stated(plain, _pair("single-loop", self_critique=True)) and _band_rule_as_stated(
         plain, _pair("single-loop", approval=True)
+    )
+
+
+def tariff_bands_as_stated() -> bool:
+    """The rule: each m3 costs 4 up to 10 m3, 7 up to 25, 11 up to 40 and 16 above 40 (residential)."""
+    prices = [sim.charge(m + 1, "residential") - sim.charge(m, "residential") for m in range(120)]
+    return prices == [4] * 10 + [7] * 15 + [11] * 15 + [16] * 80
+
+
+def g03_step_3_aims_at_the_same_position() -> bool:
+    """Run A's walk-through task is G03: step 2 misses depth 2 with a tool error, step 3 aims at depth 2
+    again and picks right, holding 52."""
+    steps = loops.loop_steps(sim.run_single_loop("G03", SEED_A, BUDGET))
+    two, three = steps[1], steps[2]
+    return (
+        recovery_task(SEED_A, BUDGET) == "G03"
+        and (two.depth, two.right, two.error) == (2, False, True)
+        and (three.depth, three.right, three.held) == (2, True, 52)
+    )
+
+
+@cache
+def _pooled_gaps() -> tuple:
+    """Lesson 1's 200 pooled seeds (0 .. 199): the right-pick share minus the expected line, depths 1 to 4,
+    and the shares."""
+    pooled = sum(depth_picks(seed, BUDGET)[["picks", "right"]] for seed in range(200))
+    shares = (pooled["right"] / pooled["picks"]).tolist()
+    return tuple(s - sim.expected_right_share(d) for d, s in enumerate(shares, 1)), tuple(shares)
+
+
+def pooled_shares_fall_near_the_line() -> bool:
+    """Pooled over 200 seeds the share falls at every depth and stays within 0.0179 of the expected line,
+    below it at depths 2 to 4."""
+    gaps, shares = _pooled_gaps()
+    return (
+        all(a > b for a, b in zip(shares, shares[1:], strict=False))
+        and max(abs(g) for g in gaps) < 0.01795
+        and all(g < 0 for g in gaps[1:])
+    )
+
+
+def model_shows_only_with_many_picks() -> bool:
+    """On runs A and B the largest gap to the expected line exceeds what the line falls from one depth to
+    the next; pooled over 200 seeds it is under it."""
+    fall = sim.expected_right_share(1) - sim.expected_right_share(2)
+    two_runs = [
+        (depth_picks(seed, BUDGET)["share"] - depth_picks(seed, BUDGET)["expected"]).abs().max()
+        for seed in SEEDS
+    ]
+    return min(two_runs) > fall > max(abs(g) for g in _pooled_gaps()[0])
+
+
+def approvals_ask_for_unwanted_writes() -> bool:
+    """With approval on, runs A and B ask 7 and 9 times, and 4 and 6 of those writes are in tasks whose
+    sequence has no write_record."""
+    counts = []
+    for seed in SEEDS:
+        runs = [sim.run_single_loop(task, seed, BUDGET, approval=True) for task in sim.TASKS]
+        unwanted = sum(
+            call.tool == "write_record"
+            for task, run in zip(sim.TASKS, runs, strict=True)
+            if "write_record" not in task.sequence
+            for call in run.trace
+        )
+        counts.append((sum(run.approvals for run in runs), unwanted))
+    return counts == [(7, 4), (9, 6)]
+
+
+def g23_writes_a_document_code() -> bool:
+    """Run A's only unsolved task is G23, a record task, whose record gets TR01, a document code, where
+    its charge belongs."""
+    unsolved = [task.name for task, run in zip(sim.TASKS, _runs("single-loop", SEED_A), strict=True)
+                if not sim.is_correct(run)]  # fmt: skip
+    writes = side_effect_calls(SEED_A, BUDGET)
+    g23 = writes[(writes["task"] == "G23") & ~writes["error"]]
+    return (
+        unsolved == ["G23"]
+        and sim.TASKS[22].kind == "record"
+        and g23["value"].tolist()[-1:] == ["TR01"]
+        and "TR01" in world.DOCUMENTS
+        and g23["correct"].tolist()[-1] != "TR01"
     )
 
 
@@ -545,6 +684,183 @@ def band_rule_as_stated_contract() -> bool:
     return all(_band_rule_as_stated(_pair(other), runs) for other in LOOPS)
 
 
+def step_tokens_as_stated() -> bool:
+    """The rules, on every step of runs A and B: a single-loop step costs 60 + 22 x its trace length and an
+    executor step 40 + 10 x its trace length, each 30 more when it observes a call, and a loop step 40
+    more for a tool error when self-critique is on."""
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            for critique in (False, True):
+                run = sim.run_single_loop(task, seed, BUDGET, self_critique=critique)
+                if any(step.tokens != 60 + 22 * step.trace_length + 30 * (step.tool is not None)
+                       + 40 * (critique and step.error) for step in run.log):  # fmt: skip
+                    return False
+            split = sim.run_plan_execute(task, seed, BUDGET)
+            if any(
+                step.tokens != 40 + 10 * step.trace_length + 30 * (step.tool is not None)
+                for step in split.log
+            ):
+                return False
+    return True
+
+
+def g05_split_spends_all_8_steps() -> bool:
+    """Run A's G05 in the split: its 3 planned calls are tool errors; the right answer (550) comes with its
+    last call, at step 7, and step 8 stops: all 8 steps of the budget used."""
+    run = sim.run_plan_execute("G05", SEED_A, BUDGET)
+    return (
+        [call.error for call in run.trace[:3]] == [True] * 3
+        and run.steps == BUDGET
+        and sim.is_correct(run)
+        and [step.held for step in run.log].index(550) == len(run.log) - 2
+        and run.log[-1].tool is None
+    )
+
+
+def plans_follow_the_model_by_length() -> bool:
+    """At most 8 tasks per plan length, so 2 runs give small counts; over 10,000 seeds the share of fully
+    right plans is within 0.004 of the model's 0.84^length at every length."""
+    table = fully_right_plans(10_000)
+    per_length = [sum(len(task.sequence) == n for task in sim.TASKS) for n in table["length"]]
+    return max(per_length) <= 8 and ((table["share"] - table["model"]).abs() < 0.004).all()
+
+
+def within_band(name: str, first: tuple, second: tuple, own: str, unit: str = "success"):
+    """A named check: at runs A and B the unit's difference, second setup minus first, is unmeasured and
+    never larger than the own run-to-run difference of the setup named by own ("first" or "second")."""
+
+    def check() -> bool:
+        v = _verdicts(_pair(first[0], **first[1]), _pair(second[0], **second[1]))[unit]
+        runs = v.first if own == "first" else v.second
+        return v.verdict == "unmeasured" and all(abs(d) <= max(runs) - min(runs) for d in v.differences)
+
+    check.__name__ = name
+    return check
+
+
+def _unwritten(setup: str, seed: int, budget: int) -> tuple:
+    """(tasks solved by the original measure, record tasks among them whose record was never written)."""
+    runs = [sim.run_task(setup, task, seed, budget) for task in sim.TASKS]
+    solved = [(task, run) for task, run in zip(sim.TASKS, runs, strict=True) if sim.is_correct(run)]
+    unwritten = sum(
+        "write_record" in task.sequence
+        and not any(c.tool == "write_record" and not c.error for c in run.trace)
+        for task, run in solved
+    )
+    return len(solved), unwritten
+
+
+def small_budgets_flatter_record_tasks() -> bool:
+    """On run A the single loop solves 24 at budget 6, 2 of them record tasks that never wrote their
+    record, against 23 and none at budget 8; the split at budget 4 counts 2 such tasks too."""
+    return (
+        _unwritten("single-loop", SEED_A, 6) == (24, 2)
+        and _unwritten("single-loop", SEED_A, 8) == (23, 0)
+        and _unwritten("plan-execute", SEED_A, 4)[1] == 2
+    )
+
+
+def g23_at_6_right_but_unwritten() -> bool:
+    """Run A's G23 at budget 6 in the single loop: the answer held is right (1132), so the original measure
+    counts it solved, and no write_record call went through."""
+    run = sim.run_single_loop("G23", SEED_A, 6)
+    return (
+        sim.is_correct(run)
+        and sim.correct_answer("G23") == 1132
+        and not any(c.tool == "write_record" and not c.error for c in run.trace)
+    )
+
+
+def budget_4_fits_every_sequence_but_not_the_split_records() -> bool:
+    """The rule: no sequence is longer than 4 tools; the split's planning step leaves 3 steps at budget 4, so
+    on runs A and B none of the 3 record tasks (4 tools) gets to call all 4."""
+    records = [task for task in sim.TASKS if len(task.sequence) == 4]
+    return (
+        max(len(task.sequence) for task in sim.TASKS) == 4
+        and len(records) == 3
+        and all(len(sim.run_plan_execute(task, seed, 4).trace) < 4 for seed in SEEDS for task in records)
+    )
+
+
+def split_at_budget_2_finishes_only_length_1() -> bool:
+    """At budget 2 the split solves only tasks of length 1 (7 tasks), 6 of them on both runs A and B."""
+    short = {task.name for task in sim.TASKS if len(task.sequence) == 1}
+    solved = [
+        {task.name for task in sim.TASKS if sim.is_correct(sim.run_plan_execute(task, seed, 2))}
+        for seed in SEEDS
+    ]
+    return len(short) == 7 and all(s <= short and len(s) == 6 for s in solved)
+
+
+def stopping_saves_steps_and_tokens() -> bool:
+    """SB1 against each plain loop at runs A and B: fewer steps and tokens, measured."""
+    return (
+        says("_", LOOP, LOOP_SB1, steps="measured down", tokens="measured down")()
+        and says("_", SPLIT, SPLIT_SB1, steps="measured down", tokens="measured down")()
+    )
+
+
+def contract_errors_none_measured() -> bool:
+    """The contract makes 0 tool errors on runs A and B, measured lower than both loops."""
+    return (
+        all(m.errors == 0 for m in _pair("contract"))
+        and says("_", [LOOP, SPLIT], CONTRACT, tool_errors="measured down")()
+    )
+
+
+def budget_2_starves_every_setup() -> bool:
+    """At 2 steps every setup leaves most of the 24 tasks unsolved on runs A and B; the contract solves
+    document tasks only (its plan takes a step) and ends every other run in TIMEOUT."""
+    for seed in SEEDS:
+        runs = _contract_runs(seed, 2)
+        kinds = {task.kind for task, run in zip(sim.TASKS, runs, strict=True) if run.correct}
+        if kinds != {"document"} or not all(run.correct or run.exit_state == exits.TIMEOUT for run in runs):
+            return False
+    return all(
+        m.solved < 12 for setup in ("single-loop", "plan-execute", "contract") for m in _pair(setup, 2)
+    )
+
+
+@cache
+def _replan_limits() -> dict:
+    """(max_replans, seed) -> the contract's runs of every task at budget 8."""
+    return {(limit, seed): [contract.run_contract(task, seed, BUDGET, max_replans=limit) for task in sim.TASKS]
+            for limit in (0, 1, 2) for seed in SEEDS}  # fmt: skip
+
+
+def no_replan_ends_every_refused_plan() -> bool:
+    """With max_replans 0, on runs A and B, 6 runs end REPLAN_EXHAUSTED without a tool call (the refused
+    first plan ends them) and the other 18 are solved."""
+    for seed in SEEDS:
+        runs = _replan_limits()[(0, seed)]
+        ended = [run for run in runs if run.exit_state == exits.REPLAN_EXHAUSTED]
+        if len(ended) != 6 or any(run.calls for run in ended) or sum(run.correct for run in runs) != 18:
+            return False
+    return True
+
+
+def each_replan_allowed_saves_more() -> bool:
+    """Solved tasks rise with the replan limit on runs A and B: 18 with none, then 21 and 22 with 1, 23
+    with 2."""
+    solved = {key: sum(run.correct for run in runs) for key, runs in _replan_limits().items()}
+    return [solved[(limit, seed)] for seed in SEEDS for limit in (0, 1, 2)] == [18, 21, 23, 18, 22, 23]
+
+
+def lookalike_documented_as_it_imitates() -> bool:
+    """The rule (LA1): the planner's contract of estimate_use, its requires and produces, is consumption's."""
+    return world.IMITATES == {"estimate_use": "consumption"} and plan_schema.tool_contract(
+        "estimate_use"
+    ) == plan_schema.tool_contract("consumption")
+
+
+def lookalike_costs_every_setup_tasks() -> bool:
+    """Over 10,000 seeds each setup with the look-alike in its tool set solves fewer tasks than with the 5
+    tools: the paired difference's interval lies below zero."""
+    return all(
+        _many_word(_many(setup), _many(setup, lookalike=True), "success") == "down" for setup in LOOKALIKE
+    )
+
+
 # ---- lesson 5: how many seeds
 
 
@@ -694,6 +1010,172 @@ def pass_k_at_least_p_k() -> bool:
     return True
 
 
+def _unit_pairs(common: bool = False):
+    """Each unit's per-seed totals over lesson 5's 10,000 seeds, (single loop, split), own streams or CR1."""
+    a, b = _study("single-loop", common).per_seed(), _study("plan-execute", common).per_seed()
+    return {u.name: (getattr(a, u.count).astype(float), getattr(b, u.count).astype(float)) for u in sim.UNITS}
+
+
+def same_seeds_are_unrelated() -> bool:
+    """Own streams, 10,000 seeds: every unit's correlation between the setups at a seed lies in -0.013 ..
+    -0.005 (to 3 places), and the per-seed difference spreads within 1 % of unpaired runs' spread."""
+    for x, y in _unit_pairs().values():
+        unpaired = np.sqrt(x.var(ddof=1) + y.var(ddof=1))
+        if not -0.0135 <= np.corrcoef(x, y)[0, 1] < -0.0045 or abs((y - x).std(ddof=1) / unpaired - 1) > 0.01:
+            return False
+    return True
+
+
+def common_draws_pair_the_seeds() -> bool:
+    """CR1 over 10,000 seeds: every unit's setups correlate positively at a seed and the per-seed difference
+    spreads less than on own streams; for success 0.97 against 1.62, so 35 seeds give 100's width."""
+    own, common = _unit_pairs(), _unit_pairs(common=True)
+    for unit, (x, y) in common.items():
+        if np.corrcoef(x, y)[0, 1] <= 0 or (y - x).std(ddof=1) >= np.subtract(*own[unit][::-1]).std(ddof=1):
+            return False
+    sd_own, sd_common = (np.subtract(*pair[::-1]).std(ddof=1) for pair in (own["success"], common["success"]))
+    return (round(sd_common, 2), round(sd_own, 2), round(100 * sd_common**2 / sd_own**2)) == (0.97, 1.62, 35)
+
+
+def _intervals(unit: str):
+    return study.interval_table(_study("single-loop"), _study("plan-execute"), units=(unit,),
+                                sizes=(10, 30, 100, 300, 1000, 10_000))  # fmt: skip
+
+
+def over_tasks_stops_narrowing() -> bool:
+    """Tokens and tool errors: from 1,000 to 10,000 seeds the interval over seeds narrows to under half
+    its width, the interval over tasks by less than 5 %."""
+    for unit in ("tokens", "tool errors"):
+        t = _intervals(unit).set_index(["resample", "n_seeds"])
+        width = (t["high"] - t["low"]).to_dict()
+        if not (width[("seeds", 10_000)] < 0.5 * width[("seeds", 1000)]
+                and width[("tasks", 10_000)] > 0.95 * width[("tasks", 1000)]):  # fmt: skip
+            return False
+    return True
+
+
+def token_saving_leaves_zero_out_everywhere() -> bool:
+    """The split's token difference: both intervals, over seeds and over tasks, leave zero out (below it)
+    at every size from 10 to 10,000 seeds."""
+    t = _intervals("tokens")
+    return len(t) == 12 and bool((t["excludes_zero"] & (t["high"] < 0)).all())
+
+
+def split_loses_a_small_share() -> bool:
+    """Over 10,000 seeds the split solves fewer tasks, the interval over seeds below zero, by under 0.01 of
+    the tasks a run (0.19 tasks)."""
+    t = _intervals("success").set_index(["resample", "n_seeds"]).loc[("seeds", 10_000)]
+    return t["high"] < 0 and -0.01 < t["difference"] and round(-24 * t["difference"], 2) == 0.19
+
+
+def loss_sits_on_some_kinds() -> bool:
+    """By kind over 10,000 seeds the effect changes sign: charge tasks' interval lies below zero, record
+    tasks' above it, and the interval over tasks is 5.5 times as wide as over seeds."""
+    a, b = _study("single-loop"), _study("plan-execute")
+    kinds = clusters.kind_table(a, b, "success", 10_000).set_index("kind")
+    tasks = clusters.task_intervals(a, b, "success", 10_000).set_index("interval").loc["tasks"]
+    seeds = _intervals("success").set_index(["resample", "n_seeds"]).loc[("seeds", 10_000)]
+    return (
+        kinds.loc["charge", "high"] < 0 < kinds.loc["record", "low"]
+        and round((tasks["high"] - tasks["low"]) / (seeds["high"] - seeds["low"]), 1) == 5.5
+    )
+
+
+def record_tasks_gain() -> bool:
+    """Over 10,000 seeds the split gains on record tasks (interval above zero) and loses overall, so a set
+    with more record tasks would lose less."""
+    kinds = clusters.kind_table(_study("single-loop"), _study("plan-execute"), "success", 10_000)
+    record = kinds.set_index("kind").loc["record"]
+    return record["low"] > 0 > _study("plan-execute").correct.mean() - _study("single-loop").correct.mean()
+
+
+def measured_pairs_point_both_ways() -> bool:
+    """Over 5,000 disjoint pairs of seeds the band rule measures success 374 times, 137 of them up (the
+    split solving more), and tool calls 562 times, 213 of them down."""
+    a, b = _study("single-loop").per_seed(), _study("plan-execute").per_seed()
+    success, calls = (study.band_rule_over_pairs(a, b, unit) for unit in ("success", "tool calls"))
+    return (success["pairs"], success["measured"], success["measured_up"]) == (5000, 374, 137) and (
+        calls["measured"], calls["measured_down"]) == (562, 213)  # fmt: skip
+
+
+@cache
+def _pass_k():
+    return study.pass_k_table(
+        {"single loop": _study("single-loop"), "split": _study("plan-execute")}, ks=range(1, 9)
+    )
+
+
+def pass_k_falls_more_slowly() -> bool:
+    """In both loops pass^k and p^k fall with k, pass^k above p^k from k = 2 and ever further above it."""
+    t = _pass_k()
+    for setup in ("single loop", "split"):
+        passes, powers = t[f"{setup} pass^k"].tolist(), t[f"{setup} p^k"].tolist()
+        ratios = [p / q for p, q in zip(passes, powers, strict=True)]
+        if not (all(a > b for a, b in zip(passes, passes[1:], strict=False))
+                and all(a < b for a, b in zip(ratios, ratios[1:], strict=False))):  # fmt: skip
+            return False
+    return True
+
+
+def failures_gather_on_record_tasks() -> bool:
+    """Over 10,000 seeds, in both loops, every document task is solved more than 0.99 of the time and every
+    record task less than 0.8."""
+    for setup in LOOPS:
+        shares = _study(setup).correct.mean(axis=1)
+        for task, share in zip(sim.TASKS, shares, strict=True):
+            if (task.kind == "document" and share <= 0.99) or (task.kind == "record" and share >= 0.8):
+                return False
+    return True
+
+
+@cache
+def _cost_per_success() -> dict:
+    """Lesson 5's 5 setups: (the first 100 seeds' tokens per solved task with intervals, the 10,000 seeds' value)."""
+    setups = {"loop": ("single-loop", {}), "split": ("plan-execute", {}), "critique": ("single-loop", {"self_critique": True}),
+              "loop SB1": ("single-loop", {"stop_when_done": True}), "split SB1": ("plan-execute", {"stop_when_done": True})}  # fmt: skip
+    found = {}
+    for name, (setup, options) in setups.items():
+        run = run_batch(setup, study_seeds(10_000), BUDGET, **options)
+        totals = run.per_seed()
+        found[name] = (reliability.cost_per_success(run, 100), totals.tokens.sum() / totals.solved.sum())
+    return found
+
+
+def cost_intervals_hold_the_10000_seed_value() -> bool:
+    """For each of the 5 setups, the first 100 seeds' interval of tokens per solved task holds its
+    10,000-seed value."""
+    return all(c["low"] <= everything <= c["high"] for c, everything in _cost_per_success().values())
+
+
+def split_cheaper_per_success_at_overlapping_success() -> bool:
+    """First 100 seeds: the split's tokens per solved task are below the single loop's, interval below
+    interval, and the two success intervals overlap."""
+    loop, split = _cost_per_success()["loop"][0], _cost_per_success()["split"][0]
+    return split["high"] < loop["low"] and split["success_high"] > loop["success_low"]
+
+
+def stopping_moves_both_down_and_right() -> bool:
+    """First 100 seeds: SB1 lowers each loop's tokens per solved task and raises its success."""
+    c = {name: found for name, (found, _) in _cost_per_success().items()}
+    return all(c[f"{n} SB1"]["tokens_per_success"] < c[n]["tokens_per_success"]
+               and c[f"{n} SB1"]["success"] > c[n]["success"] for n in ("loop", "split"))  # fmt: skip
+
+
+def critique_costs_tokens_buys_no_success() -> bool:
+    """First 100 seeds: self-critique's tokens per solved task are above the plain loop's, its success the same."""
+    c = {name: found for name, (found, _) in _cost_per_success().items()}
+    return c["critique"]["tokens_per_success"] > c["loop"]["tokens_per_success"] and (
+        c["critique"]["success"] == c["loop"]["success"])  # fmt: skip
+
+
+def a_100_seed_study_shows_it_a_fifth_of_the_time() -> bool:
+    """Of the 100 disjoint 100-seed studies in lesson 5's 10,000 seeds, 0.2 have a success-difference t
+    interval that leaves zero out."""
+    x, y = _unit_pairs()["success"]
+    studies = ((y - x) / len(sim.TASKS)).reshape(100, 100)
+    return np.mean([not low <= 0 <= high for _, low, high in map(t_interval, studies)]) == 0.2
+
+
 # ---- lesson 6: your own agent
 
 OBSERVATION_FIELDS = ("request", "kind", "plan_length", "trace", "fields", "held", "step", "steps_left", "draw",
@@ -825,6 +1307,91 @@ def command_line_scores_as_the_harness() -> bool:
     return shown == json.loads(expected.to_json(orient="records"))
 
 
+@cache
+def _score(entrant: str, baseline: str):
+    """harness.score of lesson 6's stop rule or router against a baseline setup, 500 held-out seeds."""
+    from sim.engine import policy
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
+
+    chosen = {"stop rule": policy.stop_when_goal_met, "router": ROUTER}[entrant]
+    return harness.score(chosen, baseline, BUDGET, harness.held_out_seeds()).set_index("unit")
+
+
+def scores(name: str, entrant: str, baseline: str, **expected: str):
+    """A named check: lesson 6's entrant against the baseline gives each unit named (tool_errors for "tool
+    errors") the words expected, "<two runs>; <many seeds>" (say "unmeasured; resolved up")."""
+
+    def check() -> bool:
+        table = _score(entrant, baseline)
+        return all(
+            f"{table.loc[unit.replace('_', ' '), 'two runs']}; {table.loc[unit.replace('_', ' '), 'many seeds']}"
+            == words
+            for unit, words in expected.items()
+        )
+
+    check.__name__ = name
+    return check
+
+
+def harness_scores_as_the_course() -> bool:
+    """harness.score of a setup against the single loop is the course's own comparison: the band rule's
+    verdicts at runs A and B (compare_setups) beside the paired differences over the seeds
+    (beside_many_seeds, on the batch path), here for SB1 on 50 held-out seeds."""
+    from sim.measurement import harness
+    from sim.measurement.many_seeds import beside_many_seeds
+
+    seeds = harness.held_out_seeds(50)
+    ours = beside_many_seeds(
+        compare_setups(_pair("single-loop"), _pair("single-loop", stop_when_done=True)),
+        run_batch("single-loop", seeds, BUDGET),
+        run_batch("single-loop", seeds, BUDGET, stop_when_done=True),
+    )
+    theirs = harness.score(
+        sim.RunConfig("single-loop", BUDGET, stop_when_done=True), "single-loop", BUDGET, seeds
+    )
+    return ours.equals(theirs)
+
+
+def stop_rule_unmeasured_at_runs_a_and_b() -> bool:
+    """The band rule, stop rule against the single loop at runs A and B: every unit unmeasured."""
+    return (_score("stop rule", "single-loop")["two runs"] == "unmeasured").all()
+
+
+def split_worse_on_charge_better_on_record() -> bool:
+    """On lesson 6's 2,000 tuning seeds the split's success interval, kind by kind against the single loop,
+    lies below zero for charge tasks and above it for record tasks and holds zero for the other kinds, so
+    the tuned router sends record tasks alone to the split (the lesson's and the panel's router)."""
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
+
+    runs = [harness.entrant_run(setup, harness.tuning_seeds(2000), BUDGET) for setup in LOOPS]
+    kinds = harness.kind_differences(*runs).set_index("kind")
+    return (
+        kinds.loc["charge", "high"] < 0 < kinds.loc["record", "low"]
+        and not kinds.loc[["document", "consumption"], "shown"].any()
+        and harness.best_route(*runs) == ROUTER
+        and ROUTER.name.endswith("record: plan-execute)")
+    )
+
+
+def router_shown_from_100_and_3000_seeds() -> bool:
+    """The router's success over held-out seeds 100 .. 10,000: its interval leaves zero out, above it, from
+    100 seeds on against the split and only from 3000 on against the single loop."""
+    from sim.measurement import harness
+    from sim.presentation.panel_your_agent import ROUTER
+
+    sizes, seeds = (100, 300, 1000, 3000, 10000), harness.held_out_seeds(10000)
+    routed = harness.entrant_run(ROUTER, seeds, BUDGET)
+    first = {}
+    for setup in LOOPS:
+        growth = harness.interval_growth(harness.entrant_run(setup, seeds, BUDGET), routed, "success", sizes)
+        if not (growth["mean"].iloc[-1] > 0 and growth["from_here_on"].any()):
+            return False
+        first[setup] = int(growth.loc[growth["from_here_on"], "seeds"].iloc[0])
+    return first == {"single-loop": 3000, "plan-execute": 100}
+
+
 # ---- the registry
 
 
@@ -856,6 +1423,38 @@ def standin_replies_are_fixed_by_the_request() -> bool:
     return all(standin_message(body) == standin_message(body) for body in bodies)
 
 
+# ---- checks made by says() and scores(), each named for the claim it backs
+
+# fmt: off
+split_over_10000_seeds = says("split_over_10000_seeds", LOOP, SPLIT,
+    success="; down", tool_calls="; up", tool_errors="; up", tokens="; down")
+split_calls_two_runs_and_10000_seeds = says("split_calls_two_runs_and_10000_seeds", LOOP, SPLIT,
+    tool_calls="measured down; up")
+contract_lower_than_both_loops = says("contract_lower_than_both_loops", [LOOP, SPLIT], CONTRACT,
+    steps="measured down", tool_calls="measured down", tokens="measured down", tool_errors="measured down")
+contract_against_stopping_loop = says("contract_against_stopping_loop", LOOP_SB1, CONTRACT,
+    steps="measured up; up", tokens="measured down; none", success="unmeasured; down")
+contract_against_stopping_split = says("contract_against_stopping_split", SPLIT_SB1, CONTRACT,
+    steps="measured down; down", tool_calls="measured down; down", tokens="measured down; down",
+    tool_errors="measured down; down", success="unmeasured; down")
+contract_keeps_fewer_calls_and_errors = says("contract_keeps_fewer_calls_and_errors", [LOOP_SB1, SPLIT_SB1],
+    CONTRACT, tool_calls="measured down; down", tool_errors="measured down; down")
+stop_rule_over_500_seeds = scores("stop_rule_over_500_seeds", "stop rule", "single-loop",
+    success="unmeasured; resolved up", tokens="unmeasured; resolved down")
+router_against_split = scores("router_against_split", "router", "plan-execute",
+    success="unmeasured; resolved up", tokens="unmeasured; resolved up")
+router_against_loop = scores("router_against_loop", "router", "single-loop",
+    success="unmeasured; no effect shown", tokens="unmeasured; resolved down")
+router_steps_errors_against_loop = scores("router_steps_errors_against_loop", "router", "single-loop",
+    steps="unmeasured; resolved up", tool_errors="unmeasured; resolved up")
+lookalike_contract_still_solves_more = says("lookalike_contract_still_solves_more",
+    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], success="unmeasured; up")
+lookalike_contract_stays_lower = says("lookalike_contract_stays_lower",
+    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down",
+    tool_calls="measured down", tokens="measured down", tool_errors="measured down")
+# fmt: on
+
+
 REGISTRY: dict[str, list] = {
     "01": [
         ("At every step the agent looks at the job and at everything it has done so far",
@@ -867,7 +1466,7 @@ REGISTRY: dict[str, list] = {
         ("Every figure in this text is printed by a cell of this notebook",
          NotAClaim("the prose-figure rule, enforced by tests/test_lessons.py, not a result")),
         ("The world is built once and never changes", ByRule(world_is_fixed_whatever_the_seed)),
-        ("and every m3 above 40 at 16", Printed(" above 40          16")),
+        ("and every m3 above 40 at 16", ByRule(tariff_bands_as_stated)),
         ("But every other request finds something as well",
          Printed("tasks whose request search_docs cannot match: 0 of 24")),
         ("Each step of the single loop does the same things, in this order",
@@ -875,12 +1474,8 @@ REGISTRY: dict[str, list] = {
         ("that share falls by 0.09 with every position, down to a floor of 0.34",
          Printed("max(0.34, 0.8 - 0.09 x (d - 1))")),
         ("so the share of right picks is a little higher than the draw's", ByRule(right_share_above_draw_share)),
-        ("Token accounting: a step costs 60 + 22 x trace length",
-         Printed("single-loop step (tokens)                60 + 22 x trace length",
-                 "observation (tokens)                                    30",
-                 "self-critique, per tool error (tokens)                                    40")),
-        ("so step 3 aims at the same position again",
-         Printed("    3     2 consumption consumption right                        2     134    336          52")),
+        ("Token accounting: a step costs 60 + 22 x trace length", ByRule(step_tokens_as_stated)),
+        ("so step 3 aims at the same position again", Holds(g03_step_3_aims_at_the_same_position)),
         ("every step after it costs 22 tokens more than it would have",
          Holds(g03_later_steps_pay_for_the_failed_call)),
         ("These are the same two rows", Holds(loop_rows_are_lesson_2_rows)),
@@ -899,14 +1494,9 @@ REGISTRY: dict[str, list] = {
                  "the expected line falls 0.072 from one depth to the next")),
         ("the points say that the share falls, not by how much", Holds(right_picks_fall_with_depth_on_both_runs)),
         ("What the model predicts becomes visible only with many more picks",
-         Printed("largest gap between measured and expected share 0.124",
-                 "     4    934    568 0.6081     0.624           -0.0159")),
+         Holds(model_shows_only_with_many_picks)),
         ("The same count, pooled over many seeds:", NotAClaim("describes what the next cell does")),
-        ("Pooled over 200 seeds, the shares fall at every depth",
-         Printed("     1   5683   4800 0.8446     0.840            0.0046",
-                 "     2   4449   3400 0.7642     0.768           -0.0038",
-                 "     3   2644   1793 0.6781     0.696           -0.0179",
-                 "     4    934    568 0.6081     0.624           -0.0159")),
+        ("Pooled over 200 seeds, the shares fall at every depth", Holds(pooled_shares_fall_near_the_line)),
         ("each step that calls a tool costs 22 tokens more than the one before it",
          ByRule(each_call_costs_22_more_than_the_step_before)),
         ("The right panel puts every task's total tokens against its sequence length",
@@ -925,10 +1515,8 @@ REGISTRY: dict[str, list] = {
          ByRule(approval_asks_for_every_side_effect_call)),
         ("is the only such tool", Printed("5 tools, 1 with a side effect")),
         ("in tasks that never asked for a record; on run B, 9 and 6",
-         Printed("approvals asked                         7  9", "write_record where no record was asked  4  6")),
-        ("and one more kind of damage: G23, a record task, writes TR01",
-         Printed(" G23   record              yes     8 write_record     4   yes    no  TR01    1132",
-                 "run A: 23/24 solved; unsolved: G23")),
+         Holds(approvals_ask_for_unwanted_writes)),
+        ("and one more kind of damage: G23, a record task, writes TR01", Holds(g23_writes_a_document_code)),
         ("Approval changes none of the counted units",
          Printed("success: (23, 23) -> (23, 23), band 0: unmeasured",
                  "steps: (97, 98) -> (97, 98), band 1: unmeasured",
@@ -950,7 +1538,7 @@ REGISTRY: dict[str, list] = {
                  "run B: 3894 of 11994 tokens re-send the trace (32.5 %)",
                  "G15: 1306 tokens, of which 616 re-send the trace (47.2 %)")),
         ("it asks 7 and 9 times, 4 and 6 of them for writes in tasks that never asked for a record",
-         Printed("approvals asked                         7  9", "write_record where no record was asked  4  6")),
+         Holds(approvals_ask_for_unwanted_writes)),
         ("why do the depth-1 points move so much less?", NotAClaim("an exercise question for the student")),
         ("Is the token difference always measured?", NotAClaim("an exercise question for the student")),
         ("Are the unwanted writes usually more or fewer than the wanted ones",
@@ -968,10 +1556,9 @@ REGISTRY: dict[str, list] = {
         ("It is paid out of the same budget as every other step", ByRule(planning_is_a_step_of_the_budget)),
         ("does the executor fall back to the single loop's rule for what remains",
          ByRule(executor_follows_the_plan_first)),
-        ("Every observation costs 30.", Printed("observation (tokens)                              30")),
+        ("Every observation costs 30.", ByRule(step_tokens_as_stated)),
         ("Every position of the plan is one draw: right with the flat share", ByRule(planner_share_is_flat)),
-        ("but only after every one of the 8 steps was used",
-         Printed("steps 8  tokens 805  tool errors 3  answer 550  correct 550")),
+        ("but only after every one of the 8 steps was used", Holds(g05_split_spends_all_8_steps)),
         ("The same run as a table, one row a step:", NotAClaim("describes what the next cell prints")),
         ("in both setups, on both runs, with the same step budget", Printed("step budget: 8 steps for both setups")),
         ("Each unit gets the same test, the band rule", ByRule(band_rule_as_stated_loop_against_split)),
@@ -993,24 +1580,19 @@ REGISTRY: dict[str, list] = {
          Printed("tool calls over 10000 seeds: +0.86 a run, 95 % interval [+0.72, +1.01]: resolved up")),
         ("a fall of 13.6 % on run A and 15.5 % on run B",
          Printed("run A: 11978 -> 10345, fall 13.6 %", "run B: 11994 -> 10135, fall 15.5 %")),
-        ("for the same trace an executor step costs 40 + 10 tokens a call",
-         Printed("single-loop step (tokens)          60 + 22 x trace length",
-                 "executor step (tokens)          40 + 10 x trace length")),
+        ("for the same trace an executor step costs 40 + 10 tokens a call", ByRule(step_tokens_as_stated)),
         ("the rules alone then account for the fall, less the plans' cost",
-         Printed("run A: fall 1633 = 3908 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)", '    + 490 (different steps taken)',
-                 "run B: fall 1859 = 3748 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)", '    + 876 (different steps taken)')),
+         Printed("run A: fall 1633 = 3908 (the split's own steps at the loop's price, by the rules) - 2765 (the plans) + 490 (different steps taken)",
+                 "run B: fall 1859 = 3748 (the split's own steps at the loop's price, by the rules) - 2765 (the plans) + 876 (different steps taken)")),
         ("The split makes more tool errors: 10 and 12 against 8 and 7",
          Printed("single loop 8, 7 | planner + executor 10, 12")),
         ("The direction is the same on both runs", Printed("bands: 1 and 2 | differences: 2 and 5")),
         ("always finds its fields and makes no tool error", ByRule(read_meter_and_search_docs_find_their_fields)),
         ("With 8 tasks or fewer per length, the 2 runs' counts are small; the 10,000 seeds follow the model",
-         Printed("           1      7       6/7 = 0.8571       6/7 = 0.8571        0.8400       0.8399",
-                 "           2      8       6/8 = 0.7500       6/8 = 0.7500        0.7056       0.7018",
-                 "           3      6       4/6 = 0.6667       5/6 = 0.8333        0.5927       0.5922",
-                 "           4      3       2/3 = 0.6667       1/3 = 0.3333        0.4979       0.4945")),
+         Holds(plans_follow_the_model_by_length)),
         ("The counted units once more, as bars", NotAClaim("describes the figure the next cell draws")),
         ("The difference never exceeds the split's own band",
-         Printed('    success       23       23        21        23            -2             0', '    success           0            2     2 unmeasured')),
+         Holds(within_band("split_success_within_its_own_band", LOOP, SPLIT, "second"))),
         ("planning adds exactly one step per task, by the rules", ByRule(planning_is_a_step_of_the_budget)),
         ("On run A 121 would be expected and the split took 118: 3 fewer tool calls",
          Printed("run A: 97 + 24 = 121 expected, 118 measured: 3 fewer = 3 fewer tool calls")),
@@ -1022,13 +1604,9 @@ REGISTRY: dict[str, list] = {
          Printed("3908 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)",
                  "3748 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)")),
         ("the split solves fewer tasks and makes more tool calls and more tool errors; it uses fewer tokens",
-         Printed("the 2-run verdict agrees with 10000 seeds on 2 of 5 units",
-                 "-0.0079   [-0.0092, -0.0066] resolved down",
-                 "+0.86       [+0.72, +1.01]   resolved up",
-                 "+4.75       [+4.65, +4.86]   resolved up",
-                 "-1237.42 [-1257.78, -1217.07] resolved down")),
+         Holds(split_over_10000_seeds)),
         ("Two runs measured fewer tool calls; 10,000 seeds resolve more",
-         Printed(" tool calls measured down           +0.86       [+0.72, +1.01]   resolved up")),
+         Holds(split_calls_two_runs_and_10000_seeds)),
         ("Tool errors rise on both runs (10 and 12 against 8 and 7)",
          Printed("single loop 8, 7 | planner + executor 10, 12", "bands: 1 and 2 | differences: 2 and 5 | verdict: unmeasured")),
         ("Both setups ran on the same step budget, 8 steps", Printed("step budget: 8 steps for both setups")),
@@ -1061,7 +1639,7 @@ REGISTRY: dict[str, list] = {
         ("The same sweep as lines.", NotAClaim("describes the figure the next cell draws")),
         ("A task needs at least as many steps as its sequence has tools", ByRule(a_sequence_needs_its_length_in_steps)),
         ("At budget 4 every sequence fits into the single loop's budget",
-         Printed("      4                         24                                21")),
+         ByRule(budget_4_fits_every_sequence_but_not_the_split_records)),
         ("shows the same edge for one task",
          Printed("G05, split, budget 6: answer 55, correct 550, outcome: out of budget")),
         ("Its plan wasted 3 steps, so it needs every step up to the budget of 7",
@@ -1073,17 +1651,12 @@ REGISTRY: dict[str, list] = {
          NotAClaim("describes what the next cell does")),
         ("Both cases are the same task, G23, a record task", Holds(both_flip_cases_are_g23)),
         ("the answer is right, the record was never written, and the original measure counts a success",
-         Printed("budget 6: outcome solved, no record written",
-                 "steps 6  tokens 870  tool errors 0  answer 1132  correct 1132")),
+         Holds(g23_at_6_right_but_unwritten)),
         ("The smaller budget did not do better; it stopped the run before its mistake",
          Printed("budget 6: outcome solved, no record written", "budget 8: outcome spoiled")),
         ("The cell sorts every run of the sweep into outcomes",
          NotAClaim("defines the outcomes the next cell counts")),
-        ("First, the small budgets flatter the record tasks",
-         Printed("       single loop   A       6      22                          2        0              0      0"
-                 "                 24",
-                 "planner + executor   A       4      16                          2        1              5      0"
-                 "                 18")),
+        ("First, the small budgets flatter the record tasks", Holds(small_budgets_flatter_record_tasks)),
         ("The grids show every task at every budget from 1 to 12 on run A",
          NotAClaim("describes the figures the next cell draws")),
         ("The cell reruns every task at budget 12 with one change", NotAClaim("describes what the next cell does")),
@@ -1101,25 +1674,19 @@ REGISTRY: dict[str, list] = {
          Printed("the rule's budgets: 5 to 8 steps by task, against 8; stop when done alone at budget 8",
                  "the rule's budgets: 8 to 11 steps by task, against 8; stop when done alone at budget 8")),
         ("In the split it rises by 2 tasks on run A and 1 on run B, which is no more than the band of 2 tasks",
-         Printed('    success       21       23        23        24             2             1', '    success           2            1     2 unmeasured')),
+         Holds(says("split_sb1_success_rises_unmeasured", SPLIT, SPLIT_SB1, success="unmeasured up"))),
         ("The split also makes 3 and 2 fewer tool calls, against a band of 1: measured",
-         Printed(' tool calls       71       70        68        68            -3            -2', ' tool calls           1            0     1   measured')),
+         Holds(says("split_sb1_fewer_calls", SPLIT, SPLIT_SB1, tool_calls="measured down"))),
         ("On these runs the margin never cuts a run short", Holds(margin_never_cuts_the_lesson_runs)),
         ("on the held-out seeds it lets more than 99 % of them finish",
          Printed("it lets 0.9906 of task runs finish", "it lets 0.9921 of task runs finish")),
         ("At budget 2 the split can only finish the 7 tasks of length 1, and solves 6",
-         Printed("      2                         15                                 7",
-                 "planner + executor   A       2       6", "planner + executor   B       2       6")),
+         Holds(split_at_budget_2_finishes_only_length_1)),
         ("From budget 8 to 12 success does not change in either setup on either run",
          Holds(success_unchanged_from_8_to_12)),
         ("is not a better result than 23 at 8: 2 of those successes never wrote their record",
-         Printed("       single loop   A       6      22                          2",
-                 "       single loop   A       8      23                          0")),
-        ("On runs A and B it saves steps and tokens, measured",
-         Printed('      steps       97       98        73        71           -24           -27', '      steps           1            2     2   measured',
-                 '     tokens    11978    11994      9034      8546         -2944         -3448', '     tokens          16          488   488   measured',
-                 '      steps      118      116        92        92           -26           -24', '      steps           2            0     2   measured',
-                 '     tokens    10345    10135      8485      8525         -1860         -1610', '     tokens         210           40   210   measured')),
+         Holds(small_budgets_flatter_record_tasks)),
+        ("On runs A and B it saves steps and tokens, measured", Holds(stopping_saves_steps_and_tokens)),
         ("does any task need more than its plan length plus 4?", NotAClaim("an exercise question for the student")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
          NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
@@ -1141,8 +1708,7 @@ REGISTRY: dict[str, list] = {
         ("Every planner call and every tool call is a step; validation and precondition checks cost nothing",
          ByRule(contract_steps_are_planner_and_tool_calls)),
         ("Every plan's requires and produces come from this table", ByRule(plans_follow_tool_contracts)),
-        ("the same 3 tools from the same draws",
-         Printed("split's plan   : tariff -> consumption -> tariff", "contract's plan: tariff -> consumption -> tariff")),
+        ("the same 3 tools from the same draws", ByRule(contract_first_plan_is_split_plan)),
         ("each on a copy of the same right plan with one thing broken",
          NotAClaim("describes the next cell's method: each case breaks one thing of the same right plan")),
         ("so the executor checks each step's required fields against the scratchpad before every call",
@@ -1151,13 +1717,11 @@ REGISTRY: dict[str, list] = {
          ByRule(validated_plans_never_fail_a_precondition)),
         ("One object holds the state of a run", ByRule(scratchpad_keeps_every_raw_result)),
         ("each right with the same flat share as before, from the same draw stream",
-         Printed(" CT6 share of right positions, every replan             selection(1) = 0.8",
-                 "replan: s4:read_meter -> s5:consumption -> s6:tariff")),
+         Printed("CT6 share of right positions, every replan selection(1) = 0.8", "replan: s4:read_meter -> s5:consumption -> s6:tariff")),
         ("so no bound is ever exceeded", ByRule(contract_bounds_hold_and_one_exit_state)),
         ("yet the record was never written",
-         Printed("          G15, right plan, max_steps 4  PARTIAL_SUCCESS     max_steps     yes      4     400")),
-        ("The same first plan, from the same draws",
-         Printed("split's plan   : tariff -> consumption -> tariff", "contract's plan: tariff -> consumption -> tariff")),
+         Printed("G15, right plan, max_steps 4 PARTIAL_SUCCESS max_steps")),
+        ("The same first plan, from the same draws", ByRule(contract_first_plan_is_split_plan)),
         ("On G05 the refusal costs 1 planner call (165 tokens) and saves the 3 blind calls that failed",
          Printed("the replan cost 1 step, 165 tokens and 5 simulated seconds",
                  "the contract saves 3 steps, 3 tool calls, 265 tokens and 3 tool errors on G05")),
@@ -1165,42 +1729,20 @@ REGISTRY: dict[str, list] = {
          NotAClaim("describes the two tables the next cell prints")),
         ("The band rule decides each unit", ByRule(band_rule_as_stated_contract)),
         ("which never exceeds the split's own band of 2",
-         Printed('    success       23       23        23        23             0             0', '    success           0            0     0 unmeasured',
-                 '    success       21       23        23        23             2             0', '    success           2            0     2 unmeasured')),
+         Holds(within_band("contract_success_within_the_split_band", SPLIT, CONTRACT, "first"))),
         ("Over 10,000 seeds the contract solves more than either",
-         Printed("    success    unmeasured         +0.0172   [+0.0160, +0.0184]   resolved up",
-                 "    success    unmeasured         +0.0251   [+0.0240, +0.0262]   resolved up")),
+         Holds(says("contract_solves_more_over_10000_seeds", LOOP, CONTRACT, success="unmeasured; up"))),
         ("Steps, tool calls and tokens are measured, and lower: 84 and 83 steps against 97 and 98",
-         Printed('      steps       97       98        84        83           -13           -15', '      steps           1            1     1   measured',
-                 ' tool calls       74       74        51        51           -23           -23', ' tool calls           0            0     0   measured',
-                 '     tokens    11978    11994      8075      7960         -3903         -4034', '     tokens          16          115   115   measured',
-                 '      steps      118      116        84        83           -34           -33', '      steps           2            1     2   measured',
-                 ' tool calls       71       70        51        51           -20           -19', ' tool calls           1            0     1   measured',
-                 '     tokens    10345    10135      8075      7960         -2270         -2175', '     tokens         210          115   210   measured')),
-        ("Tool errors are measured: 0 on both runs",
-         Printed('tool errors        8        7         0         0            -8            -7', 'tool errors           1            0     1   measured',
-                 'tool errors       10       12         0         0           -10           -12', 'tool errors           2            0     2   measured')),
+         Holds(contract_lower_than_both_loops)),
+        ("Tool errors are measured: 0 on both runs", Holds(contract_errors_none_measured)),
         ("gives the loops the same stop", ByRule(sb1_spends_no_stop_step)),
         ("The next cell compares the contract with the loops under SB1", NotAClaim("describes what the next cell does")),
         ("the contract takes more steps, not fewer (73 and 71 steps for the loop, 84 and 83 for the contract)",
-         Printed("single loop                A  stop when done   0.9583     73     73      9034     8",
-                 "single loop                B  stop when done   0.9583     71     71      8546     7",
-                 "contract                   A contract bounds   0.9583     84     51      8075     0",
-                 "contract                   B contract bounds   0.9583     83     51      7960     0",
-                 "      steps   measured up          +15.72   [+15.61, +15.82]     resolved up",
-                 "     tokens measured down           -7.62    [-24.96, +9.72] no effect shown",
-                 "    success    unmeasured         -0.0162 [-0.0172, -0.0152]   resolved down")),
+         Holds(contract_against_stopping_loop)),
         ("What the contract keeps against both stopping loops is fewer tool calls and fewer tool errors",
-         Printed(" tool calls measured down          -18.40   [-18.51, -18.30]   resolved down",
-                 "tool errors measured down           -5.78     [-5.83, -5.73]   resolved down",
-                 " tool calls measured down          -19.49   [-19.63, -19.35] resolved down",
-                 "tool errors measured down          -10.54   [-10.63, -10.46] resolved down")),
+         Holds(contract_keeps_fewer_calls_and_errors)),
         ("Against the split with the same stop, it uses fewer steps, calls, tokens and errors",
-         Printed("      steps measured down           -9.37     [-9.46, -9.28] resolved down",
-                 " tool calls measured down          -19.49   [-19.63, -19.35] resolved down",
-                 "     tokens measured down         -406.40 [-413.62, -399.18] resolved down",
-                 "tool errors measured down          -10.54   [-10.63, -10.46] resolved down",
-                 "    success    unmeasured         -0.0070 [-0.0079, -0.0061] resolved down")),
+         Holds(contract_against_stopping_split)),
         ("its first plan and both replans were refused, so it never made a tool call", Holds(g03_never_calls_a_tool)),
         ("Because here the validator knows more than a real one would",
          Printed("charge: 125 candidate plans, 1 pass validation, the right plan: yes",
@@ -1219,23 +1761,16 @@ REGISTRY: dict[str, list] = {
          NotAClaim("follows from what a field-based validator reads, whatever the world; no simulator result")),
         ("such a loop run falls to PARTIAL_SUCCESS when it held a correct intermediate and to TIMEOUT when it did not",
          ByRule(spoiled_loop_runs_fall_as_stated)),
-        ("At a budget of 2 steps every setup is starved",
-         Printed("       single loop   A       2       9     48     45    4758       8        0",
-                 "       single loop   B       2      10     48     45    4758       7        0",
-                 "planner + executor   A       2       6     48     24    4445       3        0",
-                 "planner + executor   B       2       6     48     24    4445       1        0",
-                 "          contract   A       2       6     48     18    4940       0        6",
-                 "          contract   B       2       6     48     18    4965       0        6")),
+        ("At a budget of 2 steps every setup is starved", Holds(budget_2_starves_every_setup)),
         ("The band rule's verdicts at every budget, contract against each of the others",
          NotAClaim("describes what the next cell prints")),
         ("Success is measured at 2 budgets only", Holds(success_measured_at_two_budgets_only)),
         ("from 4 steps on the contract uses fewer tokens than both, measured at every budget",
          Holds(contract_tokens_against_both_across_the_sweep)),
         ("With no replan allowed, every refused first plan ends the run",
-         Printed('           0   A      18     62    5725        0       18                0                 6',
-                 '           0   B      18     61    5625        0       18                0                 6')),
+         Holds(no_replan_ends_every_refused_plan)),
         ("The first replan allowed saves some of them and the second more",
-         Printed("           1   A      21", "           1   B      22", "           2   A      23", "           2   B      23")),
+         Holds(each_replan_allowed_saves_more)),
         ("More replans buy more chances and spend the same clock",
          Printed("max_replans 3, run A: G03 ends TIMEOUT, stop reason max_seconds")),
         ("means the source read has no such mechanism, not that none can be built on it",
@@ -1247,44 +1782,32 @@ REGISTRY: dict[str, list] = {
                  "a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5",
                  "a replan limit: 0 of 5 (none)")),
         ("steps, tool calls, tokens and tool errors are measured, and lower: 84 and 83 steps, 51 tool calls",
-         Printed('      steps       97       98        84        83           -13           -15', '      steps           1            1     1   measured',
-                 'tool errors        8        7         0         0            -8            -7', 'tool errors           1            0     1   measured',
-                 'tool errors       10       12         0         0           -10           -12', 'tool errors           2            0     2   measured')),
+         Holds(contract_lower_than_both_loops)),
         ("the contract takes more steps than the single loop; over 10,000 seeds its token difference with that loop",
-         Printed("      steps   measured up          +15.72   [+15.61, +15.82]     resolved up",
-                 "     tokens measured down           -7.62    [-24.96, +9.72] no effect shown",
-                 "    success    unmeasured         -0.0162 [-0.0172, -0.0152]   resolved down",
-                 "    success    unmeasured         -0.0070 [-0.0079, -0.0061] resolved down")),
-        ("it keeps fewer tool calls and fewer tool errors",
-         Printed(" tool calls measured down          -18.40   [-18.51, -18.30]   resolved down",
-                 " tool calls measured down          -19.49   [-19.63, -19.35] resolved down")),
+         Holds(contract_against_stopping_loop)),
+        ("it keeps fewer tool calls and fewer tool errors", Holds(contract_keeps_fewer_calls_and_errors)),
         ("only the right one passes, so the 0 tool errors hold by construction",
          ByRule(contract_never_calls_a_wrong_tool)),
         ("In this world a plan that passes validation never fails a precondition; the check is shown",
          ByRule(validated_plans_never_fail_a_precondition)),
         ("Every run ends in one exit state with a stop reason", ByRule(contract_bounds_hold_and_one_exit_state)),
-        ("18 solved with none allowed, 23 with 2",
-         Printed("           0   A      18", "           0   B      18", "           2   A      23", "           2   B      23")),
+        ("18 solved with none allowed, 23 with 2", Holds(each_replan_allowed_saves_more)),
         ("few bound tokens or the whole run's time; none has a replan limit",
          Printed("a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5", "a replan limit: 0 of 5 (none)")),
         ("The same comparisons beside 10,000 seeds, at every budget", NotAClaim("says what the next cell prints")),
-        ("On success the 2-run verdicts and the 10,000 seeds part at 7 of the 10 pairs", Printed(
-            "success: the 2-run verdict differs from 10000 seeds at 7 of 10 budget and setup pairs")),
         ("On steps, tool calls and tokens they agree at every pair", Holds(sweep_steps_calls_tokens_agree)),
         # the look-alike (LA1)
         ("puts a look-alike in the tool set: a 6th tool", Printed("the look-alike estimate_use, imitating consumption",
                                                                  "6 tools, estimate_use last")),
-        ("The planner documents it with the contract of the tool it imitates", Printed(
-            "LA1 requires (the planner's contract)                   previous, current",
-            "LA1 produces (the planner's contract)                                  m3")),
+        ("The planner documents it with the contract of the tool it imitates",
+         ByRule(lookalike_documented_as_it_imitates)),
         ("The cell prints the rule from", NotAClaim("says what the next cell prints")),
         ("A look-alike that forgot the meter rollover would not do here", Printed("subscribers whose meter rolled over: 0")),
-        ("2 candidates pass: the right plan and the same plan with the look-alike in its place", Printed(
-            'charge: 216 candidate plans, 2 pass validation: read_meter -> consumption -> tariff; read_meter ->', '    estimate_use -> tariff',
-            "consumption: 36 candidate plans, 2 pass validation",
-            "record: 1296 candidate plans, 2 pass validation")),
-        ("Validation checks fields, and the two tools' fields are the same", Printed(
-            "LA1 requires (the planner's contract)                   previous, current")),
+        ("2 candidates pass: the right plan and the same plan with the look-alike in its place",
+         Printed("charge: 216 candidate plans, 2 pass validation: read_meter -> consumption -> tariff; read_meter -> estimate_use -> tariff",
+                 "consumption: 36 candidate plans, 2 pass validation", "record: 1296 candidate plans, 2 pass validation")),
+        ("Validation checks fields, and the two tools' fields are the same",
+         ByRule(lookalike_documented_as_it_imitates)),
         ("The measurement with the look-alike in every setup's tool set", NotAClaim("says what the next cell measures")),
         ("contract against each loop with the same tool set, each beside the same comparison",
          NotAClaim("says what the next cell prints")),
@@ -1292,20 +1815,13 @@ REGISTRY: dict[str, list] = {
         ("6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none do, by construction",
          Printed("contract, with the look-alike: 6276 of 240000 task runs complete their plan with a wrong answer",
                  "contract, 5 tools: 0 of 240000 task runs complete their plan with a wrong answer")),
-        ("With the same tool set, the contract still solves more", Printed(
-            "success    unmeasured         +0.0336   [+0.0322, +0.0351]   resolved up",
-            "success    unmeasured         +0.0275   [+0.0262, +0.0288]   resolved up")),
+        ("With the same tool set, the contract still solves more",
+         Holds(lookalike_contract_still_solves_more)),
         ("over 10,000 seeds the contract solves more than the single loop (+0.0336 a run) and the split (+0.0275)",
-         Printed("+0.0336   [+0.0322, +0.0351]   resolved up", "+0.0275   [+0.0262, +0.0288]   resolved up")),
-        ("Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools", Printed(
-            "steps measured down          -11.90", "tool calls measured down          -22.25",
-            "tokens measured down        -3582.80", "tool errors measured down           -6.19",
-            "steps measured down          -35.15", "tool calls measured down          -23.04",
-            "tokens measured down        -2270.72", "tool errors measured down          -11.10")),
-        ("The look-alike costs every setup tasks", Printed(
-            "single loop                 22.55               21.59            -0.0400 [-0.0412, -0.0389]",
-            "planner + executor                 22.36               21.73            -0.0260 [-0.0270, -0.0250]",
-            "contract                 22.96               22.40            -0.0236 [-0.0243, -0.0229]")),
+         Holds(lookalike_contract_still_solves_more)),
+        ("Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools",
+         Holds(lookalike_contract_stays_lower)),
+        ("The look-alike costs every setup tasks", Holds(lookalike_costs_every_setup_tasks)),
         ("Lower max tokens step by step at budget 8", NotAClaim("an exercise for the student")),
         ("a dict from each exit state's name to its count (a state left out counts as none)",
          NotAClaim("an exercise for the student: the answer's format")),
@@ -1335,19 +1851,12 @@ REGISTRY: dict[str, list] = {
         ("looks like a paired comparison, and is often called one",
          NotAClaim("describes the setup (both loops at the same seeds) and a common usage; the cells measure it")),
         ("then the difference spreads less than it would for unpaired runs",
-         Printed("    success                     0.656            1.62             0.97",
-                 "     tokens                     0.720         1038.45           601.32")),
+         Holds(common_draws_pair_the_seeds)),
         ("at the same seed, the two setups draw from unrelated streams", ByRule(loop_and_split_draw_from_unrelated_streams)),
         ("The cell measures it for every unit", NotAClaim("says what the next cell measures")),
-        ("every correlation lies between -0.013 and -0.005",
-         Printed("    success                       -0.009                          1.62           1.62",
-                 "      steps                       -0.010                          6.65           6.62",
-                 " tool calls                       -0.013                          7.31           7.27",
-                 "     tokens                       -0.012                       1038.45        1032.67",
-                 "tool errors                       -0.005                          5.32           5.31")),
+        ("every correlation lies between -0.013 and -0.005", Holds(same_seeds_are_unrelated)),
         ("Running both setups at the same seeds bought the comparison nothing",
-         Printed("    success                       -0.009                          1.62           1.62",
-                 "     tokens                       -0.012                       1038.45        1032.67")),
+         Holds(same_seeds_are_unrelated)),
         ("Miller (2024) makes the same point for model evaluations", NotAClaim("cites a source")),
         ("both setups take the same random number for the same decision",
          NotAClaim("defines common random numbers; rule CR1 below is the course's version")),
@@ -1361,106 +1870,72 @@ REGISTRY: dict[str, list] = {
         ("What CR1 buys, unit by unit", NotAClaim("says what the next cell prints")),
         ("Checked on the data rather than by the formula", NotAClaim("says what the next cell prints")),
         ("every interval of the difference holds zero",
-         Printed('single loop, solved: own streams 22.55, common draws 22.56', '  interval of the difference [-0.02, 0.04]: holds 0',
-                 'single loop, tokens: own streams 11636.41, common draws 11654.15', '  interval of the difference [-6.08, 41.56]: holds 0',
-                 "split, solved: own streams 22.36, common draws 22.37", "  interval of the difference [-0.02, 0.04]: holds 0",
-                 'split, tokens: own streams 10398.98, common draws 10404.86', '  interval of the difference [-10.09, 21.85]: holds 0')),
+         Printed("single loop, solved: own streams 22.55, common draws 22.56 interval of the difference [-0.02, 0.04]: holds 0",
+                 "single loop, tokens: own streams 11636.41, common draws 11654.15 interval of the difference [-6.08, 41.56]: holds 0",
+                 "split, solved: own streams 22.36, common draws 22.37 interval of the difference [-0.02, 0.04]: holds 0",
+                 "split, tokens: own streams 10398.98, common draws 10404.86 interval of the difference [-10.09, 21.85]: holds 0")),
         ("so the same draw tends to give the same outcome in both setups",
          ByRule(common_draw_right_loop_pick_is_right_plan_entry)),
         ("Real agents share far less (see the last section)",
          NotAClaim("points to the last section's account of real agents' noise; no simulator result")),
         ("it spreads the mean of N values by their plug-in standard deviation", Holds(percentile_bootstrap_narrower_than_t)),
         ("The percentile bootstrap falls short at small N: 0.843 at 5 seeds",
-         Printed("5                   2000 0.968       0.843 0.845", "10                  1000 0.956       0.912 0.901",
-                 "5                   2000 0.949       0.841 0.843", "10                  1000 0.949       0.897 0.892",
+         Printed("5 2000 0.968 0.843 0.845", "10 1000 0.956 0.912 0.901", "5 2000 0.949 0.841 0.843", "10 1000 0.949 0.897 0.892",
                  "2-seed studies whose 2 success differences are equal (a zero-width interval): 0.175")),
         ("So from here on every interval of a mean over seeds in this lesson",
          Printed("intervals: 95% t intervals (scipy.stats) unless a cell names another",
-                 "10                  1000 0.956", "30                   333 0.943", "10                  1000 0.949",
-                 "30                   333 0.952",
+                 "10 1000 0.956", "30 333 0.943", "10 1000 0.949", "30 333 0.952",
                  "success difference, t interval, 100 seeds: coverage 0.91 of 100 studies, its interval [0.836, 0.958]",
                  "token difference, t interval, 100 seeds: coverage 0.97 of 100 studies, its interval [0.915, 0.994]")),
         ("would another seed of the same agents on these 24 tasks give a different difference?",
          NotAClaim("a question that defines the interval over seeds")),
         ("this interval stops narrowing once each task's own effect is known",
-         Printed("  1000    -1239.7  [-1306.1, -1173.2]              yes   [-2077.8, -401.6]              yes",
-                 " 10000    -1237.4  [-1257.8, -1217.1]              yes   [-2073.4, -401.4]              yes",
-                 "  1000       4.67        [4.34, 5.00]              yes        [2.67, 6.66]              yes",
-                 " 10000       4.75        [4.65, 4.86]              yes        [2.75, 6.76]              yes")),
-        ("The split does solve fewer tasks, by a small amount",
-         Printed(" 10000    -0.0079  [-0.0092, -0.0066]              yes  [-0.0152, -0.0005]              yes",
-                 "success at 10000 seeds: 0.19 tasks fewer per run, 1 task lost every 5.3 runs")),
-        ("the loss sits on some tasks more than others",
-         Printed("interval over tasks\n    5.5 times as wide as over seeds",
-                 "     charge      6     -0.0352 -0.0381 -0.0323", "     record      3     +0.0149 +0.0082 +0.0216")),
-        ("both intervals leave zero out at every size",
-         Printed("    10    -1669.0  [-2290.8, -1047.2]              yes   [-2958.6, -379.4]              yes",
-                 "    30    -1871.5  [-2243.4, -1499.5]              yes   [-2925.6, -817.3]              yes",
-                 "   100    -1431.5  [-1656.1, -1206.9]              yes   [-2329.1, -533.9]              yes",
-                 "   300    -1241.8  [-1369.1, -1114.5]              yes   [-2068.3, -415.3]              yes",
-                 "  1000    -1239.7  [-1306.1, -1173.2]              yes   [-2077.8, -401.6]              yes",
-                 " 10000    -1237.4  [-1257.8, -1217.1]              yes   [-2073.4, -401.4]              yes")),
+         Holds(over_tasks_stops_narrowing)),
+        ("The split does solve fewer tasks, by a small amount", Holds(split_loses_a_small_share)),
+        ("the loss sits on some tasks more than others", Holds(loss_sits_on_some_kinds)),
+        ("both intervals leave zero out at every size", Holds(token_saving_leaves_zero_out_everywhere)),
         ("recommend the same planning for agent benchmarks", NotAClaim("cites a source")),
         ("a kind fixes the tool sequence", ByRule(a_kind_fixes_the_tool_sequence)),
-        ("a set with more record tasks would show a smaller loss",
-         Printed("     record      3     +0.0149 +0.0082 +0.0216", "     charge      6     -0.0352 -0.0381 -0.0323")),
+        ("a set with more record tasks would show a smaller loss", Holds(record_tasks_gain)),
         ("sets of tasks drawn by the same generator, kinds and all",
-         Printed("                    tasks     -0.0079 -0.0152 -0.0005   23.0")),
+         Printed("tasks -0.0079 -0.0152 -0.0005 23.0")),
         ("None of them speaks for tasks unlike these",
          NotAClaim("states the scope of the 3 intervals' populations, defined just above; no measured result")),
         ("The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same direction",
-         Printed("the band rule and the intervals agree on 2 units and differ on 3",
-                 "     2   measured          23.38 [23.25, 23.51]", "steps: agree: measured, same direction",
-                 "   210   measured -1237.42 [-1257.78, -1217.07]", "tokens: agree: measured, same direction")),
+         Printed("the band rule and the intervals agree on 2 units and differ on 3", "steps: agree: measured, same direction", "tokens: agree: measured, same direction")),
         ("the split makes 0.86 more tool calls per run",
-         Printed(" tool calls           -3, -4     1   measured             0.86 [0.72, 1.01]")),
-        ("so the band of 2 runs is often larger than the saving",
-         Printed("     tokens   5000      1812", "11636.41 854.69", "10398.98 579.58", "-1237.42 [-1257.78, -1217.07]",
-                 "    10    -1669.0  [-2290.8, -1047.2]              yes   [-2958.6, -379.4]              yes")),
+         Holds(split_calls_two_runs_and_10000_seeds)),
         ("for success, 137 of the 374 measured pairs say the split solves more tasks",
-         Printed("    success   5000       374         0.0748                        237                        137",
-                 " tool calls   5000       562         0.1124                        349                        213")),
+         Holds(measured_pairs_point_both_ways)),
         ("has more chances to be fooled than one read once",
          Printed("false-positive rate, read once at 100 seeds: 0.040",
                  "false-positive rate, stopped at the first look that leaves zero out: 0.196")),
         ("Power protects against both",
-         Printed(" t interval, 10 seeds     1000     53      0.245          6.2",
-                 "t interval, 300 seeds       33     18      0.000          1.3")),
+         Printed("t interval, 10 seeds 1000 53 0.245 6.2", "t interval, 300 seeds 33 18 0.000 1.3")),
         ("where every \"effect\" is a false positive", NotAClaim("defines an A/A study: one setup against itself")),
         ("such as the always-valid intervals", NotAClaim("names a method")),
         ("errs far more often",
-         Printed("the primary comparison alone: success, 100 seeds, over seeds            1                0.040",
-                 "any unit, size (10, 30, 100) or way (seeds, tasks)           30                0.414")),
-        ("finds an \"effect\" in about 2 of 5 cases where there is none",
-         Printed("any of the 5 units (100 seeds, over seeds)            5                0.136",
-                 "any unit, size (10, 30, 100) or way (seeds, tasks)           30                0.414")),
+         Printed("the primary comparison alone: success, 100 seeds, over seeds 1 0.040",
+                 "any unit, size (10, 30, 100) or way (seeds, tasks) 30 0.414")),
+        ('finds an "effect" in about 2 of 5 cases where there is none',
+         Printed("any of the 5 units (100 seeds, over seeds) 5 0.136",
+                 "any unit, size (10, 30, 100) or way (seeds, tasks) 30 0.414")),
         ("The 5 units err together less often than 5 independent tests would (0.226)",
-         Printed("any of the 5 units (100 seeds, over seeds)            5                0.136", "1 - 0.95**5 = 0.226")),
+         Printed("any of the 5 units (100 seeds, over seeds) 5 0.136", "1 - 0.95**5 = 0.226")),
         ("because they move together (more steps mean more calls and more tokens)", Holds(units_move_together)),
         ("Bonferroni's correction brings the 5 units back to 0.04",
-         Printed("any of the 5 units, each at 1 - 0.05 / 5 (Bonferroni)            5                0.040")),
+         Printed("any of the 5 units, each at 1 - 0.05 / 5 (Bonferroni) 5 0.040")),
         ("A user who runs the same task again and again asks something else", NotAClaim("defines pass^k")),
         ("if every run succeeded with the overall share p", NotAClaim("defines p^k")),
-        ("pass^k falls more slowly than p^k",
-         Printed(" 4              0.8041           0.7792                     0.7760                  0.7534",
-                 " 8              0.6851           0.6071                     0.6398                  0.5676")),
+        ("pass^k falls more slowly than p^k", Holds(pass_k_falls_more_slowly)),
         ("with equality only when every task is as hard as every other", Holds(pass_k_at_least_p_k)),
-        ("here failures gather on some tasks",
-         Printed("   document      7                1        0.9981       0.9850         0.9980",
-                 "     record      3                4        0.7581       0.1091         0.7730")),
+        ("here failures gather on some tasks", Holds(failures_gather_on_record_tasks)),
         ("Over the first 100 seeds every interval holds its 10,000-seed value",
-         Printed("523.4 [512.8, 534.4]", " single loop       516.1      yes", "461.3 [453.5, 469.0]", " planner + executor       465.1      yes",
-                 "534.4 [523.6, 545.8]", " single loop + self-critique       527.0      yes", "357.5 [350.3, 364.3]", " single loop, stop when done       353.0      yes",
-                 "373.2 [366.7, 379.8]", "planner + executor, stop when done       373.6      yes")),
+         Holds(cost_intervals_hold_the_10000_seed_value)),
         ("The split spends fewer tokens per solved task than the single loop",
-         Printed("                       single loop 0.9354 [0.9254, 0.9454]              523.4 [512.8, 534.4]",
-                 "                planner + executor 0.9321 [0.9226, 0.9415]              461.3 [453.5, 469.0]")),
-        ("stopping rule moves both loops down and to the right",
-         Printed("       single loop, stop when done 0.9704 [0.9646, 0.9762]              357.5",
-                 "planner + executor, stop when done 0.9600 [0.9521, 0.9679]              373.2")),
-        ("Self-critique costs tokens and buys no success",
-         Printed("       single loop + self-critique 0.9354 [0.9254, 0.9454]              534.4",
-                 "                       single loop 0.9354 [0.9254, 0.9454]              523.4")),
+         Holds(split_cheaper_per_success_at_overlapping_success)),
+        ("stopping rule moves both loops down and to the right", Holds(stopping_moves_both_down_and_right)),
+        ("Self-critique costs tokens and buys no success", Holds(critique_costs_tokens_buys_no_success)),
         ("it changes no draw, by construction", ByRule(switches_change_no_draw)),
         ("where the seed is the only source of noise and any run can be repeated exactly", ByRule(runs_repeat_exactly)),
         ("Real agent evaluations add sources of noise the simulator does not have",
@@ -1468,23 +1943,17 @@ REGISTRY: dict[str, list] = {
         ("Expect less from pairing than CR1 gives here",
          NotAClaim("advice for real evaluations, following the paragraph before; no simulator result")),
         ("gives, outcome for outcome, the one-seed path's figures", Holds(batch_path_equals_one_seed_path)),
-        ("at a seed the setups correlate between -0.013 and -0.005",
-         Printed(" tool calls                       -0.013", "tool errors                       -0.005")),
+        ("at a seed the setups correlate between -0.013 and -0.005", Holds(same_seeds_are_unrelated)),
         ("the success difference spreads 0.97 instead of 1.62, and 35 seeds do what 100 did",
-         Printed("    success                     0.656            1.62             0.97                         35")),
+         Holds(common_draws_pair_the_seeds)),
         ("the percentile bootstrap and BCa fall short below 30 (0.843 and 0.845 at 5 seeds for success)",
-         Printed("5                   2000 0.968       0.843 0.845", "10                  1000 0.956       0.912 0.901",
-                 "2                   5000 0.825       0.485 0.485")),
-        ("a 100-seed study shows it 0.2 of the time", Printed("100        100    0.200")),
+         Printed("5 2000 0.968 0.843 0.845", "10 1000 0.956 0.912 0.901", "2 5000 0.825 0.485 0.485")),
+        ("a 100-seed study shows it 0.2 of the time", Holds(a_100_seed_study_shows_it_a_fifth_of_the_time)),
         ("Small studies that show an effect exaggerate it (6.2 times at 10 seeds)",
-         Printed(" t interval, 10 seeds     1000     53      0.245          6.2", "false-positive rate, read once at 100 seeds: 0.040",
+         Printed("t interval, 10 seeds 1000 53 0.245 6.2", "false-positive rate, read once at 100 seeds: 0.040",
                  "false-positive rate, stopped at the first look that leaves zero out: 0.196")),
-        ("above p^8 because failures gather on hard tasks",
-         Printed(" 8              0.6851           0.6071                     0.6398                  0.5676",
-                 "single loop       8  8      0.6851          0.0797")),
-        ("stopping rule lowers both",
-         Printed("       single loop, stop when done 0.9704 [0.9646, 0.9762]              357.5",
-                 "planner + executor, stop when done 0.9600 [0.9521, 0.9679]              373.2")),
+        ("above p^8 because failures gather on hard tasks", Holds(pass_k_falls_more_slowly)),
+        ("stopping rule lowers both", Holds(stopping_moves_both_down_and_right)),
         ("it says right or wrong, and which way, never the answer", NotAClaim("describes the exercise's check")),
         ("the per-seed token difference in 1,000 disjoint studies of 5 seeds", NotAClaim("an exercise for the student")),
         ("Then do the same with the t interval", NotAClaim("an exercise for the student")),
@@ -1497,10 +1966,7 @@ REGISTRY: dict[str, list] = {
         ("A real model's run-to-run spread comes from its own sampling", NotAClaim(
             "about real models, which this simulator cannot measure; the sources of noise are named")),
         ("A real model is not", NotAClaim("about real models, which this simulator cannot measure")),
-        ("scores it the way every setup of the course was scored",
-         Printed("       unit   two runs mean difference      95 % interval    many seeds",
-                 "entrant  seeds  success  success low  success high     tokens  tokens low  tokens high",
-                 "entrant  tokens per success  per success low  per success high")),
+        ("scores it the way every setup of the course was scored", ByRule(harness_scores_as_the_course)),
         ("The lesson builds its policies in steps, each scored by the same harness",
          NotAClaim("states the lesson's plan, the numbered list of steps")),
         ("Everything is fictional and deterministic", Holds(policy_runs_repeat_exactly)),
@@ -1513,8 +1979,7 @@ REGISTRY: dict[str, list] = {
         ("picks the right tool with a share that falls with depth", ByRule(draw_share_falls_with_depth)),
         ("A policy may take it, overrule it, or never call it", NotAClaim("states what a policy is allowed to do")),
         ("The built-in single loop is the policy that always takes the proposal",
-         Printed("    return observation.model_pick()",
-                 "the policy form and the built-in single loop agree on all 12000 task runs")),
+         Printed("return observation.model_pick()", "the policy form and the built-in single loop agree on all 12000 task runs")),
         ("Because it draws from the same stream in the same order, its runs are the built-in runner's runs",
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
         ("The cell checks it on every task at every seed of the held-out block",
@@ -1523,12 +1988,9 @@ REGISTRY: dict[str, list] = {
         ("A policy that never stops is stopped by the step budget, like any loop",
          Printed("never_stops on G01: 8 steps of a budget of 8, stopped by itself: no")),
         ("At runs A and B the band rule calls every unit unmeasured",
-         Printed("    success unmeasured         +0.0352", "      steps unmeasured           -3.25",
-                 " tool calls unmeasured           -3.32", "     tokens unmeasured         -562.20",
-                 "tool errors unmeasured           -0.36")),
+         Holds(stop_rule_unmeasured_at_runs_a_and_b)),
         ("the stop rule solves +0.0352 of the tasks more per run than the single loop",
-         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
-                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+         Holds(stop_rule_over_500_seeds)),
         ("an effect smaller than half that width leaves zero inside an interval of that width",
          Printed("success: the interval is 0.0068 wide at 500 held-out seeds",
                  "tokens: the interval is 55.8204 wide at 500 held-out seeds")),
@@ -1539,39 +2001,29 @@ REGISTRY: dict[str, list] = {
         ("The postcondition sees the goal at the same call", Holds(goal_rule_ends_at_lesson_3_call)),
         ("A rule that reads only what an agent can see does, on these seeds, what", Holds(goal_rule_ends_at_lesson_3_call)),
         ("the split does worse than the single loop on charge tasks and better on record tasks",
-         Printed("     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   yes",
-                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   yes")),
+         Holds(split_worse_on_charge_better_on_record)),
         ("The split is better on record tasks (+0.0247, interval [+0.0095, +0.0398]) and worse on charge tasks",
-         Printed("   document      7 +0.9983 +0.9982     -0.0001 -0.0011 +0.0009    no",
-                 "consumption      8 +0.9468 +0.9469     +0.0001 -0.0049 +0.0050    no",
-                 "     charge      6 +0.9472 +0.9122     -0.0350 -0.0414 -0.0286   yes",
-                 "     record      3 +0.7543 +0.7790     +0.0247 +0.0095 +0.0398   yes",
-                 "router (document: single-loop, consumption: single-loop, charge: single-loop, record: plan-execute)")),
+         Holds(split_worse_on_charge_better_on_record)),
         ("The panel below offers the same router", Printed("the lesson's router is the panel's: yes")),
         ("it solves exactly what the single loop solves on every kind it sends there",
          ByRule(router_is_its_setups_kind_by_kind)),
         ("Against the split the router solves +0.0061 of the tasks more per run",
-         Printed("    success    unmeasured         +0.0061 [+0.0014, +0.0107]   resolved up",
-                 "     tokens    unmeasured         +591.87 [+512.58, +671.15]   resolved up")),
+         Holds(router_against_split)),
         ("Against the single loop it spends 650.32 tokens fewer",
-         Printed("    success unmeasured         +0.0007 [-0.0029, +0.0043] no effect shown",
-                 "     tokens unmeasured         -650.32 [-691.59, -609.05]   resolved down")),
+         Holds(router_against_loop)),
         ("Its steps and tool errors rise by +2.04 and +1.98 against the single loop",
-         Printed("      steps unmeasured           +2.04     [+1.82, +2.25]     resolved up",
-                 "tool errors unmeasured           +1.98     [+1.75, +2.21]     resolved up")),
+         Holds(router_steps_errors_against_loop)),
         ("on record tasks the router is the split, steps and tool errors included, by construction",
          ByRule(router_is_its_setups_kind_by_kind)),
-        ("Against the single loop, only from 3000 seeds on",
-         Printed("  zero out from 3000 seeds on", " 10000 +0.0014 +0.0006 +0.0023      yes          yes")),
+        ("Against the single loop, only from 3000 seeds on", Holds(router_shown_from_100_and_3000_seeds)),
         ("every entrant of the lesson on the success-cost plane", NotAClaim("says what the next cell prints")),
         ("its runs equal the built-in runner's, by construction",
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
         ("does the same from the command line", Holds(command_line_scores_as_the_harness)),
         ("Stopping when the goal is observed solves +0.0352 of the tasks more per run than the single loop",
-         Printed("    success unmeasured         +0.0352 [+0.0317, +0.0386]   resolved up",
-                 "     tokens unmeasured         -562.20 [-590.11, -534.29] resolved down")),
+         Holds(stop_rule_over_500_seeds)),
         ("beats the split from 100 seeds on, and the single loop only from 3000 seeds on",
-         Printed("  zero out from 100 seeds on", "  zero out from 3000 seeds on")),
+         Holds(router_shown_from_100_and_3000_seeds)),
         ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
         ("a policy that never calls", NotAClaim("an exercise for the student")),
     ],

@@ -39,3 +39,14 @@ def test_a_link_reads_as_its_text_so_linking_a_term_leaves_its_sentence_register
 
     linked = "Every [step](../GLOSSARY.md#step) costs [tokens](../GLOSSARY.md#token)."
     assert normal(readable(linked)) == "Every step costs tokens."
+
+
+def test_a_printed_phrase_is_found_whatever_the_padding_and_only_as_whole_tokens():
+    from claims import printed_phrase
+
+    table = "  unit   share\n success  0.624\n  tokens  -562.20 [-590.11, -534.29] resolved down\n"
+    assert printed_phrase("success 0.624", table)
+    assert printed_phrase("-562.20 [-590.11, -534.29] resolved down", table)
+    assert not printed_phrase("success 0.62", table)  # a figure cut out of a longer one is not found
+    assert not printed_phrase("uccess 0.624", table)
+    assert not printed_phrase("success 0.625", table)
