@@ -198,9 +198,13 @@ def run_tool(name: str, state: dict) -> dict:
 
 def call_tool(name: str, state: dict) -> dict:
     """`run_tool` for checked input (lesson 1). Raises InputTypeError for a name that is not a string or
-    a state that is not a mapping."""
+    a state that is not a mapping, and as `charge` for the tariff's fields."""
     if not isinstance(name, str):
         raise InputTypeError(f"name must be a tool name ({', '.join(TOOL_NAMES)}), got {name!r}")
     if not isinstance(state, Mapping):
         raise InputTypeError(f"state must be a mapping of field names to values, got {type(state).__name__}")
+    if (
+        name == "tariff" and state.get("m3") is not None
+    ):  # the fields the tariff reads, checked as `charge` does
+        charge(state["m3"], state.get("type", "residential"))
     return run_tool(name, state)
