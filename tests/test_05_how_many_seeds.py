@@ -122,7 +122,14 @@ def _expected_row(settings, unit):
     seeds = study_seeds(settings.extra["n_seeds"], settings.seed)
     common = settings.extra["common_draws"]
     first, second = (
-        run_batch(c.setup, seeds, settings.budget, c.self_critique, c.approval, common_draws=common)
+        run_batch(
+            c.setup,
+            seeds,
+            settings.budget,
+            self_critique=c.self_critique,
+            approval=c.approval,
+            common_draws=common,
+        )
         for c in setups
     )
     interval = study.paired_interval(first, second, unit, len(seeds), "seeds")

@@ -111,9 +111,9 @@ def test_every_outcome_equals_the_one_seed_path(setup, self_critique, approval):
 def test_per_seed_measurements_equal_sim_measure(budget):
     seeds = [20260218, 20260219, 0, 2**32 - 1, 777]
     for setup, critique, approval in CASES:
-        totals = measure_batch(setup, seeds, budget, critique, approval)
+        totals = measure_batch(setup, seeds, budget, self_critique=critique, approval=approval)
         for j, seed in enumerate(seeds):
-            m = measure(setup, seed, budget, critique, approval)
+            m = measure(setup, seed, budget, self_critique=critique, approval=approval)
             units = ("solved", "steps", "calls", "tokens", "errors", "approvals")
             assert [getattr(totals, unit)[j] for unit in units] == [getattr(m, unit) for unit in units]
             assert totals.success[j] == m.success and totals.seeds[j] == seed

@@ -48,10 +48,12 @@ def test_common_draws_with_the_stopping_rules_equal_the_one_seed_path(setup, sto
 
 def test_the_single_loops_switches_run_under_common_draws_too():
     seeds = SEEDS[:100]
-    batch = run_batch("single-loop", seeds, 8, True, True, common_draws=True)
+    batch = run_batch("single-loop", seeds, 8, self_critique=True, approval=True, common_draws=True)
     for t, task in enumerate(sim.TASKS):
         for j, seed in enumerate(seeds):
-            run = sim.run_task("single-loop", task, int(seed), 8, True, True, common_draws=True)
+            run = sim.run_task(
+                "single-loop", task, int(seed), 8, self_critique=True, approval=True, common_draws=True
+            )
             assert tuple(getattr(batch, name)[t, j] for name in FIELDS) == _outcomes(run)
 
 

@@ -3,6 +3,7 @@ type, a value out of range or None (where None is not a default) raises the cour
 (`sim.InputError`; `sim.InputTypeError` for a wrong kind, also a TypeError), naming the parameter.
 Never an AttributeError, an IndexError or a library's internals."""
 
+import dataclasses
 import inspect
 
 import numpy as np
@@ -231,13 +232,15 @@ def _wrong_values(name, valid, default):
     return values
 
 
+OPTION_DEFAULTS = {field.name: field.default for field in dataclasses.fields(sim.RunConfig)}
 CASES = []
 for function, valid in VALID.items():
     parameters = inspect.signature(function).parameters
     for name, value in valid.items():
         if name in NAMED_BY_VALUE:
             continue
-        default = parameters[name].default
+        # an option reached through **options (run_config) has RunConfig's default
+        default = parameters[name].default if name in parameters else OPTION_DEFAULTS[name]
         for wrong in _wrong_values(name, value, None if default is inspect.Parameter.empty else default):
             CASES.append((function, name, wrong))
 CASES += SPECIAL

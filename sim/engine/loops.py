@@ -5,7 +5,7 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig, run_config
 from sim.model.checks import check_seed, check_switch
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.model.draws import draw_stream, stream_key
@@ -193,29 +193,19 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
 
 
 def run_single_loop(
-    task: Task | str,
-    seed: int = DEFAULT_SEED,
-    max_steps: int = DEFAULT_BUDGET,
-    self_critique: bool = False,
-    approval: bool = False,
-    stop_when_done: bool = False,
+    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options
 ) -> Run:
-    """Run the single loop on one task (lesson 1). self_critique: a tool error costs 40 tokens more;
-    approval: side-effecting calls ask for approval; stop_when_done: SB1 (lesson 3).
-
-    Raises InputTypeError, InputError for a bad task, seed (0 <= seed < 2**32), budget or switch."""
-    config = RunConfig("single-loop", max_steps, self_critique, approval, stop_when_done)
-    return single_loop(check_task(task), check_seed(seed), config)
+    """Run the single loop on one task (lesson 1); options as `run_config` (self_critique, approval,
+    stop_when_done, ...). Raises InputTypeError, InputError for a bad task, seed, budget or option."""
+    return single_loop(check_task(task), check_seed(seed), run_config("single-loop", max_steps, **options))
 
 
 def run_plan_execute(
-    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, stop_when_done: bool = False
+    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options
 ) -> Run:
     """Run the planner/executor split on one task (lesson 2); the planning step is one of max_steps.
-
-    Raises InputTypeError, InputError for a bad task, seed (0 <= seed < 2**32), budget or switch."""
-    config = RunConfig("plan-execute", max_steps, stop_when_done=stop_when_done)
-    return plan_execute(check_task(task), check_seed(seed), config)
+    Options as `run_config`. Raises InputTypeError, InputError for a bad task, seed, budget or option."""
+    return plan_execute(check_task(task), check_seed(seed), run_config("plan-execute", max_steps, **options))
 
 
 def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, ...]:

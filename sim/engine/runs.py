@@ -35,11 +35,8 @@ def run_with(config: RunConfig, task: Task, seed: int):
     return LOOPS[config.setup, config.common_draws](task, seed, config)
 
 
-def run_task(setup: str, task, seed: int, max_steps: int, self_critique: bool = False, approval: bool = False,
-             stop_when_done: bool = False, **options) -> Run:  # fmt: skip
+def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:
     """Run one task in the named setup, with that setup's options (`sim.engine.config.SETUP_OPTIONS`).
 
     Raises InputTypeError, InputError for bad input, or an option the setup does not have."""
-    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
-                        stop_when_done=stop_when_done, **options)  # fmt: skip
-    return run_with(config, check_task(task), check_seed(seed))
+    return run_with(run_config(setup, max_steps, **options), check_task(task), check_seed(seed))

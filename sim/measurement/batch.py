@@ -197,36 +197,16 @@ def batch_run(config: RunConfig, seeds) -> BatchRun:
     return _run_lanes(config, check_seeds(seeds))
 
 
-def run_batch(
-    setup: str,
-    seeds,
-    max_steps: int = DEFAULT_BUDGET,
-    self_critique: bool = False,
-    approval: bool = False,
-    stop_when_done: bool = False,
-    budget_margin: int | None = None,
-    common_draws: bool = False,
-    lookalike: bool = False,
-) -> BatchRun:
+def run_batch(setup: str, seeds, max_steps: int = DEFAULT_BUDGET, **options) -> BatchRun:
     """Run one loop setup on all 24 tasks at every seed, equal outcome for outcome to `run_task` at each
-    (tests/test_batch.py); options as RunConfig. Raises InputError / InputTypeError naming the parameter."""
-    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
-                        stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
-                        lookalike=lookalike)  # fmt: skip
-    return batch_run(config, seeds)
+    (tests/test_batch.py); options as `run_config`. Raises InputError / InputTypeError naming the parameter."""
+    return batch_run(run_config(setup, max_steps, **options), seeds)
 
 
-def measure_batch(
-    setup: str,
-    seeds,
-    max_steps: int = DEFAULT_BUDGET,
-    self_critique: bool = False,
-    approval: bool = False,
-) -> SeedMeasurements:
+def measure_batch(setup: str, seeds, max_steps: int = DEFAULT_BUDGET, **options) -> SeedMeasurements:
     """The counted units of one setup at every seed, `run_batch(...).per_seed()`: each entry equal to
     `measure` at that seed."""
-    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval)
-    return batch_run(config, seeds).per_seed()
+    return batch_run(run_config(setup, max_steps, **options), seeds).per_seed()
 
 
 def study_seeds(n_seeds: int, first: int = DEFAULT_SEED) -> np.ndarray:

@@ -118,23 +118,10 @@ def measure_config(config: RunConfig, seed: int) -> Measurement:
     )  # fmt: skip
 
 
-def measure(
-    setup: str,
-    seed: int = DEFAULT_SEED,
-    max_steps: int = DEFAULT_BUDGET,
-    self_critique: bool = False,
-    approval: bool = False,
-    stop_when_done: bool = False,
-    budget_margin: int | None = None,
-    common_draws: bool = False,
-    **contract,
-) -> Measurement:
-    """Run all 24 tasks in one setup and count the units (lesson 2); the options are RunConfig's
-    (`**contract`: max_replans, max_tokens, max_seconds, lookalike). Raises InputError / InputTypeError."""
-    config = run_config(setup, max_steps, self_critique=self_critique, approval=approval,
-                        stop_when_done=stop_when_done, budget_margin=budget_margin, common_draws=common_draws,
-                        **contract)  # fmt: skip
-    return measure_config(config, check_seed(seed))
+def measure(setup: str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options) -> Measurement:
+    """Run all 24 tasks in one setup and count the units (lesson 2); options as `run_config`.
+    Raises InputError / InputTypeError."""
+    return measure_config(run_config(setup, max_steps, **options), check_seed(seed))
 
 
 def measure_seeds(config: RunConfig, seeds: Sequence[int]) -> list[Measurement]:

@@ -25,7 +25,10 @@ def single_loop_view(settings: Settings) -> View:
     parts = ["single loop, no switch\n" + lettered_table(plain, seeds)]
     verdicts, switched = None, None
     if critique or approval:
-        switched = [measure("single-loop", seed, settings.budget, critique, approval) for seed in seeds]
+        switched = [
+            measure("single-loop", seed, settings.budget, self_critique=critique, approval=approval)
+            for seed in seeds
+        ]
         names = " and ".join(name for name, on in (("self-critique", critique), ("approval", approval)) if on)
         parts.append(f"single loop with {names}\n" + lettered_table(switched, seeds))
         verdicts = compare_setups(plain, switched)
@@ -41,7 +44,9 @@ def single_loop_view(settings: Settings) -> View:
     depth = {
         letter: depth_picks(seed, settings.budget) for seed, letter in zip(seeds, RUN_LETTERS, strict=True)
     }
-    run = run_single_loop(settings.task, settings.seed, settings.budget, critique, approval)
+    run = run_single_loop(
+        settings.task, settings.seed, settings.budget, self_critique=critique, approval=approval
+    )
     walk = loop_step_table(loop_steps(run, critique)).to_string(index=False)
     depth_text = "\n\n".join(
         f"run {label}\n{table.to_string(index=False, float_format='{:.4f}'.format)}"
