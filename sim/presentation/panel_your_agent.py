@@ -9,6 +9,7 @@ import ipywidgets as widgets
 
 from sim.engine.policy import check_policy, model_policy, stop_when_goal_met
 from sim.measurement.harness import NOTHING_SOLVED, cost_success, entrant_label, entrant_run, route, run_bands
+from sim.model.checks import SEED_LIMIT
 from sim.model.errors import InputError, InputTypeError
 from sim.presentation.figures_your_agent import draw_panel_cost_success
 from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
@@ -48,8 +49,10 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     label = settings.extra.get("policy", "stop when goal met")
     if label not in policies:
         raise InputError(f"policy must be one of {', '.join(policies)}, got {label!r}")
-    if settings.seed + PANEL_SEEDS > 2**32:
-        raise InputError(f"seed must be at most {2**32 - PANEL_SEEDS} for the panel's {PANEL_SEEDS} seeds")
+    if settings.seed + PANEL_SEEDS > SEED_LIMIT:
+        raise InputError(
+            f"seed must be at most {SEED_LIMIT - PANEL_SEEDS} for the panel's {PANEL_SEEDS} seeds"
+        )
     block = range(settings.seed, settings.seed + PANEL_SEEDS)
     built_in = {e: run(e, block, settings.budget) for e in ("single-loop", "plan-execute")}
     policy_runs = run(policies[label], block, settings.budget)
