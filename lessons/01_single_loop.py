@@ -291,8 +291,9 @@ say(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} se
 #    did not fail (the loop around the step counts it, and stops when the budget is spent).
 #
 # Here is one step as `sim` runs it (`take_step`, shared with the [split](../GLOSSARY.md#split) of lesson 2: steps 1
-# to 3), and the single loop's decision inside it (`single_loop_pick`); the loop around the
-# step, which moves the job on and holds the stopping rule, is shown in lesson 3.
+# to 3), and the single loop's decision inside it (`single_loop_pick`, whose `right_share` is
+# `selection(d)` without the check of its input); the loop around the step, which moves the job
+# on and holds the stopping rule, is shown in lesson 3.
 
 # %%
 print(code_of(loops.take_step))

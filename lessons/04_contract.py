@@ -42,7 +42,7 @@
 # **preconditions** before calling its tool; one **scratchpad** holds what is known; a failed
 # check is a **replan** event, and replans are counted against a limit; hard **bounds** on
 # steps, tokens and simulated seconds stop every run; and every run ends in exactly one
-# **exit state**. We build each piece in `sim/contract.py`, show it in code, and measure the
+# **exit state**. We build each piece in `sim/engine/contract.py`, show it in code, and measure the
 # contract against the single loop and the blind split on the same 24 tasks, [seeds](../GLOSSARY.md#seed) and
 # budgets. As before, everything is **fictional**: no model, no tool server, no network.
 #
@@ -116,7 +116,7 @@ print(
 # The world, the tools and the 24 tasks are the source lesson's; the split's rules
 # ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still
 # hold for the split. The contract adds the rules CT1 to CT12, written out in full in the
-# docstring of `sim/contract.py`. In short:
+# docstring of `sim/engine/contract.py`. In short:
 #
 # - **The plan (CT1, CT3).** A goal field and a list of steps; each step names its tool, the
 #   steps it depends on, the fields it requires and produces, and a timeout in simulated
@@ -1052,7 +1052,7 @@ frameworks = pd.DataFrame(
             "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
             "TIMEOUT": "TIMEOUT, with the bound named",
             "lacks": "a real model: every figure here is from a fictional simulator",
-            "source": "sim/contract.py and sim/plan_schema.py, rules CT1 to CT12",
+            "source": "sim/engine/contract.py and sim/engine/plan_schema.py, rules CT1 to CT12",
             "sources": {},
             "has token": True,
             "has time": True,
