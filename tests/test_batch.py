@@ -41,7 +41,7 @@ def _reference(setup, seeds, budget, self_critique, approval):
     out = {name: np.zeros((len(TASKS), len(seeds)), dtype=np.int64) for name in FIELDS}
     for t, task in enumerate(TASKS):
         for j, seed in enumerate(seeds):
-            run = run_task(setup, task, int(seed), budget, self_critique, approval)
+            run = run_task(setup, task, int(seed), budget, self_critique=self_critique, approval=approval)
             values = (is_correct(run), *(getattr(run, name) for name in FIELDS[1:]))
             for name, value in zip(FIELDS, values, strict=True):
                 out[name][t, j] = value
@@ -95,7 +95,11 @@ def test_the_seed_set_is_spread_and_large():
 def test_every_outcome_equals_the_seed_listing(config, budget):
     seeds, by_budget = _listing(config)
     setup, critique, approval = config
-    _assert_equal(run_batch(setup, seeds, budget, critique == "1", approval == "1"), by_budget[budget], seeds)
+    _assert_equal(
+        run_batch(setup, seeds, budget, self_critique=critique == "1", approval=approval == "1"),
+        by_budget[budget],
+        seeds,
+    )
 
 
 @pytest.mark.slow
@@ -103,7 +107,7 @@ def test_every_outcome_equals_the_seed_listing(config, budget):
     "setup, self_critique, approval", CASES, ids=[f"{s}-critique{c:d}-approval{a:d}" for s, c, a in CASES]
 )
 def test_every_outcome_equals_the_one_seed_path(setup, self_critique, approval):
-    batch = run_batch(setup, SEEDS, ONE_SEED_BUDGET, self_critique, approval)
+    batch = run_batch(setup, SEEDS, ONE_SEED_BUDGET, self_critique=self_critique, approval=approval)
     _assert_equal(batch, _reference(setup, SEEDS, ONE_SEED_BUDGET, self_critique, approval), SEEDS)
 
 
