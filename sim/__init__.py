@@ -22,11 +22,9 @@ from sim.engine.loops import (
     ToolCall,
     is_correct,
     loop_steps,
-    run_plan_execute,
-    run_single_loop,
 )
 from sim.engine.policy import Observation, PolicyError, run_policy
-from sim.engine.runs import plan_length_budget, run_task
+from sim.engine.runs import plan_length_budget, run_plan_execute, run_single_loop, run_task
 from sim.engine.units import UNIT_NAMES, UNITS, Unit
 from sim.model.checks import SETUP_NAMES, check_budget, check_seed, check_seeds, check_setup
 from sim.model.errors import InputError, InputTypeError

@@ -16,7 +16,15 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, OPTIONS, SETUP_OPTIONS, RunConfig, configs_for
+from sim.engine.config import (
+    DEFAULT_BUDGET,
+    DEFAULT_SEED,
+    OPTION_HELP,
+    OPTIONS,
+    SETUP_OPTIONS,
+    RunConfig,
+    configs_for,
+)
 from sim.engine.exit_states import exit_state_of, stop_reason_of
 from sim.engine.labels import run_labels
 from sim.engine.loops import is_correct
@@ -86,21 +94,6 @@ def _each(text: str, name: str, check) -> list:
     if repeated is not None:
         raise argparse.ArgumentTypeError(f"{name} must not repeat, got {repeated} twice")
     return values
-
-
-OPTION_HELP = {  # --help's words; the rest of each option (default, minimum, setups) is sim.engine.config's
-    "self_critique": "40 more tokens per tool error",
-    "approval": "count side-effecting calls that ask for approval",
-    "stop_when_done": "lesson 3's rule SB1: end a run right after the call that completes the job",
-    "budget_margin": "lesson 3's rule SB2: each task gets planning + sequence length + this margin (steps), "
-    "capped at the budget",
-    "max_replans": "at most this many replans",
-    "max_tokens": "at most this many tokens",
-    "max_seconds": "at most this many simulated seconds",
-    "lookalike": "the course's rule LA1 (lesson 4): offer the look-alike tool estimate_use beside the five",
-    "common_draws": "lesson 5's rule CR1 (common random numbers): both loops take the same draw for the "
-    "same pick, a stream per task and position; off: each setup's own streams",
-}
 
 
 def flag(option: str) -> str:

@@ -1419,8 +1419,14 @@ def standin_replies_are_fixed_by_the_request() -> bool:
     from sim.chat.messages import requests
     from sim.chat.standin_server import standin_message
 
-    bodies = [{"messages": requests(sim.run_single_loop(task, 20260218, 8))[0]} for task in sim.TASKS[:4]]
-    return all(standin_message(body) == standin_message(body) for body in bodies)
+    def replies(seed):  # the first request of each of the first 8 tasks, built anew from a run at `seed`
+        return [
+            standin_message({"messages": requests(sim.run_single_loop(task, seed, 8))[0]})
+            for task in sim.TASKS[:8]
+        ]
+
+    first = replies(20260218)
+    return first == replies(7) and len({repr(reply) for reply in first}) > 1
 
 
 # ---- checks made by says() and scores(), each named for the claim it backs
@@ -1544,7 +1550,7 @@ REGISTRY: dict[str, list] = {
         ("Are the unwanted writes usually more or fewer than the wanted ones",
          NotAClaim("an exercise question for the student")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
-         NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
+         NotAClaim("an exercise for the student: describes what the checks of sim.exercises.* print")),
     ],
     "02": [
         ("the share of right tool picks falls with every position of the sequence",
@@ -1620,7 +1626,7 @@ REGISTRY: dict[str, list] = {
          Printed("bands: single loop 16, planner + executor 210 tokens; verdict: measured")),
         ("Find the smallest budget at which the split still uses fewer tokens", NotAClaim("an exercise for the student")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
-         NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
+         NotAClaim("an exercise for the student: describes what the checks of sim.exercises.* print")),
         ("The check runs it on every counted unit at several seed pairs from your seed",
          NotAClaim("an exercise for the student: describes what check_band_verdict runs")),
         ("a split saves tokens only where its executor's requests are shorter than the loop's",
@@ -1689,7 +1695,7 @@ REGISTRY: dict[str, list] = {
         ("On runs A and B it saves steps and tokens, measured", Holds(stopping_saves_steps_and_tokens)),
         ("does any task need more than its plan length plus 4?", NotAClaim("an exercise question for the student")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
-         NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
+         NotAClaim("an exercise for the student: describes what the checks of sim.exercises.* print")),
         ("What stopping saves, counted.", NotAClaim("an exercise for the student")),
         ("it must stop each task at the first step after its job is done, as SB1 does, never before",
          NotAClaim("an exercise for the student: what check_stop_predicate requires")),
@@ -1826,7 +1832,7 @@ REGISTRY: dict[str, list] = {
         ("a dict from each exit state's name to its count (a state left out counts as none)",
          NotAClaim("an exercise for the student: the answer's format")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
-         NotAClaim("an exercise for the student: describes what the checks of sim.exercises_* print")),
+         NotAClaim("an exercise for the student: describes what the checks of sim.exercises.* print")),
         ("Find a seed at which the contract solves more tasks than the split on both runs",
          NotAClaim("an exercise for the student")),
     ],

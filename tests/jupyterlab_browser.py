@@ -276,7 +276,7 @@ class LessonPanel:
 def explore_panel(notebook_path: Path) -> LessonPanel:
     """Build the lesson's panel in this process by running its Explore cell's own code.
 
-    The lesson's Explore cell builds the panel from its factory (`sim.panel_<lesson>`) and ends with it;
+    The lesson's Explore cell builds the panel from its factory (`sim.presentation.panel_<lesson>`) and ends with it;
     running that same code here gives a twin with the same settings, whose controls the test
     moves in step with the browser's. Raises AssertionError when the lesson has no widget
     output or its Explore cell does not build the panel by itself.

@@ -435,7 +435,7 @@ def _read_when_written(path: Path, within_s: float = 30):
 def _check_saved_panel(page, lab):
     """Save the run lesson, as a student does: the file the server writes holds the panel's plain
     line and no widget state, so reopening it never shows "model not found" (the pre-save hook of
-    sim/notebook_save.py, installed into the venv from jupyter-config/). Returns the saved notebook."""
+    sim/presentation/notebook_save.py, installed into the venv from jupyter-config/). Returns the saved notebook."""
     path = lab.root_dir / page.path
     before = path.stat().st_mtime_ns
     page.menu("File", "Save Notebook")

@@ -29,7 +29,7 @@ RULE_HOMES = {
                  "REPLAN_CONTEXT_TOKENS"),
     "picks.py": ("STOP_SHARE", "SELECTION_START", "SELECTION_DROP"),
     "draws.py": ("LCG_MULTIPLIER", "LCG_INCREMENT"),
-    "config.py": ("SETUP_OPTIONS", "OPTIONS"),  # which option fits which setup
+    "config.py": ("SETUP_OPTIONS", "OPTIONS", "OPTION_HELP"),  # which option fits which setup
 }  # fmt: skip
 
 
@@ -49,9 +49,10 @@ def test_each_rule_is_written_in_one_module(home):
         used = _names_used(path) & set(RULE_HOMES[home])
         # figures may show a floor in a plot's label; nothing else re-derives a rule
         # a figure may label the rule's floor; the CLI builds its flags by reading the option table
-        allowed = {"figures_single_loop.py": {"SELECTION_FLOOR"}, "cli.py": {"OPTIONS", "SETUP_OPTIONS"}}.get(
-            path.name, set()
-        )
+        allowed = {
+            "figures_single_loop.py": {"SELECTION_FLOOR"},
+            "cli.py": {"OPTIONS", "SETUP_OPTIONS", "OPTION_HELP"},
+        }.get(path.name, set())
         assert not used - allowed, f"{path.name} uses {sorted(used - allowed)}, which belong to {home}"
 
 
@@ -180,3 +181,19 @@ def test_code_of_refuses_what_is_not_sims():
         code_of(print)
     assert code_of(sim.model.picks.single_loop_pick).startswith("def single_loop_pick(")
     assert '"""' not in code_of(sim.model.picks.single_loop_pick)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"budget_margin": 0}, {"common_draws": True}, {"stop_when_done": True}, {"lookalike": True}],
+)
+def test_the_lessons_run_functions_take_the_one_path_with_every_option(options):
+    """run_single_loop and run_plan_execute are run_task for their setup: an option is never accepted
+    and then left out (one path per run, issue 27)."""
+    for task in sim.TASKS:
+        assert sim.run_single_loop(task, 7, 8, **options) == sim.run_task(
+            "single-loop", task, 7, 8, **options
+        )
+        assert sim.run_plan_execute(task, 7, 8, **options) == sim.run_task(
+            "plan-execute", task, 7, 8, **options
+        )

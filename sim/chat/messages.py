@@ -43,7 +43,7 @@ def tool_schemas() -> list[dict]:
 
 
 def call_turns(task: Task, tools, observations=None) -> list[dict]:
-    """The assistant and tool turns of a task's calls, replayed from its starting state: call k's turn
+    """Inner (trusts a checked Task and tool names): the assistant and tool turns of a task's calls, replayed from its starting state: call k's turn
     (id "call_k", its arguments as JSON) and its result as JSON; `observations`, when given, are the
     results as recorded (a contract's scratchpad: a recorded error leaves the state as it was)."""
     state, turns = initial_state(task), []

@@ -30,6 +30,19 @@ OPTIONS = {
     "lookalike": (False, None),
     "common_draws": (False, None),
 }
+OPTION_HELP = {  # each option's words in the CLI's --help
+    "self_critique": "40 more tokens per tool error",
+    "approval": "count side-effecting calls that ask for approval",
+    "stop_when_done": "lesson 3's rule SB1: end a run right after the call that completes the job",
+    "budget_margin": "lesson 3's rule SB2: each task gets planning + sequence length + this margin (steps), "
+    "capped at the budget",
+    "max_replans": "at most this many replans",
+    "max_tokens": "at most this many tokens",
+    "max_seconds": "at most this many simulated seconds",
+    "lookalike": "the course's rule LA1 (lesson 4): offer the look-alike tool estimate_use beside the five",
+    "common_draws": "lesson 5's rule CR1 (common random numbers): both loops take the same draw for the "
+    "same pick, a stream per task and position; off: each setup's own streams",
+}
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
     "single-loop": ("self_critique", "approval", *LOOP_OPTIONS),

@@ -5,13 +5,13 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig, run_config
-from sim.model.checks import check_seed, check_switch
+from sim.engine.config import PLANNING_STEPS, RunConfig
+from sim.model.checks import check_switch
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import draws_among, executor_pick, single_loop_pick, write_plan
-from sim.model.tasks import ANSWERS, Task, check_task
+from sim.model.tasks import ANSWERS, Task
 from sim.model.world import IMITATES, TOOLS, run_tool
 
 # which observation field becomes the answer the agent holds
@@ -190,22 +190,6 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
         return executor_pick(plan, calls, target, depth, draw)
 
     return run_loop(Loop(task, seed, config, pick, executor_step_tokens, plan))
-
-
-def run_single_loop(
-    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options
-) -> Run:
-    """Run the single loop on one task (lesson 1); options as `run_config` (self_critique, approval,
-    stop_when_done, ...). Raises InputTypeError, InputError for a bad task, seed, budget or option."""
-    return single_loop(check_task(task), check_seed(seed), run_config("single-loop", max_steps, **options))
-
-
-def run_plan_execute(
-    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options
-) -> Run:
-    """Run the planner/executor split on one task (lesson 2); the planning step is one of max_steps.
-    Options as `run_config`. Raises InputTypeError, InputError for a bad task, seed, budget or option."""
-    return plan_execute(check_task(task), check_seed(seed), run_config("plan-execute", max_steps, **options))
 
 
 def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, ...]:

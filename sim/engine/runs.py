@@ -2,7 +2,7 @@
 (lesson 2; SB2 budgets lesson 3; the contract lesson 4; common draws lesson 5)."""
 
 from sim.engine.common_draws import plan_execute_common, single_loop_common
-from sim.engine.config import RunConfig, run_config
+from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
 from sim.engine.loops import Run, plan_execute, single_loop
 from sim.model.checks import check_margin, check_seed, check_setup
 from sim.model.tasks import Task, check_task
@@ -40,3 +40,19 @@ def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:
 
     Raises InputTypeError, InputError for bad input, or an option the setup does not have."""
     return run_with(run_config(setup, max_steps, **options), check_task(task), check_seed(seed))
+
+
+def run_single_loop(
+    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options
+) -> Run:
+    """Run the single loop on one task (lesson 1), as `run_task("single-loop", ...)`; options as
+    `run_config`. Raises InputTypeError, InputError for a bad task, seed, budget or option."""
+    return run_task("single-loop", task, seed, max_steps, **options)
+
+
+def run_plan_execute(
+    task: Task | str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGET, **options
+) -> Run:
+    """Run the planner/executor split on one task (lesson 2), as `run_task("plan-execute", ...)`; the
+    planning step is one of max_steps. Raises InputTypeError, InputError for a bad task, seed, budget or option."""
+    return run_task("plan-execute", task, seed, max_steps, **options)

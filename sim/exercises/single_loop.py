@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sim.engine.loops import run_single_loop
+from sim.engine.runs import run_single_loop
 from sim.model.checks import check_integer, check_seed
 from sim.model.costs import loop_step_tokens, observation_tokens
 from sim.model.errors import InputTypeError

@@ -3,8 +3,9 @@ never the answer."""
 
 from collections.abc import Callable
 
-from sim.engine.loops import is_correct, run_single_loop
+from sim.engine.loops import is_correct
 from sim.engine.policy import PolicyError, check_policy, policy_name, run_policy, stop_when_goal_met
+from sim.engine.runs import run_single_loop
 from sim.exercises.step_budget import NotAnswered, answered, count_verdict
 from sim.model.checks import check_seed
 from sim.model.tasks import TASKS

@@ -77,8 +77,8 @@ def band_verdict(
 def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) -> list[BandVerdict]:
     """The band rule for the five counted units of two setups measured on the same distinct seeds, in
     order (budgets may differ: lesson 3 compares budgets and stopping rules)."""
-    first = check_items(first, Measurement, "first", "Measurements (from measure)")
-    second = check_items(second, Measurement, "second", "Measurements (from measure)")
+    first = check_items(first, Measurement, "first", "Measurements (from sim.measurement.counts.measure)")
+    second = check_items(second, Measurement, "second", "Measurements (from sim.measurement.counts.measure)")
     seeds = [a.seed for a in first]
     if seeds != [b.seed for b in second]:
         raise InputError("first and second must be measured on the same seeds, in order")
@@ -99,7 +99,9 @@ def verdict_table(
 ) -> pd.DataFrame:
     """A table of verdicts: each setup's values, the difference per run, the bands, the verdict; runs
     named by run_labels(seeds) (A, B at the lessons' seeds) or by `labels`."""
-    verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from compare_setups)", 1)
+    verdicts = check_items(
+        verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.measurement.bands.compare_setups)", 1
+    )
     seeds = [check_seed(seed, "seeds") for seed in check_items(seeds, object, "seeds", "seeds")]
     if len(set(seeds)) != len(seeds):
         raise InputError(f"seeds must not repeat (each is one run), got {seeds}")

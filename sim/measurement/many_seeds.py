@@ -76,7 +76,9 @@ def paired_comparison(first: BatchRun, second: BatchRun, verdicts: Sequence[Band
     no verdict, two_runs and agrees None): columns unit, two_runs, mean, low, high, truncated,
     many_seeds, agrees. The data of `beside_many_seeds` and `python -m sim score`."""
     if verdicts is not None:
-        verdicts = check_items(verdicts, BandVerdict, "verdicts", "BandVerdicts (from compare_setups)", 1)
+        verdicts = check_items(
+            verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.measurement.bands.compare_setups)", 1
+        )
         units = [verdict.unit for verdict in verdicts]
     word = {1: "up", -1: "down", 0: ""}
     rows = []

@@ -145,8 +145,12 @@ def interval_table(
 def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit: str) -> dict:
     """The band rule on disjoint pairs of seeds (0, 1), (2, 3), ...: pairs, measured, measured_up,
     measured_down, and measured_size (mean |mean difference| of the measured pairs, exact counts)."""
-    check_instance(first, SeedMeasurements, "first", "SeedMeasurements (from measure_batch)")
-    check_instance(second, SeedMeasurements, "second", "SeedMeasurements (from measure_batch)")
+    check_instance(
+        first, SeedMeasurements, "first", "SeedMeasurements (from sim.measurement.batch.measure_batch)"
+    )
+    check_instance(
+        second, SeedMeasurements, "second", "SeedMeasurements (from sim.measurement.batch.measure_batch)"
+    )
     field = unit_named(unit).count
     a, b = getattr(first, field).tolist(), getattr(second, field).tolist()
     counts = {"pairs": len(a) // 2, "measured": 0, "measured_up": 0, "measured_down": 0}

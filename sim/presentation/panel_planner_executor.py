@@ -2,7 +2,7 @@
 and one task's walk-through under the split.
 """
 
-from sim.engine.loops import run_plan_execute
+from sim.engine.runs import run_plan_execute
 from sim.measurement.bands import compare_setups
 from sim.measurement.counts import measure, plan_accuracy
 from sim.presentation.figures_planner_executor import draw_band_chart

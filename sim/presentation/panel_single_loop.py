@@ -5,7 +5,8 @@ switches against the plain loop, right picks by depth, and one task's steps.
 import ipywidgets as widgets
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED
-from sim.engine.loops import loop_steps, run_single_loop
+from sim.engine.loops import loop_steps
+from sim.engine.runs import run_single_loop
 from sim.measurement.bands import compare_setups
 from sim.measurement.counts import measure
 from sim.measurement.traces import depth_picks, recovery_task, side_effect_calls

@@ -45,7 +45,9 @@ def folded_table(text: str, summary: str = "The whole table (click to open)") ->
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
     """The seed lesson's table (setup, run, success, step, calls, tokens, error), with `budget` when the
     budgets differ and `rule` when a stopping rule (lesson 3) or the look-alike (LA1) was used."""
-    measurements = check_items(measurements, Measurement, "measurements", "Measurements (from measure)", 1)
+    measurements = check_items(
+        measurements, Measurement, "measurements", "Measurements (from sim.measurement.counts.measure)", 1
+    )
     table = pd.DataFrame(
         {
             "setup": [SETUP_LABELS[m.setup] for m in measurements],
@@ -95,7 +97,9 @@ def format_table(table: pd.DataFrame) -> str:
 def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None = None) -> str:
     """The seed's line "right positions r/p = share ; fully right plans f/n", labelled `run_label(seed,
     seeds)` or `label`. Raises InputTypeError."""
-    check_instance(accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from plan_accuracy)")
+    check_instance(
+        accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from sim.measurement.counts.plan_accuracy)"
+    )
     if label is not None:
         check_instance(label, str, "label", "a string (from sim.engine.labels.run_labels)")
     return (
