@@ -43,9 +43,8 @@ def tool_schemas() -> list[dict]:
 
 
 def call_turns(task: Task, tools, observations=None) -> list[dict]:
-    """Inner (trusts a checked Task and tool names): the assistant and tool turns of a task's calls, replayed from its starting state: call k's turn
-    (id "call_k", its arguments as JSON) and its result as JSON; `observations`, when given, are the
-    results as recorded (a contract's scratchpad: a recorded error leaves the state as it was)."""
+    """The assistant and tool turns of a task's calls (ids "call_k", JSON), replayed from its starting
+    state or from recorded `observations` (a contract's scratchpad). Inner: trusts a checked Task."""
     state, turns = initial_state(task), []
     for k, tool in enumerate(tools, start=1):
         given = {**state, "value": state.get("result")} if tool == "write_record" else state
@@ -74,10 +73,8 @@ def planner_messages(task: Task) -> list[dict]:
 
 
 def requests(run: TaskRun) -> list[list[dict]]:
-    """The messages of every request a run sends, one list per step (lessons 1, 2 and 4): the split's
-    planner request first; a loop step after k calls re-sends 2 + 2 k messages; a contract sends one
-    per planner or tool call (CT8), a replan with the error that stopped the plan (CT9).
-    Raises for anything but a run record of the single loop, the split or the contract."""
+    """The messages of every request a run sends, one list per step (lessons 1, 2, 4; CT8, CT9).
+    Raises InputTypeError for anything but a run record of the single loop, the split or the contract."""
     return _requests(check_run(run, setups=SETUPS))
 
 

@@ -213,6 +213,5 @@ def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, .
 
 def is_correct(run: Run) -> bool:
     """Whether a run's final answer is the task's correct answer (AA30; a record write is not checked).
-
     Raises InputTypeError for anything but a run record."""
     return check_run(run).answer == ANSWERS[run.task]

@@ -36,9 +36,8 @@ def run_with(config: RunConfig, task: Task, seed: int):
 
 
 def run_task(setup: str, task, seed: int, max_steps: int, **options) -> Run:
-    """Run one task in the named setup, with that setup's options (`sim.engine.config.SETUP_OPTIONS`).
-
-    Raises InputTypeError, InputError for bad input, or an option the setup does not have."""
+    """Run one task in the named setup with its options (`SETUP_OPTIONS`). Raises InputTypeError,
+    InputError for bad input, or an option the setup does not have."""
     return run_with(run_config(setup, max_steps, **options), check_task(task), check_seed(seed))
 
 
