@@ -19,7 +19,7 @@ from sim.engine.exit_states import exit_state_of
 from sim.engine.plan_schema import GOALS, plan_from_tools, tool_contract, validate_plan
 from sim.measurement.batch import batch_run
 from sim.measurement.batch_contract import contract_batch
-from sim.measurement.counts import measure
+from sim.measurement.counts import ContractCounts, measure
 from sim.model.picks import ToolDraws, draws_among, random_tool
 from sim.model.world import SUBSCRIBERS, TOOL_NAMES, call_tool, charge, consumption_m3
 
@@ -104,14 +104,16 @@ def test_validation_refuses_nothing_that_tells_the_lookalike_apart():
     assert [r.kind for r in refused] == ["unknown tool"] and "'estimate_use'" in refused[0].message
 
 
-def test_a_lookalike_plan_completes_without_an_error_and_with_a_wrong_answer():
+def test_a_lookalike_plan_completes_with_a_wrong_answer_and_reports_success():
+    """A silent failure: the runtime sees its plan complete and its goal held, not the wrong m3."""
     g05 = sim.check_task("G05")
     plan = plan_from_tools(("read_meter", "estimate_use", "tariff"), "amount", INITIAL, tool_set=SIX)
     run = sim.engine.contract.contract_run(
         g05, SEEDS[0], RunConfig("contract", lookalike=True), first_plan=plan
     )
     assert run.stop_reason == "plan complete" and run.errors == 0 and run.replans == 0
-    assert not run.correct and run.exit_state == "TIMEOUT" == exit_state_of(run)
+    assert not run.correct and run.exit_state == "SUCCESS" == exit_state_of(run)
+    assert ContractCounts.of([run]).silent_failures == 1 and ContractCounts.of([run]).false_alarms == 0
     off = sim.engine.contract.contract_run(g05, SEEDS[0], RunConfig("contract"), first_plan=plan.model_dump())
     assert "unknown tool" in off.scratchpad.notes[0] and "estimate_use" not in {c.tool for c in off.trace}
 

@@ -294,6 +294,7 @@ def test_cli_json_has_the_contract_keys_and_the_api_values():
                        "replans": c.replans, "success_exit": m.success_exit, "exit_success": c.exit_success,
                        "exit_partial_success": c.exit_partial_success,
                        "exit_replan_exhausted": c.exit_replan_exhausted, "exit_timeout": c.exit_timeout,
+                       "silent_failures": c.silent_failures, "false_alarms": c.false_alarms,
                        "max_replans": 1, "max_tokens": DEFAULT_MAX_TOKENS, "max_seconds": DEFAULT_MAX_SECONDS,
                        "rule": "contract bounds", "stop_when_done": False, "budget_margin": None,
                        "self_critique": False, "approval": False, "seconds": c.seconds,
@@ -307,9 +308,9 @@ def test_cli_csv_and_text_with_the_contract():
         "table", "--setups", "single-loop,contract", "--seeds", "3", "--format", "csv"
     ).stdout.splitlines()
     assert lines[0].endswith(",replans,success_exit,exit_success,exit_partial_success,exit_replan_exhausted,"
-                             "exit_timeout,max_replans,max_tokens,max_seconds,seconds,stop_plan_complete,"
+                             "exit_timeout,silent_failures,false_alarms,max_replans,max_tokens,max_seconds,seconds,stop_plan_complete,"
                              "stop_max_steps,stop_max_tokens,stop_max_seconds,stop_max_replans")  # fmt: skip
-    assert lines[1].startswith("single-loop,3,8,") and lines[1].endswith("," * 15)
+    assert lines[1].startswith("single-loop,3,8,") and lines[1].endswith("," * 17)
     text = _cli("table", "--setups", "contract").stdout
     assert "contract                   A   0.9583     84     51      8075     0" in text
     assert "REPLAN_EXHAUSTED" in text

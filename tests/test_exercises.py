@@ -134,16 +134,12 @@ def test_saved_by_stopping_check_accepts_the_count_and_never_says_which_way():
 
 
 def _done(observation):
-    """The reference solution of lesson 3, exercise 6, written from SB1's wording."""
-    fields = {"charge": "amount", "consumption": "m3", "document": "code"}
-    if observation.kind != "record":
-        return fields[observation.kind] in observation.fields
-    priced = False
-    for call in observation.trace:
-        priced = priced or (call.tool == "tariff" and not call.error)
-        if call.tool == "write_record" and not call.error and priced:
-            return True
-    return False
+    """The reference solution of lesson 3, exercise 6: the request's words say what it asks for."""
+    request, state = observation.request, observation.state
+    if "kayda yaz" in request:  # a record: written, and what was written is the amount observed
+        return state.get("written") is True and "amount" in state and state["value"] == state["amount"]
+    wanted = "amount" if "bedeli" in request else "m3" if "tuketimi" in request else "code"
+    return wanted in state and observation.held == state[wanted]
 
 
 def test_stop_predicate_check_accepts_the_rule_and_names_the_first_slip():

@@ -26,9 +26,9 @@ from sim.measurement.harness import (
     best_route,
     cost_success,
     entrant_run,
+    goal_differences,
     held_out_seeds,
     interval_growth,
-    kind_differences,
     route,
     score,
     tokens_per_success,
@@ -54,8 +54,8 @@ VALUES = np.linspace(-1.0, 2.0, 12)
 PER_TASK = power.per_task_outcomes(RunConfig("single-loop", 4), 40, 1)
 FLAGS = power.aa_exclusions(PER_TASK, 2, [5])
 
-ROUTE = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
-                   "record": "plan-execute"})  # fmt: skip
+ROUTE = route({"amount": "single-loop", "m3": "single-loop", "code": "single-loop",
+                   "written": "plan-execute"})  # fmt: skip
 
 
 def _proposal(observation):
@@ -126,10 +126,10 @@ VALID = {
     entrant_run: dict(entrant=_proposal, seeds=[1, 2], max_steps=3),
     band_scores: dict(entrant=ROUTE, baseline="single-loop", max_steps=3, seeds=[1, 2]),
     score: dict(entrant="plan-execute", baseline="single-loop", max_steps=3, seeds=[1, 2, 3], lesson_seeds=[1, 2]),
-    route: dict(by_kind={"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
-                             "record": "plan-execute"}),
+    route: dict(by_goal={"amount": "single-loop", "m3": "single-loop", "code": "single-loop",
+                             "written": "plan-execute"}),
     best_route: dict(default=B1, other=B2),
-    kind_differences: dict(first=B1, second=B2),
+    goal_differences: dict(first=B1, second=B2),
     interval_growth: dict(first=B1, second=B2, unit="success", sizes=[2, 3]),
     cost_success: dict(runs={"a": B1, "b": B2}),
     tokens_per_success: dict(run=B1),
@@ -250,7 +250,7 @@ CASES += SPECIAL
 # the model's and the engine's)
 ABOVE = (band_scores, band_verdict, best_route, code_of, compare_setups, cost_success, depth_picks, entrant_run,
          folded_table, format_plan_accuracy, format_table, format_trace, held_out_seeds, interval_growth,
-         kind_differences, loop_step_table, measure, measure_batch, outcome, outcome_grid, plan_accuracy,
+         goal_differences, loop_step_table, measure, measure_batch, outcome, outcome_grid, plan_accuracy,
          recovery_task, route, run_batch, score, seed_table, side_effect_calls, split_step_table, study_seeds,
          tokens_per_success, tuning_seeds, verdict_table)  # fmt: skip
 

@@ -88,7 +88,7 @@ def test_split_step_table_of_g05():
     assert list(table["tool error"]) == ["", "yes", "yes", "yes", "", "", "", ""]
     assert table["answer held"].iloc[6] == 550
     ruled = split_step_table(run_plan_execute("G05", 20260218, 8, stop_when_done=True))
-    assert list(ruled["phase"])[-1] == "single-loop rule"  # no step spent stopping
+    assert list(ruled["phase"])[-1] == "stop"  # SB1's stop is a step, paid like any other
     import pytest
 
     with pytest.raises(ValueError, match="plan-execute run"):

@@ -112,7 +112,7 @@ def test_the_cli_rule_for_mixed_setups():
     """Each option applies to the chosen setups that have it; the rule column says what ran."""
     text = _cli("table", "--setups", "contract,single-loop", "--stop-when-done").stdout
     assert "contract                   A contract bounds   0.9583     84" in text
-    assert "single loop                A  stop when done   0.9583     73" in text
+    assert "single loop                A  stop when done   0.9583     96" in text
     refused = _cli("table", "--setups", "contract", "--stop-when-done")
     assert refused.returncode == 2 and "none of the chosen setups (contract) has it" in refused.stderr
 

@@ -117,12 +117,18 @@ class RunConfig:
         """The setup's own options and their values, by name."""
         return {name: getattr(self, name) for name in SETUP_OPTIONS[self.setup]}
 
-    def task_budget(self, length: int) -> int:
-        """A task's step budget for a sequence of `length` tools: the budget, or under SB2 (lesson 3)
-        the plan length, its planning and the margin, at most the budget."""
-        if self.budget_margin is None:
+    def task_budget(self, length: int | None) -> int:
+        """A task's step budget for `length` expected calls (the plan's length, or the router's RT2;
+        None: unknown): the budget, or under SB2 (lesson 3) the calls, the planning step and the
+        margin, at most the budget."""
+        if self.budget_margin is None or length is None:
             return self.budget
         return min(self.budget, PLANNING_STEPS[self.setup] + length + self.budget_margin)
+
+    def for_task(self, length: int | None) -> "RunConfig":
+        """This configuration at a task's own budget under SB2 (`task_budget`), else itself."""
+        budget = self.task_budget(length)
+        return self if budget == self.budget else self.with_budget(budget)
 
     def with_budget(self, budget: int) -> "RunConfig":
         """The same configuration with another step budget (steps, trusted: not checked again)."""

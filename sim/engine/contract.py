@@ -71,10 +71,10 @@ from sim.engine.config import (
     DEFAULT_SEED,
     RunConfig,
 )
-from sim.engine.exit_states import PLAN_COMPLETE, exit_state, holds_correct_intermediate, job_done
+from sim.engine.exit_states import PLAN_COMPLETE, exit_state
+from sim.engine.goals import goal_of, goal_reached, holds_intermediate
 from sim.engine.loops import TaskRun, ToolCall, call_and_observe, initial_state
 from sim.engine.plan_schema import (
-    GOALS,
     Plan,
     Rejection,
     data_flow_problems,
@@ -235,7 +235,7 @@ class Contract:
 
     def write(self, tools: tuple[str, ...]) -> Plan:
         """The plan the planner writes around its tools (CT3), its step ids after those written."""
-        goal, held = GOALS[self.task.kind], self.pad.held()
+        goal, held = goal_of(self.task.request), self.pad.held()
         return plan_from_tools(tools, goal, held, 1 + self.written, self.config.tools)
 
     def remaining(self) -> tuple[str, ...]:
@@ -313,7 +313,8 @@ class Contract:
     def record(self, seed: int, first_tools: tuple[str, ...], stop: str) -> ContractRun:
         """The run's record once `stop` ended it, with its exit state (CT12)."""
         task, config, pad = self.task, self.config, self.pad
-        state = exit_state(job_done(task, pad.fields), holds_correct_intermediate(task, pad.fields), stop)
+        goal = goal_of(task.request)
+        state = exit_state(goal_reached(goal, pad.fields), holds_intermediate(goal, pad.fields), stop)
         self.log("stop", f"{stop}: {state}")
         answer = pad.fields.get("result")
         bounds = Bounds(config.budget, config.max_tokens, config.max_seconds, config.max_replans)

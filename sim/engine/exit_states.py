@@ -1,15 +1,14 @@
-"""Exit states (CT12, lesson 4): how a run ended, for the contract and, read from their traces, for the
-loops; and what stopped a contract run (CT7, CT11)."""
+"""Exit states (CT12, lesson 4): how a run ended as a runtime sees it, for the contract and, from what
+they observed, for the loops; and what stopped a run (CT7, CT11). Scaffolding: no answer is read."""
 
-from collections.abc import Mapping
-
-from sim.model.tasks import ANSWERS, BY_NAME, Task
-from sim.model.world import SUBSCRIBERS, consumption_m3
+from sim.engine.goals import goal_of, goal_reached, holds_intermediate
+from sim.engine.loops import call_and_observe, initial_state
+from sim.model.tasks import BY_NAME
 
 SUCCESS, PARTIAL_SUCCESS = "SUCCESS", "PARTIAL_SUCCESS"
 REPLAN_EXHAUSTED, TIMEOUT = "REPLAN_EXHAUSTED", "TIMEOUT"
 EXIT_STATES = (SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT)
-PLAN_COMPLETE = "plan complete"
+PLAN_COMPLETE, JOB_DONE = "plan complete", "job done"  # a contract's plan ended; a loop's agent stopped
 BOUND_NAMES = ("max_steps", "max_tokens", "max_seconds")  # checked in this order before a call (CT11)
 STOP_REASONS = (PLAN_COMPLETE, *BOUND_NAMES, "max_replans")
 
@@ -24,56 +23,37 @@ def stop_field(reason: str) -> str:
     return "stop_" + reason.replace(" ", "_")
 
 
-def job_done(task: Task, fields: Mapping) -> bool:
-    """CT12: a record task's record written with the correct value; another task's correct result held."""
-    if task.kind == "record":
-        return fields.get("written") is True and fields.get("value") == ANSWERS[task.name]
-    return fields.get("result") == ANSWERS[task.name]
-
-
-def holds_correct_intermediate(task: Task, fields: Mapping) -> bool:
-    """CT12: the right m3 held for a charge or record task, or the right amount for a record task."""
-    record = SUBSCRIBERS[task.subscriber]
-    right_m3 = fields.get("m3") == consumption_m3(record.previous, record.current)
-    if task.kind == "charge":
-        return right_m3
-    if task.kind == "record":
-        return right_m3 or fields.get("amount") == ANSWERS[task.name]
-    return False
-
-
-def exit_state(done: bool, intermediate: bool, stop_reason: str) -> str:
-    """The one exit state of a run, in the order of CT12."""
-    if done:
+def exit_state(goal_held: bool, intermediate: bool, stop_reason: str) -> str:
+    """The one exit state a runtime reports, in the order of CT12: SUCCESS when its plan completed (a
+    loop: the agent stopped) with the goal test held (GT1); PARTIAL_SUCCESS when the goal or a field
+    on the way to it is held; REPLAN_EXHAUSTED when replans ran out; else TIMEOUT. It is a claim: the
+    answer's truth is a separate column."""
+    if goal_held and stop_reason in (PLAN_COMPLETE, JOB_DONE):
         return SUCCESS
-    if intermediate:
+    if goal_held or intermediate:
         return PARTIAL_SUCCESS
     if stop_reason == "max_replans":
         return REPLAN_EXHAUSTED
     return TIMEOUT
 
 
+def observed_fields(run) -> dict:
+    """The fields a loop run holds at its end, its trace's calls replayed from the starting state."""
+    fields = initial_state(BY_NAME[run.task])
+    for call in run.trace:
+        call_and_observe(call.tool, fields)
+    return fields
+
+
 def exit_state_of(run) -> str:
-    """The CT12 exit state of any run, read from its trace (a contract run's equals its own; lesson 4).
-    A consumption call, or a tariff call with the right amount, counts as a correct intermediate (the
-    look-alike's wrong m3 may precede a tariff call, LA1); a loop stopped by the budget ends in
-    TIMEOUT unless done or holding one."""
-    task, answer = BY_NAME[run.task], ANSWERS[run.task]
-    succeeded = [call for call in run.trace if not call.error]
-    if task.kind == "record":
-        writes = [call for call in succeeded if call.tool == "write_record"]
-        done = bool(writes) and writes[-1].held == answer
-    else:
-        done = run.answer == answer
-    tools = {call.tool for call in succeeded}
-    right_amount = any(call.tool == "tariff" and call.held == answer for call in succeeded)
-    intermediate = (task.kind in ("charge", "record") and "consumption" in tools) or (
-        task.kind == "record" and right_amount
-    )
-    return exit_state(done, intermediate, stop_reason_of(run))
+    """The CT12 exit state of any run from what it observed (a contract run's equals its own; lesson 4);
+    a loop that stopped ends like a completed plan, one cut by its budget like one cut by a bound."""
+    fields = run.scratchpad.fields if hasattr(run, "scratchpad") else observed_fields(run)
+    goal = goal_of(BY_NAME[run.task].request)
+    return exit_state(goal_reached(goal, fields), holds_intermediate(goal, fields), stop_reason_of(run))
 
 
 def stop_reason_of(run) -> str:
     """What ended a run: a contract run's stop reason; for a loop "job done" when the agent stopped,
     "max_steps" when the budget ran out."""
-    return getattr(run, "stop_reason", None) or ("job done" if run.stopped else "max_steps")
+    return getattr(run, "stop_reason", None) or (JOB_DONE if run.stopped else "max_steps")

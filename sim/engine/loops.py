@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sim.engine.config import PLANNING_STEPS, RunConfig
+from sim.engine.goals import CALLS_FOR, goal_of, goal_reached
 from sim.model.checks import check_switch
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.model.draws import draw_stream, stream_key
@@ -117,14 +118,17 @@ class Loop:
     state: dict = field(init=False)
     trace: list = field(default_factory=list)
     log: list = field(default_factory=list)
-    done: int = 0  # positions of the task's sequence done
+    goal: str | None = field(init=False)  # what the request asks for (RT1): what SB1 tests
+    done: int = 0  # positions of the task's sequence done (the model's progress, AA27)
     steps: int = 0
     tokens: int = 0
     errors: int = 0
     approvals: int = 0
 
     def __post_init__(self):
-        self.state = initial_state(self.task)
+        self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
+        expected = CALLS_FOR.get(self.goal) if self.plan is None else len(self.plan)
+        self.config = self.config.for_task(expected)  # SB2: the plan's length, or the router's (RT2)
         if self.plan is not None:  # the planner's one call is a step (AA23, AA25)
             self.steps, self.tokens = PLANNING_STEPS[self.config.setup], planner_tokens(len(self.plan))
 
@@ -142,7 +146,8 @@ def take_step(loop: Loop) -> LoopStep:
     sequence, done, calls = loop.task.sequence, loop.done, len(loop.trace)
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
-    tool = loop.pick(target, done + 1, calls)
+    halt = loop.config.stop_when_done and goal_reached(loop.goal, loop.state)  # SB1: a paid stop step
+    tool = None if halt else loop.pick(target, done + 1, calls)
     tokens, right, error = loop.step_tokens(calls), None, False
     if tool is not None:
         error = "error" in call_and_observe(tool, loop.state)
@@ -166,8 +171,6 @@ def run_loop(loop: Loop) -> Run:
         loop.errors += step.error
         loop.done += bool(step.right) and not step.error
         loop.trace.append(ToolCall(step.tool, step.error, step.held))
-        if config.stop_when_done and loop.done == len(loop.task.sequence):  # SB1, lesson 3
-            return loop.record(stopped=True)
     return loop.record(stopped=False)
 
 

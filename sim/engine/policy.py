@@ -10,23 +10,24 @@ a PolicyError naming the policy, task, seed and step.
 """
 
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.engine.goals import goal_of, goal_reached
 from sim.engine.loops import Loop, Run, ToolCall, initial_state, run_loop
 from sim.model.checks import check_seed
 from sim.model.costs import loop_step_tokens
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import single_loop_pick
-from sim.model.tasks import GOALS, TASKS, Task, check_task
+from sim.model.tasks import TASKS, Task, check_task
 from sim.model.world import TOOL_NAMES
 
 STOP = "stop"  # what a policy returns to stop
 DECISIONS = (*TOOL_NAMES, STOP)
 STARTING_FIELDS = frozenset(initial_state(TASKS[0]))  # subscriber, query, column: given, not observed
-GOAL_FIELDS = GOALS  # the field each kind of task asks for
 
 
 class PolicyError(InputError):
@@ -36,15 +37,15 @@ class PolicyError(InputError):
 
 @dataclass(frozen=True)
 class Observation:
-    """What a policy knows at one step (lesson 6). plan_length: the calls a right run takes (AA29);
-    fields: the names the tools returned so far; steps_left: this step included; draw: the run's
-    stream; model_pick: the fictional model's proposal, a tool or "stop" (it draws from the stream)."""
+    """What a policy knows at one step (lesson 6), what a real agent sees: the request, the calls so
+    far, fields (the names the tools returned, sorted) and state (their values, read-only), the answer
+    held, steps_left (this step included), draw (the run's stream) and model_pick (the fictional
+    model's proposal, a tool or "stop"; it draws from the stream). No task kind, no plan length."""
 
     request: str
-    kind: str
-    plan_length: int
     trace: tuple[ToolCall, ...]
-    fields: frozenset
+    fields: tuple[str, ...]
+    state: Mapping
     held: int | str | None
     step: int
     steps_left: int
@@ -71,16 +72,9 @@ def model_policy(observation: Observation) -> str:
 
 
 def goal_met(observation: Observation) -> bool:
-    """The task's goal observed (lesson 6): its goal field returned; for a record task, a record
-    written after an amount was observed."""
-    if observation.kind != "record":
-        return GOAL_FIELDS[observation.kind] in observation.fields
-    amount_seen = False
-    for call in observation.trace:
-        amount_seen = amount_seen or (call.tool == "tariff" and not call.error)
-        if call.tool == "write_record" and not call.error and amount_seen:
-            return True
-    return False
+    """The request's goal observed (lesson 6): the goal test GT1 on the field the router RT1 reads
+    from the request."""
+    return goal_reached(goal_of(observation.request), {**observation.state, "result": observation.held})
 
 
 def stop_when_goal_met(observation: Observation) -> str:
@@ -90,7 +84,7 @@ def stop_when_goal_met(observation: Observation) -> str:
 
 _SHOWN = reprlib.Repr()  # what a policy returned, shown short (even when its own repr fails)
 _SHOWN.maxstring = _SHOWN.maxother = 60
-HIDDEN = STARTING_FIELDS | {"result", "value"}
+HIDDEN = STARTING_FIELDS | {"result"}  # given at the start, or the answer held (observation.held)
 
 
 def _adapter(policy: Callable, loop: Loop, draw) -> Callable:
@@ -103,9 +97,10 @@ def _adapter(policy: Callable, loop: Loop, draw) -> Callable:
             return STOP if tool is None else tool
 
         step, state = loop.steps, loop.state
-        observation = Observation(task.request, task.kind, len(task.sequence), tuple(loop.trace),
-                                  frozenset(state) - HIDDEN, state.get("result"), step,
-                                  loop.config.budget - step + 1, draw, model_pick)  # fmt: skip
+        seen = {name: state[name] for name in sorted(state) if name not in HIDDEN}
+        observation = Observation(task.request, tuple(loop.trace), tuple(seen), MappingProxyType(seen),
+                                  state.get("result"), step, loop.config.budget - step + 1, draw,
+                                  model_pick)  # fmt: skip
         try:
             decision = policy(observation)
         except KeyboardInterrupt:  # Ctrl-C interrupts, it is no failure

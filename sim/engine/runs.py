@@ -3,6 +3,7 @@
 
 from sim.engine.common_draws import plan_execute_common, single_loop_common
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
+from sim.engine.goals import CALLS_FOR, goal_of
 from sim.engine.loops import Run, plan_execute, single_loop
 from sim.model.checks import check_margin, check_seed, check_setup
 from sim.model.tasks import Task, check_task
@@ -15,13 +16,23 @@ LOOPS = {  # (setup, common_draws) -> the loop that runs it
 }
 
 
+def expected_calls(setup: str, task: Task) -> int | None:
+    """The calls a loop expects for a task, what SB2 budgets: the split's plan length (as long as the
+    sequence, AA29), or for the single loop the router's count for the request (RT1, RT2)."""
+    if setup == "plan-execute":
+        return len(task.sequence)  # AA29: the planner's given skill
+    return CALLS_FOR.get(goal_of(task.request))
+
+
 def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
-    """A task's own step budget under SB2 (lesson 3): min(max_steps, planning + sequence length + margin).
+    """A task's own step budget under SB2 (lesson 3): min(max_steps, planning + expected calls + margin).
 
     Raises InputTypeError, InputError for a bad setup (a loop's), task, margin or bound."""
     setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # the contract plans its own steps
     task = check_task(task)
-    return RunConfig(setup, max_steps, budget_margin=check_margin(margin)).task_budget(len(task.sequence))
+    return RunConfig(setup, max_steps, budget_margin=check_margin(margin)).task_budget(
+        expected_calls(setup, task)
+    )
 
 
 def run_with(config: RunConfig, task: Task, seed: int):
@@ -30,8 +41,6 @@ def run_with(config: RunConfig, task: Task, seed: int):
         from sim.engine.contract import contract_run  # pydantic loads only when the contract runs
 
         return contract_run(task, seed, config)
-    budget = config.task_budget(len(task.sequence))  # SB2, lesson 3
-    config = config if budget == config.budget else config.with_budget(budget)
     return LOOPS[config.setup, config.common_draws](task, seed, config)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, PLANNING_STEPS, RunConfig, run_config
+from sim.engine.runs import expected_calls
 from sim.measurement.lanes import lane_draws
 from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
 from sim.model.checks import SEED_LIMIT, check_count, check_instance, check_seed, check_seeds
@@ -120,9 +121,11 @@ def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndar
     return plan
 
 
-def _task_budgets(config: RunConfig, machine: ToolMachine) -> np.ndarray:
+def _task_budgets(config: RunConfig) -> np.ndarray:
     """Each task's step budget, shape (24, 1): the budget, or SB2's (lesson 3)."""
-    return np.array([[config.task_budget(int(length))] for length in machine.length], dtype=np.int64)
+    return np.array(
+        [[config.task_budget(expected_calls(config.setup, task))] for task in TASKS], dtype=np.int64
+    )
 
 
 def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
@@ -141,10 +144,11 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         tokens += planner_tokens(plan_length)
         step_tokens = executor_step_tokens
     state, done, calls, errors, approvals = (zeros.copy() for _ in range(5))
-    budgets = _task_budgets(config, machine)
+    budgets = _task_budgets(config)
     active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
     flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
     selection_by_done = np.array([selection(d + 1) for d in range(MAX_SEQUENCE + 1)])
+    goal_held = machine.goal if config.stop_when_done else np.zeros_like(machine.goal)
     side_effect = np.array([WORLD_TOOLS[tool].side_effect for tool in machine.tools])
     # flat indices: row t of the sequences starts at t * (MAX_SEQUENCE + 1), lane (t, s) of the plans
     # at ((t * n_seeds) + s) * plan positions (a `take` on them is np.take_along_axis, faster)
@@ -158,10 +162,11 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         tokens += active * step_tokens(calls)
         target = machine.sequence.reshape(-1).take(sequence_rows + done)
         finished = target < 0
-        following = active & ~finished & (calls < plan_length)  # blind: the plan's next position
-        u = draws.decide(active & ~following, done)
-        stop = active & finished & stops(u)
-        right = active & ~finished & ~following & picks_right(u, selection_by_done[done])
+        halt = active & goal_held.reshape(-1).take(flat_tasks + state)  # SB1: a paid stop step
+        following = active & ~halt & ~finished & (calls < plan_length)  # blind: the plan's next position
+        u = draws.decide(active & ~following & ~halt, done)
+        stop = halt | (active & finished & stops(u))
+        right = active & ~halt & ~finished & ~following & picks_right(u, selection_by_done[done])
         calling = active & ~stop
         u = draws.tool(calling & ~following & ~right, done)
         choice = np.where(right, target, random_tool_index(u, n_tools))
@@ -179,10 +184,6 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         calls += calling
         stopped |= stop
         active = calling
-        if config.stop_when_done:  # SB1, lesson 3
-            complete = calling & (done == machine.length[:, None])
-            stopped |= complete
-            active &= ~complete
     correct = machine.correct.reshape(-1).take(flat_tasks + state)
     return BatchRun(config, seeds, correct, steps, calls, tokens, errors, approvals, stopped)
 

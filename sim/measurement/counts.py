@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 
 from sim.engine.common_draws import common_plan
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
-from sim.engine.exit_states import EXIT_STATES, STOP_REASONS, exit_field, stop_field
+from sim.engine.exit_states import EXIT_STATES, STOP_REASONS, SUCCESS, exit_field, stop_field
 from sim.engine.loops import is_correct
 from sim.engine.runs import run_with
 from sim.engine.units import UNITS, Unit
@@ -21,10 +21,19 @@ LOOP_SWITCHES = ("stop_when_done", "budget_margin", "self_critique", "approval")
 CONTRACT_BOUNDS = ("max_replans", "max_tokens", "max_seconds")
 
 
+def silent_and_false(states, correct) -> dict[str, int]:
+    """Runs reported SUCCESS with a wrong answer (silent failures) and reported otherwise with the
+    right one (false alarms), from their exit states and answers' truth in the same order."""
+    pairs = list(zip(states, correct, strict=True))
+    return {"silent_failures": sum(s == SUCCESS and not c for s, c in pairs),
+            "false_alarms": sum(s != SUCCESS and bool(c) for s, c in pairs)}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class ContractCounts:
     """What a contract measurement adds (lesson 4): replans and simulated seconds summed over the tasks,
-    tasks per exit state (CT12) and per stop reason (CT7, CT11)."""
+    tasks per exit state (CT12) and per stop reason (CT7, CT11); silent failures: SUCCESS reported with
+    a wrong answer; false alarms: another state reported with the right answer."""
 
     replans: int
     seconds: int
@@ -32,6 +41,8 @@ class ContractCounts:
     exit_partial_success: int
     exit_replan_exhausted: int
     exit_timeout: int
+    silent_failures: int
+    false_alarms: int
     stop_plan_complete: int
     stop_max_steps: int
     stop_max_tokens: int
@@ -47,6 +58,7 @@ class ContractCounts:
             replans=sum(run.replans for run in runs),
             seconds=sum(run.seconds for run in runs),
             **{exit_field(state): exits.count(state) for state in EXIT_STATES},
+            **silent_and_false(exits, [run.correct for run in runs]),
             **{stop_field(reason): stops.count(reason) for reason in STOP_REASONS},
         )
 
@@ -101,6 +113,7 @@ class Measurement:
             row["success_exit"] = self.success_exit
             exits = {name: value for name, value in counts.items() if name.startswith("exit_")}
             row.update(exits)
+            row.update({name: counts[name] for name in ("silent_failures", "false_alarms")})
             row.update({name: getattr(self.config, name) for name in CONTRACT_BOUNDS})
             row["seconds"] = counts.pop("seconds")
             row.update({name: value for name, value in counts.items() if name.startswith("stop_")})

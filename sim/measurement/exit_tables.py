@@ -9,6 +9,7 @@ from sim.engine.exit_states import EXIT_STATES, STOP_REASONS, exit_field, exit_s
 from sim.engine.labels import SETUP_LABELS, run_labels
 from sim.engine.loops import is_correct
 from sim.engine.runs import run_with
+from sim.measurement.counts import silent_and_false
 from sim.model.checks import check_seed
 from sim.model.tasks import TASKS
 
@@ -16,8 +17,8 @@ from sim.model.tasks import TASKS
 def exit_state_frame(
     setups: Sequence[str], seeds: Sequence[int], max_steps: int = DEFAULT_BUDGET, **contract
 ):
-    """Tasks per exit state (CT12, `exit_state_of`) and solved, per setup and seed (lesson 4); the
-    contract's bounds (CT11) go to setup "contract" only."""
+    """Tasks per reported exit state (CT12, `exit_state_of`) beside the truth: solved, silent failures
+    and false alarms, per setup and seed (lesson 4); the contract's bounds (CT11) go to "contract" only."""
     rows, configs = [], configs_for(setups, max_steps, contract)
     seeds = [check_seed(seed) for seed in seeds]
     labels = run_labels(seeds)
@@ -25,11 +26,12 @@ def exit_state_frame(
         setup = config.setup
         for index, seed in enumerate(seeds):
             runs = [run_with(config, task, seed) for task in TASKS]
-            states = [exit_state_of(run) for run in runs]
+            states, correct = [exit_state_of(run) for run in runs], [is_correct(run) for run in runs]
+            wrong = silent_and_false(states, correct)
             rows.append(
                 {"setup": SETUP_LABELS[setup], "run": labels[index], "budget": max_steps,
-                 **{state: states.count(state) for state in EXIT_STATES},
-                 "solved": sum(is_correct(run) for run in runs)}
+                 **{state: states.count(state) for state in EXIT_STATES}, "solved (true)": sum(correct),
+                 "silent failures": wrong["silent_failures"], "false alarms": wrong["false_alarms"]}
             )  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -42,6 +44,7 @@ def contract_table(measurements: Sequence) -> pd.DataFrame:
     columns = {"setup": "setup", "budget": "budget", "max_tokens": "max_tokens", "max_seconds": "max_seconds",
                "max_replans": "max_replans", "replans": "replans",
                **{exit_field(state): state for state in EXIT_STATES}, "success_exit": "success_exit",
+               "silent_failures": "silent failures", "false_alarms": "false alarms",
                **{stop_field(reason): f"stop: {reason}" for reason in STOP_REASONS}}  # fmt: skip
     rows = [{columns[key]: value for key, value in m.row().items() if key in columns} for m in contract]
     table = pd.DataFrame(rows, columns=list(columns.values()))

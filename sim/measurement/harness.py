@@ -1,6 +1,6 @@
 """The scoring harness (lesson 6): any entrant scored the way the course scores its setups.
 
-An entrant is a setup name, a RunConfig, a `Route` (task kind -> setup) or a policy function
+An entrant is a setup name, a RunConfig, a `Route` (what the request asks for -> setup) or a policy function
 (`sim.engine.policy`), run over a block of seeds into a BatchRun; then the band rule (AA30) at runs
 A and B, many-seed paired differences with t intervals truncated to what the unit can take, tokens
 per solved task with a bootstrap interval, and the cost-success plane. Design on the tuning block,
@@ -15,6 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
+from sim.engine.goals import CALLS_FOR, goal_of
 from sim.engine.labels import SETUP_LABELS
 from sim.engine.policy import policy_name, policy_run
 from sim.engine.units import UNITS
@@ -39,7 +40,7 @@ HELD_OUT_FIRST = DEFAULT_SEED + 200_000  # the held-out block: seeds HELD_OUT_FI
 REPORT_SEEDS = 500  # seeds of a report on the held-out block when none are given
 LESSON_SEEDS = (DEFAULT_SEED, DEFAULT_SEED + 1)  # runs A and B
 RESAMPLES, RESAMPLING_SEED = 2000, 2026  # the bootstrap of tokens per solved task
-KINDS = tuple(dict.fromkeys(task.kind for task in TASKS))
+GOALS = tuple(CALLS_FOR)  # what a request can ask for (RT1), the keys of a router
 
 
 NOTHING_SOLVED = "n/a (nothing solved)"  # tokens per solved task of an entrant that solved nothing
@@ -57,25 +58,27 @@ def held_out_seeds(n_seeds: int = REPORT_SEEDS) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Route:
-    """A router: each task kind (KINDS order) sent to a built-in setup; build it with `route`."""
+    """A router by request: the field each request asks for (RT1, GOALS order) sent to a built-in
+    setup; build it with `route`."""
 
-    by_kind: tuple[tuple[str, str], ...]
+    by_goal: tuple[tuple[str, str], ...]
 
     @property
     def name(self) -> str:
-        """E.g. "router (charge: single-loop, ...)"."""
-        return "router (" + ", ".join(f"{kind}: {setup}" for kind, setup in self.by_kind) + ")"
+        """E.g. "router (amount: single-loop, ...)"."""
+        return "router (" + ", ".join(f"{goal}: {setup}" for goal, setup in self.by_goal) + ")"
 
 
-def route(by_kind: Mapping[str, str]) -> Route:
-    """A Route from a mapping task kind -> setup name, every kind once (lesson 6)."""
-    if not isinstance(by_kind, Mapping):
-        raise InputTypeError(f"by_kind must be a mapping task kind -> setup, got {type(by_kind).__name__}")
-    if set(by_kind) != set(KINDS):
+def route(by_goal: Mapping[str, str]) -> Route:
+    """A Route from a mapping goal field (what a request asks for, RT1) -> setup name, every goal once
+    (lesson 6)."""
+    if not isinstance(by_goal, Mapping):
+        raise InputTypeError(f"by_goal must be a mapping goal field -> setup, got {type(by_goal).__name__}")
+    if set(by_goal) != set(GOALS):
         raise InputError(
-            f"by_kind must name every task kind ({', '.join(KINDS)}) once, got {sorted(by_kind)}"
+            f"by_goal must name every goal field ({', '.join(GOALS)}) once, got {sorted(by_goal)}"
         )
-    return Route(tuple((kind, check_setup(by_kind[kind], f"by_kind[{kind!r}]")) for kind in KINDS))
+    return Route(tuple((goal, check_setup(by_goal[goal], f"by_goal[{goal!r}]")) for goal in GOALS))
 
 
 def entrant_label(entrant: object) -> str:
@@ -127,8 +130,8 @@ def _entrant_run(entrant: object, seeds: np.ndarray, max_steps: int) -> BatchRun
     if isinstance(entrant, RunConfig):
         return contract_batch(entrant, seeds) if entrant.setup == "contract" else batch_run(entrant, seeds)
     if isinstance(entrant, Route):
-        runs = {setup: _entrant_run(setup, seeds, max_steps) for setup in dict(entrant.by_kind).values()}
-        chosen = [dict(entrant.by_kind)[task.kind] for task in TASKS]
+        runs = {setup: _entrant_run(setup, seeds, max_steps) for setup in dict(entrant.by_goal).values()}
+        chosen = [dict(entrant.by_goal).get(goal_of(task.request), "single-loop") for task in TASKS]
         out = {name: np.stack([getattr(runs[setup], name)[i] for i, setup in enumerate(chosen)])
                for name in TASK_FIELDS}  # fmt: skip
         return BatchRun(RunConfig("single-loop", max_steps), seeds, **out)
@@ -208,28 +211,29 @@ def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True
     return pd.DataFrame(rows)
 
 
-def kind_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
-    """Per task kind, the mean paired difference in success (second minus first) with its 95 % t
-    interval over seeds, truncated to -1..+1; `shown` when it leaves zero out (lesson 6's router)."""
+def goal_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
+    """Per goal a request asks for (RT1), the mean same-seed difference in success (second minus
+    first) with its 95 % t interval over seeds, truncated to -1..+1; `shown` when it leaves zero out
+    (lesson 6's router)."""
     check_paired_runs(first, second, "a BatchRun (from entrant_run)")
-    kinds, rows = np.array([task.kind for task in TASKS]), []
-    for kind in KINDS:
-        a, b = first.correct[kinds == kind].mean(axis=0), second.correct[kinds == kind].mean(axis=0)
+    goals, rows = np.array([goal_of(task.request) for task in TASKS]), []
+    for goal in GOALS:
+        a, b = first.correct[goals == goal].mean(axis=0), second.correct[goals == goal].mean(axis=0)
         mean, low, high, _ = bounded_t_interval(b - a, -1.0, 1.0)
-        rows.append({"kind": kind, "tasks": int((kinds == kind).sum()), "first": float(a.mean()),
+        rows.append({"goal": goal, "tasks": int((goals == goal).sum()), "first": float(a.mean()),
                      "second": float(b.mean()), "difference": mean, "low": low, "high": high,
                      "shown": bool(low > 0 or high < 0)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def best_route(default: BatchRun, other: BatchRun) -> Route:
-    """The router tuned on a block of seeds: a kind goes to `other`'s setup only where
-    `kind_differences` shows it better, else to `default`'s (lesson 6)."""
+    """The router tuned on a block of seeds: a goal goes to `other`'s setup only where
+    `goal_differences` shows it better, else to `default`'s (lesson 6)."""
     check_instance(default, BatchRun, "default", "a BatchRun (from entrant_run)")
     check_instance(other, BatchRun, "other", "a BatchRun (from entrant_run)")
-    shown = kind_differences(default, other).set_index("kind")
+    shown = goal_differences(default, other).set_index("goal")
     better = shown["shown"] & (shown["difference"] > 0)
-    return route({kind: other.setup if better[kind] else default.setup for kind in KINDS})
+    return route({goal: other.setup if better[goal] else default.setup for goal in GOALS})
 
 
 def interval_growth(first: BatchRun, second: BatchRun, unit: str, sizes) -> pd.DataFrame:

@@ -10,6 +10,7 @@ from functools import cache
 
 import numpy as np
 
+from sim.engine.goals import goal_of, goal_reached
 from sim.engine.loops import call_and_observe, initial_state
 from sim.model.tasks import TASKS, correct_answer
 from sim.model.world import TOOL_NAMES
@@ -21,13 +22,14 @@ MAX_SEQUENCE = max(len(task.sequence) for task in TASKS)
 class ToolMachine:
     """Every task's tools as a state machine, stacked over the 24 tasks (read-only arrays): per (task,
     state, tool) the next state and whether the call is a tool error; per (task, state) whether the
-    answer held is correct; the sequences as tool indices (-1 past their length) and their lengths."""
+    answer held is correct and whether the goal test holds (GT1, SB1); the sequences as tool indices (-1 past their length) and their lengths."""
 
     tools: tuple[str, ...]
     n_states: int
     next_state: np.ndarray
     error: np.ndarray
     correct: np.ndarray
+    goal: np.ndarray
     sequence: np.ndarray
     length: np.ndarray
 
@@ -69,15 +71,17 @@ def _tool_machine(tools: tuple[str, ...]) -> ToolMachine:
     next_state_of = np.zeros((len(TASKS), n_states, len(tools)), dtype=np.int64)
     error = np.zeros((len(TASKS), n_states, len(tools)), dtype=bool)
     correct = np.zeros((len(TASKS), n_states), dtype=bool)
+    goal = np.zeros((len(TASKS), n_states), dtype=bool)
     for t, (task, (states, moves, failures)) in enumerate(zip(TASKS, searched, strict=True)):
         for (state, tool), after in moves.items():
             next_state_of[t, state, tool] = after
             error[t, state, tool] = failures[state, tool]
         wanted = correct_answer(task)
         correct[t, : len(states)] = [state.get("result") == wanted for state in states]
+        goal[t, : len(states)] = [goal_reached(goal_of(task.request), state) for state in states]
     sequence = np.full((len(TASKS), MAX_SEQUENCE + 1), -1, dtype=np.int64)
     for t, task in enumerate(TASKS):
         sequence[t, : len(task.sequence)] = [tools.index(tool) for tool in task.sequence]
     length = np.array([len(task.sequence) for task in TASKS], dtype=np.int64)
-    arrays = (next_state_of, error, correct, sequence, length)
+    arrays = (next_state_of, error, correct, goal, sequence, length)
     return ToolMachine(tools, n_states, *(_read_only(a) for a in arrays))

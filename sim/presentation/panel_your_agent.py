@@ -16,8 +16,8 @@ from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_ht
 
 PANEL_SEEDS = 40  # seeds of the cost-success figure: a redraw within benchmarks/browser_latency.py's 150 ms
 BASELINE = "single-loop"
-ROUTER = route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
-                "record": "plan-execute"})  # fmt: skip
+ROUTER = route({"amount": "single-loop", "m3": "single-loop", "code": "single-loop",
+                "written": "plan-execute"})  # fmt: skip
 
 
 def panel_policies(extra: Mapping[str, Callable] | None = None) -> dict:
