@@ -68,6 +68,13 @@ def _integer(text: str, name: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _real(text: str, name: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name} must be a number between 0 and 1, got {text!r}") from None
+
+
 def error_line(prog: str, message: str) -> str:
     """Every error line: `<prog>: error: <message> (see --help)`."""
     return f"{prog}: error: {message} (see --help)\n"
@@ -124,6 +131,10 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         having = ", ".join(setup for setup, names in SETUP_OPTIONS.items() if option in names)
         if minimum is None:  # a switch
             parser.add_argument(flag(option), action="store_true", help=f"{having}: {OPTION_HELP[option]}")
+            continue
+        if minimum == "share":  # a number between 0 and 1, checked by RunConfig like every value
+            parser.add_argument(flag(option), type=lambda t, o=option: _real(t, flag(o)), default=None,
+                                help=f"{having}: {OPTION_HELP[option]}")  # fmt: skip
             continue
         shown = "" if default is None else f", default {default}"
         parser.add_argument(flag(option), type=lambda t, o=option: _integer(t, flag(o)), default=None,

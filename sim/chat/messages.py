@@ -6,11 +6,12 @@ import json
 
 import pandas as pd
 
-from sim.engine.loops import TaskRun, call_and_observe, check_run, initial_state
+from sim.engine.loops import TaskRun, call_and_observe, call_arguments, check_run, initial_state
+from sim.model.arguments import wrong_value
 from sim.model.checks import check_integer, check_items
 from sim.model.costs import executor_step_tokens, loop_step_tokens, planner_tokens
 from sim.model.tasks import TASKS, Task
-from sim.model.world import TOOL_NAMES, TOOLS, WORLD_TOOLS
+from sim.model.world import TOOL_NAMES, TOOLS
 
 SETUPS = ("single-loop", "plan-execute", "contract")  # every setup a run record can be of
 TASK_OF_NAME = {task.name: task for task in TASKS}
@@ -42,19 +43,21 @@ def tool_schemas() -> list[dict]:
     return schemas
 
 
-def call_turns(task: Task, tools, observations=None) -> list[dict]:
+def call_turns(task: Task, tools, observations=None, wrong=None) -> list[dict]:
     """The assistant and tool turns of a task's calls (ids "call_k", JSON), replayed from its starting
-    state or from recorded `observations` (a contract's scratchpad). Inner: trusts a checked Task."""
+    state or from recorded `observations` (a contract's scratchpad); `wrong`: per call, the arguments
+    the model filled wrong (AE1), shown as sent. Inner: trusts a checked Task."""
     state, turns = initial_state(task), []
     for k, tool in enumerate(tools, start=1):
-        given = {**state, "value": state.get("result")} if tool == "write_record" else state
-        arguments = {field: given[field] for field in WORLD_TOOLS[tool].fields if field in given}
+        miss = wrong[k - 1] if wrong else ()
+        arguments = call_arguments(tool, state)
+        arguments.update({name: wrong_value(name, arguments[name]) for name in miss})
         if observations is None:
-            result = call_and_observe(tool, state)
+            result = call_and_observe(tool, state, miss)
         else:
             result = dict(observations[k - 1])
             if "error" not in result:
-                call_and_observe(tool, state)  # the same fields join the state (the tools are pure)
+                call_and_observe(tool, state, miss)  # the same fields join the state (the tools are pure)
         call = {"id": f"call_{k}", "type": "function",
                 "function": {"name": tool, "arguments": json.dumps(arguments)}}  # fmt: skip
         turns.append({"role": "assistant", "content": None, "tool_calls": [call]})
@@ -82,7 +85,7 @@ def _requests(run: TaskRun) -> list[list[dict]]:
     task = TASK_OF_NAME[run.task]
     if run.setup == "contract":
         return [messages for _, messages in _contract_requests(run, task)]
-    turns = call_turns(task, [call.tool for call in run.trace])
+    turns = call_turns(task, [call.tool for call in run.trace], wrong=[call.wrong for call in run.trace])
     if run.setup == "single-loop":
         first, out = head(SYSTEM_LOOP, task.request), []
     else:
@@ -96,7 +99,8 @@ def _requests(run: TaskRun) -> list[list[dict]]:
 def _contract_requests(run, task: Task) -> list[tuple[object, list[dict]]]:
     """(event, messages) for each step of a contract run: its planner and tool calls, in order."""
     raw = run.scratchpad.raw
-    turns = call_turns(task, [tool for _, tool, _ in raw], [observation for _, _, observation in raw])
+    turns = call_turns(task, [tool for _, tool, _ in raw], [observation for _, _, observation in raw],
+                       [call.wrong for call in run.trace])  # fmt: skip
     request, notes = task.request, iter(run.scratchpad.notes)
     out, plan, calls = [], "", 0
     for event in run.events:

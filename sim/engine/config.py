@@ -2,13 +2,21 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
 from dataclasses import dataclass, fields
 
-from sim.model.checks import SETUP_NAMES, check_budget, check_count, check_items, check_setup, check_switch
+from sim.model.checks import (
+    SETUP_NAMES,
+    check_budget,
+    check_count,
+    check_items,
+    check_setup,
+    check_share,
+    check_switch,
+)
 from sim.model.errors import InputError, InputTypeError
 from sim.model.world import LOOKALIKE_TOOLS, TOOL_NAMES, WORLD_SEED
 
@@ -29,6 +37,7 @@ OPTIONS = {
     "max_seconds": (DEFAULT_MAX_SECONDS, 1),
     "lookalike": (False, None),
     "common_draws": (False, None),
+    "argument_errors": (None, "share"),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -42,12 +51,14 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "lookalike": "the course's rule LA1 (lesson 4): offer the look-alike tool estimate_use beside the five",
     "common_draws": "lesson 5's rule CR1 (common random numbers): both loops take the same draw for the "
     "same pick, a stream per task and position; off: each setup's own streams",
+    "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
+    "into a call is, with this share (between 0 and 1), a plausible wrong one",
 }
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS),
-    "plan-execute": LOOP_OPTIONS,
-    "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike"),
+    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors"),
+    "plan-execute": (*LOOP_OPTIONS, "argument_errors"),
+    "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike", "argument_errors"),
 }
 PLANNING_STEPS = {"single-loop": 0, "plan-execute": 1}  # steps a loop spends planning (AA25)
 UNITS_OF = {"budget_margin": " (steps)"}  # words after the minimum in a message
@@ -72,6 +83,7 @@ class RunConfig:
     max_seconds: int | None = None
     lookalike: bool = False
     common_draws: bool = False
+    argument_errors: float | None = None
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -85,6 +97,8 @@ class RunConfig:
                 object.__setattr__(self, name, check_switch(value, name))
             elif value is None and default is None:
                 continue
+            elif minimum == "share":
+                object.__setattr__(self, name, check_share(value, name))
             else:
                 value = default if value is None else value
                 object.__setattr__(self, name, check_count(value, name, minimum, unit=UNITS_OF.get(name, "")))
@@ -105,13 +119,16 @@ class RunConfig:
         """The stopping rule that ran, as tables name it (lessons 3 to 5)."""
         lookalike = ", look-alike (LA1)" if self.lookalike else ""
         if self.setup == "contract":
-            return "contract bounds" + lookalike
+            return "contract bounds" + lookalike + self._argument_rule()
         if self.budget_margin is None:
             rule = "stop when done" if self.stop_when_done else "fixed budget"
         else:
             stop = "stop when done" if self.stop_when_done else "original stop"
             rule = f"{stop}, budget plan length + {self.budget_margin}"
-        return rule + lookalike + (" + common draws" if self.common_draws else "")
+        return rule + lookalike + (" + common draws" if self.common_draws else "") + self._argument_rule()
+
+    def _argument_rule(self) -> str:
+        return "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""

@@ -58,7 +58,7 @@ Its model, stated as rules CT1..CT12 (the constants below carry the numbers):
   is reported beside the exit state.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
@@ -73,7 +73,7 @@ from sim.engine.config import (
 )
 from sim.engine.exit_states import PLAN_COMPLETE, exit_state
 from sim.engine.goals import goal_of, goal_reached, holds_intermediate
-from sim.engine.loops import TaskRun, ToolCall, call_and_observe, initial_state
+from sim.engine.loops import TaskRun, ToolCall, call_and_observe, call_arguments, initial_state
 from sim.engine.plan_schema import (
     Plan,
     Rejection,
@@ -85,6 +85,7 @@ from sim.engine.plan_schema import (
     plan_tools,
     tool_seconds,
 )
+from sim.model.arguments import argument_writer
 from sim.model.checks import check_seed
 from sim.model.costs import executor_step_tokens, observation_tokens, planner_tokens
 from sim.model.draws import draw_stream, stream_key
@@ -216,6 +217,7 @@ class Contract:
     trace: list = field(default_factory=list)
     plans: list = field(default_factory=list)
     written: int = 0  # plan positions written so far, so step ids stay unique
+    writer: Callable | None = None  # AE1's argument writer, None when the rule is off
 
     def log(self, kind: str, detail: str, positions: int = 0) -> None:
         pad = self.pad
@@ -283,11 +285,12 @@ class Contract:
             stop = self.spend(tokens, min(tool_seconds(step.tool), step.timeout))
             if stop:
                 return None, stop
-            pad.calls += 1
+            pad.calls, wrong = pad.calls + 1, ()
             if tool_seconds(step.tool) > step.timeout:
                 observation = {"error": f"timed out after {step.timeout} s"}
             else:
-                observation = call_and_observe(step.tool, pad.fields)
+                wrong = self.writer(call_arguments(step.tool, pad.fields)) if self.writer else ()
+                observation = call_and_observe(step.tool, pad.fields, wrong)
             error = observation.get("error")
             pad.raw.append((step.id, step.tool, dict(observation)))
             if error:
@@ -296,7 +299,7 @@ class Contract:
                 pad.outputs[step.id] = dict(observation)
                 if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:
                     pad.progress += 1
-            self.trace.append(ToolCall(step.tool, bool(error), pad.fields.get("result")))
+            self.trace.append(ToolCall(step.tool, bool(error), pad.fields.get("result"), wrong))
             self.log(
                 "tool error" if error else "call", f"{step.id} {step.tool}" + (f": {error}" if error else "")
             )
@@ -356,7 +359,9 @@ def contract_run(task: Task, seed: int, config: RunConfig, first_plan=None, plan
     if planner is None:
         draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
         planner = partial(write_plan, draw=draw)
-    run = Contract(task, config, Scratchpad(initial_state(task)))
+    share = config.argument_errors
+    writer = None if share is None else argument_writer(seed, task.name, share)
+    run = Contract(task, config, Scratchpad(initial_state(task)), writer=writer)
     plan = run.write(planner(task.sequence))  # CT2: the split's first plan, from the same draws
     plan = plan if first_plan is None else first_plan
     first_tools = plan_tools(plan)

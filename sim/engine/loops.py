@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 
 from sim.engine.config import PLANNING_STEPS, RunConfig
 from sim.engine.goals import CALLS_FOR, goal_of, goal_reached
+from sim.model.arguments import argument_writer, wrong_value
 from sim.model.checks import check_switch
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import draws_among, executor_pick, single_loop_pick, write_plan
 from sim.model.tasks import ANSWERS, Task
-from sim.model.world import IMITATES, TOOLS, run_tool
+from sim.model.world import IMITATES, TOOLS, WORLD_TOOLS, run_tool
 
 # which observation field becomes the answer the agent holds
 RESULT_FIELDS = {"consumption": "m3", "tariff": "amount", "search_docs": "code"}
@@ -21,11 +22,13 @@ RESULT_FIELDS = {"consumption": "m3", "tariff": "amount", "search_docs": "code"}
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call in a trace: the tool, whether it was a tool error, the answer held after it."""
+    """One tool call in a trace: the tool, whether it was a tool error, the answer held after it, and
+    the arguments the model filled wrong (AE1; empty when the rule is off)."""
 
     tool: str
     error: bool
     held: int | str | None
+    wrong: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class LoopStep:
     trace_length: int
     tokens: int
     held: int | str | None
+    wrong: tuple[str, ...] = ()
 
 
 class TaskRun:
@@ -90,12 +94,24 @@ def initial_state(task: Task) -> dict:
     return {"subscriber": task.subscriber, "query": task.request, "column": "charge"}
 
 
-def call_and_observe(tool: str, state: dict) -> dict:
+def call_arguments(tool: str, state: dict) -> dict:
+    """The arguments a call of `tool` takes from `state` (name -> value; a record's value is the
+    answer held)."""
+    given = {**state, "value": state.get("result")} if tool == "write_record" else state
+    return (
+        {name: given[name] for name in WORLD_TOOLS[tool].fields if name in given}
+        if tool in WORLD_TOOLS
+        else {}
+    )
+
+
+def call_and_observe(tool: str, state: dict, wrong: tuple[str, ...] = ()) -> dict:
     """Call `tool` on `state` and fold a good observation into it; return the observation. The look-alike
-    (LA1, lesson 4) is read like the tool it imitates."""
+    (LA1, lesson 4) is read like the tool it imitates; `wrong`: the arguments filled wrong (AE1)."""
     if tool == "write_record":
         state["value"] = state.get("result")
-    observation = run_tool(tool, state)
+    given = {**state, **{name: wrong_value(name, state[name]) for name in wrong}} if wrong else state
+    observation = run_tool(tool, given)
     if "error" not in observation:
         state.update(observation)
         original = IMITATES.get(tool, tool)
@@ -115,6 +131,7 @@ class Loop:
     pick: Callable
     step_tokens: Callable[[int], int]
     plan: tuple[str, ...] | None = None
+    writer: Callable | None = field(init=False)  # AE1's argument writer, None when the rule is off
     state: dict = field(init=False)
     trace: list = field(default_factory=list)
     log: list = field(default_factory=list)
@@ -126,6 +143,8 @@ class Loop:
     approvals: int = 0
 
     def __post_init__(self):
+        share = self.config.argument_errors
+        self.writer = None if share is None else argument_writer(self.seed, self.task.name, share)
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         expected = CALLS_FOR.get(self.goal) if self.plan is None else len(self.plan)
         self.config = self.config.for_task(expected)  # SB2: the plan's length, or the router's (RT2)
@@ -148,13 +167,14 @@ def take_step(loop: Loop) -> LoopStep:
     depth = done + 1 if target is not None else None
     halt = loop.config.stop_when_done and goal_reached(loop.goal, loop.state)  # SB1: a paid stop step
     tool = None if halt else loop.pick(target, done + 1, calls)
-    tokens, right, error = loop.step_tokens(calls), None, False
+    tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
-        error = "error" in call_and_observe(tool, loop.state)
+        wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
+        error = "error" in call_and_observe(tool, loop.state, wrong)
         tokens += observation_tokens(error, loop.config.self_critique)
         right = None if target is None else tool == target
     held = loop.state.get("result")
-    return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held)
+    return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
 
 
 def run_loop(loop: Loop) -> Run:
@@ -170,7 +190,7 @@ def run_loop(loop: Loop) -> Run:
         loop.approvals += config.approval and TOOLS[step.tool].side_effect
         loop.errors += step.error
         loop.done += bool(step.right) and not step.error
-        loop.trace.append(ToolCall(step.tool, step.error, step.held))
+        loop.trace.append(ToolCall(step.tool, step.error, step.held, step.wrong))
     return loop.record(stopped=False)
 
 

@@ -195,6 +195,8 @@ def batch_run(config: RunConfig, seeds) -> BatchRun:
         raise InputError(
             f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}"
         )
+    if config.argument_errors is not None:
+        raise InputError("argument_errors (AE1) has no batch path: measure it seed by seed (sim.measure)")
     return _run_lanes(config, check_seeds(seeds))
 
 

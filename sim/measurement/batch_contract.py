@@ -77,6 +77,11 @@ def contract_batch(config: RunConfig, seeds) -> BatchRun:
     out = {name: np.zeros(shape, dtype=bool if name in ("correct", "stopped") else np.int64)
            for name in OUTCOME_FIELDS}  # fmt: skip
     for t, task in enumerate(TASKS):
+        if config.argument_errors is not None:  # AE1 draws by seed: no two lanes share an outcome
+            runs = [contract_run(task, int(seed), config) for seed in seeds]
+            for name in OUTCOME_FIELDS:
+                out[name][t] = [getattr(run, name) for run in runs]
+            continue
         # lanes with the same tape have the same outcome: run each distinct tape once
         distinct, lane_of = _distinct_tapes(tapes[t])
         seed_of = np.zeros(len(distinct), dtype=np.int64)

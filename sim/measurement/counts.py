@@ -138,8 +138,8 @@ def measure(setup: str, seed: int = DEFAULT_SEED, max_steps: int = DEFAULT_BUDGE
 
 
 def measure_seeds(config: RunConfig, seeds: Sequence[int]) -> list[Measurement]:
-    """`measure_config` at each seed, the loops on the batch path (all seeds at once)."""
-    if config.setup not in BATCH_SETUPS:
+    """`measure_config` at each seed, the loops on the batch path (all seeds at once; AE1 has none)."""
+    if config.setup not in BATCH_SETUPS or config.argument_errors is not None:
         return [measure_config(config, int(seed)) for seed in check_seeds(seeds)]
     totals = batch_run(config, seeds).per_seed()
     fields_per_seed = ("seeds", "solved", "steps", "calls", "tokens", "errors", "approvals")

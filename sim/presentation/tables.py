@@ -117,7 +117,8 @@ def format_trace(run) -> str:
     lines = [f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}"]
     if run.plan is not None:
         lines.append(f"  plan     : {' -> '.join(run.plan)}")
-    executed = " -> ".join(f"{call.tool}{' [error]' if call.error else ''}" for call in run.trace)
+    marks = [(" [error]" if c.error else "") + "".join(f" [wrong {n}]" for n in c.wrong) for c in run.trace]
+    executed = " -> ".join(call.tool + mark for call, mark in zip(run.trace, marks, strict=True))
     lines.append(f"  executed : {executed or '(no tool call)'}")
     lines.append(
         f"  steps {run.steps}  tokens {run.tokens}  tool errors {run.errors}"
