@@ -123,3 +123,28 @@ def test_the_cli_takes_the_share_and_refuses_a_bad_one_in_one_line():
         refused = run_cli("table", "--argument-errors", bad)
         assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
         assert "--argument-errors must be a number between 0 and 1" in refused.stderr
+
+
+def test_the_checks_read_the_calls_as_sent():
+    from sim.measurement.argument_checks import argument_error_table, request_check, sent_calls, state_check
+
+    stopped = 0
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            run = run_task("plan-execute", task, seed, 8, argument_errors=0.3)
+            calls = sent_calls(run)
+            assert len(calls) == len(run.trace)
+            for call, (sent, held) in zip(run.trace, calls, strict=True):
+                assert state_check(sent, held) == bool(call.wrong)
+                named = task.subscriber in task.request  # a document request names no subscriber
+                if "subscriber" in call.wrong and held.get("subscriber") == task.subscriber and named:
+                    assert request_check(sent, task.request)
+                    stopped += 1
+                if not call.wrong and held.get("subscriber") == task.subscriber:
+                    assert not request_check(sent, task.request)
+    assert stopped > 10
+    table = argument_error_table([20260218, 20260219, 5], 0.2).set_index("setup")
+    assert (table["stopped by state check"] == table["wrong calls"]).all()
+    assert (table["stopped by request check"] <= table["wrong calls"] + 1).all()
+    with pytest.raises(ValueError, match="share must be a number between 0 and 1"):
+        argument_error_table([1], 1.5)
