@@ -1,7 +1,5 @@
-"""Tasks as clusters (lesson 5): the difference between two setups kind by kind, and an interval over
-tasks stratified by kind (the kinds' means weighted by their share; standard error and
-Welch-Satterthwaite degrees of freedom, Cochran 1977).
-"""
+"""Tasks as clusters (lesson 5): the difference kind by kind, and an interval over tasks stratified by
+kind (Welch-Satterthwaite degrees of freedom, Cochran 1977)."""
 
 import numpy as np
 import pandas as pd
@@ -36,8 +34,7 @@ def kind_table(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> pd
 
 
 def task_intervals(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> pd.DataFrame:
-    """Intervals over tasks for the difference per run of 24 tasks: each task one draw (23 degrees of
-    freedom), and stratified by kind. Raises InputError for a kind with a single task."""
+    """Intervals over tasks, plain and stratified by kind; raises InputError for a kind of 1 task."""
     per_task = _per_task(first, second, unit, n_seeds).mean(axis=1)  # one value per task
     n_tasks = len(per_task)
     scale = 1.0 if unit_named(unit).share else float(n_tasks)  # per run of the 24 tasks
