@@ -213,9 +213,8 @@ def _trace(args) -> str:
     task = check_task(args.task)
     config = RunConfig(args.setup, check_budget(args.budget, "budget"), **_options(args))
     run = run_with(config, task, check_seed(args.seed))
-    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
-        run
-    )
+    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n"
+    text += format_trace(run)
     text += f"\n  solved {'yes' if is_correct(run) else 'no'}"
     text += f"  stop reason {stop_reason_of(run)}  exit state {exit_state_of(run)}"
     if config.setup == "contract":

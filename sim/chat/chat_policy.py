@@ -196,7 +196,6 @@ def _ask_endpoint(client, request: dict, timeout: float, max_retries: int) -> di
             )
         last = reply
         time.sleep(wait)
-    return reply
 
 
 def _noted(failure: dict, note: str) -> dict:

@@ -277,11 +277,6 @@ class ControlPanel:
             f"<span style='color:#C62828'>{html.escape(t)}</span>" for t in texts
         )
 
-    def _forget_refusals(self, controls) -> None:
-        """A control changed again: its refusal goes (and one not tied to a control)."""
-        for control in (*controls, ""):
-            self._refusals.pop(control, None)
-
     def _on_change(self, change=None, controls=None) -> None:
         if self._quiet:
             return
@@ -296,7 +291,8 @@ class ControlPanel:
             return
         self._requested = settings
         self._show_settings()  # the box shows the value used (" 42 " becomes "42")
-        self._forget_refusals(controls)
+        for control in (*controls, ""):  # changed again: its refusal goes (and one not tied to a control)
+            self._refusals.pop(control, None)
         self._show_refusals()
         self.status.value = (f"<span style='color:#1565C0'>Computing {html.escape(self._describe(settings))}"
                              "&hellip;</span>")  # fmt: skip
