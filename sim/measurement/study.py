@@ -28,14 +28,6 @@ SETUP_CHOICES = {
 }
 
 
-def _check_size(n_seeds: int, available: int) -> int:
-    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
-        raise InputTypeError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
-    if not 2 <= n_seeds <= available:
-        raise InputError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
-    return int(n_seeds)
-
-
 def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> np.ndarray:
     """Second minus first per (task, seed), (24, n_seeds); raises InputError for runs not paired."""
     check_instance(first, BatchRun, "first", "a BatchRun (from run_batch)")
@@ -43,7 +35,7 @@ def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) 
     if not np.array_equal(first.seeds, second.seeds) or first.budget != second.budget:
         raise InputError("first and second must be run on the same seeds with the same budget")
     field = unit_named(unit).per_task
-    n_seeds = _check_size(n_seeds, len(first.seeds))
+    n_seeds = check_integer(n_seeds, "n_seeds", 2, len(first.seeds))
     a = getattr(first, field)[:, :n_seeds].astype(np.int64)
     b = getattr(second, field)[:, :n_seeds].astype(np.int64)
     return b - a
