@@ -9,7 +9,7 @@ import pandas as pd
 from sim.engine.units import unit_named
 from sim.measurement.batch import batch_run, study_seeds
 from sim.measurement.study import SETUP_CHOICES, paired_interval
-from sim.model.checks import SEED_LIMIT
+from sim.model.checks import SEED_LIMIT, check_choice
 from sim.model.errors import InputError
 from sim.presentation.figures_how_many_seeds import draw_panel_seed_distributions
 from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
@@ -38,8 +38,7 @@ def how_many_seeds_view(settings: Settings, run=study_run) -> View:
     n_seeds = settings.extra.get("n_seeds", MAX_STUDY_SEEDS)
     chosen = (settings.extra.get("first", "single loop"), settings.extra.get("second", "planner + executor"))
     for name, label in zip(("first", "second"), chosen, strict=True):
-        if label not in SETUP_CHOICES:
-            raise InputError(f"{name} must be one of {', '.join(SETUP_CHOICES)}, got {label!r}")
+        check_choice(label, name, tuple(SETUP_CHOICES))
     if chosen[0] == chosen[1]:
         raise InputError(f"first and second must be two different setups, got {chosen[0]} for both")
     last = settings.seed + n_seeds - 1
