@@ -33,9 +33,8 @@ def trial_table(run: BatchRun, n_trials: int, ks) -> pd.DataFrame:
     """pass^k and pass@k over disjoint studies of n_trials seeds against pass^k over all seeds, per k."""
     run = check_instance(run, BatchRun, "run", "a BatchRun (from run_batch)")
     n_trials = check_integer(n_trials, "n_trials", 1, run.correct.shape[1] // 2)  # 2 studies at least
-    studies = np.moveaxis(_disjoint_studies(run.correct, n_trials), 1, 0).astype(
-        bool
-    )  # (studies, tasks, trials)
+    # (studies, tasks, trials)
+    studies = np.moveaxis(_disjoint_studies(run.correct, n_trials), 1, 0).astype(bool)
     rows = []
     for k in check_items(ks, object, "ks", "values of k", 1):
         k = check_integer(k, "ks", 1, n_trials)
