@@ -96,20 +96,16 @@ def flag(option: str) -> str:
 
 
 def _add_seeds_and_budgets(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--seeds",
-        type=lambda text: _each(text, "seeds", lambda t: check_seed(_integer(t, "each of seeds"), "seeds")),
-        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
-        help=f"comma-separated integers 0 <= seed < 2**32 (default: {DEFAULT_SEED},{DEFAULT_SEED + 1})",
-    )
-    parser.add_argument(
-        "--budgets",
-        type=lambda text: _each(
-            text, "budgets", lambda t: check_budget(_integer(t, "each of budgets"), "budgets")
-        ),
-        default=[DEFAULT_BUDGET],
-        help=f"comma-separated step budgets >= 1 (default: {DEFAULT_BUDGET})",
-    )
+    for name, check, default, allowed in (
+        ("seeds", check_seed, [DEFAULT_SEED, DEFAULT_SEED + 1], "integers 0 <= seed < 2**32"),
+        ("budgets", check_budget, [DEFAULT_BUDGET], "step budgets >= 1"),
+    ):
+        parser.add_argument(
+            f"--{name}",
+            type=lambda text, n=name, c=check: _each(text, n, lambda t: c(_integer(t, f"each of {n}"), n)),
+            default=default,
+            help=f"comma-separated {allowed} (default: {','.join(map(str, default))})",
+        )
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
