@@ -37,9 +37,8 @@ def paired_difference(first: BatchRun, second: BatchRun, unit: str) -> dict:
     per_seed = (
         getattr(second, spec.per_task).sum(axis=0) - getattr(first, spec.per_task).sum(axis=0)
     ) * scale
-    mean, low, high, truncated = bounded_t_interval(
-        per_seed, *((-1.0, 1.0) if spec.share else (-np.inf, np.inf))
-    )
+    bounds = (-1.0, 1.0) if spec.share else (-np.inf, np.inf)
+    mean, low, high, truncated = bounded_t_interval(per_seed, *bounds)
     return {"unit": spec.name, "mean": mean, "low": low, "high": high, "n_seeds": len(per_seed),
             "truncated": truncated}  # fmt: skip
 

@@ -39,9 +39,8 @@ def seeds_for_power(
     """Seeds for a power, (z_{(1+c)/2} + z_power)^2 sd^2 / effect^2, not rounded up; raises InputError for
     sd <= 0, effect 0 or a share outside (0, 1)."""
     sd, effect = _sd_and_effect(sd, effect, "no number of seeds gives power against no effect")
-    z = stats.norm.ppf((1 + check_share(confidence, "confidence")) / 2) + stats.norm.ppf(
-        check_share(power, "power")
-    )
+    confidence, power = check_share(confidence, "confidence"), check_share(power, "power")
+    z = stats.norm.ppf((1 + confidence) / 2) + stats.norm.ppf(power)
     return float(z**2 * sd**2 / effect**2)
 
 
