@@ -115,28 +115,23 @@ print(
 #
 # The world, the tools and the 24 tasks are the source lesson's; the split's rules
 # ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still
-# hold for the split. The contract adds the rules CT1 to CT12, written out in full in the
-# docstring of `sim/engine/contract.py`. In short:
+# hold for the split. The contract adds the rules CT1 to CT12, stated in full in
+# this table (the cell after it prints their numbers from `sim` itself):
 #
-# - **The plan (CT1, CT3).** A goal field and a list of steps; each step names its tool, the
-#   steps it depends on, the fields it requires and produces, and a timeout in simulated
-#   seconds. Requires and produces come from each tool's documented contract.
-# - **The first plan (CT2)** is the split's plan for the same task and seed, from the same
-#   [draws](../GLOSSARY.md#draw), so every run pairs with lesson 2's run.
-# - **Validation (CT4)** refuses a plan before any call: bad structure, a required field no
-#   upstream step or scratchpad field provides, or no step producing the goal.
-# - **Preconditions (CT5)** are checked before every call; a missing field, a tool error or a
-#   timeout is a replan event.
-# - **Replanning (CT6, CT7).** The replanner knows what the scratchpad holds, how far the job
-#   has got and which step failed, and why. It does not know the [tool sequence](../GLOSSARY.md#tool-sequence): each
-#   position of its sub-plan is again right with the flat share of the first plan. Every
-#   replan counts against `max_replans`, refused ones included.
-# - **Costs (CT8 to CT10).** Every planner call and every tool call is a step; validation and
-#   precondition checks cost nothing. Tokens and simulated seconds per call are in the table.
-# - **Bounds and exit states (CT11, CT12).** A call that would break a bound is not made; the
-#   exit state is decided in the order SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT.
-#
-# The cell prints the constants from `sim` itself.
+# rule | what it says
+# --- | ---
+# CT1, the plan | A plan is a goal field and a list of steps. A step has an id, a tool, the ids of the steps it depends on, the fields it requires, the fields it produces, and a timeout in simulated seconds. Steps run in list order, so a step may depend only on earlier steps.
+# CT2, the first plan | The contract's first plan for a task is the split's plan for the same task and seed, from the same [draws](../GLOSSARY.md#draw) (`sim.model.picks.write_plan` on the stream seed ^ trace_id("plan" + name)): each position is right with the flat share selection(1), else a random tool (AA24), and the plan is as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence) (AA29). Only what happens after the first plan differs, so every run pairs with lesson 2's run.
+# CT3, what the planner writes around the tools | Each step's requires and produces are its tool's documented contract (`TOOL_CONTRACTS`). A step depends on the latest earlier step that produces each field it requires. Its timeout is `TIMEOUT_FACTOR` x its tool's duration. The plan's goal is the field the request asks for (`GOALS`): the planner reads the kind of job from the request, not from the tool sequence.
+# CT4, validation before execution | The schema refuses bad structure: duplicate step ids, unknown tools, a dependency on a missing or a later step (cycles included). The data-flow check refuses a step whose required field neither an upstream step (through depends_on) nor the scratchpad holds, and a plan that produces no goal field. Each refusal names the step. A refused plan is not run: it is a replan event.
+# CT5, preconditions during execution | Before every tool call the executor checks that the scratchpad holds every field the step requires; it never calls blindly. A missing field, a tool error, or a call cut at its step's timeout is a replan event carrying the error, and so is a plan that ends without its goal field held.
+# CT6, replanning | At a replan the planner sees the scratchpad (which fields are held, and the loops' progress count: how far the job has got) and the error (which step failed, and why). It drops the rest of the current plan and writes a sub-plan for the positions that remain (the sequence's length minus the progress). The error tells it where to restart, not which tool is right: each position of the sub-plan is again right with the flat share selection(1), else a random tool, drawn from the same stream after the first plan's draws.
+# CT7, the replan limit | Every replan counts against `max_replans`, including a replan whose sub-plan is refused in turn. A replan event after `max_replans` replans were already made ends the run (stop reason "max_replans").
+# CT8, steps | Every planner call (the first plan and every replan) is a step, and so is every tool call (AA25). Validation and precondition checks are local code: no step, no token, no simulated second.
+# CT9, tokens | The first plan costs 60 + 25 x plan length (AA28); a replan costs 60 + 25 x sub-plan length, plus 30 for the error context; a tool call costs 40 + 10 x tool calls so far, plus 30 for its observation (AA28's executor step). All of it is `sim.model.costs`.
+# CT10, simulated seconds | A planner call takes `PLANNER_SECONDS`. A tool call takes its tool's duration (`TOOL_SECONDS`, `tool_seconds`), or its step's timeout when it is cut there.
+# CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (default 1000), `max_seconds` (default 22) and `max_replans` (default 2). The token and seconds defaults are twice the cost of the longest run that goes right first time: a record task, 1 plan and 4 tool calls, 500 tokens and 11 seconds. Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if it does not, the run stops there, naming the first bound that fails in that order. No bound is ever exceeded.
+# CT12, the exit state | Decided in this order: SUCCESS when the job is done (a record task: its record written with the correct value; any other task: the correct result held); else PARTIAL_SUCCESS when the scratchpad holds a correct computed intermediate (the right m3 for a charge or record task, or the right amount for a record task not yet written); else REPLAN_EXHAUSTED when the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run ("plan complete" or a bound). Answer-correctness, the seed's success measure (the answer held equals the correct answer), is reported beside the exit state.
 
 # %%
 rules = pd.DataFrame(

@@ -1,10 +1,5 @@
-"""Command line: `python -m sim table`, `trace TASK` and `score FILE.py:FUNCTION` (lesson 6), numbers
-in the course's one grammar (`parse_whole_number`); a table of the loops runs on the batch path.
-A policy file loads as `import` loads a module, its prints going to stderr: stdout is the output's.
-Every error is one line on stderr; the exit code (EXIT_CODES) is 0 done (also when a reader such as
-`| head` closes stdout early), 1 the output cannot be written, 2 bad input (a policy that cannot be
-loaded, raises or returns what is not a tool or "stop" included), 130 Ctrl-C, quietly.
-"""
+"""Command line: `python -m sim table`, `trace TASK`, `score FILE.py:FUNCTION` (lesson 6); an error is one
+line on stderr, exit codes (EXIT_CODES): 0 done, 1 output not written, 2 bad input, 130 Ctrl-C."""
 
 import argparse
 import contextlib
@@ -81,8 +76,7 @@ def error_line(prog: str, message: str) -> str:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line (exit code 2) and which takes no abbreviated
-    option (`--seed` is never read as `--seeds`)."""
+    """An argparse parser whose errors are one line (exit code 2), with no abbreviated options."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, allow_abbrev=False, **kwargs)
@@ -109,20 +103,16 @@ def flag(option: str) -> str:
 
 
 def _add_seeds_and_budgets(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--seeds",
-        type=lambda text: _each(text, "seeds", lambda t: check_seed(_integer(t, "each of seeds"), "seeds")),
-        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
-        help=f"comma-separated integers 0 <= seed < 2**32 (default: {DEFAULT_SEED},{DEFAULT_SEED + 1})",
-    )
-    parser.add_argument(
-        "--budgets",
-        type=lambda text: _each(
-            text, "budgets", lambda t: check_budget(_integer(t, "each of budgets"), "budgets")
-        ),
-        default=[DEFAULT_BUDGET],
-        help=f"comma-separated step budgets >= 1 (default: {DEFAULT_BUDGET})",
-    )
+    for name, check, default, allowed in (
+        ("seeds", check_seed, [DEFAULT_SEED, DEFAULT_SEED + 1], "integers 0 <= seed < 2**32"),
+        ("budgets", check_budget, [DEFAULT_BUDGET], "step budgets >= 1"),
+    ):
+        parser.add_argument(
+            f"--{name}",
+            type=lambda text, n=name, c=check: _each(text, n, lambda t: c(_integer(t, f"each of {n}"), n)),
+            default=default,
+            help=f"comma-separated {allowed} (default: {','.join(map(str, default))})",
+        )
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
@@ -195,8 +185,7 @@ def _options(args) -> dict:
 
 
 def _table(args) -> str:
-    """A measurement per (setup, seed, budget) and, when the split ran on the five tools, its plan
-    accuracy per seed: text, or JSON and CSV rows (the plan accuracy on the split's rows)."""
+    """A measurement per (setup, seed, budget), and the split's plan accuracy: text, JSON or CSV."""
     configs = configs_for(args.setups, args.budgets[0], _options(args))
     measurements = [
         measurement
@@ -231,9 +220,8 @@ def _trace(args) -> str:
     task = check_task(args.task)
     config = RunConfig(args.setup, check_budget(args.budget, "budget"), **_options(args))
     run = run_with(config, task, check_seed(args.seed))
-    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n" + format_trace(
-        run
-    )
+    text = f"setup {config.setup}  seed {run.seed}  budget {run.budget}  rule {config.rule}\n"
+    text += format_trace(run)
     text += f"\n  solved {'yes' if is_correct(run) else 'no'}"
     text += f"  stop reason {stop_reason_of(run)}  exit state {exit_state_of(run)}"
     if config.setup == "contract":
@@ -242,9 +230,7 @@ def _trace(args) -> str:
 
 
 def load_policy(spec: str):
-    """The function named by "FILE.py:FUNCTION", its file loaded as `import` loads a module (in
-    `sys.modules` as policy_<stem>, its folder first on `sys.path`). Raises InputError for a file or
-    function missing, or a file that fails to load (any exception, SystemExit included)."""
+    """The function "FILE.py:FUNCTION", its file loaded as `import` would; raises InputError if it cannot."""
     import importlib.util
     from pathlib import Path
 

@@ -82,7 +82,7 @@ def test_bad_study_arguments(pair):
         study.paired_interval(single, split, "success", 100, "runs")
     with pytest.raises(ValueError, match="method must be one of t, percentile, BCa"):
         study.paired_interval(single, split, "success", 100, method="normal")
-    with pytest.raises(ValueError, match=r"n_seeds must be an integer 2..400"):
+    with pytest.raises(ValueError, match=r"n_seeds must be an integer 2 <= n_seeds <= 400"):
         study.paired_interval(single, split, "success", 401)
     other = run_batch("plan-execute", SEEDS, 4)
     with pytest.raises(ValueError, match="same seeds with the same budget"):

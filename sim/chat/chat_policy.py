@@ -1,12 +1,5 @@
-"""A policy that asks a model through any OpenAI-compatible chat endpoint, recorded to a JSONL
-transcript and replayed from it (lesson 6). Optional: no lesson and no test needs a network.
-
-Each step sends the single loop's request (`sim.chat.messages`); the reply's tool call is the next
-tool (its arguments are shown, not used: the engine gives the tool its fields), text without one is
-"stop". A request that fails (FAILURE_KINDS) stops its task's run, never the score, and is kept in
-`failures`. A transcript is a header line, then one line a request: its key, its number of
-messages, and its reply or failure; replaying it gives the same runs and scores, exactly.
-"""
+"""A policy asking any OpenAI-compatible chat endpoint, recorded to a JSONL transcript and replayed
+from it (lesson 6); a failed request (FAILURE_KINDS) stops its task's run, never the score."""
 
 import email.utils
 import hashlib
@@ -82,9 +75,7 @@ def _failed(kind: str, message: str) -> dict:
 
 
 def reply_of(data) -> dict:
-    """A chat-completions reply body (parsed JSON) as {"tool", "arguments", "content"}, or a
-    "bad_reply" failure for any shape the chat format does not give (a completions-style `text` or a
-    streaming `delta` choice, tool calls of the wrong type, content that is not text)."""
+    """A chat-completions reply body (parsed JSON) as {"tool", "arguments", "content"}, else a "bad_reply"."""
     if isinstance(data, dict) and "choices" not in data and "error" in data:
         return _failed("bad_reply", f"the reply is an error: {json.dumps(data['error'])[:200]}")
     choices = data.get("choices") if isinstance(data, dict) else None
@@ -113,9 +104,8 @@ def reply_of(data) -> dict:
 
 
 def retry_wait(response, retry: int) -> float | None:
-    """Seconds to wait before retry `retry` (0-based) after an httpx `response`, as the openai client
-    waits: the server's Retry-After(-ms), else 0.5 s doubling up to 8 s; None unless the status is
-    408, 409, 429 or 5xx."""
+    """Seconds before retry `retry` (0-based), as openai waits: Retry-After(-ms), else 0.5 s doubling to
+    8 s; None unless the status is 408, 409, 429 or 5xx."""
     if response.status_code not in (408, 409, 429) and response.status_code < 500:
         return None
     for header, unit in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
@@ -134,8 +124,7 @@ def retry_wait(response, retry: int) -> float | None:
 
 
 def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
-    """One try, cut off at `deadline` (time.monotonic()): (reply or failure, the httpx response of an
-    HTTP error, True for a connection error, else None)."""
+    """One try cut off at `deadline`: (reply or failure, the HTTP error's response / True / None)."""
     import httpx2
     import openai
 
@@ -165,8 +154,7 @@ def _attempt(client, request: dict, deadline: float) -> tuple[dict, object]:
 
 
 def _within(seconds: float, call):
-    """call() in a daemon thread, waited for at most `seconds`: its result, or None while it still
-    runs (it is left to end by itself); re-raises what call() raised."""
+    """call() in a daemon thread, waited for at most `seconds`: its result, or None; re-raises."""
     done: list = []
 
     def run():
@@ -187,8 +175,7 @@ def _within(seconds: float, call):
 
 
 def _ask_endpoint(client, request: dict, timeout: float, max_retries: int) -> dict:
-    """One request's reply or failure, never raising for what an endpoint does; the whole call, its
-    retries and their waits included, ends within `timeout` seconds."""
+    """One request's reply or failure, retries and waits included, within `timeout` seconds."""
     deadline, last = time.monotonic() + timeout, None
     for retry in range(max_retries + 1):
         outcome = _within(deadline - time.monotonic(), lambda: _attempt(client, request, deadline))
@@ -209,7 +196,6 @@ def _ask_endpoint(client, request: dict, timeout: float, max_retries: int) -> di
             )
         last = reply
         time.sleep(wait)
-    return reply
 
 
 def _noted(failure: dict, note: str) -> dict:
@@ -217,8 +203,7 @@ def _noted(failure: dict, note: str) -> dict:
 
 
 class ChatPolicy:
-    """A policy answered by a chat endpoint or a transcript (build it with `chat_policy` or
-    `replay_policy`); `failures` lists its Failures in order, `record` the transcript written."""
+    """A policy answered by a chat endpoint or a transcript; `failures`: its Failures, in order."""
 
     def __init__(self, model: str, ask, record: Path | None = None):
         self.model, self._ask, self.record, self.failures = model, ask, record, []
@@ -242,13 +227,8 @@ class ChatPolicy:
 
 def chat_policy(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                 timeout: float = 30.0, max_retries: int = 1, record=None, label: str = "") -> ChatPolicy:  # fmt: skip
-    """A policy that asks `model` through an OpenAI-compatible endpoint (lesson 6).
-
-    None or "" reads OPENAI_MODEL, OPENAI_BASE_URL (else DEFAULT_BASE_URL) and OPENAI_API_KEY (else
-    "none"). timeout: seconds, 0 < timeout <= MAX_TIMEOUT, for a request with its retries;
-    max_retries: 0..MAX_RETRIES_LIMIT, for a connection error or HTTP 408, 409, 429, 5xx; record: a
-    new JSONL transcript, `label` in its header. Raises InputTypeError / InputError naming the argument.
-    """
+    """A policy asking `model` at an OpenAI-compatible endpoint (None/"": the OPENAI_* variables); timeout
+    0 < s <= MAX_TIMEOUT, max_retries 0..MAX_RETRIES_LIMIT. Raises InputTypeError / InputError."""
     model = model if model is not None else _environ("OPENAI_MODEL")
     if not isinstance(model, str) or not model:
         raise InputTypeError(f"model must be a model name (or set OPENAI_MODEL), got {model!r}")
@@ -292,8 +272,7 @@ def _new_transcript(record, header: dict) -> Path:
 
 
 def read_transcript(transcript) -> tuple[dict, list[dict]]:
-    """A transcript's header and request lines. Raises InputTypeError for a path of another type,
-    TranscriptError for a file that cannot be read or is not a transcript."""
+    """A transcript's header and request lines. Raises InputTypeError, TranscriptError."""
     if not isinstance(transcript, str | Path):
         raise InputTypeError(f"transcript must be a file path, got {type(transcript).__name__}")
     try:
@@ -315,13 +294,9 @@ def read_transcript(transcript) -> tuple[dict, list[dict]]:
 
 def _request_line(line) -> bool:
     """Whether a line is a request's as `ChatPolicy` writes it: a key and a reply or failure."""
-    if (
-        not isinstance(line, dict)
-        or not isinstance(line.get("key"), str)
-        or not isinstance(line.get("reply"), dict)
-    ):
+    reply = line.get("reply") if isinstance(line, dict) else None
+    if not isinstance(reply, dict) or not isinstance(line.get("key"), str):
         return False
-    reply = line["reply"]
     if "error" in reply:
         error = reply["error"]
         return (
@@ -333,9 +308,8 @@ def _request_line(line) -> bool:
 
 
 def replay_policy(transcript) -> ChatPolicy:
-    """A policy that answers each request from a transcript, with no endpoint (lesson 6): the same
-    calls in the same order give the recorded runs. Raises as `read_transcript`; at a step,
-    TranscriptError (a PolicyError through the engine) for a request it holds no reply for."""
+    """A policy answering each request from a transcript (lesson 6). Raises as `read_transcript`, and
+    TranscriptError at a request it holds no reply for."""
     header, lines = read_transcript(transcript)
     replies: dict[str, list] = {}
     for line in lines:

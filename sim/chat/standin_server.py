@@ -1,8 +1,5 @@
-"""The course's scripted stand-in for an OpenAI-compatible chat server on 127.0.0.1 (lesson 6 and the
-tests). NOT a model: it picks as lesson 1's single loop picks, at the first position of the task's
-sequence not yet done, its draws keyed by the request's JSON (the same request, the same reply).
-The models "standin-http-error", "standin-slow", "standin-no-tool" and "standin-unknown-tool" fail
-on purpose, for the tests of `sim.chat.chat_policy`."""
+"""A scripted stand-in for an OpenAI-compatible chat server on 127.0.0.1, NOT a model: it picks as the
+single loop picks; the models "standin-http-error", "-slow", "-no-tool", "-unknown-tool" fail on purpose."""
 
 import hashlib
 import json

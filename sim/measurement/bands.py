@@ -1,6 +1,4 @@
-"""The band rule (AA30, lesson 2): a difference between two setups counts as measured only when, on
-every run, it exceeds the larger of the two setups' own run-to-run differences (exact counts).
-"""
+"""The band rule (AA30, lesson 2): a difference is measured when on every run it exceeds the larger band."""
 
 import numbers
 from collections.abc import Sequence
@@ -19,8 +17,7 @@ MEASURED, UNMEASURED = "measured", "unmeasured"
 
 @dataclass(frozen=True)
 class BandVerdict:
-    """The band rule applied to one unit: each setup's values per run, the differences (second minus
-    first), each setup's band (max - min), the larger band, the verdict and a sentence of why."""
+    """The band rule on one unit: values, differences (second minus first), bands, verdict and why."""
 
     unit: str
     first: tuple[int, ...]
@@ -39,8 +36,7 @@ COUNTED = (*UNIT_NAMES, "approvals")  # what the band rule compares: the counted
 def band_verdict(
     unit: str, first: Sequence[int], second: Sequence[int], label: str | None = None
 ) -> BandVerdict:
-    """Apply the band rule (AA30) to one unit of COUNTED measured on the same >= 2 runs in two setups;
-    `label` names it in the record instead of the unit."""
+    """The band rule (AA30) on one unit measured on the same >= 2 runs of two setups (`label`: its name)."""
     if unit not in COUNTED:
         kind = InputError if isinstance(unit, str) else InputTypeError
         raise kind(f"unit must be one of {', '.join(COUNTED)}, got {unit!r}")
@@ -75,8 +71,7 @@ def band_verdict(
 
 
 def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) -> list[BandVerdict]:
-    """The band rule for the five counted units of two setups measured on the same distinct seeds, in
-    order (budgets may differ: lesson 3 compares budgets and stopping rules)."""
+    """The band rule for the five counted units of two setups on the same distinct seeds."""
     first = check_items(first, Measurement, "first", "Measurements (from sim.measurement.counts.measure)")
     second = check_items(second, Measurement, "second", "Measurements (from sim.measurement.counts.measure)")
     seeds = [a.seed for a in first]
@@ -97,8 +92,7 @@ def compare_setups(first: Sequence[Measurement], second: Sequence[Measurement]) 
 def verdict_table(
     verdicts: Sequence[BandVerdict], seeds: Sequence[int], labels: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """A table of verdicts: each setup's values, the difference per run, the bands, the verdict; runs
-    named by run_labels(seeds) (A, B at the lessons' seeds) or by `labels`."""
+    """A table of verdicts, runs named by run_labels(seeds) or by `labels`."""
     verdicts = check_items(
         verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.measurement.bands.compare_setups)", 1
     )

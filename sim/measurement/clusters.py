@@ -1,7 +1,5 @@
-"""Tasks as clusters (lesson 5): the difference between two setups kind by kind, and an interval over
-tasks stratified by kind (the kinds' means weighted by their share; standard error and
-Welch-Satterthwaite degrees of freedom, Cochran 1977).
-"""
+"""Tasks as clusters (lesson 5): the difference kind by kind, and an interval over tasks stratified by
+kind (Welch-Satterthwaite degrees of freedom, Cochran 1977)."""
 
 import numpy as np
 import pandas as pd
@@ -17,14 +15,9 @@ from sim.model.tasks import TASKS
 KINDS = tuple(dict.fromkeys(task.kind for task in TASKS))  # in the order the tasks first show them
 
 
-def _per_task(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> np.ndarray:
-    """Second minus first per (task, seed), as floats: (24, n_seeds)."""
-    return paired_outcomes(first, second, unit, n_seeds).astype(float)
-
-
 def kind_table(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> pd.DataFrame:
     """The difference (second minus first) per task of each kind, with its 95 % t interval over seeds."""
-    differences = _per_task(first, second, unit, n_seeds)
+    differences = paired_outcomes(first, second, unit, n_seeds).astype(float)  # (24, n_seeds)
     rows = []
     for kind in KINDS:
         mask = np.array([task.kind == kind for task in TASKS])
@@ -36,9 +29,8 @@ def kind_table(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> pd
 
 
 def task_intervals(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> pd.DataFrame:
-    """Intervals over tasks for the difference per run of 24 tasks: each task one draw (23 degrees of
-    freedom), and stratified by kind. Raises InputError for a kind with a single task."""
-    per_task = _per_task(first, second, unit, n_seeds).mean(axis=1)  # one value per task
+    """Intervals over tasks, plain and stratified by kind; raises InputError for a kind of 1 task."""
+    per_task = paired_outcomes(first, second, unit, n_seeds).astype(float).mean(axis=1)  # a value a task
     n_tasks = len(per_task)
     scale = 1.0 if unit_named(unit).share else float(n_tasks)  # per run of the 24 tasks
     low, high = _t_interval(per_task)

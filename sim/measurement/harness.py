@@ -1,11 +1,5 @@
-"""The scoring harness (lesson 6): any entrant scored the way the course scores its setups.
-
-An entrant is a setup name, a RunConfig, a `Route` (what the request asks for -> setup) or a policy function
-(`sim.engine.policy`), run over a block of seeds into a BatchRun; then the band rule (AA30) at runs
-A and B, many-seed paired differences with t intervals truncated to what the unit can take, tokens
-per solved task with a bootstrap interval, and the cost-success plane. Design on the tuning block,
-report on the held-out block.
-"""
+"""The scoring harness (lesson 6): an entrant (setup name, RunConfig, `Route` by request or policy
+function) scored as the course scores its setups; design on the tuning block, report on the held-out block."""
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,7 +35,6 @@ REPORT_SEEDS = 500  # seeds of a report on the held-out block when none are give
 LESSON_SEEDS = (DEFAULT_SEED, DEFAULT_SEED + 1)  # runs A and B
 RESAMPLES, RESAMPLING_SEED = 2000, 2026  # the bootstrap of tokens per solved task
 GOALS = tuple(CALLS_FOR)  # what a request can ask for (RT1), the keys of a router
-
 
 NOTHING_SOLVED = "n/a (nothing solved)"  # tokens per solved task of an entrant that solved nothing
 
@@ -91,8 +84,7 @@ def entrant_label(entrant: object) -> str:
 
 
 def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
-    """A checked policy on every task at checked seeds, seed by seed on the one-seed engine; no
-    partial result when the policy fails at any seed."""
+    """A checked policy on every task at checked seeds, on the one-seed engine."""
     config = RunConfig("single-loop", max_steps)
     answers = [correct_answer(task) for task in TASKS]
     rows = []  # per seed, per task: the TASK_FIELDS of the run, in that order
@@ -107,8 +99,7 @@ def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> Ba
 
 
 def check_entrant(entrant: object, name: str = "entrant") -> object:
-    """Return `entrant` if it is a setup name, a RunConfig, a Route or a policy function, else
-    InputTypeError naming the parameter."""
+    """`entrant` if a setup name, RunConfig, Route or policy function, else InputTypeError."""
     if isinstance(entrant, RunConfig | Route) or (isinstance(entrant, str) and entrant in SETUP_NAMES):
         return entrant
     if callable(entrant) and not isinstance(entrant, type):
@@ -118,8 +109,7 @@ def check_entrant(entrant: object, name: str = "entrant") -> object:
 
 
 def entrant_run(entrant: object, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
-    """Any entrant on every task at every seed, as a BatchRun (lesson 6); a RunConfig runs at its own
-    budget. Raises InputError / InputTypeError, or PolicyError from a failing policy."""
+    """Any entrant on every task at every seed, a BatchRun; raises InputError, PolicyError."""
     return _entrant_run(check_entrant(entrant), check_seeds(seeds), check_budget(max_steps))
 
 
@@ -140,8 +130,7 @@ def _entrant_run(entrant: object, seeds: np.ndarray, max_steps: int) -> BatchRun
 
 def band_scores(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET,
                 seeds=LESSON_SEEDS) -> list[BandVerdict]:  # fmt: skip
-    """The band rule (AA30) for the entrant (second) against the baseline at the lesson's runs, one
-    BandVerdict per counted unit."""
+    """The band rule (AA30), entrant (second) against baseline at the lesson's runs, a verdict a unit."""
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
     seeds, max_steps = check_seeds(seeds), check_budget(max_steps)
     return run_bands(*(_entrant_run(e, seeds, max_steps) for e in (baseline, entrant)))
@@ -157,9 +146,7 @@ def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
 
 def score(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET, seeds=None,
           lesson_seeds=LESSON_SEEDS) -> pd.DataFrame:  # fmt: skip
-    """Score an entrant against a baseline (lesson 6): per counted unit the band verdict at
-    lesson_seeds beside the mean paired difference (entrant minus baseline) and its 95 % t interval
-    over `seeds` (None: the held-out block)."""
+    """Per unit, the band verdict at lesson_seeds beside the paired difference over `seeds`."""
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
     lesson_seeds, max_steps = check_seeds(lesson_seeds, "lesson_seeds"), check_budget(max_steps)
     seeds = held_out_seeds() if seeds is None else check_seeds(seeds)
@@ -170,9 +157,8 @@ def score(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET, se
 
 
 def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, float, float]:
-    """Tokens per solved task over a run's seeds, (value, low, high): total tokens / tasks solved with a
-    95 % percentile bootstrap interval over seeds (or NaN bounds with interval=False); all NaN when
-    nothing is solved, and high may be inf when some seeds solve nothing."""
+    """Tokens per solved task and its 95 % percentile bootstrap interval over seeds, (value, low, high);
+    NaN when nothing is solved (NaN bounds with interval=False)."""
     per_seed = check_instance(run, BatchRun, "run", "a BatchRun (from entrant_run)").per_seed()
     tokens, solved = per_seed.tokens.astype(float), per_seed.solved.astype(float)
     if solved.sum() == 0:  # undefined: nothing was solved
@@ -190,8 +176,7 @@ def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, flo
 
 
 def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True) -> pd.DataFrame:
-    """Success against tokens per run for each label -> BatchRun (same seeds), with truncated t
-    intervals on both axes and tokens per solved task (lesson 6's figure)."""
+    """Success against tokens per run, truncated t intervals on both, for label -> BatchRun (same seeds)."""
     if not isinstance(runs, Mapping) or not runs:
         raise InputTypeError(f"runs must be a non-empty mapping label -> BatchRun, got {type(runs).__name__}")
     rows, seeds = [], None
@@ -212,9 +197,8 @@ def cost_success(runs: Mapping[str, BatchRun], per_success_interval: bool = True
 
 
 def goal_differences(first: BatchRun, second: BatchRun) -> pd.DataFrame:
-    """Per goal a request asks for (RT1), the mean same-seed difference in success (second minus
-    first) with its 95 % t interval over seeds, truncated to -1..+1; `shown` when it leaves zero out
-    (lesson 6's router)."""
+    """Per goal a request asks for (RT1), the same-seed difference in success with its truncated t
+    interval; `shown`: zero out."""
     check_paired_runs(first, second, "a BatchRun (from entrant_run)")
     goals, rows = np.array([goal_of(task.request) for task in TASKS]), []
     for goal in GOALS:
@@ -237,8 +221,7 @@ def best_route(default: BatchRun, other: BatchRun) -> Route:
 
 
 def interval_growth(first: BatchRun, second: BatchRun, unit: str, sizes) -> pd.DataFrame:
-    """The mean paired difference of one unit and its 95 % t interval over the first n seeds for each
-    increasing n of `sizes`; zero_out, and from_here_on (zero out at this and every larger size)."""
+    """A unit's paired difference and t interval over the first n seeds, n in `sizes`; zero_out."""
     check_instance(first, BatchRun, "first", "a BatchRun (from entrant_run)")
     check_instance(second, BatchRun, "second", "a BatchRun (from entrant_run)")
     sizes = check_items(sizes, int, "sizes", "numbers of seeds (integers)", 1)

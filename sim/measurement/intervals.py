@@ -1,7 +1,5 @@
-"""Confidence intervals for a mean along an array's last axis, and how often each kind covers the
-value it estimates (lesson 5): the t interval, and the percentile and BCa bootstrap (scipy.stats;
-Efron 1987). A study whose values are all equal has a zero-width interval at its mean.
-"""
+"""Confidence intervals for a mean along the last axis (t, percentile and BCa bootstrap, Efron 1987),
+and how often each covers what it estimates (lesson 5)."""
 
 import warnings
 
@@ -28,8 +26,7 @@ RESAMPLING_SEED = 2026  # numpy Generator seed of every bootstrap in lesson 5
 
 
 def t_interval(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """The t interval of the mean along the last axis (n >= 2): mean +- t_{n-1} quantile x standard
-    error; returns (low, high) in the unit of `values`."""
+    """The t interval of the mean along the last axis (n >= 2): (low, high), mean +- t_{n-1} x se."""
     return _t_interval(check_values(values, "values", None), check_share(confidence, "confidence"))
 
 
@@ -42,8 +39,7 @@ def _t_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[np.
 
 def bootstrap_interval(values, method: str = "percentile", n_resamples: int = RESAMPLES,
                        random_seed: int = RESAMPLING_SEED, confidence: float = CONFIDENCE):  # fmt: skip
-    """A bootstrap interval ("percentile" or "BCa") of the mean along the last axis, scipy.stats.bootstrap
-    vectorised, resamples drawn by a numpy Generator seeded `random_seed`; returns (low, high)."""
+    """A bootstrap interval ("percentile" or "BCa") of the mean along the last axis: (low, high)."""
     values = check_values(values, "values", None)
     method = check_choice(method, "method", INTERVAL_METHODS[1:])
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
@@ -67,8 +63,7 @@ def _bootstrap_interval(values, method, n_resamples, random_seed, confidence):
 
 def interval(values, method: str = "t", n_resamples: int = RESAMPLES, random_seed: int = RESAMPLING_SEED,
              confidence: float = CONFIDENCE):  # fmt: skip
-    """The interval of the mean along the last axis by `method` ("t", "percentile" or "BCa"; the
-    bootstrap's settings unused by "t"); returns (low, high)."""
+    """The interval of the mean along the last axis by `method` ("t", "percentile" or "BCa"): (low, high)."""
     method = check_choice(method, "method", INTERVAL_METHODS)
     if method == "t":
         return t_interval(values, confidence)
@@ -92,8 +87,7 @@ def excludes_zero(low, high) -> np.ndarray:
 
 
 def disjoint_studies(values, n_seeds: int) -> np.ndarray:
-    """Cut values (..., n), one per seed in seed order, into disjoint studies of n_seeds consecutive
-    seeds, shape (..., n // n_seeds, n_seeds), dtype kept; the last n % n_seeds seeds are left out."""
+    """Values (..., n) cut into disjoint studies of n_seeds seeds, (..., n // n_seeds, n_seeds)."""
     check_values(values, "values", None, minimum=1)
     values = np.asarray(values)  # its own dtype: bools stay bools (success per task)
     n_seeds = check_integer(n_seeds, "n_seeds", 1)
@@ -109,9 +103,7 @@ def _disjoint_studies(values: np.ndarray, n_seeds: int) -> np.ndarray:
 
 def coverage_table(values, truth: float, sizes=(2, 5, 10, 30, 100), methods=INTERVAL_METHODS,
                    n_resamples: int = COVERAGE_RESAMPLES, random_seed: int = RESAMPLING_SEED) -> pd.DataFrame:  # fmt: skip
-    """How often each method's 95 % interval on disjoint studies of N seeds holds `truth` (lesson 5): per
-    (size, method) covered, coverage with its Clopper-Pearson interval (scipy.stats.binomtest) and the
-    mean width, in the unit of values."""
+    """Per (size, method), how often a 95 % interval holds `truth` (Clopper-Pearson bounds), and its width."""
     values = check_values(values, "values", 1)
     truth = check_real(truth, "truth")
     sizes = [
@@ -135,8 +127,7 @@ def coverage_table(values, truth: float, sizes=(2, 5, 10, 30, 100), methods=INTE
 
 
 def percentile_width_ratio(n_seeds: int, confidence: float = CONFIDENCE) -> float:
-    """The percentile bootstrap's width over the t interval's for a mean of n normal values,
-    z sqrt((n - 1) / n) / t_{n-1}: below 1 at every n, why it is short at small N."""
+    """The percentile bootstrap's width over the t interval's for n normal values: z sqrt((n-1)/n) / t."""
     n_seeds = check_integer(n_seeds, "n_seeds", 2)
     confidence = check_share(confidence, "confidence")
     q = (1 + confidence) / 2

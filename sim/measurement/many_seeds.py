@@ -1,7 +1,5 @@
-"""Each two-run verdict beside what many seeds say (lessons 1 to 4): the mean paired difference over
-10,000 seeds with its 95 % t interval (scipy.stats), a difference of shares truncated to -1..+1, and
-whether the band rule (AA30) agrees. Any setup runs on its batch path.
-"""
+"""Each two-run verdict beside what many seeds say (lessons 1 to 4): the mean paired difference with
+its 95 % t interval, and whether the band rule (AA30) agrees."""
 
 from collections.abc import Sequence
 
@@ -32,24 +30,21 @@ def many_seed_run(config: RunConfig, n_seeds: int = MANY_SEEDS, first: int = DEF
 
 
 def paired_difference(first: BatchRun, second: BatchRun, unit: str) -> dict:
-    """The mean per-seed difference (second minus first) of one unit summed over the tasks (a share for
-    success), with its 95 % t interval truncated to what the unit can take, and n_seeds."""
+    """The mean per-seed difference (second minus first) of one unit, its truncated t interval, n_seeds."""
     check_paired_runs(first, second)
     spec = unit_named(unit)
     scale = 1 / first.correct.shape[0] if spec.share else 1
     per_seed = (
         getattr(second, spec.per_task).sum(axis=0) - getattr(first, spec.per_task).sum(axis=0)
     ) * scale
-    mean, low, high, truncated = bounded_t_interval(
-        per_seed, *((-1.0, 1.0) if spec.share else (-np.inf, np.inf))
-    )
+    bounds = (-1.0, 1.0) if spec.share else (-np.inf, np.inf)
+    mean, low, high, truncated = bounded_t_interval(per_seed, *bounds)
     return {"unit": spec.name, "mean": mean, "low": low, "high": high, "n_seeds": len(per_seed),
             "truncated": truncated}  # fmt: skip
 
 
 def t_interval(values: np.ndarray) -> tuple[float, float, float]:
-    """The mean of per-seed `values` with its 95 % t interval (scipy.stats.ttest_1samp); all three the
-    mean when the values do not vary (lessons 4 and 6)."""
+    """The mean of `values` with its 95 % t interval; all three the mean when the values do not vary."""
     mean = float(values.mean())
     if np.ptp(values) == 0:
         return mean, mean, mean
@@ -58,8 +53,7 @@ def t_interval(values: np.ndarray) -> tuple[float, float, float]:
 
 
 def bounded_t_interval(values: np.ndarray, lowest: float, highest: float) -> tuple[float, float, float, bool]:
-    """`t_interval` truncated to lowest..highest (a share 0..1, a difference -1..+1, tokens >= 0):
-    (mean, low, high, truncated), truncated saying whether a bound was cut (lesson 6)."""
+    """`t_interval` truncated to lowest..highest: (mean, low, high, whether a bound was cut)."""
     mean, low, high = t_interval(values)
     cut_low, cut_high = max(low, lowest), min(high, highest)
     return mean, float(cut_low), float(cut_high), bool(cut_low != low or cut_high != high)
@@ -72,9 +66,7 @@ def _direction(values: Sequence[float]) -> int:
 
 def paired_comparison(first: BatchRun, second: BatchRun, verdicts: Sequence[BandVerdict] | None = None,
                       units: Sequence[str] = UNIT_NAMES) -> pd.DataFrame:  # fmt: skip
-    """Each unit's many-seed paired difference as numbers, beside its two-run verdict (verdicts None:
-    no verdict, two_runs and agrees None): columns unit, two_runs, mean, low, high, truncated,
-    many_seeds, agrees. The data of `beside_many_seeds` and `python -m sim score`."""
+    """Each unit's many-seed paired difference beside its two-run verdict (None: no verdict), as numbers."""
     if verdicts is not None:
         verdicts = check_items(
             verdicts, BandVerdict, "verdicts", "BandVerdicts (from sim.measurement.bands.compare_setups)", 1
@@ -132,14 +124,12 @@ def comparison_text(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def beside_many_seeds(verdicts: Sequence[BandVerdict], first: BatchRun, second: BatchRun) -> pd.DataFrame:
-    """Each unit's two-run verdict (from `compare_setups`) beside the many-seed paired difference of the
-    same two setups (`many_seed_run`), as text."""
+    """Each unit's two-run verdict beside the many-seed paired difference of the same setups, as text."""
     return comparison_text(paired_comparison(first, second, verdicts))
 
 
 def fully_right_plans(n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> pd.DataFrame:
-    """How often the planner's first plan is right at every position, by plan length, over many seeds,
-    beside the model's share expected_right_share(1) ** length (lesson 2, AA24, AA29)."""
+    """By plan length, how often the first plan is fully right, beside the model's share (AA24, AA29)."""
     seeds = study_seeds(n_seeds, first)
     longest = max(len(task.sequence) for task in TASKS)
     tapes = planner_tapes(seeds, longest)
@@ -156,8 +146,7 @@ def fully_right_plans(n_seeds: int = MANY_SEEDS, first: int = DEFAULT_SEED) -> p
 
 
 def extra_steps(setup: str, seeds, cap: int = 20) -> np.ndarray:
-    """Steps each task needed beyond planning + its sequence under SB1 (stop when done), (24, n_seeds),
-    with a budget of `cap` steps; raises InputError if the cap bound any run (lesson 3)."""
+    """Steps beyond planning + sequence under SB1, (24, n_seeds); raises InputError if `cap` bound a run."""
     run = batch_run(RunConfig(setup, check_budget(cap, "cap"), stop_when_done=True), seeds)
     if not run.stopped.all():
         raise InputError(f"cap must let every run finish, got {cap}: raise it")
@@ -166,8 +155,7 @@ def extra_steps(setup: str, seeds, cap: int = 20) -> np.ndarray:
 
 
 def smallest_margin(extra: np.ndarray, coverage: float) -> int:
-    """The smallest margin (steps) with which at least `coverage` of the runs in `extra` finish (lesson
-    3's SB2, tuned on a block of seeds)."""
+    """The smallest margin (steps) with which at least `coverage` of the runs in `extra` finish (SB2)."""
     if not isinstance(extra, np.ndarray) or extra.dtype.kind not in "iu":
         raise InputTypeError(f"extra must be an integer array (from extra_steps), got {type(extra).__name__}")
     if not isinstance(coverage, float | int) or isinstance(coverage, bool) or not 0 < coverage <= 1:

@@ -1,7 +1,5 @@
-"""How many seeds a study needs, measured and by formula, and the traps of small studies (lesson 5):
-power (Miller 2024), sign and magnitude errors (Gelman and Carlin 2014), A/A studies, peeking and
-many comparisons. Intervals are t intervals (`sim.measurement.intervals`).
-"""
+"""How many seeds a study needs (power, Miller 2024), type S and M errors (Gelman and Carlin 2014),
+A/A studies, peeking and many comparisons (lesson 5); intervals are t intervals."""
 
 import numpy as np
 import pandas as pd
@@ -38,19 +36,16 @@ def _sd_and_effect(sd: object, effect: object, why_not_zero: str) -> tuple[float
 def seeds_for_power(
     sd: float, effect: float, power: float = TARGET_POWER, confidence: float = CONFIDENCE
 ) -> float:
-    """Seeds for a given power by the normal approximation, (z_{(1+c)/2} + z_power)^2 sd^2 / effect^2,
-    not rounded up; sd and effect in the unit of the per-seed difference. Raises InputError for
+    """Seeds for a power, (z_{(1+c)/2} + z_power)^2 sd^2 / effect^2, not rounded up; raises InputError for
     sd <= 0, effect 0 or a share outside (0, 1)."""
     sd, effect = _sd_and_effect(sd, effect, "no number of seeds gives power against no effect")
-    z = stats.norm.ppf((1 + check_share(confidence, "confidence")) / 2) + stats.norm.ppf(
-        check_share(power, "power")
-    )
+    confidence, power = check_share(confidence, "confidence"), check_share(power, "power")
+    z = stats.norm.ppf((1 + confidence) / 2) + stats.norm.ppf(power)
     return float(z**2 * sd**2 / effect**2)
 
 
 def closed_form_power(sd: float, effect: float, n_seeds: int, confidence: float = CONFIDENCE) -> float:
-    """The normal-approximation power of an n-seed study, Phi(s - z) + Phi(-s - z) with
-    s = |effect| sqrt(n) / sd. Raises as `seeds_for_power`."""
+    """Power of an n-seed study, Phi(s - z) + Phi(-s - z), s = |effect| sqrt(n) / sd; raises as above."""
     sd, effect = _sd_and_effect(sd, effect, "a power against no effect is the false-positive rate")
     n_seeds = check_integer(n_seeds, "n_seeds", 1)
     z = stats.norm.ppf((1 + check_share(confidence, "confidence")) / 2)
@@ -59,10 +54,8 @@ def closed_form_power(sd: float, effect: float, n_seeds: int, confidence: float 
 
 
 def power_table(differences, sizes=POWER_SIZES, truth: float | None = None) -> pd.DataFrame:
-    """Per size N, disjoint N-seed studies of `differences` (one per seed): power (share whose t
-    interval leaves zero out) and, among those, type S (wrong sign) and type M (|estimate| / |truth|)
-    errors, NaN when none leaves zero out. truth None: the mean of all differences. Raises InputError
-    for a size outside 2..n or a truth of 0."""
+    """Per size N, over disjoint N-seed studies: power, type S and type M errors (truth None: the mean).
+    Raises InputError for a size outside 2..n or a truth of 0."""
     differences = check_values(differences, "differences", 1)
     truth = float(differences.mean()) if truth is None else check_real(truth, "truth")
     if truth == 0:
@@ -83,8 +76,7 @@ def power_table(differences, sizes=POWER_SIZES, truth: float | None = None) -> p
 
 
 def per_task_outcomes(config: RunConfig, n_seeds: int, first: int, chunk: int = 10000) -> dict:
-    """Unit name -> int32 array (24, n_seeds) of one loop setup at seeds first.., run in chunks of
-    `chunk` seeds so memory stays small (an A/A study needs many seeds)."""
+    """Unit name -> int32 array (24, n_seeds) of one loop setup at seeds first.., `chunk` seeds at a time."""
     config = check_instance(config, RunConfig, "config", "a RunConfig (from sim.run_config)")
     seeds = study_seeds(check_count(n_seeds, "n_seeds", 2), first)
     chunk = check_count(chunk, "chunk", 1)
@@ -97,8 +89,7 @@ def per_task_outcomes(config: RunConfig, n_seeds: int, first: int, chunk: int = 
 
 
 def aa_differences(values, n_studies: int, n_seeds: int) -> np.ndarray:
-    """A/A studies of one setup against itself: study j's arm B (seeds (2j + 1) N ..) minus arm A
-    (seeds 2j N ..), shape (..., n_studies, n_seeds); every true difference is 0. Raises InputError
+    """A/A studies: study j's arm B (seeds (2j + 1) N ..) minus arm A (seeds 2j N ..); raises InputError
     for fewer than 2 x n_studies x n_seeds values."""
     values = check_values(values, "values", None)
     n_studies, n_seeds = check_count(n_studies, "n_studies", 1), check_count(n_seeds, "n_seeds", 2)
@@ -112,9 +103,8 @@ def aa_differences(values, n_studies: int, n_seeds: int) -> np.ndarray:
 
 
 def peeking(differences, looks) -> dict:
-    """A/A studies (n_studies, n_max) read at each of the increasing `looks` (numbers of seeds):
-    the false-positive share when read once at the last look ("fixed") and when stopped at the
-    first look that leaves zero out ("peeking")."""
+    """The false-positive share of A/A studies read once at the last look ("fixed") and stopped at the
+    first of `looks` that leaves zero out ("peeking")."""
     differences = check_values(differences, "differences", 2)
     looks = [check_integer(n, "looks", 2, differences.shape[1]) for n in check_items(looks, object, "looks",
                                                                                       "numbers of seeds", 1)]  # fmt: skip
@@ -129,9 +119,8 @@ def peeking(differences, looks) -> dict:
 
 
 def aa_exclusions(per_task: dict, n_studies: int, sizes, confidence: float = CONFIDENCE) -> dict:
-    """Every comparison an A/A study could report, (unit, n_seeds, "seeds" or "tasks") -> bool array
-    (n_studies,) of whether its interval leaves zero out; `per_task` from `per_task_outcomes`,
-    2 x max(sizes) seeds a study, confidence 1 - 0.05 / k for a Bonferroni correction."""
+    """(unit, n_seeds, "seeds" or "tasks") -> whether each A/A study's interval leaves zero out
+    (Bonferroni: confidence 1 - 0.05 / k)."""
     check_instance(per_task, dict, "per_task", "a dict of unit name -> array (from per_task_outcomes)")
     sizes = [check_count(n, "sizes", 2) for n in check_items(sizes, object, "sizes", "sizes", 1)]
     confidence = check_share(confidence, "confidence")
@@ -148,8 +137,7 @@ def aa_exclusions(per_task: dict, n_studies: int, sizes, confidence: float = CON
 
 
 def family_error(exclusions: dict, keys=None) -> float:
-    """The share of A/A studies in which any of the chosen comparisons (`keys` of `aa_exclusions`,
-    None for all) leaves zero out: the family-wise false-positive rate."""
+    """The family-wise false-positive rate: any of `keys` (None: all) of `aa_exclusions` leaves zero out."""
     check_instance(exclusions, dict, "exclusions", "a dict from aa_exclusions")
     keys = (
         list(exclusions) if keys is None else check_items(keys, tuple, "keys", "(unit, n_seeds, way) keys", 1)

@@ -1,6 +1,4 @@
-"""Reliability and cost as users meet them (lesson 5): pass^k (tau-bench) and pass@k (Chen et al.
-2021) from the few trials per task benchmarks run (a trial is a seed), and tokens per solved task.
-"""
+"""Reliability and cost (lesson 5): pass^k (tau-bench), pass@k (Chen et al. 2021), tokens per solved task."""
 
 import numpy as np
 import pandas as pd
@@ -23,8 +21,7 @@ TRIAL_COUNTS = (4, 8)  # trials per task, as benchmarks run them (tau-bench: up 
 
 
 def per_task_pass(correct, k: int, at_least_one: bool = False) -> np.ndarray:
-    """Each task's unbiased estimate from its trials (last axis): C(c, k) / C(n, k) for pass^k, or with
-    at_least_one 1 - C(n - c, k) / C(n, k) for pass@k; shape (..., n_tasks)."""
+    """Each task's pass^k, C(c, k) / C(n, k), or with at_least_one pass@k, 1 - C(n - c, k) / C(n, k)."""
     if not isinstance(correct, np.ndarray) or correct.ndim < 2 or correct.dtype.kind not in "biu":
         shape = getattr(correct, "shape", None)
         raise InputTypeError(f"correct must be an array (..., tasks, trials) of bools, got shape {shape}")
@@ -33,14 +30,11 @@ def per_task_pass(correct, k: int, at_least_one: bool = False) -> np.ndarray:
 
 
 def trial_table(run: BatchRun, n_trials: int, ks) -> pd.DataFrame:
-    """pass^k and pass@k as a benchmark with n_trials trials per task measures them: over disjoint
-    studies of n_trials seeds, against pass^k over all the run's seeds; per k the studies' mean,
-    spread, and the share whose t interval over tasks covers it."""
+    """pass^k and pass@k over disjoint studies of n_trials seeds against pass^k over all seeds, per k."""
     run = check_instance(run, BatchRun, "run", "a BatchRun (from run_batch)")
     n_trials = check_integer(n_trials, "n_trials", 1, run.correct.shape[1] // 2)  # 2 studies at least
-    studies = np.moveaxis(_disjoint_studies(run.correct, n_trials), 1, 0).astype(
-        bool
-    )  # (studies, tasks, trials)
+    # (studies, tasks, trials)
+    studies = np.moveaxis(_disjoint_studies(run.correct, n_trials), 1, 0).astype(bool)
     rows = []
     for k in check_items(ks, object, "ks", "values of k", 1):
         k = check_integer(k, "ks", 1, n_trials)
@@ -58,8 +52,7 @@ def trial_table(run: BatchRun, n_trials: int, ks) -> pd.DataFrame:
 
 def cost_per_success(run: BatchRun, n_seeds: int, method: str = "BCa", n_resamples: int = RESAMPLES,
                      random_seed: int = RESAMPLING_SEED) -> dict:  # fmt: skip
-    """Tokens per solved task over the first n_seeds seeds with a bootstrap interval over seeds (tokens
-    and solved resampled together), and the success share with its t interval."""
+    """Tokens per solved task (bootstrap interval) and the success share (t interval), first n_seeds seeds."""
     run = check_instance(run, BatchRun, "run", "a BatchRun (from run_batch)")
     n_seeds = check_integer(n_seeds, "n_seeds", 2, len(run.seeds))
     method = check_choice(method, "method", ("BCa", "percentile"))

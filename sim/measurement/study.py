@@ -1,6 +1,4 @@
-"""Many-seed studies (lesson 5): paired differences between two setups at the same seeds, their
-intervals over seeds or over tasks, the band rule over many pairs of seeds, pass^k (tau-bench).
-"""
+"""Many-seed studies (lesson 5): paired differences, intervals over seeds or tasks, pass^k (tau-bench)."""
 
 from dataclasses import dataclass
 
@@ -30,23 +28,14 @@ SETUP_CHOICES = {
 }
 
 
-def _check_size(n_seeds: int, available: int) -> int:
-    if isinstance(n_seeds, bool) or not isinstance(n_seeds, int | np.integer):
-        raise InputTypeError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
-    if not 2 <= n_seeds <= available:
-        raise InputError(f"n_seeds must be an integer 2..{available} (the seeds run), got {n_seeds!r}")
-    return int(n_seeds)
-
-
 def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) -> np.ndarray:
-    """Second minus first per (task, seed) at the first n_seeds seeds, shape (24, n_seeds); success
-    1 / 0 per task. Raises InputError for runs not on the same seeds and budget, or n_seeds not 2..seeds run."""
+    """Second minus first per (task, seed), (24, n_seeds); raises InputError for runs not paired."""
     check_instance(first, BatchRun, "first", "a BatchRun (from run_batch)")
     check_instance(second, BatchRun, "second", "a BatchRun (from run_batch)")
     if not np.array_equal(first.seeds, second.seeds) or first.budget != second.budget:
         raise InputError("first and second must be run on the same seeds with the same budget")
     field = unit_named(unit).per_task
-    n_seeds = _check_size(n_seeds, len(first.seeds))
+    n_seeds = check_integer(n_seeds, "n_seeds", 2, len(first.seeds))
     a = getattr(first, field)[:, :n_seeds].astype(np.int64)
     b = getattr(second, field)[:, :n_seeds].astype(np.int64)
     return b - a
@@ -54,8 +43,7 @@ def paired_outcomes(first: BatchRun, second: BatchRun, unit: str, n_seeds: int) 
 
 @dataclass(frozen=True)
 class PairedInterval:
-    """The difference (second minus first) of one unit over n_seeds seeds, per run of 24 tasks (a share
-    for success), with its 95 % interval by `method`, resampling `resample` (seeds or tasks)."""
+    """One unit's paired difference over n_seeds seeds, its 95 % interval by `method` and `resample`."""
 
     unit: str
     resample: str
@@ -82,10 +70,7 @@ def paired_interval(
     random_seed: int = RESAMPLING_SEED,
     method: str = "t",
 ) -> PairedInterval:
-    """The mean paired difference over the first n_seeds seeds and its 95 % interval (lesson 5).
-
-    resample "seeds": one value per seed (another seed, these tasks); "tasks": one value per task, its
-    mean over the seeds (other tasks like these). Bootstrap settings unused by method "t"."""
+    """The mean paired difference over the first n_seeds seeds and its 95 % interval, over seeds or tasks."""
     resample = check_choice(resample, "resample", RESAMPLE_WAYS)
     method = check_choice(method, "method", INTERVAL_METHODS)
     n_resamples = check_integer(n_resamples, "n_resamples", 1)
@@ -116,8 +101,7 @@ def interval_table(
     n_resamples: int = RESAMPLES,
     method: str = "t",
 ) -> pd.DataFrame:
-    """`paired_interval` for each unit, number of seeds and way of resampling: columns unit, n_seeds,
-    resample, difference, low, high, excludes_zero."""
+    """`paired_interval` for each unit, number of seeds and way of resampling, a row each."""
     check_instance(first, BatchRun, "first", "a BatchRun (from run_batch)")
     units = [
         check_choice(u, "units", UNIT_NAMES) for u in check_items(units, object, "units", "unit names", 1)
@@ -143,14 +127,9 @@ def interval_table(
 
 
 def band_rule_over_pairs(first: SeedMeasurements, second: SeedMeasurements, unit: str) -> dict:
-    """The band rule on disjoint pairs of seeds (0, 1), (2, 3), ...: pairs, measured, measured_up,
-    measured_down, and measured_size (mean |mean difference| of the measured pairs, exact counts)."""
-    check_instance(
-        first, SeedMeasurements, "first", "SeedMeasurements (from sim.measurement.batch.measure_batch)"
-    )
-    check_instance(
-        second, SeedMeasurements, "second", "SeedMeasurements (from sim.measurement.batch.measure_batch)"
-    )
+    """The band rule on disjoint pairs of seeds (0, 1), (2, 3), ...: pairs, measured (up, down) and size."""
+    for name, value in (("first", first), ("second", second)):
+        check_instance(value, SeedMeasurements, name, "SeedMeasurements (from measure_batch)")
     field = unit_named(unit).count
     a, b = getattr(first, field).tolist(), getattr(second, field).tolist()
     counts = {"pairs": len(a) // 2, "measured": 0, "measured_up": 0, "measured_down": 0}
@@ -179,8 +158,7 @@ def agreement(verdict: str, differences, interval: PairedInterval) -> str:
 
 
 def pass_hat_k(correct: np.ndarray, k: int) -> float:
-    """pass^k (tau-bench's unbiased estimator): the mean over tasks of C(c, k) / C(n, k), `correct`
-    bool (n_tasks, n_seeds). Raises InputError for k outside 1..n_seeds."""
+    """pass^k, mean over tasks of C(c, k) / C(n, k); raises InputError for k outside 1..n_seeds."""
     if not isinstance(correct, np.ndarray) or correct.ndim != 2 or correct.dtype.kind not in "biu":
         shape = getattr(correct, "shape", None)
         raise InputTypeError(

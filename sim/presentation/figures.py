@@ -1,7 +1,4 @@
-"""Saving and encoding the lessons' figures in the course's style, and the colours they share (lesson 2).
-
-Figures are matplotlib `Figure`s made without pyplot; each lesson's are drawn in `figures_<lesson>`.
-"""
+"""Saving and encoding the lessons' figures (matplotlib, no pyplot) in the course's style and colours."""
 
 import functools
 import io

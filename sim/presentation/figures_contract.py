@@ -39,9 +39,7 @@ def draw_exit_states(frame) -> Figure:
 
 @in_course_style
 def draw_cost_against_success(frame) -> Figure:
-    """Tasks solved against tokens and against steps, a line a setup and run across budgets (lesson 4).
-
-    `frame`: columns setup (label), run, budget (steps), solved (of 24), tokens, steps."""
+    """Tasks solved against tokens and against steps, a line a setup and run across budgets (lesson 4)."""
     fig = Figure(figsize=(10, 3.8), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     markers = {"A": "o", "B": "s"}

@@ -1,6 +1,4 @@
-"""Figures of lesson 5, how many seeds: distributions over seeds, the paired difference with and
-without common draws, interval coverage, intervals as seeds grow, power, pass^k, cost per success.
-"""
+"""Figures of lesson 5, how many seeds: spreads, intervals, coverage, power, pass^k, cost per success."""
 
 import textwrap
 from collections.abc import Sequence
@@ -38,10 +36,7 @@ def _mark_runs(ax, marks: list[list[float]]) -> None:
 
 @in_course_style
 def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
-    """Histograms over many seeds of tasks solved, tokens and tool errors, one colour a setup (at most 2).
-
-    `studies`: setup label -> SeedMeasurements; `marked`: positions of the seeds drawn as lines A, B, ...
-    """
+    """Histograms over seeds of solved, tokens and errors (label -> SeedMeasurements), `marked` as lines."""
     fig = Figure(figsize=(11, 3.9))  # fixed margins: no layout engine, so a panel redraws fast
     axes = fig.subplots(1, 3, gridspec_kw={"left": 0.07, "right": 0.975, "bottom": 0.17, "top": 0.8,
                                            "wspace": 0.25})  # fmt: skip
@@ -89,9 +84,7 @@ def _errorbar(ax, rows, shift: float, value: str, low: str, high: str, **style) 
 
 @in_course_style
 def draw_interval_growth(table) -> Figure:
-    """The paired difference and its 95 % t interval against the number of seeds, over seeds and over tasks.
-
-    `table`: from `sim.measurement.study.interval_table` (a panel a unit)."""
+    """The paired difference and its t interval against the number of seeds (`interval_table`)."""
     units = list(dict.fromkeys(table["unit"]))
     fig = Figure(figsize=(11, 3.4), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(units)))
@@ -151,9 +144,7 @@ def draw_paired_spread(own, common, title: str = "") -> Figure:
 
 @in_course_style
 def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
-    """Coverage of each interval method against the number of seeds, a panel a unit.
-
-    `tables`: unit label -> `sim.measurement.intervals.coverage_table`."""
+    """Coverage of each interval method against the number of seeds (unit label -> `coverage_table`)."""
     fig = Figure(figsize=(10, 3.4), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(tables), sharey=True))
     colours = {"t": "#4C72B0", "percentile": "#DD8452", "BCa": "#55A868"}
@@ -175,9 +166,7 @@ def draw_coverage(tables: dict, confidence: float = 0.95) -> Figure:
 
 @in_course_style
 def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) -> Figure:
-    """Measured power against the number of seeds, with closed-form curves.
-
-    `tables`: label -> `sim.measurement.power.power_table`; `curves`: label -> (n_seeds, power) arrays."""
+    """Measured power (label -> `power_table`) against seeds, with closed-form curves (label -> (x, y))."""
     fig = Figure(figsize=(7.5, 3.8), layout="constrained")
     ax = fig.subplots()
     labels = dict.fromkeys([*tables, *(curves or {})])  # a curve takes the colour of its table
@@ -198,9 +187,7 @@ def draw_power(tables: dict, curves: dict | None = None, target: float = 0.8) ->
 
 @in_course_style
 def draw_cost_success(table) -> Figure:
-    """Setups on the success / tokens-per-success plane with 95 % intervals on both axes.
-
-    `table`: from `sim.measurement.reliability.cost_per_success`, a row a setup."""
+    """Setups on the success / tokens-per-success plane, 95 % intervals on both (`cost_per_success`)."""
     fig = Figure(figsize=(6.5, 4.0), layout="constrained")
     ax = fig.subplots()
     palette = PALETTE[:6]

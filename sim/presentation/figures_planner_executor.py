@@ -48,9 +48,7 @@ def draw_counted_units(measurements: Sequence[Measurement]) -> Figure:
 
 @in_course_style
 def draw_plan_and_trace(run) -> Figure:
-    """A plan-execute run step by step: the planning step, the plan's positions, the executed calls.
-
-    Raises InputError for a run without a plan."""
+    """A plan-execute run step by step; raises InputError for a run without a plan."""
     check_plan_run(run)
     task = TASKS[TASK_NAMES.index(run.task)]
     fig = Figure(figsize=(8, 3.4), layout="constrained")
@@ -90,8 +88,7 @@ def draw_plan_and_trace(run) -> Figure:
 def draw_band_chart(
     verdicts, first_label: str = "single loop", second_label: str = "planner + executor"
 ) -> Figure:
-    """The band rule drawn: per unit (`compare_setups`' verdicts), each run's difference (second minus
-    first) as a dot against the band as a grey bar, in % of the first setup's mean."""
+    """The band rule drawn: each run's difference a dot, the band a grey bar, in % of the first's mean."""
     fig = Figure(figsize=(9, 3.8))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.12, "right": 0.98, "bottom": 0.17, "top": 0.9})
     ax.axhline(0, color="black", linewidth=0.8)

@@ -63,8 +63,7 @@ def draw_selection_rule(max_depth: int = 8) -> Figure:
 
 @in_course_style
 def draw_depth_shares(tables: dict) -> Figure:
-    """Measured share of right picks by depth, a run (label -> `depth_picks` table) a colour, beside the
-    model line and the expected share; each point labelled right/picks (lesson 1)."""
+    """Share of right picks by depth, a run (label -> `depth_picks` table) a colour, beside the model."""
     fig = Figure(figsize=(9, 4.2))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.09, "right": 0.98, "bottom": 0.13, "top": 0.91})
     first = next(iter(tables.values()))
@@ -94,8 +93,7 @@ def draw_depth_shares(tables: dict) -> Figure:
 
 @in_course_style
 def draw_growing_trace(steps, runs) -> Figure:
-    """Left: tokens per step of one run (`steps` from `loop_steps`) as base, re-sent trace and observation;
-    right: each task's tokens against its sequence length, a run (label -> 24 runs) a colour (lesson 1)."""
+    """Tokens per step of one run (`loop_steps`), and each task's tokens against its sequence length."""
     fig = Figure(figsize=(10, 3.6), layout="constrained")
     left, right = fig.subplots(1, 2)
     index = [s.step for s in steps]

@@ -22,8 +22,7 @@ OUTCOME_COLOURS = {
 
 @in_course_style
 def draw_budget_sweep(measurements: Sequence[Measurement]) -> Figure:
-    """Tasks solved, tokens and tool errors against the step budget, a colour a setup, its runs' band shaded
-    (`measurements`: one a setup, seed and budget; lesson 3)."""
+    """Tasks solved, tokens and tool errors against the step budget, a colour a setup, its band shaded."""
     fig = Figure(figsize=(11, 3.4), layout="constrained")
     axes = fig.subplots(1, 3, sharex=True)
     setups = list(dict.fromkeys(m.setup for m in measurements))

@@ -1,7 +1,5 @@
-"""Saving a lesson: each course panel is stored as its plain line RUN_FIRST, never as a widget view,
-whose model only the kernel that drew it holds (issue 16). Used by `scripts/refresh_lessons.py`, and a
-Jupyter server extension (enabled by `jupyter-config/`) whose pre-save hook does it on every save.
-"""
+"""Saving a lesson: each course panel is stored as its plain line RUN_FIRST, never as a widget view
+(refresh_lessons.py, and a Jupyter server extension's pre-save hook)."""
 
 import os
 import re
@@ -14,8 +12,7 @@ LESSON_FILE = re.compile(r"\d\d_\w+\.ipynb")  # lessons/NN_name.ipynb
 
 
 def plain_panel_outputs(notebook: MutableMapping) -> MutableMapping:
-    """Keep only the plain line of each course panel's output and no widget state, in place; the
-    notebook (nbformat 4, a NotebookNode or a dict). Other widgets (a student's own) stay."""
+    """Keep only the plain line of each course panel's output and no widget state, in place; the notebook."""
     metadata = notebook.get("metadata")
     if isinstance(metadata, MutableMapping):
         metadata.pop("widgets", None)

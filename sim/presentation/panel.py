@@ -1,9 +1,5 @@
-"""The control panel every lesson uses (lesson 2 on): seed, new seed, step budget, task, reset; a table
-and a figure redrawn in place. Each lesson's view is in `panel_<lesson>`.
-
-What it shows lives in kernel-side widgets, so plain Python can set a control and read the panel. A
-value not allowed is refused with a message; what is shown stays and the panel keeps working.
-"""
+"""The control panel every lesson uses: seed, new seed, budget, task, reset; a table and a figure
+redrawn in place, a value not allowed refused with a message. Each lesson's view is in `panel_<lesson>`."""
 
 import html
 import numbers
@@ -67,12 +63,8 @@ class View:
 
 
 class ControlPanel:
-    """Controls and outputs around one lesson's `render(settings) -> View`; `defaults` are what reset restores.
-
-    `controls`: which of "seed", "new_seed", "budget", "task", "reset" to show; `two_runs`: seed + 1 is
-    run B; `seed_range(extra values)`: the largest seed and why, where the extra controls move it;
-    `extra_controls`: a lesson's own widgets by name (continuous_update=False); `background`: compute
-    in a worker thread (None: inside a running kernel only, see PanelWorker)."""
+    """Controls and outputs around a lesson's `render(settings) -> View`; reset restores `defaults`,
+    `seed_range(extra values)` gives the largest seed and why, `background` as PanelWorker's."""
 
     def __init__(
         self,
@@ -152,8 +144,7 @@ class ControlPanel:
         self._worker.wait(timeout)
 
     def _read_seed(self, text: object, extra: dict | None = None) -> int:
-        """The seed in the seed box (an int, or text read by `parse_whole_number`), in the range the extra
-        controls' values `extra` allow (default: now); else InputTypeError/InputError."""
+        """The seed in the seed box, in the range `extra` (default: now) allows; else InputError."""
         extra = self._extra_values() if extra is None else extra
         seed_max, why = self._seed_range(extra)
         allowed = f"seed must be a whole number 0 <= seed <= {seed_max}{why}"
@@ -286,11 +277,6 @@ class ControlPanel:
             f"<span style='color:#C62828'>{html.escape(t)}</span>" for t in texts
         )
 
-    def _forget_refusals(self, controls) -> None:
-        """A control changed again: its refusal goes (and one not tied to a control)."""
-        for control in (*controls, ""):
-            self._refusals.pop(control, None)
-
     def _on_change(self, change=None, controls=None) -> None:
         if self._quiet:
             return
@@ -305,7 +291,8 @@ class ControlPanel:
             return
         self._requested = settings
         self._show_settings()  # the box shows the value used (" 42 " becomes "42")
-        self._forget_refusals(controls)
+        for control in (*controls, ""):  # changed again: its refusal goes (and one not tied to a control)
+            self._refusals.pop(control, None)
         self._show_refusals()
         self.status.value = (f"<span style='color:#1565C0'>Computing {html.escape(self._describe(settings))}"
                              "&hellip;</span>")  # fmt: skip
@@ -369,8 +356,7 @@ class ControlPanel:
         return value
 
     def set(self, seed=None, budget=None, task=None, **extra) -> None:
-        """Set several controls (extra ones by name) and redraw once; a value a control cannot hold exactly,
-        or an unknown control, is refused naming it, and nothing changes."""
+        """Set several controls (extra ones by name) and redraw once; a value refused changes nothing."""
         checks = {
             "seed": (self.seed, seed, lambda v: str(self._read_seed(v, {**self._requested.extra, **extra}))),
             "budget": (self.budget, budget, lambda v: self._check_value("budget", self.budget, v)),

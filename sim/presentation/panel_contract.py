@@ -1,6 +1,4 @@
-"""The control panel of lesson 4, the contract: the three setups, exit states, the contract against the
-split, and one task's contract run event by event.
-"""
+"""The control panel of lesson 4: the three setups, exit states, and one task's contract run."""
 
 import ipywidgets as widgets
 
@@ -21,8 +19,7 @@ MAX_TOKENS_RANGE = (100, 2000, 50)  # tokens: min, max, step of the max_tokens s
 
 
 def contract_view(settings: Settings) -> View:
-    """Lesson 4's view: the three setups at seeds (seed, seed + 1), the contract with the panel's bounds
-    (CT11); exit states (CT12), the contract against the split, and the task's contract run."""
+    """Lesson 4's view: the three setups, the contract under the panel's bounds (CT11), exit states (CT12)."""
     seeds = (settings.seed, settings.seed + 1)
     options = {"max_replans": settings.extra["max_replans"], "max_tokens": settings.extra["max_tokens"]}
     configs = configs_for(CONTRACT_SETUPS, settings.budget, options)  # each option to the setup that has it

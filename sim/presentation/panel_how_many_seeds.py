@@ -1,6 +1,4 @@
-"""The control panel of lesson 5, how many seeds: two setups over many seeds, on their own streams or
-on common draws (CR1), the difference and its intervals, and the distributions with runs A and B marked.
-"""
+"""The control panel of lesson 5: two setups over many seeds, own streams or common draws (CR1)."""
 
 from dataclasses import replace
 from functools import lru_cache
@@ -11,7 +9,7 @@ import pandas as pd
 from sim.engine.units import unit_named
 from sim.measurement.batch import batch_run, study_seeds
 from sim.measurement.study import SETUP_CHOICES, paired_interval
-from sim.model.checks import SEED_LIMIT
+from sim.model.checks import SEED_LIMIT, check_choice
 from sim.model.errors import InputError
 from sim.presentation.figures_how_many_seeds import draw_panel_seed_distributions
 from sim.presentation.panel import NO_TASK, ControlPanel, Settings, View, pre_html
@@ -35,16 +33,12 @@ def study_run(first_seed: int, budget: int, label: str, size: int, common_draws:
 
 
 def how_many_seeds_view(settings: Settings, run=study_run) -> View:
-    """Lesson 5's view: setups first and second over n_seeds seeds from the seed, their means, difference and
-    95 % t intervals over seeds and over tasks, and their distributions with runs A and B marked.
-
-    `run`: as `study_run`; a panel passes a cached one, so moving the seeds slider only cuts runs made.
+    """Lesson 5's view: two setups' means, difference and intervals, distributions (`run`: as `study_run`).
     Raises InputError for a last seed reaching 2**32, an unknown label, or the same setup twice."""
     n_seeds = settings.extra.get("n_seeds", MAX_STUDY_SEEDS)
     chosen = (settings.extra.get("first", "single loop"), settings.extra.get("second", "planner + executor"))
     for name, label in zip(("first", "second"), chosen, strict=True):
-        if label not in SETUP_CHOICES:
-            raise InputError(f"{name} must be one of {', '.join(SETUP_CHOICES)}, got {label!r}")
+        check_choice(label, name, tuple(SETUP_CHOICES))
     if chosen[0] == chosen[1]:
         raise InputError(f"first and second must be two different setups, got {chosen[0]} for both")
     last = settings.seed + n_seeds - 1
@@ -95,9 +89,7 @@ def how_many_seeds_panel() -> ControlPanel:
         "second": widgets.Dropdown(options=list(SETUP_CHOICES), value="planner + executor", description="second"),
         "common_draws": widgets.Checkbox(value=False, description="common draws"),
     }  # fmt: skip
-    run = lru_cache(maxsize=8)(
-        study_run
-    )  # this panel's batch runs, reused while only the number of seeds moves
+    run = lru_cache(maxsize=8)(study_run)  # reused while only the number of seeds moves
 
     def render(settings: Settings) -> View:
         return how_many_seeds_view(settings, run)

@@ -1,6 +1,4 @@
-"""The control panel of lesson 2, planner and executor: the four-row table, the band verdicts and chart,
-and one task's walk-through under the split.
-"""
+"""The control panel of lesson 2: the four-row table, the band verdicts and chart, a task's walk-through."""
 
 from sim.engine.runs import run_plan_execute
 from sim.measurement.bands import compare_setups

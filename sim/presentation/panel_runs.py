@@ -1,5 +1,4 @@
-"""How a two-run panel names its runs: A and B whatever their seeds (so the columns stay put), a caption
-giving the seeds, and the verdict table under a line naming its setups (lesson 2 on)."""
+"""How a two-run panel names its runs: A and B whatever their seeds, a caption giving the seeds."""
 
 import html
 

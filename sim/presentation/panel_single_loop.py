@@ -1,6 +1,4 @@
-"""The control panel of lesson 1, the single loop: its counted units, the self-critique and approval
-switches against the plain loop, right picks by depth, and one task's steps.
-"""
+"""The control panel of lesson 1, the single loop, with its self-critique and approval switches."""
 
 import ipywidgets as widgets
 
@@ -17,8 +15,7 @@ from sim.presentation.tables import loop_step_table
 
 
 def single_loop_view(settings: Settings) -> View:
-    """Lesson 1's view at (seed, seed + 1): the counted units, with the switches on also against the plain loop
-    and the approvals asked; right picks by depth; the task's steps."""
+    """Lesson 1's view at (seed, seed + 1): counted units (against the plain loop), picks by depth, steps."""
     critique = bool(settings.extra.get("self_critique", False))
     approval = bool(settings.extra.get("approval", False))
     seeds = (settings.seed, settings.seed + 1)

@@ -1,6 +1,4 @@
-"""The control panel of lesson 3, the step budget: both setups under the chosen stopping rule, and the
-outcome of every task at every budget up to the chosen one.
-"""
+"""The control panel of lesson 3, the step budget: both setups under a stopping rule, an outcome grid."""
 
 import ipywidgets as widgets
 
@@ -16,8 +14,7 @@ LOOP_SETUPS = ("single-loop", "plan-execute")  # the setups lesson 3's stopping 
 
 
 def step_budget_view(settings: Settings) -> View:
-    """Lesson 3's view: both setups at (seed, seed + 1) under the stopping rule, and the chosen setup's
-    outcome grid over budgets 1..budget."""
+    """Lesson 3's view: both setups under the stopping rule, and one setup's outcomes at budgets 1..budget."""
     setup, stop = settings.extra.get("setup", "plan-execute"), settings.extra.get("stop_when_done", False)
     seeds = (settings.seed, settings.seed + 1)
     measurements = [

@@ -1,9 +1,4 @@
-"""How a control panel runs its redraws: at once, or in a worker thread where the latest request wins.
-
-On the kernel's main thread a slow redraw would hold back every click behind it; in the background
-the worker computes in its own thread, hands results to the kernel's event loop, and drops a result
-a newer request overtook.
-"""
+"""How a control panel runs its redraws: at once, or in a worker thread where the latest request wins."""
 
 import threading
 import traceback
@@ -14,18 +9,15 @@ from sim.model.errors import InputError
 
 def main_thread_poster() -> Callable | None:
     """`add_callback` of the running kernel's event loop (runs a function on its main thread), or None."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
-        return None
+    from IPython import get_ipython  # IPython comes with ipywidgets
+
     loop = getattr(getattr(get_ipython(), "kernel", None), "io_loop", None)
     return getattr(loop, "add_callback", None)
 
 
 class PanelWorker:
-    """Runs a panel's redraws: `compute(settings)` (any thread), then `show(settings, result)` or
-    `failed(settings, error)` (main thread; a background error carries `panel_traceback`).
-    `background` None: in a running kernel only. `dropped`: results a newer request overtook."""
+    """`compute(settings)` (any thread), then `show` or `failed` (main thread); `background` None: in a
+    running kernel only; `dropped`: results a newer request overtook."""
 
     def __init__(self, compute: Callable, show: Callable, failed: Callable, background: bool | None = None):
         self._compute, self._show, self._failed = compute, show, failed
@@ -61,8 +53,7 @@ class PanelWorker:
         threading.Thread(target=self._run, name="panel redraw", daemon=True).start()
 
     def wait(self, timeout: float | None = 60) -> None:
-        """Return once the last result is shown or refused; TimeoutError after `timeout` seconds. On the main
-        thread it delivers the result itself (a waiting cell holds the thread the result needs)."""
+        """Return once the last result is shown or refused; TimeoutError after `timeout` seconds."""
         if not self._idle.wait(timeout):
             raise TimeoutError(f"the panel was still computing after {timeout} s")
         if threading.current_thread() is threading.main_thread():

@@ -9,7 +9,7 @@ from sim.model.errors import InputTypeError
 
 def code_of(obj, docstring: bool = False) -> str:
     """The source of a function or class of `sim`, dedented, without "# fmt: skip" or (unless asked) its
-    docstring. Raises InputTypeError for anything else, or a docstring switch not True or False."""
+    docstring. Raises InputTypeError."""
     if not (inspect.isfunction(obj) or inspect.isclass(obj)) or not obj.__module__.startswith("sim."):
         raise InputTypeError(f"obj must be a function or class of sim, got {obj!r}")
     check_switch(docstring, "docstring")

@@ -1,6 +1,4 @@
-"""Tables for printing: the seed's four-row table in its layout, plan-accuracy lines, one run's walk-through
-and step tables (lessons 1 and 2), a contract run's events (lesson 4), a long table folded (lessons 3, 4).
-"""
+"""Tables for printing: the seed's table, plan accuracy, a run's walk-through, steps, events, folding."""
 
 import html
 import textwrap
@@ -18,9 +16,7 @@ from sim.model.tasks import check_task, correct_answer
 
 
 class FoldedTable:
-    """A long printed table: a closed <details> block in JupyterLab, its plain text elsewhere (nbval, `print`).
-
-    Not a collapsed cell: JupyterLab reopens one when it runs, and jupytext would write that into the .py."""
+    """A long printed table: a closed <details> block in JupyterLab, its plain text elsewhere (nbval, `print`)."""
 
     def __init__(self, text: str, summary: str):
         self.text, self.summary = text, summary
@@ -43,8 +39,7 @@ def folded_table(text: str, summary: str = "The whole table (click to open)") ->
 
 
 def seed_table(measurements: Sequence[Measurement]) -> pd.DataFrame:
-    """The seed lesson's table (setup, run, success, step, calls, tokens, error), with `budget` when the
-    budgets differ and `rule` when a stopping rule (lesson 3) or the look-alike (LA1) was used."""
+    """The seed's table, with `budget` when budgets differ and `rule` when a rule or LA1 was used."""
     measurements = check_items(
         measurements, Measurement, "measurements", "Measurements (from sim.measurement.counts.measure)", 1
     )
@@ -95,8 +90,7 @@ def format_table(table: pd.DataFrame) -> str:
 
 
 def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None = None) -> str:
-    """The seed's line "right positions r/p = share ; fully right plans f/n", labelled `run_label(seed,
-    seeds)` or `label`. Raises InputTypeError."""
+    """The seed's line "right positions r/p = share ; fully right plans f/n". Raises InputTypeError."""
     check_instance(
         accuracy, PlanAccuracy, "accuracy", "a PlanAccuracy (from sim.measurement.counts.plan_accuracy)"
     )
@@ -110,9 +104,7 @@ def format_plan_accuracy(accuracy: PlanAccuracy, seeds=None, label: str | None =
 
 
 def format_trace(run) -> str:
-    """One run's walk-through in the seed's form: sequence, plan, executed trace, counts, answer.
-
-    Raises InputTypeError for anything but a run record."""
+    """One run's walk-through in the seed's form. Raises InputTypeError for anything but a run record."""
     task = check_task(check_run(run).task)
     lines = [f"{task.name} ({task.kind}) correct sequence : {' -> '.join(task.sequence)}"]
     if run.plan is not None:
@@ -149,9 +141,7 @@ def loop_step_table(steps) -> pd.DataFrame:
 
 
 def split_step_table(run) -> pd.DataFrame:
-    """A row a step of a plan-execute run, its phase: planning, plan position k, single-loop rule (AA26-AA27).
-
-    Raises InputError for a run without a plan."""
+    """A row a step of a plan-execute run, with its phase; raises InputError for a run without a plan."""
     check_plan_run(run)
     rows = [
         {"step": 1, "phase": "planning", "tool": "(writes the plan)", "tool error": "", "answer held": ""}
@@ -177,9 +167,7 @@ EVENT_INDENT = 19  # a wrapped event goes on 19 characters in, just past the sta
 
 
 def format_events(run, width: int | None = None) -> str:
-    """A contract run's events as text, a line each (lesson 4); with `width` (characters, >= 40) wrapped.
-
-    Raises InputTypeError or InputError for anything but a contract run, or a bad width."""
+    """A contract run's events, a line each, wrapped at `width` (>= 40). Raises InputTypeError, InputError."""
     check_run(run, setups=("contract",))
     width = None if width is None else check_integer(width, "width", 40)
     lines = [f"{'step':>4} {'tokens':>6} {'sec':>4}  event"]
