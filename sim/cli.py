@@ -67,7 +67,9 @@ def _real(text: str, name: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{name} must be a number between 0 and 1, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"{name} must be a number strictly between 0 and 1, got {text!r}"
+        ) from None
 
 
 def error_line(prog: str, message: str) -> str:

@@ -108,7 +108,7 @@ def test_the_many_seed_paths_run_seed_by_seed():
     "value, error", [(0, ValueError), (1, ValueError), (1.5, ValueError), ("x", TypeError), (True, TypeError)]
 )
 def test_a_bad_share_is_refused_naming_the_option(value, error):
-    with pytest.raises(error, match="argument_errors must be a number between 0 and 1"):
+    with pytest.raises(error, match="argument_errors must be a number strictly between 0 and 1"):
         measure("single-loop", argument_errors=value)
 
 
@@ -122,7 +122,7 @@ def test_the_cli_takes_the_share_and_refuses_a_bad_one_in_one_line():
     for bad in ("2", "x"):
         refused = run_cli("table", "--argument-errors", bad)
         assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
-        assert "--argument-errors must be a number between 0 and 1" in refused.stderr
+        assert "--argument-errors must be a number strictly between 0 and 1" in refused.stderr
 
 
 def test_the_checks_read_the_calls_as_sent():
@@ -146,5 +146,43 @@ def test_the_checks_read_the_calls_as_sent():
     table = argument_error_table([20260218, 20260219, 5], 0.2).set_index("setup")
     assert (table["stopped by state check"] == table["wrong calls"]).all()
     assert (table["stopped by request check"] <= table["wrong calls"] + 1).all()
-    with pytest.raises(ValueError, match="share must be a number between 0 and 1"):
+    with pytest.raises(ValueError, match="share must be a number strictly between 0 and 1"):
         argument_error_table([1], 1.5)
+
+
+def test_a_wrong_id_stays_in_its_call_and_the_replay_holds_what_the_loop_held():
+    import sim.engine.loops as loops
+    from sim.engine.exit_states import observed_fields
+    from sim.engine.policy import policy_run
+    from sim.measurement.counts import job_done
+
+    held, original = {}, loops.Loop.record
+
+    def record(self, stopped):
+        held["state"] = dict(self.state)
+        return original(self, stopped)
+
+    loops.Loop.record = record
+    try:
+        wrong_writes = 0
+        for seed in range(100, 140):
+            for task in sim.TASKS:
+                run = run_task("single-loop", task, seed, 8, argument_errors=0.3)
+                assert observed_fields(run) == held["state"]
+                assert held["state"]["subscriber"] == task.subscriber  # a tool's echo never overwrites it
+                writes = [c for c in run.trace if c.tool == "write_record" and not c.error]
+                if task.kind == "record" and writes and writes[-1].wrong:
+                    wrong_writes += 1
+                    assert not job_done(run)
+    finally:
+        loops.Loop.record = original
+    assert wrong_writes > 0
+    labels = []
+
+    def watcher(observation):
+        labels.extend(call.wrong for call in observation.trace)
+        return observation.model_pick()
+
+    for seed in range(5):
+        policy_run(watcher, sim.check_task("G23"), seed, RunConfig("single-loop", 8, argument_errors=0.5))
+    assert labels and not any(labels)  # a policy sees what it sent, not AE1's label

@@ -1,91 +1,108 @@
-"""The line between the model and the scaffolding (issue 28): in the engine and the chat bridge, only
-the model's own rules read the task's ground truth (its sequence, its kind, its correct answer); a
-stop rule, budget rule, goal test, exit state, router or policy reads what an agent observes.
+"""The line between the model and the scaffolding (issue 28): in the engine, the chat bridge and the
+scaffolds of the measurement layer, only the model's own rules and the scoring read the task's ground
+truth (its sequence, its kind, its correct answer, the model's progress through the sequence); a stop
+rule, budget rule, goal test, exit state, router, check or policy reads what an agent observes.
 
-Read from the source: every `.sequence`, every `task.kind`, every use of ANSWERS, correct_answer,
-GOALS or KINDS in a function of sim/engine or sim/chat must be a model rule allow-listed here by code.
+Read from the source: every such read must sit on a statement whose comment names the model rule or
+the scoring that makes it (a code of MODEL_RULES). A read with no code fails the test.
 """
 
 import ast
+import re
 from dataclasses import fields
 from pathlib import Path
 
 SIM = Path(__file__).resolve().parents[1] / "sim"
-TRUTH_NAMES = {"ANSWERS", "correct_answer", "GOALS", "KINDS"}  # sim.model.tasks' answer key and kinds
-
-# (module, function) -> the model rule or the scoring that may read the ground truth there
-ALLOWED = {
-    ("sim/engine/loops.py", "take_step"): "AA27: the model's pick aims at the next position of the sequence",
-    (
-        "sim/engine/loops.py",
-        "plan_execute",
-    ): "AA24, AA29: the planner writes as many positions as the sequence",
-    ("sim/engine/loops.py", "is_correct"): "AA30: scoring, the answer against the correct one",
-    ("sim/engine/common_draws.py", "common_plan"): "CR1 with AA24, AA29: the planner's positions",
-    ("sim/engine/runs.py", "expected_calls"): "AA29: the split's plan is as long as the sequence",
-    ("sim/engine/contract.py", "contract_run"): "CT2: the first plan is the split's (AA29)",
-    ("sim/engine/contract.py", "Contract.remaining"): "CT6: the replanner knows how many positions remain",
-    ("sim/engine/contract.py", "Contract.execute"): "CT6: the progress count the replanner reads",
-    ("sim/engine/contract.py", "Contract.record"): "scoring: the answer's truth, beside the exit state",
-    ("sim/chat/standin_server.py", "standin_message"): "the stand-in answers as the fictional model (AA27)",
-}
+SCANNED = [*SIM.glob("engine/*.py"), *SIM.glob("chat/*.py"),
+           *(SIM / "measurement" / name for name in ("argument_checks.py", "harness.py", "exit_tables.py"))]  # fmt: skip
+TRUTH_NAMES = {"ANSWERS", "correct_answer", "GOALS", "KINDS", "is_correct", "expected_calls", "tool_machine"}
+TRUTH_FIELDS = {"sequence", "done", "progress", "target", "right"}  # the task's, or the model's progress
+TASK_NAMES = {"task", "t", "TASKS", "BY_NAME"}  # `.kind` of these is the task's kind
+# the codes a read may name: the source's rules the golden rows hold, the course's model rules
+# and the scoring (the truth beside a claim)
+MODEL_RULES = re.compile(r"#.*\b(AA2[2-9]|AA30|CT2|CT6|CR1|scoring)\b")
 
 
-def truth_reads(source: str) -> list[tuple[str, str, int]]:
-    """(function, what, line) for every read of the ground truth in `source`."""
-    found = []
+def truth_reads(source: str) -> list[tuple[int, str, bool]]:
+    """(line, what, named) for every read of the ground truth in `source`; named: its statement's
+    lines carry a code of MODEL_RULES."""
+    lines, found, aliases = source.splitlines(), [], set()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):  # the truth's names as this module imports them (a local GOALS is its own)
+        if isinstance(node, ast.ImportFrom):
+            aliases |= {alias.asname or alias.name for alias in node.names if alias.name in TRUTH_NAMES}
+        elif isinstance(node, ast.FunctionDef) and node.name in TRUTH_NAMES:
+            aliases.add(node.name)  # a module's own is_correct, expected_calls: its callers read the truth
 
     class Reads(ast.NodeVisitor):
-        def __init__(self):
-            self.scope = []
+        statement = None
 
-        def visit_FunctionDef(self, node):
-            self.scope.append(node.name)
-            self.generic_visit(node)
-            self.scope.pop()
+        def generic_visit(self, node):
+            outer = self.statement
+            if isinstance(node, ast.stmt):
+                self.statement = node
+            super().generic_visit(node)
+            self.statement = outer
 
-        visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+        def note(self, node, what):
+            first, last = self.statement.lineno, self.statement.end_lineno
+            if isinstance(
+                self.statement, ast.FunctionDef | ast.ClassDef | ast.For | ast.While | ast.If | ast.With
+            ):
+                first = last = node.lineno  # a compound statement: its own line only
+            named = any(MODEL_RULES.search(lines[k - 1]) for k in range(first, last + 1))
+            found.append((node.lineno, what, named))
 
         def visit_Attribute(self, node):
             base = node.value
             named = base.id if isinstance(base, ast.Name) else getattr(base, "attr", "")
-            if node.attr == "sequence" or (
-                node.attr == "kind" and (named == "task" or isinstance(base, ast.Subscript))
-            ):
-                found.append((".".join(self.scope), f"{named}.{node.attr}", node.lineno))
+            if isinstance(node.ctx, ast.Load) and (
+                node.attr in TRUTH_FIELDS or node.attr in TRUTH_NAMES
+                or (node.attr == "kind" and (named in TASK_NAMES or isinstance(base, ast.Subscript)))
+            ):  # fmt: skip
+                self.note(node, f"{named}.{node.attr}")
             self.generic_visit(node)
 
         def visit_Name(self, node):
-            if node.id in TRUTH_NAMES and isinstance(node.ctx, ast.Load):
-                found.append((".".join(self.scope), node.id, node.lineno))
+            if node.id in aliases and isinstance(node.ctx, ast.Load):
+                self.note(node, node.id)
 
-    Reads().visit(ast.parse(source))
+        def visit_Call(self, node):
+            literal = [a.value for a in node.args[1:2] if isinstance(a, ast.Constant)]
+            if isinstance(node.func, ast.Name) and (node.func.id == "vars" or (
+                node.func.id == "getattr" and set(literal) & (TRUTH_FIELDS | {"kind"})
+            )):  # fmt: skip
+                self.note(node, node.func.id)
+            self.generic_visit(node)
+
+    Reads().visit(tree)
     return found
 
 
-def scaffold_reads() -> dict[tuple[str, str], list]:
-    reads = {}
-    for path in sorted([*SIM.glob("engine/*.py"), *SIM.glob("chat/*.py")]):
-        name = path.relative_to(SIM.parent).as_posix()
-        for function, what, line in truth_reads(path.read_text()):
-            reads.setdefault((name, function), []).append(f"{what} (line {line})")
-    return reads
-
-
-def test_only_the_models_rules_read_the_ground_truth():
-    reads = scaffold_reads()
-    unlisted = {where: what for where, what in reads.items() if where not in ALLOWED}
-    assert not unlisted, f"scaffolding reads the task's ground truth: {unlisted}"
-    assert set(ALLOWED) == set(reads), f"allow-listed but reading nothing: {set(ALLOWED) - set(reads)}"
+def test_only_the_models_rules_and_the_scoring_read_the_ground_truth():
+    unnamed = {}
+    for path in SCANNED:
+        for line, what, named in truth_reads(path.read_text()):
+            if not named:
+                unnamed.setdefault(path.relative_to(SIM.parent).as_posix(), []).append(f"{line}: {what}")
+    assert not unnamed, f"scaffolding reads the ground truth with no model rule named: {unnamed}"
 
 
 def test_the_check_fails_on_a_scaffold_that_reads_ground_truth():
-    peeking = (
-        "def stop_rule(loop):\n    return loop.done == len(loop.task.sequence)\n"
-        "def budget(task):\n    return {'record': 4}[task.kind]\n"
-        "def exit_state(run):\n    return run.answer == ANSWERS[run.task]\n"
-    )
-    assert [where for where, _, _ in truth_reads(peeking)] == ["stop_rule", "budget", "exit_state"]
+    peeking = """
+from sim.model.tasks import ANSWERS as KEY
+def stop_rule(loop):
+    return loop.done == len(loop.task.sequence)
+def budget(task):
+    return {'record': 4}[task.kind] + len(getattr(task, 'sequence'))
+def exit_state(run):
+    return run.answer == KEY[run.task]
+def after_a_model_rule(loop):
+    target = loop.task.sequence[loop.done]  # AA27: the model's pick aims at the next position
+    return target is None or loop.done == 3
+"""
+    unnamed = [(line, what) for line, what, named in truth_reads(peeking) if not named]
+    assert [line for line, _ in unnamed] == [4, 4, 6, 6, 8, 11]
     honest = "def stop_rule(observation):\n    return 'amount' in observation.fields\n"
     assert truth_reads(honest) == []
 

@@ -29,9 +29,9 @@ def standin_message(body: dict) -> dict:
     state, done = initial_state(task), 0
     for tool in tools:
         error = "error" in call_and_observe(tool, state)
-        if done < len(task.sequence) and tool == task.sequence[done] and not error:
+        if done < len(task.sequence) and tool == task.sequence[done] and not error:  # AA27
             done += 1
-    target = task.sequence[done] if done < len(task.sequence) else None
+    target = task.sequence[done] if done < len(task.sequence) else None  # AA27
     key = int(hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:8], 16)
     tool = single_loop_pick(target, done + 1, draw_stream(key))
     if tool is None:

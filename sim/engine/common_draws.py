@@ -25,7 +25,8 @@ def single_loop_common(task: Task, seed: int, config: RunConfig) -> Run:
 def common_plan(task: Task, draws: PositionDraws) -> tuple[str, ...]:
     """The planner's plan under CR1: each position p written with the draws of the first pick at p."""
     return tuple(
-        write_plan((wanted,), draws.pick(position))[0] for position, wanted in enumerate(task.sequence, 1)
+        write_plan((wanted,), draws.pick(position))[0]
+        for position, wanted in enumerate(task.sequence, 1)  # CR1, AA29
     )
 
 

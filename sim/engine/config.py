@@ -52,7 +52,7 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "common_draws": "lesson 5's rule CR1 (common random numbers): both loops take the same draw for the "
     "same pick, a stream per task and position; off: each setup's own streams",
     "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
-    "into a call is, with this share (between 0 and 1), a plausible wrong one",
+    "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
 }
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {

@@ -69,7 +69,7 @@ class Scratchpad:
             MappingProxyType(dict(self.fields)),
             MappingProxyType({step: MappingProxyType(dict(out)) for step, out in self.outputs.items()}),
             tuple((step, tool, MappingProxyType(dict(obs))) for step, tool, obs in self.raw),
-            tuple(self.notes), self.progress, self.steps, self.calls, self.tokens, self.seconds,
+            tuple(self.notes), self.progress, self.steps, self.calls, self.tokens, self.seconds,  # CT6
             self.replans, self.errors,
         )  # fmt: skip
 
@@ -185,7 +185,7 @@ class Contract:
 
     def remaining(self) -> tuple[str, ...]:
         """The positions a replan writes (CT6): those not done, or the last one if all are."""
-        return self.task.sequence[self.pad.progress :] or self.task.sequence[-1:]
+        return self.task.sequence[self.pad.progress :] or self.task.sequence[-1:]  # CT6
 
     def call_planner(self, plan: Plan | Mapping, replan: bool) -> str | None:
         """One planner call (CT9, CT10), or the bound that stops it."""
@@ -240,7 +240,7 @@ class Contract:
                 pad.errors += 1
             else:
                 pad.outputs[step.id] = dict(observation)
-                if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:
+                if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:  # CT6
                     pad.progress += 1
             self.trace.append(ToolCall(step.tool, bool(error), pad.fields.get("result"), wrong))
             self.log(
@@ -267,7 +267,7 @@ class Contract:
         return ContractRun(
             "contract", task.name, seed, config.budget, bounds, pad.steps, pad.tokens, pad.seconds,
             pad.errors, pad.replans, answer, tuple(self.trace), first_tools, tuple(self.plans),
-            tuple(self.events), pad.record(), state, stop, answer == ANSWERS[task.name],
+            tuple(self.events), pad.record(), state, stop, answer == ANSWERS[task.name],  # scoring
             stop == PLAN_COMPLETE, config, 0,
         )  # fmt: skip
 

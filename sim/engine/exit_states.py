@@ -38,10 +38,11 @@ def exit_state(goal_held: bool, intermediate: bool, stop_reason: str) -> str:
 
 
 def observed_fields(run) -> dict:
-    """The fields a loop run holds at its end, its trace's calls replayed from the starting state."""
+    """The fields a loop run holds at its end: its trace's calls, with their wrong arguments (AE1),
+    replayed from the starting state."""
     fields = initial_state(BY_NAME[run.task])
     for call in run.trace:
-        call_and_observe(call.tool, fields)
+        call_and_observe(call.tool, fields, call.wrong)  # as the loop called it (the tools are pure)
     return fields
 
 

@@ -89,9 +89,12 @@ class Run(TaskRun):
         return len(self.trace)
 
 
+GIVEN = ("subscriber", "query", "column")  # what the request gives; a tool's echo does not overwrite it
+
+
 def initial_state(task: Task) -> dict:
     """What an agent holds before its first step (every setup starts from this)."""
-    return {"subscriber": task.subscriber, "query": task.request, "column": "charge"}
+    return dict(zip(GIVEN, (task.subscriber, task.request, "charge"), strict=True))
 
 
 def call_arguments(tool: str, state: dict) -> dict:
@@ -113,7 +116,7 @@ def call_and_observe(tool: str, state: dict, wrong: tuple[str, ...] = ()) -> dic
     given = {**state, **{name: wrong_value(name, state[name]) for name in wrong}} if wrong else state
     observation = run_tool(tool, given)
     if "error" not in observation:
-        state.update(observation)
+        state.update({name: value for name, value in observation.items() if name not in GIVEN})
         original = IMITATES.get(tool, tool)
         if original in RESULT_FIELDS:
             state["result"] = observation[RESULT_FIELDS[original]]
@@ -151,6 +154,10 @@ class Loop:
         if self.plan is not None:  # the planner's one call is a step (AA23, AA25)
             self.steps, self.tokens = PLANNING_STEPS[self.config.setup], planner_tokens(len(self.plan))
 
+    def goal_stops(self) -> bool:
+        """SB1 (lesson 3): once the goal test GT1 holds, this step is a stop step, paid, with no call."""
+        return self.config.stop_when_done and goal_reached(self.goal, self.state)
+
     def record(self, stopped: bool) -> "Run":
         """The finished run's record."""
         return Run(
@@ -162,11 +169,10 @@ class Loop:
 
 def take_step(loop: Loop) -> LoopStep:
     """One step: pick a tool (or stop), call it and observe, and say what it cost (lesson 1)."""
-    sequence, done, calls = loop.task.sequence, loop.done, len(loop.trace)
+    sequence, done, calls = loop.task.sequence, loop.done, len(loop.trace)  # AA27: the model's pick
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
-    halt = loop.config.stop_when_done and goal_reached(loop.goal, loop.state)  # SB1: a paid stop step
-    tool = None if halt else loop.pick(target, done + 1, calls)
+    tool = None if loop.goal_stops() else loop.pick(target, done + 1, calls)
     tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
@@ -189,7 +195,7 @@ def run_loop(loop: Loop) -> Run:
             return loop.record(stopped=True)
         loop.approvals += config.approval and TOOLS[step.tool].side_effect
         loop.errors += step.error
-        loop.done += bool(step.right) and not step.error
+        loop.done += bool(step.right) and not step.error  # AA27: the model's progress
         loop.trace.append(ToolCall(step.tool, step.error, step.held, step.wrong))
     return loop.record(stopped=False)
 
@@ -207,7 +213,7 @@ def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
 def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
     """The planner/executor split on a checked task, seed and config (lesson 2)."""
     draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
-    plan = write_plan(task.sequence, draw)
+    plan = write_plan(task.sequence, draw)  # AA24, AA29
 
     def pick(target, depth, calls):
         return executor_pick(plan, calls, target, depth, draw)
@@ -237,4 +243,4 @@ def loop_steps(run: Run, self_critique: bool | None = None) -> tuple[LoopStep, .
 def is_correct(run: Run) -> bool:
     """Whether a run's final answer is the task's correct answer (AA30; a record write is not checked).
     Raises InputTypeError for anything but a run record."""
-    return check_run(run).answer == ANSWERS[run.task]
+    return check_run(run).answer == ANSWERS[run.task]  # scoring (AA30)

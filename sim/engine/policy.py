@@ -11,7 +11,7 @@ a PolicyError naming the policy, task, seed and step.
 
 import reprlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig
@@ -98,7 +98,8 @@ def _adapter(policy: Callable, loop: Loop, draw) -> Callable:
 
         step, state = loop.steps, loop.state
         seen = {name: state[name] for name in sorted(state) if name not in HIDDEN}
-        observation = Observation(task.request, tuple(loop.trace), tuple(seen), MappingProxyType(seen),
+        trace = tuple(replace(call, wrong=()) for call in loop.trace)  # a policy sees what it sent, no label
+        observation = Observation(task.request, trace, tuple(seen), MappingProxyType(seen),
                                   state.get("result"), step, loop.config.budget - step + 1, draw,
                                   model_pick)  # fmt: skip
         try:

@@ -31,7 +31,7 @@ def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
     setup = check_setup(setup, allowed=("single-loop", "plan-execute"))  # the contract plans its own steps
     task = check_task(task)
     return RunConfig(setup, max_steps, budget_margin=check_margin(margin)).task_budget(
-        expected_calls(setup, task)
+        expected_calls(setup, task)  # AA29
     )
 
 

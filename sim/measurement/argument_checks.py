@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 
 from sim.engine.config import DEFAULT_BUDGET, RunConfig
-from sim.engine.exit_states import SUCCESS, exit_state_of
+from sim.engine.exit_states import exit_state_of
 from sim.engine.labels import SETUP_LABELS
 from sim.engine.loops import call_and_observe, call_arguments, initial_state, is_correct
 from sim.engine.runs import run_with
+from sim.measurement.counts import silent_and_false
 from sim.measurement.many_seeds import bounded_t_interval
 from sim.model.arguments import wrong_value
 from sim.model.checks import SETUP_NAMES, check_budget, check_seeds, check_share
@@ -43,7 +44,8 @@ def request_check(sent: dict, request: str) -> bool:
 
 def state_check(sent: dict, held: dict) -> bool:
     """The state check: the call is stopped when an argument is not the value the agent holds (AE1's
-    errors are exactly such departures, so it stops every one: that holds by the rules)."""
+    errors are exactly such departures and a tool's echo never overwrites what the request gave, so it
+    stops every one: that holds by the rules)."""
     return sent != held
 
 
@@ -61,9 +63,9 @@ def argument_error_table(seeds, share: float, max_steps: int = DEFAULT_BUDGET) -
             on = [run_with(RunConfig(setup, max_steps, argument_errors=share), task, seed) for task in TASKS]
             calls = [(sent, held, task.request) for run, task in zip(on, TASKS, strict=True)
                      for sent, held in sent_calls(run)]  # fmt: skip
-            per_seed.append((sum(map(is_correct, off)), sum(map(is_correct, on)),
+            per_seed.append((sum(map(is_correct, off)), sum(map(is_correct, on)),  # scoring
                              sum(sum(map(bool, (c.wrong for c in run.trace))) for run in on),
-                             sum(exit_state_of(run) == SUCCESS and not is_correct(run) for run in on),
+                             silent_and_false([exit_state_of(run) for run in on], on)["silent_failures"],
                              sum(getattr(run, "replans", 0) for run in on) - sum(getattr(run, "replans", 0) for run in off),
                              sum(request_check(sent, request) for sent, _, request in calls),
                              sum(state_check(sent, held) for sent, held, _ in calls)))  # fmt: skip

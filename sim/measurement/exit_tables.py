@@ -17,8 +17,8 @@ from sim.model.tasks import TASKS
 def exit_state_frame(
     setups: Sequence[str], seeds: Sequence[int], max_steps: int = DEFAULT_BUDGET, **contract
 ):
-    """Tasks per reported exit state (CT12, `exit_state_of`) beside the truth: solved, silent failures
-    and false alarms, per setup and seed (lesson 4); the contract's bounds (CT11) go to "contract" only."""
+    """Tasks per reported exit state (CT12, `exit_state_of`) beside the truth: solved (AA30), silent
+    failures and false alarms (`silent_and_false`), per setup and seed (lesson 4); the contract's bounds (CT11) go to "contract" only."""
     rows, configs = [], configs_for(setups, max_steps, contract)
     seeds = [check_seed(seed) for seed in seeds]
     labels = run_labels(seeds)
@@ -26,8 +26,9 @@ def exit_state_frame(
         setup = config.setup
         for index, seed in enumerate(seeds):
             runs = [run_with(config, task, seed) for task in TASKS]
-            states, correct = [exit_state_of(run) for run in runs], [is_correct(run) for run in runs]
-            wrong = silent_and_false(states, correct)
+            states = [exit_state_of(run) for run in runs]
+            correct = [is_correct(run) for run in runs]  # scoring
+            wrong = silent_and_false(states, runs)
             rows.append(
                 {"setup": SETUP_LABELS[setup], "run": labels[index], "budget": max_steps,
                  **{state: states.count(state) for state in EXIT_STATES}, "solved (true)": sum(correct),

@@ -86,7 +86,7 @@ def entrant_label(entrant: object) -> str:
 def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
     """A checked policy on every task at checked seeds, on the one-seed engine."""
     config = RunConfig("single-loop", max_steps)
-    answers = [correct_answer(task) for task in TASKS]
+    answers = [correct_answer(task) for task in TASKS]  # scoring
     rows = []  # per seed, per task: the TASK_FIELDS of the run, in that order
     for seed in seeds.tolist():
         for task, answer in zip(TASKS, answers, strict=True):

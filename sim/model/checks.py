@@ -172,10 +172,10 @@ def check_share(value: object, name: str) -> float:
     """`value` as a float if it is a number strictly between 0 and 1 (a confidence, a power, a share)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputTypeError(
-            f"{name} must be a number between 0 and 1, got {value!r} ({type(value).__name__})"
+            f"{name} must be a number strictly between 0 and 1, got {value!r} ({type(value).__name__})"
         )
     if not 0 < value < 1:
-        raise InputError(f"{name} must be a number between 0 and 1, got {value!r}")
+        raise InputError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
     return float(value)
 
 
