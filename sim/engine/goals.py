@@ -24,9 +24,8 @@ def goal_reached(goal: str | None, fields: Mapping) -> bool:
     """GT1: the answer held is the goal field's value; for a record, written with the amount observed
     (what was written is what the tariff returned). False for no goal."""
     if goal == "written":
-        return (
-            fields.get("written") is True and "amount" in fields and fields.get("value") == fields["amount"]
-        )
+        written = fields.get("written") is True
+        return written and "amount" in fields and fields.get("value") == fields["amount"]
     return goal is not None and goal in fields and fields.get("result") == fields[goal]
 
 
