@@ -292,9 +292,8 @@ say(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} se
 #
 # Here is one step as `sim` runs it (`take_step`, shared with the [split](../GLOSSARY.md#split) of lesson 2: steps 1
 # to 3), and the single loop's decision inside it (`single_loop_pick`, whose `right_share` is
-# `selection(d)` without the check of its input). Its `halt` line is lesson 3's stopping rule,
-# off here; the lines above it are the model's, whose pick aims at the next position of the
-# sequence.
+# `selection(d)` without the check of its input). The pick aims at the next position of the
+# sequence: that is the model's given skill (below). Lesson 3 adds a stopping rule to the step.
 
 # %%
 print(code_of(loops.take_step))
@@ -486,7 +485,7 @@ print(line.to_string(index=False))
 say("a policy is handed, at each step: " + ", ".join(field.name for field in fields(Observation)))
 
 # %% [markdown]
-# `tests/test_honest_scaffolding.py` holds the line: it reads the source of the engine and
+# A test, `tests/test_honest_scaffolding.py`, holds the line: it reads the engine's source and
 # fails if a function that is not one of the model's rules (listed there by their codes)
 # reads a task's sequence, its kind or its correct answer. Scoring alone reads the answer.
 #

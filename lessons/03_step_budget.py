@@ -61,7 +61,7 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim.engine import config, loops
+from sim.engine import config
 from sim.measurement.bands import compare_setups, verdict_table
 from sim.measurement.batch import study_seeds
 from sim.measurement.counts import measure
@@ -312,19 +312,16 @@ say(format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 #
 # One figure here is the model's, not the rule's: the split's plan is as long as the task's
 # sequence because the planner knows that length (AA29, lesson 2), a given skill no real
-# runtime can copy. The cell prints the router's two tables, the goal test, the step both
-# loops take with SB1's test in it, and the budget under SB2. In lesson 1's `take_step` the
-# first lines are the model's: its pick aims at the sequence's next position, a given skill.
-# The `halt` line is SB1, and it reads only the router's goal and the fields held.
+# runtime can copy. SB1's test comes before the model's pick at each step; the pick itself
+# still aims at the sequence's next position, which is the model's skill too. The cell
+# prints the router's two tables and the budget under SB2: the calls each setup expects,
+# and the task's budget from them.
 
 # %%
 from sim.engine import goals, runs
 
 say("RT1, the router: " + "; ".join(f'"{phrase}" -> {goal}' for phrase, goal in goals.ROUTES))
 say("RT2, the calls each goal takes: " + ", ".join(f"{goal} {n}" for goal, n in goals.CALLS_FOR.items()))
-print(code_of(goals.goal_of))
-print(code_of(goals.goal_reached))
-print(code_of(loops.take_step))
 print(code_of(runs.expected_calls))
 print(code_of(config.RunConfig.task_budget))
 
