@@ -292,8 +292,8 @@ say(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} se
 #
 # Here is one step as `sim` runs it (`take_step`, shared with the [split](../GLOSSARY.md#split) of lesson 2: steps 1
 # to 3), and the single loop's decision inside it (`single_loop_pick`, whose `right_share` is
-# `selection(d)` without the check of its input); the loop around the step, which moves the job
-# on and holds the stopping rule, is shown in lesson 3.
+# `selection(d)` without the check of its input). The pick aims at the next position of the
+# sequence: that is the model's given skill (below). Lesson 3 adds a stopping rule to the step.
 
 # %%
 print(code_of(loops.take_step))
@@ -446,6 +446,54 @@ print(loop_step_table(walk_steps).to_string(index=False))
 # answer 52 is in hand. Step 4 finds the job done and stops. The wrong pick cost one step
 # and 112 tokens, and every step after it costs 22 tokens more than it would have, because
 # the failed call stays in the trace that every later step re-sends.
+#
+# ## The model and the scaffolding
+#
+# Before the first measurement, a line the whole course keeps. The simulator has two kinds
+# of rule. The **model's rules** stand in for a language model's skill, and they are given
+# by the source lesson's rules, not found by measuring: the model picks the right tool with
+# share `selection(d)`, and once the job is done it stops with share 0.88. In lesson 2 the
+# planner knows how long its plan must be (AA29), and when the plan runs out with the job
+# not done the executor turns to the single loop's rule, which reads the job's progress
+# (AA27). These rules may read the task itself: its tool sequence and how far along it is.
+#
+# The **scaffolding** is what the course builds around the model and studies: a stop rule,
+# a budget rule, a goal test, an exit state, a router, a validator, a policy you write. A
+# scaffold sees only what a real agent would see: the request, its own plan, the
+# observations and the fields the tools returned, and its own counts of steps, calls and
+# tokens. The cell prints the line from `sim`, with what a policy of your own is handed at
+# each step (lesson 6).
+
+# %%
+from dataclasses import fields
+
+from sim.engine.policy import Observation
+
+line = pd.DataFrame(
+    [
+        ("model (given)", "right pick with share selection(d)", "sequence, progress"),
+        ("model (given)", f"once the job is done, stop with share {picks.STOP_SHARE}", "progress"),
+        ("model, lesson 2", "AA29: the plan is as long as the sequence", "sequence length"),
+        ("model, lesson 2", "AA27: the executor turns to the loop's rule", "progress"),
+        ("scaffolding, lesson 3", "stop rule, budget rule, goal test, router", "observations"),
+        ("scaffolding, lesson 4", "validator, exit state", "observations"),
+        ("scaffolding, lesson 6", "a policy you write", "observations"),
+    ],
+    columns=["part", "rule", "reads"],
+)
+print(line.to_string(index=False))
+say("a policy is handed, at each step: " + ", ".join(field.name for field in fields(Observation)))
+
+# %% [markdown]
+# A test, `tests/test_honest_scaffolding.py`, holds the line: it reads the engine's source and
+# fails if a function that is not one of the model's rules (listed there by their codes)
+# reads a task's sequence, its kind or its correct answer. Scoring alone reads the answer.
+#
+# What carries over to real agents follows from the line. The model's figures (its pick
+# shares, the 0.88, the token prices) are this simulator's, written to mimic a loop; they
+# say nothing about your model. In this course only two things carry over: what a scaffold
+# does to the counted units, with the reason for it, to be measured again on your own
+# agent; and the methods of measuring.
 #
 # ## The measurement
 #

@@ -122,6 +122,14 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 # - **The units counted (AA30)** are success, steps, tool calls, tokens and tool errors. A
 #   difference no larger than the run-to-run difference counts as unmeasured.
 #
+# Two of these rules are the model's given skill, on the model's side of lesson 1's line,
+# and not scaffolding that a real runtime could copy. AA29: the planner knows how long the
+# plan must be, though not which tools fill it. AA27: the executor follows the plan only
+# while the job is not done, and when the plan ends with the job not done it turns to the
+# single loop's rule; both read the job's progress, which a real runtime cannot see. They
+# are the source's rules and they stay, so that the source's figures stand. A real executor
+# knows that its job is done only from a test it can observe, such as lesson 3's goal test.
+#
 # The cell below prints these constants from `sim` itself, so the text and the simulator
 # cannot drift apart.
 

@@ -61,7 +61,7 @@ import pandas as pd
 from IPython.display import Image, display
 
 import sim
-from sim.engine import config, loops
+from sim.engine import config
 from sim.measurement.bands import compare_setups, verdict_table
 from sim.measurement.batch import study_seeds
 from sim.measurement.counts import measure
@@ -265,9 +265,9 @@ for setup in SETUPS:
 # An answer can be lost in two ways. Before the job is done, a wrong pick can replace a
 # held result, as in G23. After the job is done, the agent may fail to stop (the chance is
 # 1 - 0.88 at each step) and call a tool it did not need. Only the second is the budget's
-# fault. The cell reruns every task at budget 12 with one change: the run ends right after
-# the call that completes the job. A spoiled task that becomes solved was spoiled after the
-# job was done.
+# fault. The cell reruns every task at budget 12 with one change, the stopping rule SB1 of
+# the next section: once the answer the request asks for is observed, the next step stops.
+# A spoiled task that becomes solved was spoiled after the job was done.
 
 # %%
 for setup in SETUPS:
@@ -292,25 +292,63 @@ say(format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 # %% [markdown]
 # ## A stopping criterion
 #
-# The sweep suggests two rules, and `sim` now implements both as explicit options that
-# leave the original defaults and figures untouched:
+# The sweep suggests two rules, and `sim` implements both as explicit options that leave the
+# original defaults and figures untouched. Both are scaffolding in lesson 1's sense: they
+# decide from what a loop can observe (the request, the fields its tools returned, its own
+# counts), never from the task's hidden sequence.
 #
-# - **[SB1](../GLOSSARY.md#rule-codes), stop when done.** The run ends right after the call that completes the job: for
-#   a record task, when the record is written; for the others, when the requested result is
-#   held. No extra step is spent deciding to stop (`stop_when_done=True`).
-# - **SB2, a budget from the plan.** Each task gets its plan length, plus 1 step of planning
-#   in the split, plus a margin for wrong picks (`budget_margin=m`).
+# - **[SB1](../GLOSSARY.md#rule-codes), stop once the goal is observed.** A [router](../GLOSSARY.md#router) (rule RT1) reads the request's
+#   words for the field it asks for: "bedeli" the charge (`amount`), "tuketimi" the
+#   consumption (`m3`), "hesaplanir" a document's `code`, "kayda yaz" a record (`written`).
+#   The [goal test](../GLOSSARY.md#goal-test) (GT1) holds when the answer held is that field's value; for a record,
+#   when the record was written with the amount the tariff returned. Once it holds, the
+#   next step stops. Deciding to stop is a step like any other: it counts against the budget
+#   and costs a step's tokens, with no call (`stop_when_done=True`).
+# - **SB2, a budget from what the loop expects.** Each task gets the calls it expects, plus
+#   1 step of planning in the split, plus a margin for wrong picks and the stop step
+#   (`budget_margin=m`). The split expects its own plan's length. The single loop has no
+#   plan: it takes the router's count of calls for the goal (RT2, what the tools'
+#   documentation says each goal takes).
 #
-# Here is the loop both setups run around lesson 1's step (`run_loop`), with SB1 as its
-# last test, and the task's own budget under SB2 (`RunConfig.task_budget`).
+# One figure here is the model's, not the rule's: the split's plan is as long as the task's
+# sequence because the planner knows that length (AA29, lesson 2), a given skill no real
+# runtime can copy. SB1's test comes before the model's pick at each step; the pick itself
+# still aims at the sequence's next position, which is the model's skill too. The cell
+# prints the router's two tables and the budget under SB2: the calls each setup expects,
+# and the task's budget from them.
 
 # %%
-print(code_of(loops.run_loop))
+from sim.engine import goals, runs
+
+say("RT1, the router: " + "; ".join(f'"{phrase}" -> {goal}' for phrase, goal in goals.ROUTES))
+say("RT2, the calls each goal takes: " + ", ".join(f"{goal} {n}" for goal, n in goals.CALLS_FOR.items()))
+print(code_of(runs.expected_calls))
 print(code_of(config.RunConfig.task_budget))
 
 # %% [markdown]
+# How often does the router read a request right? The cell sets RT1's goal and RT2's count
+# beside each task's kind (the field it asks for) and its sequence's length, neither of
+# which the router sees.
+
+# %%
+from sim.model.tasks import GOALS
+
+templates = {task.request.replace(task.subscriber, "<code>") for task in sim.TASKS}
+goal_right = sum(goals.goal_of(task.request) == GOALS[task.kind] for task in sim.TASKS)
+calls_right = sum(goals.CALLS_FOR[goals.goal_of(task.request)] == len(task.sequence) for task in sim.TASKS)
+say(f"requests: {len(sim.TASKS)}, from {len(templates)} templates (the subscriber's code left out)")
+say(f"the router's goal is right on {goal_right} of {len(sim.TASKS)} tasks, its count of calls on "
+    f"{calls_right} of {len(sim.TASKS)}")  # fmt: skip
+
+# %% [markdown]
+# The router is right on 24 of 24 tasks, and that holds by construction, not by skill: the
+# 24 requests come from 4 templates, one a kind, and the router was written for those 4.
+# So here SB2 gives the single loop the budgets it would get from the sequences' lengths. A
+# real router meets requests nobody wrote it for, and how often it routes right is a figure
+# to measure on them.
+#
 # The margin is measured: with SB1 and a budget too large to bind (20 steps), how many steps
-# beyond the plan length did each task need?
+# beyond planning and its expected calls did each task need, its stop step included?
 
 # %%
 extra = []
@@ -320,7 +358,7 @@ for setup in SETUPS:
         for task in sim.TASKS:
             run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
             extra.append({"setup": sim.SETUP_LABELS[setup], "run": sim.run_label(seed), "stopped": run.stopped,
-                          "extra steps": run.steps - planning - len(task.sequence)})  # fmt: skip
+                          "extra steps": run.steps - planning - runs.expected_calls(setup, task)})  # fmt: skip
 extra = pd.DataFrame(extra)
 print(
     extra.pivot_table(
@@ -343,9 +381,10 @@ print("budget under SB2, by sequence length:")
 print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
 
 # %% [markdown]
-# Every task finished, and none needed more than 4 steps beyond its plan, so these 2 runs
-# suggest a margin of 4. The rule then gives a record task 8 steps in the single loop and 9
-# in the split; a document task gets 5 and 6.
+# Every task stopped. None needed more than 5 steps beyond its expected calls, and each
+# needed at least 1: its stop step. So these 2 runs suggest a margin of 5. The rule then
+# gives a record task 9 steps in the single loop and 10 in the split; a document task gets
+# 6 and 7.
 #
 # But that margin was read off the same 2 runs it would be applied to. A margin is a
 # setting tuned on data, and like any tuned setting it must be tested on data it has not
@@ -376,12 +415,64 @@ for setup in SETUPS:
 
 # %% [markdown]
 # On the held-out seeds the tuned margins let more than 99 % of task runs finish in both
-# setups. The margin of 4 read off runs A and B holds for the single loop but falls short
-# for the split, whose wrong plans need longer to correct. So the course's rule takes its
-# margin per setup, from the tuning block: 4 for the single loop, 6 for the split.
+# setups. The margin of 5 read off runs A and B is at the edge for the single loop (it lets
+# 0.9900 of the held-out task runs finish) and falls short for the split (0.9659), whose
+# wrong plans need longer to correct. So the course's rule takes its margin per setup, from
+# the tuning block: 6 for the single loop, 7 for the split.
 #
-# Now the rule against the fixed budgets, on the lesson's tasks and runs. The last rows of
-# each setup are SB1 alone at budget 12 and SB1 with SB2 at the setup's tuned margin.
+# ### What stopping saves, at one budget
+#
+# First SB1 on its own, against the loop without it at the same budget of 12 steps. Both
+# pay for their stop: the original agent's stop step (taken with the chance 0.88 once its
+# job is done) and SB1's cost the same. The cell prints the band rule's verdicts on runs A
+# and B beside the paired differences over 10,000 seeds, then takes each run's saved steps
+# apart: the calls the loop without the rule made after its goal was observed, and the
+# stop steps of both.
+
+# %%
+from sim.measurement.outcomes import calls_after_goal
+
+for setup in SETUPS:
+    plain = [measure(setup, seed, 12) for seed in SEEDS]
+    stopping = [measure(setup, seed, 12, stop_when_done=True) for seed in SEEDS]
+    verdicts = compare_setups(plain, stopping)
+    say(f"{sim.SETUP_LABELS[setup]}, budget 12: first = no stopping rule, second = stop when done")
+    print(fitted(verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
+    many = (many_seed_run(sim.RunConfig(setup, 12, **options)) for options in ({}, {"stop_when_done": True}))
+    beside = beside_many_seeds(verdicts, *many)
+    say(f"beside {MANY_SEEDS} seeds from {SEED_A} (second minus first, per run of 24 tasks):")
+    print(beside.drop(columns="agrees").to_string(index=False))
+    for seed, first, second in zip(SEEDS, plain, stopping, strict=True):
+        base = [sim.run_task(setup, task, seed, 12) for task in sim.TASKS]
+        ruled_runs = [sim.run_task(setup, task, seed, 12, stop_when_done=True) for task in sim.TASKS]
+        after = sum(calls_after_goal(run) or 0 for run in base)
+        stops = [sum(run.stopped for run in group) for group in (base, ruled_runs)]
+        stop_tokens = sum(step.tokens for run in ruled_runs for step in run.log if step.tool is None)
+        saved, saved_tokens = first.steps - second.steps, first.tokens - second.tokens
+        say(f"run {sim.run_label(seed)}: steps {first.steps} -> {second.steps}, {saved} saved = calls after the "
+            f"goal was observed {after} + stop steps ({stops[0]} - {stops[1]}); tokens {first.tokens} -> "
+            f"{second.tokens}, {saved_tokens} saved; a stop for free would look {saved + stops[1]} steps and "
+            f"{saved_tokens + stop_tokens} tokens cheaper")  # fmt: skip
+
+# %% [markdown]
+# At the same budget, SB1 saves little. In the single loop it saves 1 step and 134 tokens on
+# run A and 3 steps and 446 tokens on run B, within the bands: unmeasured. In the split it
+# saves 3 and 2 steps and 330 and 190 tokens, measured. Over 10,000 seeds both savings
+# resolve and stay small: 3.18 and 3.16 steps a run of 24 tasks, 556.08 and 345.99 tokens.
+# What the rule buys is success: +0.0344 and +0.0352 of the tasks a run, the answers a
+# finished agent would have spoiled.
+#
+# The steps saved are exactly the calls the loop without the rule made after its goal was
+# observed: both loops stop in all 24 tasks on each run, so the stop steps cancel. A rule
+# that ended the run with no stop step would look cheaper by exactly the stop steps it does
+# not pay for, as the end of each line prints: on the single loop's run A, 25 steps and 3180
+# tokens, where the rule saves 1 step and 134 tokens. Nearly all of such a saving would be
+# the baseline's stop steps, set against a rule that takes none.
+#
+# ### The whole rule against the fixed budgets
+#
+# Now SB1 with SB2 against the fixed budgets, on the lesson's tasks and runs. The last rows
+# of each setup are SB1 alone at budget 12 and SB1 with SB2 at the setup's tuned margin.
 
 # %% tags=["full-table"]
 ruled = []
@@ -420,7 +511,7 @@ for setup in SETUPS:
     say(f"beside {MANY_SEEDS} seeds from {SEED_A} (second minus first, per run of 24 tasks):")
     print(beside.drop(columns="agrees").to_string(index=False))
     say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
-    budgets = sorted({ruled_config.task_budget(len(task.sequence)) for task in sim.TASKS})
+    budgets = sorted({sim.plan_length_budget(setup, task, MARGINS[setup], 12) for task in sim.TASKS})
     stop_only = beside_many_seeds(
         verdicts[:1],
         many_seed_run(sim.RunConfig(setup, 8)),
@@ -431,34 +522,39 @@ for setup in SETUPS:
 
 # %% [markdown]
 # The rule gives each task its own budget, so this is not a comparison at one budget: the
-# last line of each setup prints the rule's budgets, and the effect of stopping when done
-# alone at the same budget of 8 steps. On runs A and B, against the fixed budget of 8 steps,
-# the rule cuts steps and [tokens](../GLOSSARY.md#token) in both setups, and the band rule prints measured for both. Success does not move in the single loop, whose
-# spoiled answers were all lost before the job was done. In the split it rises by 2 tasks
-# on run A and 1 on run B, which is no more than the band of 2 tasks: unmeasured. The split
-# also makes 3 and 2 fewer [tool calls](../GLOSSARY.md#tool-call), against a band of 1: measured. [Tool errors](../GLOSSARY.md#tool-error) stay where
-# they were in the single loop and move by 1 in the split, unmeasured too.
+# last line of each setup prints the rule's budgets, 7 to 10 steps in the single loop and 9
+# to 12 in the split, and the effect of stopping when done alone at the same budget of 8
+# steps. On runs A and B, against the fixed budget of 8 steps, the band rule measures no
+# unit in the single loop. In the split success rises by 2 tasks on run A and 1 on run B,
+# which is no more than the band of 2 tasks: unmeasured. The split also makes 3 and 2 fewer
+# [tool calls](../GLOSSARY.md#tool-call), against a band of 1: measured.
+#
+# Over 10,000 seeds the two setups part. In the single loop the rule saves 2.54 steps and
+# 394.48 tokens a run and solves more (+0.0349). In the split, whose budgets are all above
+# 8, it solves more too (+0.0509), but takes more steps (+0.99) and more tokens (+218.16):
+# the larger budgets let runs go on that budget 8 would have cut. Whether the rule is
+# cheaper than a fixed budget depends on that fixed budget, not only on the rule.
 #
 # On these runs the margin never cuts a run short: SB1 alone and SB1 with SB2 give the same
 # rows above. The margin is there for the runs that wander; on the held-out seeds it lets
 # more than 99 % of them finish.
 #
-# Over 10,000 seeds the rule's savings in steps and tokens hold in both setups, as the
-# tables beside the verdicts print; read the success rows there before believing any
-# 2-run gain in success.
-#
-# **The course's stopping rule:** stop as soon as the job is done (for a record task, as
-# soon as the record is written), and give each task its plan length, plus 1 step for
-# planning where there is a [planner](../GLOSSARY.md#planner), plus a margin tuned on seeds the rule is not measured
-# on: 4 steps for the single loop and 6 for the split. Lessons 4 and 5 keep the fixed budget
-# of 8 steps, so that their figures stay comparable with lesson 2's; the [contract](../GLOSSARY.md#contract) of lesson
-# 4 has a stop of its own (it ends when its plan completes).
+# **The course's stopping rule:** stop at the step after the goal the request asks for is
+# observed (for a record, the record written with the amount observed), and pay for that
+# step; give each task the calls it expects (the split its plan's length, the single loop
+# the router's count for its request), plus 1 step for planning where there is a
+# [planner](../GLOSSARY.md#planner), plus a margin tuned on seeds the rule is not measured on: 6 steps for the
+# single loop and 7 for the split. Lessons 4 and 5 keep the fixed budget of 8 steps, so
+# that their figures stay comparable with lesson 2's; the [contract](../GLOSSARY.md#contract) of lesson 4 has a stop
+# of its own (it ends when its plan completes).
 #
 # For a real agent the part that carries over is the shape of the rule, not its numbers: a
-# loop needs a test for "done" that it can observe (here the record written, the result
-# held), and a budget set from the plan's length plus a margin read off runs it was not
-# tuned on. A real model has no fixed stop chance; whether it stops once the job is done is
-# a property of its own traces, to be measured as lesson 6 measures a stop rule.
+# loop needs a test for "done" that it can observe (here the field the request asks for
+# held, the record written with it), a stop that is paid for like any step, and a budget set
+# from what the loop expects (its plan, or a router's reading of the request) plus a margin
+# read off runs it was not tuned on. The router here is right by construction; a real one
+# must be measured. A real model has no fixed stop chance; whether it stops once the job is
+# done is a property of its own traces, to be measured as lesson 6 measures a stop rule.
 
 # %% [markdown]
 # ## Summary
@@ -472,9 +568,14 @@ for setup in SETUPS:
 #   not effects.
 # - Spoiled answers come from wrong picks before the job is done and from agents that do
 #   not stop after it. Only the second is fixed by a stopping criterion.
-# - The course's rule: stop when done, budget = plan length (+1 planning) + a margin tuned on
-#   one block of seeds and tested on another: 4 for the single loop, 6 for the split. On
-#   runs A and B it saves steps and tokens, measured.
+# - The course's rule: stop once the request's goal is observed, paying for the stop step;
+#   budget = expected calls (the split's plan, the single loop's router) (+1 planning) + a
+#   margin tuned on one block of seeds and tested on another: 6 for the single loop, 7 for
+#   the split.
+# - At the same budget of 12, with both paying for their stop, stopping saves little: 1 and
+#   3 steps and 134 and 446 tokens in the single loop on runs A and B, unmeasured; 3.18
+#   steps and 556.08 tokens a run over 10,000 seeds. What it buys is success, +0.0344 a run.
+#   A stop that cost nothing would look 25 steps cheaper on run A, 24 of them stop steps.
 #
 # ## Exercises
 #
@@ -482,8 +583,9 @@ for setup in SETUPS:
 #    change colour in the grid at budget 12, and why those?
 # 2. Find a seed where the single loop spoils a task after the job was done (the grid shows
 #    it turning from spoiled to solved when you tick the box).
-# 3. The margin of 4 was measured on runs A and B. Press **new seed** a few times with the
-#    box ticked and a budget of 20: does any task need more than its plan length plus 4?
+# 3. The margin of 5 was measured on runs A and B. Press **new seed** a few times with the
+#    box ticked and a budget of 20: does any task need more than its expected calls plus 5,
+#    its stop step included?
 # 4. At which budget does the split first solve all 3 record tasks with their record
 #    written, on run A? Read it off the grid.
 #
@@ -494,12 +596,12 @@ for setup in SETUPS:
 # 5. **What stopping saves, counted.** At your seed and budget 12, in both setups, count the
 #    task runs whose answer is wrong without stop when done and right with it
 #    (`sim.run_task(..., stop_when_done=True)`, `sim.is_correct`). Put it in `my_count`.
-# 6. **A stop predicate.** Write `my_done(observation)`: true when the job is done, judged
-#    only from what the agent has observed (`observation.kind`, `observation.fields`, the
-#    names of the fields the tools have returned, and `observation.trace`, the calls so far,
-#    each with its tool and tool error flag). The check runs the single loop with it as the
-#    stop rule on the 24 tasks at your seed, budget 12: it must stop each task at the first
-#    step after its job is done, as SB1 does, never before.
+# 6. **A stop predicate.** Write `my_done(observation)`: true when the request's goal is
+#    observed, judged only from what the agent sees: `observation.request` (its words say
+#    what it asks for), `observation.state` (the values the tools have returned so far, by
+#    field name) and `observation.held` (the answer it holds now). The check runs the single
+#    loop with it as the stop rule on the 24 tasks at your seed, budget 12: it must stop each
+#    task at the first step after its goal is observed, as SB1 does, never before.
 
 # %%
 from sim.exercises import step_budget as exercises
@@ -509,7 +611,7 @@ MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 my_count = None  # exercise 5: task runs that stop when done turns from wrong to right
 
 
-def my_done(observation): ...  # return True when the job is done
+def my_done(observation): ...  # return True when the request's goal is observed
 
 
 print(exercises.check_saved_by_stopping(MY_SEED, my_count))

@@ -206,7 +206,8 @@ def lesson_03() -> list[str]:
     lines.append(
         f"1. At seed {A}, budget 12, the split's tasks that change colour with stop when done: "
         f"{', '.join(changed)} (spoiled -> solved). They finished their job, did not stop (the 12 % chance) "
-        "and called a tool that replaced the right answer; the rule ends the run before that call."
+        "and called a tool that replaced the right answer; the rule stops at the step after the goal is observed, "
+        "before that call."
     )
     found = None
     for seed in range(A, A + 2000):
@@ -222,20 +223,23 @@ def lesson_03() -> list[str]:
         f"2. Counting up from {A}: seed {found[0]}, task {found[1]} (single loop, budget 12) is spoiled after "
         "its job was done and solved with stop when done."
     )
+    from sim.engine.runs import expected_calls
+
     worst = (0, None, None, None)
     for seed in range(A, A + 200):
         for setup in SETUPS:
             planning = 1 if setup == "plan-execute" else 0
             for task in sim.TASKS:
                 run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
-                extra = run.steps - planning - len(task.sequence)
+                extra = run.steps - planning - expected_calls(setup, task)
                 if run.stopped and extra > worst[0]:
                     worst = (extra, seed, setup, task.name)
     lines.append(
         f"3. Over seeds {A} to {A + 199}, budget 20, stop when done: the most steps any task needed beyond "
-        f"its plan was {worst[0]} ({sim.SETUP_LABELS[worst[2]]}, {worst[3]}, seed {worst[1]}). "
-        + ("So a margin of 4 is not enough everywhere: the margin was measured on two runs only." if worst[0] > 4
-           else "A margin of 4 held on all of them.")
+        f"its expected calls, its stop step included, was {worst[0]} ({sim.SETUP_LABELS[worst[2]]}, {worst[3]}, "
+        f"seed {worst[1]}). "
+        + ("So a margin of 5 is not enough everywhere: the margin was measured on two runs only." if worst[0] > 5
+           else "A margin of 5 held on all of them.")
     )  # fmt: skip
     grid = outcome_grid("plan-execute", A, range(1, 13))
     records = [t.name for t in sim.TASKS if t.kind == "record"]
@@ -256,11 +260,12 @@ def lesson_03() -> list[str]:
         f"seed: {counts}. For a student's seed: `sim.exercises.step_budget.saved_by_stopping(seed)`."
     )
     lines.append(
-        '6. `my_done`: for a charge, consumption or document task, the kind\'s result field ("amount", "m3", '
-        '"code") is in `observation.fields`; for a record task, a `write_record` call without a tool error after '
-        "a `tariff` call without one (a record written before the amount was priced is not the job). This is "
-        f"`sim.engine.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops once an answer "
-        "is held, or once the trace is as long as the plan, stops too early."
+        '6. `my_done`: read the goal from the request\'s words ("kayda yaz" a record, "bedeli" the charge `amount`, '
+        '"tuketimi" the consumption `m3`, else a document `code`); for a record, `state.get("written") is True` and '
+        'the value written equals the amount observed (`state["value"] == state["amount"]`); otherwise the goal '
+        "field is in `observation.state` and `observation.held` equals it. This is the goal test GT1 on the router "
+        f"RT1's goal, `sim.engine.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops "
+        "once any answer is held stops too early; one that accepts any written record can stop on a wrong write."
     )
     return lines + [""]
 

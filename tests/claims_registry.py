@@ -136,6 +136,7 @@ def says(name: str, first, second: tuple, **expected: str):
 
 LOOP, SPLIT, CONTRACT = ("single-loop", {}), ("plan-execute", {}), ("contract", {})
 LOOP_SB1, SPLIT_SB1 = ("single-loop", {"stop_when_done": True}), ("plan-execute", {"stop_when_done": True})
+SPLIT_RULE = ("plan-execute", {"budget": 12, "stop_when_done": True, "budget_margin": 7})  # lesson 3's rule
 LOOKALIKE = {setup: (setup, {"lookalike": True}) for setup in ("single-loop", "plan-execute", "contract")}
 
 
@@ -471,15 +472,180 @@ def _tuned_margins() -> dict:
 
 def margin_never_cuts_the_lesson_runs() -> bool:
     """Runs A and B: in both loops SB1 alone at budget 12 and SB1 with SB2 at the tuned margin give the
-    same counted units (the margins are 4 and 6)."""
+    same counted units (the margins are 6 and 7)."""
     margins = _tuned_margins()
-    if margins != {"single-loop": 4, "plan-execute": 6}:
+    if margins != {"single-loop": 6, "plan-execute": 7}:
         return False
     return all(
         _counts(_measure(setup, seed, 12, stop_when_done=True))
         == _counts(_measure(setup, seed, 12, stop_when_done=True, budget_margin=margins[setup]))
         for setup in LOOPS
         for seed in SEEDS
+    )
+
+
+def stop_and_budget_rules_read_no_ground_truth() -> bool:
+    """The rule: the router, the goal test and the budget rule read no task sequence, kind or answer
+    (read from their source as tests/test_honest_scaffolding.py reads it); the one read on SB2's path
+    is the split's plan length, AA29."""
+    import inspect
+
+    from test_honest_scaffolding import truth_reads
+
+    from sim.engine import config, goals, runs
+
+    config_reads = truth_reads(inspect.getsource(config.RunConfig))
+    calls_reads = [what for _, what, _ in truth_reads(inspect.getsource(runs.expected_calls))]
+    return (
+        truth_reads(inspect.getsource(goals)) == []
+        and config_reads == []
+        and calls_reads == ["task.sequence"]
+    )
+
+
+def lesson_runs_need_one_to_five_extra_steps() -> bool:
+    """Runs A and B, budget 20, SB1: every task stops, and each needs 1 to 5 steps beyond planning and
+    its expected calls (5 at most, reached; 1 at least: its stop step)."""
+    from sim.engine import runs
+
+    extra = []
+    for setup in LOOPS:
+        for seed in SEEDS:
+            for task in sim.TASKS:
+                run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
+                if not run.stopped:
+                    return False
+                planning = sim.engine.config.PLANNING_STEPS[setup]
+                extra.append(run.steps - planning - runs.expected_calls(setup, task))
+    return min(extra) == 1 and max(extra) == 5
+
+
+def both_stops_cost_a_step() -> bool:
+    """The rule: at runs A and B, budget 12, every stop step, the original agent's and SB1's, is a step of
+    the budget with no call and costs what a step of its setup costs for its trace (AA28)."""
+    price = {"single-loop": costs.loop_step_tokens, "plan-execute": costs.executor_step_tokens}
+    for setup in LOOPS:
+        for seed in SEEDS:
+            for stop in (False, True):
+                for run in _runs(setup, seed, 12, stop):
+                    stops = [step for step in run.log if step.tool is None]
+                    if len(stops) != run.stopped or any(
+                        s.tokens != price[setup](s.trace_length) for s in stops
+                    ):
+                        return False
+    return True
+
+
+def _stop_accounts(setup: str, seed: int) -> dict:
+    """SB1 against the plain loop at budget 12: steps and tokens saved, the plain runs' calls after the
+    goal was observed, both sides' stop steps and SB1's stop tokens."""
+    plain, ruled = _runs(setup, seed, 12), _runs(setup, seed, 12, True)
+    return {
+        "saved": sum(r.steps for r in plain) - sum(r.steps for r in ruled),
+        "saved_tokens": sum(r.tokens for r in plain) - sum(r.tokens for r in ruled),
+        "after": sum(outcomes.calls_after_goal(run) or 0 for run in plain),
+        "stops": (sum(r.stopped for r in plain), sum(r.stopped for r in ruled)),
+        "stop_tokens": sum(step.tokens for run in ruled for step in run.log if step.tool is None),
+    }
+
+
+def stop_saves_little_at_one_budget() -> bool:
+    """SB1 against the plain loop at budget 12, both loops, runs A and B and 10,000 seeds: it saves steps
+    and tokens, never more than 5 % of the plain loop's (on the runs and in the mean over the seeds)."""
+    for setup in LOOPS:
+        for seed in SEEDS:
+            plain, ruled = _measure(setup, seed, 12), _measure(setup, seed, 12, stop_when_done=True)
+            for unit in ("steps", "tokens"):
+                saved = getattr(plain, unit) - getattr(ruled, unit)
+                if not 0 < saved <= 0.05 * getattr(plain, unit):
+                    return False
+        first = many_seed_run(sim.RunConfig(setup, 12))
+        second = many_seed_run(sim.RunConfig(setup, 12, stop_when_done=True))
+        for unit, per_task in (("steps", first.steps), ("tokens", first.tokens)):
+            d = paired_difference(first, second, unit)
+            if not -0.05 * per_task.sum(axis=0).mean() <= d["low"] <= d["high"] < 0:
+                return False
+    return True
+
+
+def loop_stop_saving_unmeasured() -> bool:
+    """SB1 against the single loop at budget 12: 1 and 3 steps, 134 and 446 tokens saved on runs A and
+    B, and the band rule says unmeasured for both units."""
+    saved = [_stop_accounts("single-loop", seed) for seed in SEEDS]
+    verdicts = _verdicts(_pair("single-loop", 12), _pair("single-loop", 12, stop_when_done=True))
+    return [(a["saved"], a["saved_tokens"]) for a in saved] == [(1, 134), (3, 446)] and all(
+        verdicts[unit].verdict == "unmeasured" for unit in ("steps", "tokens")
+    )
+
+
+def split_stop_saving_measured() -> bool:
+    """SB1 against the split at budget 12: 3 and 2 steps, 330 and 190 tokens saved on runs A and B, and
+    the band rule says measured (down) for both units."""
+    saved = [_stop_accounts("plan-execute", seed) for seed in SEEDS]
+    verdicts = _verdicts(_pair("plan-execute", 12), _pair("plan-execute", 12, stop_when_done=True))
+    return [(a["saved"], a["saved_tokens"]) for a in saved] == [(3, 330), (2, 190)] and all(
+        _band_says(verdicts[unit], "measured down") for unit in ("steps", "tokens")
+    )
+
+
+def steps_saved_are_calls_after_the_goal() -> bool:
+    """Both loops, runs A and B, budget 12: the steps SB1 saves equal the plain runs' calls after their
+    goal was observed, both sides stop in all 24 tasks, and a free stop would show the saving plus
+    SB1's stop steps (and tokens)."""
+    for setup in LOOPS:
+        for seed in SEEDS:
+            a = _stop_accounts(setup, seed)
+            if a["stops"] != (24, 24) or a["saved"] != a["after"]:
+                return False
+    a = _stop_accounts("single-loop", SEED_A)
+    return (a["saved"] + a["stops"][1], a["saved_tokens"] + a["stop_tokens"]) == (25, 3180)
+
+
+def free_stop_saving_is_mostly_stop_steps() -> bool:
+    """Both loops, runs A and B, budget 12: of the steps a free stop would seem to save (the saving plus
+    SB1's stop steps), the stop steps are at least 85 %."""
+    for setup in LOOPS:
+        for seed in SEEDS:
+            a = _stop_accounts(setup, seed)
+            if a["stops"][1] < 0.85 * (a["saved"] + a["stops"][1]):
+                return False
+    return True
+
+
+def _rule_against_fixed(setup: str, fixed: int, unit: str) -> dict:
+    """The course's rule (SB1 with SB2 at the tuned margin) minus a fixed budget, over 10,000 seeds."""
+    rule = sim.RunConfig(setup, 12, stop_when_done=True, budget_margin=_tuned_margins()[setup])
+    return paired_difference(many_seed_run(sim.RunConfig(setup, fixed)), many_seed_run(rule), unit)
+
+
+def loop_rule_saves_over_many_seeds() -> bool:
+    """Single loop, the course's rule against the fixed budget of 8 over 10,000 seeds: fewer steps and
+    tokens, more success (every interval off zero)."""
+    steps, tokens = (_rule_against_fixed("single-loop", 8, unit) for unit in ("steps", "tokens"))
+    return (
+        steps["high"] < 0
+        and tokens["high"] < 0
+        and _rule_against_fixed("single-loop", 8, "success")["low"] > 0
+    )
+
+
+def split_rule_dearer_than_budget_8() -> bool:
+    """The split, the course's rule against the fixed budget of 8 over 10,000 seeds: every task's budget
+    above 8, and success, steps and tokens all higher (every interval above zero)."""
+    budgets = {
+        sim.plan_length_budget("plan-execute", t, _tuned_margins()["plan-execute"], 12) for t in sim.TASKS
+    }
+    return min(budgets) > 8 and all(
+        _rule_against_fixed("plan-execute", 8, unit)["low"] > 0 for unit in ("success", "steps", "tokens")
+    )
+
+
+def rule_cheaper_depends_on_the_fixed_budget() -> bool:
+    """The split's rule costs more tokens than the fixed budget of 8 and fewer than the fixed budget of 12,
+    over 10,000 seeds."""
+    return (
+        _rule_against_fixed("plan-execute", 8, "tokens")["low"] > 0
+        and _rule_against_fixed("plan-execute", 12, "tokens")["high"] < 0
     )
 
 
@@ -790,14 +956,6 @@ def split_at_budget_2_finishes_only_length_1() -> bool:
         for seed in SEEDS
     ]
     return len(short) == 7 and all(s <= short and len(s) == 6 for s in solved)
-
-
-def stopping_saves_steps_and_tokens() -> bool:
-    """SB1 against each plain loop at runs A and B: fewer steps and tokens, measured."""
-    return (
-        says("_", LOOP, LOOP_SB1, steps="measured down", tokens="measured down")()
-        and says("_", SPLIT, SPLIT_SB1, steps="measured down", tokens="measured down")()
-    )
 
 
 def contract_errors_none_measured() -> bool:
@@ -1668,36 +1826,74 @@ REGISTRY: dict[str, list] = {
         ("The cell reruns every task at budget 12 with one change", NotAClaim("describes what the next cell does")),
         ("In the single loop every spoiled answer on these runs was lost before the job was done",
          Holds(single_loop_spoils_only_before_done)),
-        ("Every task finished, and none needed more than 4 steps beyond its plan",
-         Printed("every task stopped: yes | largest extra steps: 4 -> margin = 4")),
+        ("they decide from what a loop can observe", ByRule(stop_and_budget_rules_read_no_ground_truth)),
+        ("Every task stopped.", Printed("every task stopped: yes")),
+        ("None needed more than 5 steps beyond its expected calls, and each needed at least 1: its stop step",
+         Holds(lesson_runs_need_one_to_five_extra_steps)),
+        ("None needed more than 5 steps beyond its expected calls",
+         Printed("every task stopped: yes | largest extra steps: 5 -> margin = 5")),
         ("But that margin was read off the same 2 runs it would be applied to",
          NotAClaim("states how the margin above was read: from runs A and B, the runs the rule is measured on")),
         ("the tuned margins let more than 99 % of task runs finish in both setups",
-         Printed("it lets 0.9906 of task runs finish", "it lets 0.9921 of task runs finish")),
-        ("holds for the single loop but falls short for the split",
-         Printed("the 2-run margin 4 lets 0.9906", "the 2-run margin 4 lets 0.9662")),
+         Printed("it lets 0.9961 of task runs finish", "it lets 0.9918 of task runs finish")),
+        ("is at the edge for the single loop (it lets 0.9900 of the held-out task runs finish) and falls short",
+         Printed("the 2-run margin 5 lets 0.9900", "the 2-run margin 5 lets 0.9659")),
+        ("takes its margin per setup, from the tuning block: 6 for the single loop, 7 for the split",
+         Printed("single loop: tuned margin 6", "planner + executor: tuned margin 7")),
+        ("Both pay for their stop: the original agent's stop step", ByRule(both_stops_cost_a_step)),
+        ("then takes each run's saved steps apart", NotAClaim("describes what the next cell prints")),
+        ("At the same budget, SB1 saves little.", Holds(stop_saves_little_at_one_budget)),
+        ("In the single loop it saves 1 step and 134 tokens on run A and 3 steps and 446 tokens on run B",
+         Holds(loop_stop_saving_unmeasured)),
+        ("In the single loop it saves 1 step and 134 tokens",
+         Printed("steps 98 -> 97, 1 saved", "12214 -> 12080, 134 saved", "steps 98 -> 95, 3 saved",
+                 "11994 -> 11548, 446 saved")),
+        ("In the split it saves 3 and 2 steps and 330 and 190 tokens, measured", Holds(split_stop_saving_measured)),
+        ("In the split it saves 3 and 2 steps",
+         Printed("steps 119 -> 116, 3 saved", "10455 -> 10125, 330 saved", "steps 118 -> 116, 2 saved",
+                 "10355 -> 10165, 190 saved")),
+        ("The steps saved are exactly the calls the loop without the rule made after its goal was observed",
+         Holds(steps_saved_are_calls_after_the_goal)),
+        ("A rule that ended the run with no stop step would look cheaper by exactly the stop steps",
+         Holds(steps_saved_are_calls_after_the_goal)),
+        ("on the single loop's run A, 25 steps and 3180 tokens",
+         Printed("a stop for free would look 25 steps and 3180 tokens cheaper")),
+        ("Nearly all of such a saving would be the baseline's stop steps", Holds(free_stop_saving_is_mostly_stop_steps)),
+        ("Now SB1 with SB2 against the fixed budgets", NotAClaim("describes what the next cell prints")),
         ("and the effect of stopping when done alone at the same budget of 8 steps",
-         Printed("the rule's budgets: 5 to 8 steps by task, against 8; stop when done alone at budget 8",
-                 "the rule's budgets: 8 to 11 steps by task, against 8; stop when done alone at budget 8")),
-        ("In the split it rises by 2 tasks on run A and 1 on run B, which is no more than the band of 2 tasks",
-         Holds(says("split_sb1_success_rises_unmeasured", SPLIT, SPLIT_SB1, success="unmeasured up"))),
+         Printed("the rule's budgets: 7 to 10 steps by task, against 8; stop when done alone at budget 8",
+                 "the rule's budgets: 9 to 12 steps by task, against 8; stop when done alone at budget 8")),
+        ("In the split success rises by 2 tasks on run A and 1 on run B, which is no more than the band of 2",
+         Holds(says("split_rule_success_rises_unmeasured", SPLIT, SPLIT_RULE, success="unmeasured up"))),
         ("The split also makes 3 and 2 fewer tool calls, against a band of 1: measured",
-         Holds(says("split_sb1_fewer_calls", SPLIT, SPLIT_SB1, tool_calls="measured down"))),
+         Holds(says("split_rule_fewer_calls", SPLIT, SPLIT_RULE, tool_calls="measured down"))),
+        ("In the single loop the rule saves 2.54 steps and 394.48 tokens a run and solves more",
+         Holds(loop_rule_saves_over_many_seeds)),
+        ("In the single loop the rule saves 2.54 steps", Printed("-2.54", "-394.48", "+0.0349")),
+        ("it solves more too (+0.0509), but takes more steps (+0.99) and more tokens (+218.16)",
+         Holds(split_rule_dearer_than_budget_8)),
+        ("it solves more too", Printed("+0.0509", "+0.99", "+218.16")),
+        ("Whether the rule is cheaper than a fixed budget depends on that fixed budget",
+         Holds(rule_cheaper_depends_on_the_fixed_budget)),
         ("On these runs the margin never cuts a run short", Holds(margin_never_cuts_the_lesson_runs)),
         ("on the held-out seeds it lets more than 99 % of them finish",
-         Printed("it lets 0.9906 of task runs finish", "it lets 0.9921 of task runs finish")),
+         Printed("it lets 0.9961 of task runs finish", "it lets 0.9918 of task runs finish")),
         ("At budget 2 the split can only finish the 7 tasks of length 1, and solves 6",
          Holds(split_at_budget_2_finishes_only_length_1)),
         ("From budget 8 to 12 success does not change in either setup on either run",
          Holds(success_unchanged_from_8_to_12)),
         ("is not a better result than 23 at 8: 2 of those successes never wrote their record",
          Holds(small_budgets_flatter_record_tasks)),
-        ("On runs A and B it saves steps and tokens, measured", Holds(stopping_saves_steps_and_tokens)),
-        ("does any task need more than its plan length plus 4?", NotAClaim("an exercise question for the student")),
+        ("stopping saves little: 1 and 3 steps and 134 and 446 tokens in the single loop on runs A and B, unmeasured",
+         Holds(loop_stop_saving_unmeasured)),
+        ("3.18 steps and 556.08 tokens a run over 10,000 seeds", Printed("-3.18", "-556.08")),
+        ("A stop that cost nothing would look 25 steps cheaper on run A, 24 of them stop steps",
+         Printed("a stop for free would look 25 steps", "stop steps (24 - 24)")),
+        ("does any task need more than its expected calls plus 5", NotAClaim("an exercise question for the student")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
          NotAClaim("an exercise for the student: describes what the checks of sim.exercises.* print")),
         ("What stopping saves, counted.", NotAClaim("an exercise for the student")),
-        ("it must stop each task at the first step after its job is done, as SB1 does, never before",
+        ("it must stop each task at the first step after its goal is observed, as SB1 does, never before",
          NotAClaim("an exercise for the student: what check_stop_predicate requires")),
         ("the outcome grid of one setup for every budget up to the chosen one",
          NotAClaim("describes the control panel")),

@@ -149,7 +149,8 @@ def test_stop_predicate_check_accepts_the_rule_and_names_the_first_slip():
     late = ex03.check_stop_predicate(SEED, lambda observation: False)
     assert late.startswith("wrong: on task") and "later" in late
     early = ex03.check_stop_predicate(SEED, lambda observation: observation.held is not None)
-    assert early.startswith("wrong: on task") and "before the job is done" in early
+    assert early.startswith("wrong: on task") and "before its goal is observed" in early
+    assert "amount" not in early and "written" not in early  # the slip is named, not the rule
     broken = ex03.check_stop_predicate(SEED, lambda observation: observation.no_such_field)
     assert broken.startswith("wrong: policy") and "AttributeError" in broken
 

@@ -1,6 +1,6 @@
 """Lesson 3's exercise checks: the answers stop when done saves, counted, and a stop predicate the
-student writes. Each says right or wrong, never the answer (the answers: scripts/make_answer_key.py;
-the reference predicate: `sim.engine.policy.goal_met`)."""
+student writes from the request and the state observed. Each says right or wrong, never the answer
+(the answers: scripts/make_answer_key.py; the reference predicate: `sim.engine.policy.goal_met`)."""
 
 from collections.abc import Callable
 
@@ -83,6 +83,8 @@ def check_stop_predicate(seed: int, done: Callable) -> str:
         reference = run_policy(stop_when_goal_met, task, seed, BUDGET)
         if run.steps != reference.steps or run.trace != reference.trace:
             early = run.steps < reference.steps
-            return (f"wrong: on task {task.name} ({task.kind}) at seed {seed} your predicate stops "
-                    + ("before the job is done" if early else "later than the first step after the job is done"))  # fmt: skip
-    return f"right: your predicate stops every task as soon as its job is done at seed {seed}"
+            when = (
+                "before its goal is observed" if early else "later than the step after its goal is observed"
+            )
+            return f"wrong: on task {task.name} ({task.kind}) at seed {seed} your predicate stops {when}"
+    return f"right: your predicate stops every task as soon as its goal is observed at seed {seed}"

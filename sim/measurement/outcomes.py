@@ -5,7 +5,8 @@ wrong; and the outcome of every task at every budget.
 import pandas as pd
 
 from sim.engine.config import RunConfig
-from sim.engine.loops import check_run
+from sim.engine.goals import goal_of, goal_reached
+from sim.engine.loops import call_and_observe, check_run, initial_state
 from sim.engine.runs import run_with
 from sim.model.checks import check_budget, check_items, check_seed, check_setup
 from sim.model.tasks import TASKS, check_task, correct_answer
@@ -48,6 +49,19 @@ def loss_cause(run) -> str | None:
     if any(call.held == right for call in run.trace):
         return LOSSES[1]
     return outcome(run)
+
+
+def calls_after_goal(run) -> int | None:
+    """The calls a loop run made after its request's goal was first observed (GT1 on RT1's goal, the
+    trace replayed; lesson 3); None when it never was."""
+    run = check_run(run, setups=("single-loop", "plan-execute"))
+    task = check_task(run.task)
+    state, goal = initial_state(task), goal_of(task.request)
+    for index, call in enumerate(run.trace):
+        call_and_observe(call.tool, state)
+        if goal_reached(goal, state):
+            return len(run.trace) - index - 1
+    return None
 
 
 def outcome_grid(setup: str, seed: int, budgets, stop_when_done: bool = False) -> pd.DataFrame:
