@@ -5,6 +5,9 @@ differ, a seed repeats; a changed call is followed; bad requests get OpenAI-styl
 
 import json
 import math
+import signal
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 
@@ -14,7 +17,7 @@ import pytest
 
 import sim
 from sim.chat.messages import SYSTEM_EXECUTOR, SYSTEM_LOOP, head, planner_messages, requests, tool_schemas
-from sim.chat.model_endpoint import answer_text, held_answer, serve
+from sim.chat.model_endpoint import answer_text, held_answer, main, serve
 from sim.model.draws import draw_stream, stream_key
 from sim.model.picks import single_loop_pick
 from sim.model.tasks import ANSWERS, BY_NAME, TASKS
@@ -194,6 +197,26 @@ def test_a_final_answer_request_gets_the_answer_held(client):
     ] == answer_text(None)  # nothing held before a call
 
 
+def test_results_as_frameworks_write_them_are_read(client):
+    """A result as Python's text of a dict (str(observation)) or as content parts is read as its JSON
+    is; a result that holds no object is a tool error; a call id of another type is refused."""
+    run = sim.run_single_loop("G05", SEEDS[0], BUDGET)
+    sent, model = requests(run)[-1], model_name(SEEDS[0], "G05")
+    as_python = [{**m, "content": str(json.loads(m["content"]))} if m["role"] == "tool" else m for m in sent]
+    as_parts = [{**m, "content": [{"type": "text", "text": m["content"]}]} if m["role"] == "tool" else m
+                for m in sent]  # fmt: skip
+    want = ask(client, model, sent)["choices"]
+    assert ask(client, model, as_python)["choices"] == want == ask(client, model, as_parts)["choices"]
+    no_object = [{**m, "content": "{'m3': b'55'}"} if m["role"] == "tool" else m for m in sent[:4]]
+    errors = [{**m, "content": json.dumps({"error": "no such subscriber"})} if m["role"] == "tool" else m
+              for m in sent[:4]]  # fmt: skip
+    assert ask(client, model, no_object)["choices"] == ask(client, model, errors)["choices"]
+    assert ask(client, model, errors)["choices"] != ask(client, model, sent[:4])["choices"]
+    odd_id = [*sent[:2], {**sent[2], "tool_calls": [{**sent[2]["tool_calls"][0], "id": ["call_1"]}]}, sent[3]]
+    with pytest.raises(openai.BadRequestError, match="no tool message"):
+        ask(client, model, odd_id)
+
+
 def test_an_executor_follows_the_plan_it_is_sent(client):
     task, seed = BY_NAME["G05"], SEEDS[0]
     plan = ["tariff", "read_meter", "consumption"]
@@ -311,3 +334,27 @@ def test_serve_takes_a_free_port_and_stops():
             assert json.loads(response.read())["data"][0]["id"] == "sim-model"
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url + "/models", timeout=2)
+
+
+def test_main_serves_from_the_command_line():
+    """main() prints its base URL, serves, and ends on an interrupt."""
+    code = "import sys; from sim.chat.model_endpoint import main; sys.exit(main(['--port', '0']))"
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split(" at ")[1].split(";")[0]
+        with urllib.request.urlopen(url + "/models", timeout=5) as response:
+            assert json.loads(response.read())["data"][0]["id"] == "sim-model"
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=10) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def test_main_refuses_a_bad_port(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--port", "-1"])
+    assert stop.value.code == 2 and "the port must be 0 to 65535" in capsys.readouterr().err
+    with serve() as url:  # a port taken: said in a line, no traceback
+        assert main(["--port", url.rsplit(":", 1)[1].split("/")[0]]) == 1
+    assert "cannot serve on 127.0.0.1:" in capsys.readouterr().err

@@ -23,6 +23,7 @@ import ast
 import json
 import math
 import re
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -92,15 +93,16 @@ def text_of(message: dict) -> str:
     """A message's text: its content, or its text parts joined (the chat format's content list)."""
     content = message.get("content")
     if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+        texts = (part.get("text") for part in content if isinstance(part, dict))
+        return "".join(text for text in texts if isinstance(text, str))
     return content if isinstance(content, str) else ""
 
 
 def observation_of(content: str) -> dict:
-    """A tool result's observation: its JSON (or Python) dict; any other text is a tool error."""
+    """A tool result's observation: its JSON (or Python literal) object; any other text is a tool error."""
     for read in (json.loads, ast.literal_eval):
         try:
-            value = read(content)
+            value = json.loads(json.dumps(read(content)))  # a Python literal only as far as JSON holds it
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
         if isinstance(value, dict):
@@ -131,7 +133,6 @@ class Request:
     kind: str
     plan: tuple[str, ...] | None = None
     picks: list = field(default_factory=list)
-    plan_as_written: bool | None = None  # an executor's: the plan sent is the one the planner writes
 
 
 def _checked_messages(body: dict) -> list:
@@ -146,7 +147,8 @@ def _checked_messages(body: dict) -> list:
 
 def _picks(messages: list) -> list:
     """The conversation's picks in order, each tool call with the result sent for it."""
-    results = {m.get("tool_call_id"): text_of(m) for m in messages if m["role"] == "tool"}
+    results = {m["tool_call_id"]: text_of(m) for m in messages
+               if m["role"] == "tool" and isinstance(m.get("tool_call_id"), str)}  # fmt: skip
     picks = []
     for i, message in enumerate(messages):
         if message["role"] != "assistant":
@@ -162,7 +164,7 @@ def _picks(messages: list) -> list:
                 raise EndpointError(
                     400, f"messages[{i}]: a tool call must name its function", f"messages[{i}]"
                 )
-            if call.get("id") not in results:
+            if not isinstance(call.get("id"), str) or call["id"] not in results:
                 raise EndpointError(400, f"messages[{i}]: the tool call {call.get('id')!r} has no tool "
                                     "message with its result", f"messages[{i}]")  # fmt: skip
             picks.append((function["name"], observation_of(results[call["id"]])))
@@ -251,15 +253,15 @@ def held_answer(text: object) -> int | str | None:
     raise InputError(f"text must read 'The answer is <JSON>.', got {text!r}")
 
 
-def _pick_function(request: Request) -> Callable:
-    task, seed = request.task, request.seed
+def _pick_function(request: Request) -> tuple[Callable, bool | None]:
+    """(the model's pick on a fresh stream, for an executor whether the plan sent is the planner's)."""
+    task, seed, plan = request.task, request.seed, request.plan
     if request.kind == "tool pick":
         draw = draw_stream(stream_key(seed, task.name))
-        return lambda target, depth, calls: single_loop_pick(target, depth, draw)
+        return (lambda target, depth, calls: single_loop_pick(target, depth, draw)), None
     draw = draw_stream(stream_key(seed, task.name, planner=True))
     written = write_plan(task.sequence, draw)  # the planner's draws come first on its stream
-    request.plan_as_written = written == request.plan
-    return lambda target, depth, calls: executor_pick(request.plan, calls, target, depth, draw)
+    return (lambda target, depth, calls: executor_pick(plan, calls, target, depth, draw)), written == plan
 
 
 def model_message(request: Request) -> tuple[dict, dict]:
@@ -269,11 +271,11 @@ def model_message(request: Request) -> tuple[dict, dict]:
     if request.kind == "planner":
         plan = write_plan(task.sequence, draw_stream(stream_key(seed, task.name, planner=True)))
         return {"role": "assistant", "content": json.dumps(list(plan))}, about
-    pick = None if request.kind == "final answer" else _pick_function(request)
+    pick, as_written = (None, None) if request.kind == "final answer" else _pick_function(request)
     state, done, calls, departures = replay(task, request.picks, pick)
     about.update(picks=len(request.picks), departures=departures)
     if request.kind == "executor":
-        about["plan_as_written"] = request.plan_as_written
+        about["plan_as_written"] = as_written
     target = task.sequence[done] if done < len(task.sequence) else None
     tool = None if pick is None else pick(target, done + 1, calls)
     if tool is None:
@@ -374,17 +376,30 @@ def serve(port: int = 0) -> Iterator[str]:
         thread.join(timeout=5)
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"the port must be 0 to 65535, got {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Serve the model until interrupted (the command line's entry): --port (default 8000)."""
+    """Serve the model until interrupted (the command line's entry): --port (default 8000, 0: a free
+    one); prints the base URL first."""
     parser = argparse.ArgumentParser(
         description="The course's fictional model as a chat endpoint on 127.0.0.1."
     )
-    parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0: a free one)")
+    parser.add_argument("--port", type=_port, default=8000, help="port on 127.0.0.1 (0: a free one)")
     port = parser.parse_args(argv).port
-    with serve(port) as base_url:
-        print(f"serving {MODEL} at {base_url}; model names {MODEL}@seed=N&task=GNN; Ctrl-C stops")
-        try:
+    try:
+        with serve(port) as base_url:
+            print(
+                f"serving {MODEL} at {base_url}; model names {MODEL}@seed=N&task=GNN; Ctrl-C stops",
+                flush=True,
+            )
             threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:  # the port is taken or not ours to open
+        print(f"cannot serve on 127.0.0.1:{port}: {error}", file=sys.stderr)
+        return 1
     return 0
