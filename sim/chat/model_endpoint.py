@@ -217,11 +217,11 @@ def read_request(body: object) -> Request:
     return Request(seed, task, messages, offered, kind, plan, [] if kind == "planner" else _picks(messages))
 
 
-def replay(task: Task, picks: list, pick: Callable | None) -> tuple[dict, int, int, list]:
+def replay(task: Task, sequence: tuple, picks: list, pick: Callable | None) -> tuple[dict, int, int, list]:
     """(state, done, calls, departures) after a conversation's picks, the model's `pick` (target,
-    depth, calls) -> tool or None drawing for each as the engine does (None: draw nothing)."""
+    depth, calls) -> tool or None drawing for each as the engine does (None: draw nothing);
+    `sequence`: the task's, whose positions the picks aim at."""
     state, done, calls, departures = initial_state(task), 0, 0, []
-    sequence = task.sequence
     for number, (tool, observation) in enumerate(picks, start=1):
         target = sequence[done] if done < len(sequence) else None
         if pick is not None and pick(target, done + 1, calls) != tool:
@@ -253,30 +253,32 @@ def held_answer(text: object) -> int | str | None:
     raise InputError(f"text must read 'The answer is <JSON>.', got {text!r}")
 
 
-def _pick_function(request: Request) -> tuple[Callable, bool | None]:
+def _pick_function(request: Request, sequence: tuple) -> tuple[Callable, bool | None]:
     """(the model's pick on a fresh stream, for an executor whether the plan sent is the planner's)."""
     task, seed, plan = request.task, request.seed, request.plan
     if request.kind == "tool pick":
         draw = draw_stream(stream_key(seed, task.name))
         return (lambda target, depth, calls: single_loop_pick(target, depth, draw)), None
     draw = draw_stream(stream_key(seed, task.name, planner=True))
-    written = write_plan(task.sequence, draw)  # the planner's draws come first on its stream
+    written = write_plan(sequence, draw)  # the planner's draws come first on its stream
     return (lambda target, depth, calls: executor_pick(plan, calls, target, depth, draw)), written == plan
 
 
 def model_message(request: Request) -> tuple[dict, dict]:
-    """(the assistant message, the reply's `sim` field) the model sends for a checked request."""
+    """(the assistant message, the reply's `sim` field) the model sends for a checked request; the one
+    reader of the task's sequence (AA27: picks aim at its positions; AA24, AA29: the plan's)."""
     task, seed = request.task, request.seed
+    sequence = task.sequence
     about = {"seed": seed, "task": task.name, "request": request.kind}
     if request.kind == "planner":
-        plan = write_plan(task.sequence, draw_stream(stream_key(seed, task.name, planner=True)))
+        plan = write_plan(sequence, draw_stream(stream_key(seed, task.name, planner=True)))
         return {"role": "assistant", "content": json.dumps(list(plan))}, about
-    pick, as_written = (None, None) if request.kind == "final answer" else _pick_function(request)
-    state, done, calls, departures = replay(task, request.picks, pick)
+    pick, as_written = (None, None) if request.kind == "final answer" else _pick_function(request, sequence)
+    state, done, calls, departures = replay(task, sequence, request.picks, pick)
     about.update(picks=len(request.picks), departures=departures)
     if request.kind == "executor":
         about["plan_as_written"] = as_written
-    target = task.sequence[done] if done < len(task.sequence) else None
+    target = sequence[done] if done < len(sequence) else None
     tool = None if pick is None else pick(target, done + 1, calls)
     if tool is None:
         return {"role": "assistant", "content": answer_text(state.get("result"))}, about
