@@ -268,7 +268,7 @@ def model_message(request: Request) -> tuple[dict, dict]:
     """(the assistant message, the reply's `sim` field) the model sends for a checked request; the one
     reader of the task's sequence (AA27: picks aim at its positions; AA24, AA29: the plan's)."""
     task, seed = request.task, request.seed
-    sequence = task.sequence
+    sequence = task.sequence  # AA27, AA24, AA29: the fictional model reads its task
     about = {"seed": seed, "task": task.name, "request": request.kind}
     if request.kind == "planner":
         plan = write_plan(sequence, draw_stream(stream_key(seed, task.name, planner=True)))
