@@ -31,6 +31,7 @@ from sim.model.checks import (
     SETUP_NAMES,
     check_budget,
     check_count,
+    check_integer,
     check_seed,
     check_setup,
     parse_whole_number,
@@ -70,6 +71,13 @@ def _real(text: str, name: str) -> float:
         raise argparse.ArgumentTypeError(
             f"{name} must be a number strictly between 0 and 1, got {text!r}"
         ) from None
+
+
+def _port(text: str) -> int:
+    try:
+        return check_integer(parse_whole_number(text, "--port"), "--port", 0, 65535)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def error_line(prog: str, message: str) -> str:
@@ -179,6 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="seeds of the held-out block for the many-seed comparison, 0 for none (default: 200)",
     )
     score.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    serve = commands.add_parser(
+        "serve", help="the fictional model as a chat endpoint on 127.0.0.1 (issue 29)"
+    )
+    serve.add_argument(
+        "--port", type=_port, default=8000, help="port on 127.0.0.1, 0 for a free one (default: 8000)"
+    )
     return parser  # fmt: skip
 
 
@@ -289,6 +303,10 @@ def _say(line: str) -> None:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "serve":  # runs until Ctrl-C; its port is checked where it is parsed
+        from sim.chat.model_endpoint import main as serve_model
+
+        return serve_model(["--port", str(args.port)])
     try:  # a policy's prints go to stderr: stdout is the table's, and its reader may close it
         with contextlib.redirect_stdout(sys.stderr) if args.command == "score" else contextlib.nullcontext():
             text = {"table": _table, "trace": _trace, "score": _score}[args.command](args)

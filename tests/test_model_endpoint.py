@@ -337,9 +337,9 @@ def test_serve_takes_a_free_port_and_stops():
 
 
 def test_main_serves_from_the_command_line():
-    """main() prints its base URL, serves, and ends on an interrupt."""
-    code = "import sys; from sim.chat.model_endpoint import main; sys.exit(main(['--port', '0']))"
-    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    """`python -m sim serve` (main()) prints its base URL, serves, and ends on an interrupt."""
+    command = [sys.executable, "-m", "sim", "serve", "--port", "0"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         url = server.stdout.readline().split(" at ")[1].split(";")[0]
         with urllib.request.urlopen(url + "/models", timeout=5) as response:
@@ -358,3 +358,12 @@ def test_main_refuses_a_bad_port(capsys):
     with serve() as url:  # a port taken: said in a line, no traceback
         assert main(["--port", url.rsplit(":", 1)[1].split("/")[0]]) == 1
     assert "cannot serve on 127.0.0.1:" in capsys.readouterr().err
+
+
+def test_the_cli_refuses_a_bad_port_in_one_line():
+    from cli_run import run_cli
+
+    for bad in ("x", "99999", "-1"):
+        refused = run_cli("serve", "--port", bad)
+        assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+        assert refused.stderr.startswith("python -m sim serve: error: argument --port: --port must be")
