@@ -348,17 +348,22 @@ class _Handler(BaseHTTPRequestHandler):
         except Exception as error:  # noqa: BLE001 - the server answers, never dies with a traceback
             failed = EndpointError(500, f"the endpoint failed: {type(error).__name__}: {error}")
             status, answer = 500, failed.body()
-        data = json.dumps(answer).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except OSError:  # the client gave up: nothing to answer
-            pass
+        send_json(self, status, answer)
 
     def log_message(self, *args):  # quiet
+        pass
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, answer: dict) -> None:
+    """Send `answer` as a JSON reply with `status`; a client that gave up gets nothing."""
+    data = json.dumps(answer).encode()
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except OSError:
         pass
 
 

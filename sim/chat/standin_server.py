@@ -8,6 +8,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from sim.chat.messages import call_turns
+from sim.chat.model_endpoint import send_json
 from sim.engine.loops import call_and_observe, initial_state
 from sim.model.draws import draw_stream
 from sim.model.picks import single_loop_pick
@@ -69,15 +70,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
         except (ValueError, TypeError, KeyError) as error:
             status, answer = 400, {"error": {"message": str(error), "type": "invalid_request_error"}}
-        data = json.dumps(answer).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except OSError:  # the client gave up (a timeout): nothing to answer
-            pass
+        send_json(self, status, answer)
 
     def log_message(self, *args):  # quiet
         pass
