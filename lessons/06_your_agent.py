@@ -339,7 +339,7 @@ print(router.name)
 # reads `observation.request` itself.
 
 # %%
-from sim.presentation.panel_your_agent import ROUTER
+from sim.presentation.panel_your_agent import PANEL_SEEDS, ROUTER
 
 assert router == ROUTER, (router, ROUTER)
 say(f"the lesson's router is the panel's: {'yes' if router == ROUTER else 'no'}")
@@ -608,7 +608,8 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 # 3. Change `my_policy` above, score it on the tuning block, and only then on the held-out
 #    block. Does it beat the stop rule in success? In tokens per solved task?
 # 4. In the panel below, score the router at a few new seeds. How often does the band rule
-#    call its success difference measured?
+#    call its success difference measured? How often does the interval over the 40 seeds
+#    leave zero out?
 
 # %%
 MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
@@ -623,13 +624,15 @@ def scripted(observation):
 
 print(check_exercise_1(MY_SEED, answer_1))
 print(check_exercise_2(scripted, MY_SEED))
+say(f"the panel below (exercise 4) scores over {PANEL_SEEDS} seeds from its seed")
 
 # %% [markdown]
 # ## Explore
 #
-# The panel scores a policy against the built-in single loop at the seed and the next seed
-# (the band rule), and puts the single loop, the split and the policy on the success-cost
-# plane over a block of seeds from the seed. Choose the policy, the seed and the budget;
+# The panel scores a policy against the built-in single loop over a block of 40 seeds from
+# the seed (same-seed differences with their intervals), with the band rule at the seed and
+# the next seed beside them, and puts the single loop, the split and the policy on the
+# success-cost plane over that block. Choose the policy, the seed and the budget;
 # **reset** brings back the lesson's defaults. To offer your own policy too, build it in a
 # cell of your own: `your_agent_panel({"my policy": my_policy})`. The panel's output is not
 # part of the checked record.
