@@ -1267,7 +1267,9 @@ def stop_rule_saves_its_tokens_paid() -> bool:
     found = []
     for run in (rule, sb1):
         tokens, steps = paired_difference(loop, run, "tokens"), paired_difference(loop, run, "steps")
-        found.append((f"{tokens['mean']:+.2f}", f"{tokens['low']:+.2f}", f"{tokens['high']:+.2f}", f"{steps['mean']:+.2f}"))
+        found.append(
+            tuple(f"{x:+.2f}" for x in (tokens["mean"], tokens["low"], tokens["high"], steps["mean"]))
+        )
     return found == [("-552.42", "-580.20", "-524.63", "-3.21")] * 2
 
 
@@ -1370,11 +1372,13 @@ def harness_scores_as_the_course() -> bool:
     from sim.measurement.many_seeds import beside_many_seeds
 
     seeds = harness.held_out_seeds(50)
-    ours = harness.headline_first(beside_many_seeds(
-        compare_setups(_pair("single-loop"), _pair("single-loop", stop_when_done=True)),
-        run_batch("single-loop", seeds, BUDGET),
-        run_batch("single-loop", seeds, BUDGET, stop_when_done=True),
-    ))
+    ours = harness.headline_first(
+        beside_many_seeds(
+            compare_setups(_pair("single-loop"), _pair("single-loop", stop_when_done=True)),
+            run_batch("single-loop", seeds, BUDGET),
+            run_batch("single-loop", seeds, BUDGET, stop_when_done=True),
+        )
+    )
     theirs = harness.score(
         sim.RunConfig("single-loop", BUDGET, stop_when_done=True), "single-loop", BUDGET, seeds
     )
@@ -1430,9 +1434,8 @@ def router_beats_both_at_10000_seeds() -> bool:
     found = _router_over_10000_held_out()
     loop, split = found["single-loop"][0], found["plan-execute"][0]
     last = loop.iloc[-1]
-    return (
-        [f"{last[c]:+.4f}" for c in ("mean", "low", "high")] == ["+0.0014", "+0.0006", "+0.0023"]
-        and bool(split["zero_out"].all() and (split["low"] > 0).all())
+    return [f"{last[c]:+.4f}" for c in ("mean", "low", "high")] == ["+0.0014", "+0.0006", "+0.0023"] and bool(
+        split["zero_out"].all() and (split["low"] > 0).all()
     )
 
 
