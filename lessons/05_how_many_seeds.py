@@ -26,8 +26,8 @@
 # **After this lesson you can:**
 #
 # - say how widely each [counted unit](../GLOSSARY.md#counted-units) spreads over [seeds](../GLOSSARY.md#seed), and where two runs sit in that spread;
-# - run a [paired comparison](../GLOSSARY.md#paired) and say what common
-#   [draws](../GLOSSARY.md#draw) buy;
+# - run a [same-seed comparison](../GLOSSARY.md#paired), say whether it is paired, and what
+#   common [draws](../GLOSSARY.md#draw) buy;
 # - choose a [confidence interval](../GLOSSARY.md#interval) that holds its coverage at the
 #   sizes you use, and size a study by [power](../GLOSSARY.md#power);
 # - recognise the traps of small studies: wrong signs, inflated sizes, peeking, many comparisons;
@@ -44,7 +44,7 @@
 # within a narrow interval, and every method below can be checked against it:
 #
 # 1. How widely does each unit spread over many seeds, and where do lesson 2's runs sit?
-# 2. Is the comparison paired? What do common random numbers buy?
+# 2. Is a same-seed comparison paired? What do common random numbers buy?
 # 3. Which confidence intervals hold the true value as often as they claim?
 # 4. How many seeds does a study need to show an effect (power)?
 # 5. The 24 tasks come in 4 kinds: what does an interval over tasks speak for?
@@ -58,7 +58,7 @@
 # flowchart LR
 #     seeds["seeds s = 20260218 + i"] --> loop["single loop, 24 tasks at seed s"]
 #     seeds --> split["planner + executor, 24 tasks at seed s"]
-#     loop --> diff["paired difference at seed s:<br/>split minus loop, per unit"]
+#     loop --> diff["same-seed difference at seed s:<br/>split minus loop, per unit"]
 #     split --> diff
 #     diff --> interval["mean difference and its<br/>95 % interval over the seeds"]
 #     interval --> verdict{"interval leaves zero out?"}
@@ -538,15 +538,18 @@ display(Image(filename=path))
 #
 # - **Success.** The split *does* solve fewer tasks, by a small amount: -0.0079 of the tasks
 #   per run at 10,000 seeds, 0.19 tasks: 1 task lost every 5.3 runs. At 10 and 30 seeds the
-#   difference even has the other sign, with intervals that hold zero. In this sequence of
-#   studies the interval over seeds leaves zero out from 300 seeds on, the one over tasks from
-#   1,000 (at 300 seeds it is [-0.0250, 0.0003]). Over tasks the interval at 10,000 seeds is
+#   difference even has the other sign, with intervals that hold zero. The sizes are nested
+#   (each study holds the smaller ones), so the table is one path through the seeds, and the
+#   size where zero first stays out on it is no sample size (the section on power counts
+#   those). On this path the interval over seeds leaves zero out at 300 seeds and at each
+#   larger size, the one over tasks at 1,000 and above (at 300 seeds it is [-0.0250,
+#   0.0003]). Over tasks the interval at 10,000 seeds is
 #   still [-0.0152, -0.0005], 5.5 times as wide as over seeds: the loss sits on some tasks
 #   more than others, and 24 tasks say little about tasks in general.
 # - **Tokens.** The saving is large against every spread: both intervals leave zero out at
 #   every size. Over seeds the interval is tight at 10,000 seeds; over tasks it stays wide.
-# - **Tool errors.** The split's extra errors leave zero out from 30 seeds over seeds and from
-#   100 over tasks.
+# - **Tool errors.** On this path the split's extra errors leave zero out at 30 seeds and
+#   above over seeds, and at 100 and above over tasks.
 #
 # ## Sample size by power
 #
@@ -619,9 +622,9 @@ path = figures.save_figure(figures_how_many_seeds.draw_power(measured, curves), 
 display(Image(filename=path))
 
 # %% [markdown]
-# "From 300 seeds on" was one path, not a sample size. Counted over independent studies, a
-# 100-seed study shows the split's loss in success 0.2 of the time, a 200-seed study 0.32 of the
-# time, a 500-seed study 0.8. The closed form asks for 579 seeds for 80 % power; [tool calls](../GLOSSARY.md#tool-call),
+# "Zero out at 300 seeds and above" was one path, not a sample size. Counted over independent
+# studies, a 100-seed study shows the split's loss in success 0.2 of the time, a 200-seed study
+# 0.32 of the time, a 500-seed study 0.8. The closed form asks for 579 seeds for 80 % power; [tool calls](../GLOSSARY.md#tool-call),
 # an effect of +0.863 calls against a spread of 7.313, need 564. Tokens need 6 seeds, tool
 # errors 10, steps 1: what decides is the effect against the spread of the per-seed difference,
 # as the formula says. Under common draws success needs 215 seeds and tool calls 160.
@@ -682,9 +685,9 @@ say(f"kinds drawn by the task generator with weights {', '.join(map(str, tasks.K
 #
 # ## The band rule against the intervals
 #
-# Lesson 2's rule decides with 2 runs. Set its verdicts at runs A and B beside the t interval
-# over 10,000 seeds, for all 5 counted units. The rule's verdicts are printed by
-# `compare_setups`, as in lesson 2.
+# Lesson 2's rule decides with 2 runs. Set the t interval over 10,000 seeds, for all 5
+# counted units, and beside it the rule's verdicts at runs A and B, printed by
+# `compare_setups` as in lesson 2.
 
 # %%
 verdicts = compare_setups(single_ab, split_ab)
@@ -695,10 +698,10 @@ for v in verdicts:
     digits = 4 if v.unit == "success" else 2
     rows.append({
         "unit": v.unit,
+        f"{N_MAX} seeds": f"{interval.difference:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]",
         "differences A, B": ", ".join(map(str, v.differences)) + (" tasks" if v.unit == "success" else ""),
         "band": v.band,
         "band rule": v.verdict,
-        f"{N_MAX} seeds": f"{interval.difference:.{digits}f} [{interval.low:.{digits}f}, {interval.high:.{digits}f}]",
         "agreement": study.agreement(v.verdict, v.differences, interval),
     })  # fmt: skip
 show(pd.DataFrame(rows).drop(columns="agreement"))
@@ -967,8 +970,9 @@ display(Image(filename=path))
 # Over the first 100 seeds every interval holds its 10,000-seed value (one study, so this is no
 # coverage claim). The split spends fewer tokens per solved task than the single loop, 461.3
 # [453.5, 469.0] against 523.4 [512.8, 534.4], at a success share whose interval overlaps the
-# single loop's. Lesson 3's stopping rule moves both loops down and to the right: 357.5 and 373.2
-# tokens per solved task at success 0.9704 and 0.96. [Self-critique](../GLOSSARY.md#self-critique) costs tokens and buys no
+# single loop's. Lesson 3's stopping rule, which tests the goal on what the loop observed and
+# pays a step for its stop, moves both loops down and to the right: 480.8 [472.8, 488.5] and
+# 435.9 [429.3, 442.6] tokens per solved task at success 0.9704 and 0.96. [Self-critique](../GLOSSARY.md#self-critique) costs tokens and buys no
 # success (534.4 against 523.4 at the same 0.9354): it changes no draw, by construction (lesson 1).
 #
 # ## What carries over to real agents
@@ -1017,7 +1021,7 @@ display(Image(filename=path))
 # - pass^8 is 0.6851 for the single loop and 0.6398 for the split, above p^8 because failures
 #   gather on hard tasks; from 8 trials a benchmark's pass^8 spreads 0.0797.
 # - Tokens per solved task: 461.3 for the split against 523.4 for the single loop over 100 seeds;
-#   lesson 3's stopping rule lowers both.
+#   lesson 3's stopping rule lowers both, its stop paid, to 480.8 and 435.9.
 #
 # ## Exercises
 #

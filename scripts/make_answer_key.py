@@ -7,6 +7,7 @@ Every figure in the key is computed here, so the key cannot drift from the simul
 tests/test_answer_key.py runs the check.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -419,13 +420,17 @@ def lesson_05() -> list[str]:
     return lines + [""]
 
 
+SEQUENCES = {"amount": ("read_meter", "consumption", "tariff"), "m3": ("read_meter", "consumption"),
+             "code": ("search_docs",), "written": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
+
+
 def _scripted(observation):
-    """Exercise 2 of lesson 6: the kind's tools in order, stop when the goal is observed."""
+    """Exercise 2 of lesson 6: the tools of the goal the request's words ask for (RT1), in order; stop
+    when the goal is observed."""
+    from sim.engine.goals import goal_of
     from sim.engine.policy import STOP, goal_met
 
-    sequences = {"charge": ("read_meter", "consumption", "tariff"), "consumption": ("read_meter", "consumption"),
-                 "document": ("search_docs",), "record": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
-    return STOP if goal_met(observation) else sequences[observation.kind][len(observation.trace)]
+    return STOP if goal_met(observation) else SEQUENCES[goal_of(observation.request)][len(observation.trace)]
 
 
 def lesson_06() -> list[str]:
@@ -444,14 +449,17 @@ def lesson_06() -> list[str]:
     plane = harness.cost_success({"scripted": harness.entrant_run(_scripted, held),
                                   "single loop": harness.entrant_run("single-loop", held)}).set_index("entrant")  # fmt: skip
     s, loop = plane.loc["scripted"], plane.loc["single loop"]
+    templates = len({re.sub(r"A\d+", "", task.request) for task in sim.TASKS})
     lines.append(
         '2. `scripted` returns "stop" when `sim.engine.policy.goal_met(observation)`, else '
-        "`SEQUENCES[observation.kind][len(observation.trace)]`, with each kind's sequence from lesson 1 "
-        f"({check_exercise_2(_scripted, A)}). On the {len(held)} held-out seeds it solves {s.success:.4f} of the "
-        f"tasks per run at {s.tokens:.0f} tokens (single loop: {loop.success:.4f} at {loop.tokens:.0f}): every "
-        "task, in the fewest steps. It buys that by reading the task kind, which fixes the sequence in this world; "
-        "a task of a kind it has not been written for would stop it with a KeyError, which the harness reports "
-        "as a PolicyError."
+        "`SEQUENCES[goal_of(observation.request)][len(observation.trace)]`, where `sim.engine.goals.goal_of` "
+        "reads from the request's words what it asks for (amount, m3, code or written) and each goal's sequence "
+        f"is the kind's from lesson 1 ({check_exercise_2(_scripted, A)}). On the {len(held)} held-out seeds it "
+        f"solves {s.success:.4f} of the tasks per run at {s.tokens:.0f} tokens (single loop: {loop.success:.4f} at "
+        f"{loop.tokens:.0f}): every task, in the fewest steps. That holds by construction, not by skill: the 24 "
+        f"requests come from {templates} templates, one per kind, and each template maps one-to-one onto a "
+        "sequence. A request worded otherwise would find no route (`goal_of` returns None) and stop it with a "
+        "KeyError, which the harness reports as a PolicyError."
     )
     mine = harness.cost_success({"stop rule": harness.entrant_run(stop_when_goal_met, held)}).iloc[0]
     lines.append(
@@ -459,8 +467,8 @@ def lesson_06() -> list[str]:
         f"run at {mine.tokens_per_success:.2f} tokens per solved task; the lesson prints the starting policy's "
         "figures. A fair answer tunes on `harness.tuning_seeds` and reports on the held-out block once."
     )
-    router = harness.route({"charge": "single-loop", "consumption": "single-loop", "document": "single-loop",
-                            "record": "plan-execute"})  # fmt: skip
+    router = harness.route({"amount": "single-loop", "m3": "single-loop", "code": "single-loop",
+                            "written": "plan-execute"})  # fmt: skip
     pairs = [(A + 2 * k, A + 2 * k + 1) for k in range(20)]
     measured = sum(
         harness.band_scores(router, "single-loop", 8, pair)[0].verdict == "measured" for pair in pairs

@@ -8,6 +8,7 @@ import pytest
 from cli_run import run_cli
 
 import sim
+from sim.engine.goals import goal_of
 from sim.engine.policy import STOP, PolicyError, goal_met, model_policy, run_policy, stop_when_goal_met
 from sim.exercises.your_agent import check_exercise_1, check_exercise_2, spoiled_but_kept
 from sim.measurement import harness
@@ -41,16 +42,18 @@ def test_the_router_takes_each_task_from_its_setup():
     """A route equals the built-in setups task by task (the other setups, where natural)."""
     single, split = (harness.entrant_run(s, SEEDS, 8) for s in ("single-loop", "plan-execute"))
     for setup, twin in (("single-loop", single), ("plan-execute", split)):
-        routed = harness.entrant_run(route(dict.fromkeys(harness.KINDS, setup)), SEEDS, 8)
+        routed = harness.entrant_run(route(dict.fromkeys(harness.GOALS, setup)), SEEDS, 8)
         for name in FIELDS:
             assert np.array_equal(getattr(routed, name), getattr(twin, name)), (setup, name)
 
 
-def test_the_observable_stop_rule_solves_what_lesson_3s_rule_solves():
+def test_the_observable_stop_rule_is_lesson_3s_rule_run_for_run():
+    """Both test GT1 on what was observed and pay a step to stop: the same runs, every counted unit."""
     policy = harness.entrant_run(stop_when_goal_met, SEEDS, 8)
     sb1 = harness.entrant_run(sim.RunConfig("single-loop", 8, stop_when_done=True), SEEDS)
-    assert np.array_equal(policy.correct, sb1.correct)
-    assert set((policy.steps - sb1.steps)[policy.stopped].tolist()) == {1}  # the step that says "stop"
+    for name in FIELDS:
+        assert np.array_equal(getattr(policy, name), getattr(sb1, name)), name
+    assert policy.stopped.any() and (policy.steps[policy.stopped] >= 2).all()  # a call, then the paid stop
 
 
 def test_a_policy_never_sees_the_sequence():
@@ -62,10 +65,11 @@ def test_a_policy_never_sees_the_sequence():
 
     run_policy(spy, "G05", 3, 8)
     names = {field for o in seen for field in vars(o)}
-    assert "sequence" not in names and "target" not in names
+    assert not names & {"sequence", "target", "kind", "plan_length"}
     assert [o.step for o in seen] == list(range(1, len(seen) + 1))
     assert [o.steps_left for o in seen] == [8 - k for k in range(len(seen))]
-    assert not goal_met(seen[0]) and seen[0].kind == "charge" and seen[0].plan_length == 3
+    assert not goal_met(seen[0]) and "bedeli" in seen[0].request and seen[0].fields == ()
+    assert all(list(o.fields) == sorted(o.state) for o in seen)  # the names, sorted, of the values seen
 
 
 @pytest.mark.parametrize(
@@ -87,7 +91,7 @@ def test_a_misbehaving_policy_is_named_with_task_seed_and_step(bad, says):
 
 def test_the_harness_never_reports_a_partial_result():
     def fails_late(observation):
-        if observation.request and observation.step == 2 and observation.kind == "record":
+        if observation.request and observation.step == 2 and "kayda yaz" in observation.request:
             raise RuntimeError("boom")
         return observation.model_pick()
 
@@ -144,8 +148,8 @@ def test_the_score_holds_the_units_the_band_and_the_intervals():
 
 def test_the_tuned_router_sends_only_record_tasks_to_the_split():
     tuning = [harness.entrant_run(s, harness.tuning_seeds(2000), 8) for s in ("single-loop", "plan-execute")]
-    assert dict(harness.best_route(*tuning).by_kind) == {
-        "document": "single-loop", "consumption": "single-loop", "charge": "single-loop", "record": "plan-execute"
+    assert dict(harness.best_route(*tuning).by_goal) == {
+        "code": "single-loop", "m3": "single-loop", "amount": "single-loop", "written": "plan-execute"
     }  # fmt: skip
 
 
@@ -184,11 +188,12 @@ def test_the_cli_refuses_a_bad_policy_in_one_line(tmp_path):
 
 
 def _scripted(observation):
-    sequences = {"charge": ("read_meter", "consumption", "tariff"), "consumption": ("read_meter", "consumption"),
-                 "document": ("search_docs",), "record": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
+    """A fixed workflow by request: the tools of the goal its words ask for (RT1), in order."""
+    sequences = {"amount": ("read_meter", "consumption", "tariff"), "m3": ("read_meter", "consumption"),
+                 "code": ("search_docs",), "written": ("read_meter", "consumption", "tariff", "write_record")}  # fmt: skip
     if goal_met(observation):
         return STOP
-    return sequences[observation.kind][len(observation.trace)]
+    return sequences[goal_of(observation.request)][len(observation.trace)]
 
 
 @pytest.mark.parametrize("seed", [0, 12345, 20260218])
@@ -224,7 +229,7 @@ def test_the_panel_scores_the_chosen_policy_and_offers_the_students_own():
     cost = panel.view.data["cost"].set_index("entrant")
     assert cost.loc["mine", "tokens"] == cost.loc["single loop", "tokens"]  # the proposal is the single loop
     panel.extra["policy"].value = "router (record: split)"
-    assert "router (record: split)" in panel.text.value and dict(ROUTER.by_kind)["record"] == "plan-execute"
+    assert "router (record: split)" in panel.text.value and dict(ROUTER.by_goal)["written"] == "plan-execute"
     panel.budget.value = 4
     assert "budget 4" in panel.table.value and panel.message.value == ""
     with pytest.raises(sim.InputTypeError, match="extra"):

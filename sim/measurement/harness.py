@@ -146,14 +146,23 @@ def run_bands(first: BatchRun, second: BatchRun) -> list[BandVerdict]:
 
 def score(entrant: object, baseline: object, max_steps: int = DEFAULT_BUDGET, seeds=None,
           lesson_seeds=LESSON_SEEDS) -> pd.DataFrame:  # fmt: skip
-    """Per unit, the band verdict at lesson_seeds beside the paired difference over `seeds`."""
+    """Score an entrant against a baseline (lesson 6): per counted unit the mean same-seed difference
+    (entrant minus baseline) and its 95 % t interval over `seeds` (None: the held-out block), the
+    headline, with the band verdict at lesson_seeds in a column beside it (`headline_first`)."""
     entrant, baseline = check_entrant(entrant), check_entrant(baseline, "baseline")
     lesson_seeds, max_steps = check_seeds(lesson_seeds, "lesson_seeds"), check_budget(max_steps)
     seeds = held_out_seeds() if seeds is None else check_seeds(seeds)
     verdicts = run_bands(*(_entrant_run(e, lesson_seeds, max_steps) for e in (baseline, entrant)))
-    return beside_many_seeds(
+    return headline_first(beside_many_seeds(
         verdicts, _entrant_run(baseline, seeds, max_steps), _entrant_run(entrant, seeds, max_steps)
-    )
+    ))  # fmt: skip
+
+
+def headline_first(table: pd.DataFrame) -> pd.DataFrame:
+    """A `comparison_text` table with the interval over many seeds first and the two-run verdict
+    ("two runs", "agrees", where present) in the columns after it (lessons 5 and 6)."""
+    first = ["unit", "mean difference", "95 % interval", "many seeds"]
+    return table[first + [column for column in table.columns if column not in first]]
 
 
 def tokens_per_success(run: BatchRun, interval: bool = True) -> tuple[float, float, float]:

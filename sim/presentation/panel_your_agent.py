@@ -9,6 +9,7 @@ import ipywidgets as widgets
 
 from sim.engine.policy import check_policy, model_policy, stop_when_goal_met
 from sim.measurement.harness import NOTHING_SOLVED, cost_success, entrant_label, entrant_run, route, run_bands
+from sim.measurement.many_seeds import paired_difference, signed
 from sim.model.checks import SEED_LIMIT
 from sim.model.errors import InputError, InputTypeError
 from sim.presentation.figures_your_agent import draw_panel_cost_success
@@ -41,8 +42,9 @@ def _per_success(value: float) -> str:
 
 
 def your_agent_view(settings: Settings, policies: Mapping | None = None, run=entrant_run) -> View:
-    """Lesson 6's view: the policy against the single loop at (seed, seed + 1) by the band rule, and the
-    success-cost plane over PANEL_SEEDS seeds; `run`: as `entrant_run` (a panel passes a cached one).
+    """Lesson 6's view: the policy against the single loop over PANEL_SEEDS seeds (same-seed differences
+    with 95 % t intervals, the headline), the band rule at (seed, seed + 1) beside them, and the
+    success-cost plane over those seeds; `run`: as `entrant_run` (a panel passes a cached one).
 
     Raises InputError for a policy label the panel does not offer, or a seed block reaching 2**32."""
     policies = panel_policies() if policies is None else policies
@@ -58,8 +60,13 @@ def your_agent_view(settings: Settings, policies: Mapping | None = None, run=ent
     policy_runs = run(policies[label], block, settings.budget)
     # the band rule at seed, seed + 1: the block's first two seeds (each seed's run is its own)
     verdicts = run_bands(built_in[BASELINE].head(2), policy_runs.head(2))
-    lines = [f"{label} (second) against the single loop (first), budget {settings.budget}, "
-             f"seeds {settings.seed}, {settings.seed + 1}"]  # fmt: skip
+    lines = [f"{label} minus the single loop, budget {settings.budget}, {PANEL_SEEDS} seeds from {settings.seed}: "
+             "mean [95 % interval]"]  # fmt: skip
+    for v in verdicts:
+        many = paired_difference(built_in[BASELINE], policy_runs, v.unit)
+        lines.append(f"{v.unit:12} {signed(many['mean'], v.unit)} [{signed(many['low'], v.unit)}, "
+                     f"{signed(many['high'], v.unit)}]")  # fmt: skip
+    lines += ["", f"beside it, the band rule at seeds {settings.seed}, {settings.seed + 1} (2 runs):"]
     lines += [
         f"{v.unit:12} single loop {v.first}  policy {v.second}  band {v.band}  {v.verdict}" for v in verdicts
     ]

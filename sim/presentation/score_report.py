@@ -14,6 +14,7 @@ from sim.measurement import harness
 from sim.measurement.harness import NOTHING_SOLVED
 from sim.measurement.many_seeds import comparison_text, paired_comparison
 
+HEADLINE = ("unit", "mean", "low", "high", "truncated", "many_seeds")  # first; the two-run verdict beside it
 TRUNCATION_NOTE = (
     "* truncated to what the unit can take: a share 0..1, a difference of shares -1..+1, tokens >= 0"
 )
@@ -60,9 +61,8 @@ def score_report(policy, baseline: str, seeds, budgets, held_out: int) -> ScoreR
             continue
         later = {label: run.take([at[seed] for seed in held]) for label, run in runs.items()}
         verdicts = harness.run_bands(lesson[base_label], lesson[policy_label]) if len(seeds) > 1 else None
-        paired.append(
-            paired_comparison(later[base_label], later[policy_label], verdicts).assign(budget=budget)
-        )
+        found = paired_comparison(later[base_label], later[policy_label], verdicts)
+        paired.append(found[[*HEADLINE, "two_runs", "agrees"]].assign(budget=budget))
         cost.append(harness.cost_success(later).assign(budget=budget))
 
     def table(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -94,9 +94,10 @@ def as_text(report: ScoreReport) -> str:
         cost = report.cost[report.cost["budget"] == budget]
         held = f"{report.held_out} held-out seeds from {report.held_out_first}"
         lines += ["", f"budget {budget}: {report.policy} minus {report.baseline}, "
-                  + (f"band rule at seeds {','.join(map(str, report.seeds))} beside {held}" if len(report.seeds) > 1
+                  + (f"{held}, the band rule at seeds {','.join(map(str, report.seeds))} beside it"
+                     if len(report.seeds) > 1
                      else f"{held} (no band rule: it needs 2 lesson seeds or more)")]  # fmt: skip
-        lines.append(comparison_text(paired).to_string(index=False))
+        lines.append(harness.headline_first(comparison_text(paired)).to_string(index=False))
         shown = pd.DataFrame({
             "entrant": cost["entrant"],
             "seeds": cost["seeds"],
