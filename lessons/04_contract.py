@@ -28,7 +28,8 @@
 # - name the contract's parts ([preconditions](../GLOSSARY.md#precondition), the
 #   [scratchpad](../GLOSSARY.md#scratchpad), [replanning](../GLOSSARY.md#replanning) with a
 #   limit, [bounds](../GLOSSARY.md#bounds)) and follow one task through them;
-# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it;
+# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it, and tell
+#   the state a runtime reports from whether the answer was right;
 # - measure the contract against the [single loop](../GLOSSARY.md#single-loop) and the split, and say which of its gains
 #   the model's rules give and which hold only while validation knows the [tools](../GLOSSARY.md#tool);
 # - map the contract's exit states onto the bounds and end signals of real frameworks.
@@ -63,7 +64,7 @@
 #     done -- "yes" --> exit
 #     replan -- "yes: a new plan<br/>for the rest" --> validate
 #     replan -- "no" --> exit
-#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: the job is done<br/>PARTIAL_SUCCESS: a right intermediate is held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
+#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: plan complete, goal field held (GT1)<br/>PARTIAL_SUCCESS: the goal or a field on the way held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
 # ```
 #
 # The plan as a graph of steps, each naming the steps it depends on, is the form
@@ -390,17 +391,22 @@ show(messages.request_sizes(g05))
 #
 # Before every planner call and every tool call, the contract checks that the call fits all
 # of max_steps, max_tokens and max_seconds; if it does not, the run stops there, so no bound
-# is ever exceeded. Then the exit state is decided, in this order:
+# is ever exceeded. Then the exit state is decided from what the runtime observed, in this
+# order:
 #
-# 1. SUCCESS: the job is done (a record written with the right value; for any other task,
-#    the right result held);
-# 2. PARTIAL_SUCCESS: not done, but a correct computed intermediate is held (the right m3
-#    for a charge or record task, or the right amount for a record not yet written);
+# 1. SUCCESS: the plan completed and the goal test GT1 holds: the answer held is the goal
+#    field's value (the goal read from the request's words, rule RT1), or for a record, the
+#    record is written with the amount the tariff returned;
+# 2. PARTIAL_SUCCESS: the goal field or a field on the way to it is held (m3 for a charge;
+#    m3 or the amount for a record), including a run that a bound cut with the goal held;
 # 3. REPLAN_EXHAUSTED: the run stopped because a replan was needed beyond max_replans;
 # 4. TIMEOUT: anything else (in practice, a bound stopped the run).
 #
-# The stop reason says what ended the run, and answer-correctness (the original success
-# measure) stands beside the exit state. One constructed case per state:
+# None of these reads the right answer: a runtime does not have it. So an exit state is a
+# claim the runtime makes, and whether the answer was right (the original success measure)
+# is a second column beside it. Two counts compare the claim with the truth: a **silent
+# failure** is a run reported SUCCESS with a wrong answer, a **false alarm** a run reported
+# otherwise with the right one. One constructed case per state:
 
 # %%
 right_plan = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
@@ -427,7 +433,8 @@ show(pd.DataFrame(rows))
 # %% [markdown]
 # The third row is worth a second look: the record task holds the right amount, so by the
 # original measure its answer is correct, yet the record was never written. The exit state
-# says PARTIAL_SUCCESS, and that is the difference between the two measures.
+# says PARTIAL_SUCCESS, and that is the difference between the two measures. Counted against
+# the answer it is a false alarm, one where the runtime is stricter than the answer measure.
 #
 # ## G05 under the contract, beside G05 under the split
 #
@@ -463,8 +470,11 @@ say(
 #
 # All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
 # contract's default bounds. The first table is the original one; the second adds what only the
-# contract counts: its replans, and the exit states, which come from the rule CT12 read
-# from each run's [trace](../GLOSSARY.md#trace), for every setup.
+# contract counts: its replans, and the exit states, which come from the rule CT12 applied to
+# what each run observed, for every setup (a loop's fields are its
+# [trace](../GLOSSARY.md#trace)'s calls replayed; a loop that stopped by itself counts as a
+# completed plan). Its first block is what each setup reports; its second is the truth:
+# tasks solved, silent failures and false alarms.
 
 # %%
 single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
@@ -474,7 +484,7 @@ print(format_table(seed_table(single + split + contract_runs)))
 print()
 exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
 exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
-show(exits)
+show(exits, ["setup", "run"], breaks=["solved (true)"])
 
 # %% [markdown]
 # The band rule decides each unit, as in lesson 2: a difference counts as measured only when,
@@ -497,7 +507,7 @@ print(fitted(verdict_table(against_split, SEEDS), "unit", breaks=["band first"])
 # 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals).
 
 # %%
-from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
+from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run, t_interval
 
 many = {
     setup: many_seed_run(sim.RunConfig(setup, BUDGET))
@@ -525,32 +535,51 @@ for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
 #   as the next section shows: the contract pays for wrong plans in replans (9 and 8)
 #   instead of tool errors.
 #
+# Beside the truth, with the 5 tools no setup reports SUCCESS for a wrong answer on runs A
+# and B: every silent-failure count is 0. The split's 2 false alarms on run B are record
+# tasks whose budget ran out just after the right record was written: the agent never
+# stopped, so what a runtime sees is a run cut by its bound, PARTIAL_SUCCESS.
+#
 # These comparisons are not like for like. The contract ends when its plan completes; the
-# loops above follow the seed's rule, which spends a step deciding to stop and may wander
-# after the job is done. Lesson 3's stop-when-done rule (SB1) gives the loops the same
-# stop. The next cell compares the contract with the loops under SB1, at the same budget
-# of 8 steps, on runs A and B and over 10,000 seeds.
+# loops above follow the model's own stop, which does not always come when the job is done,
+# so they may wander after it. Lesson 3's stop-when-done rule (SB1) gives the loops an
+# observable stop: once the goal test GT1 holds, the next step is a stop, paid like any step.
+# The next cell compares the contract with the loops under SB1, at the same budget of 8
+# steps, on runs A and B and over 10,000 seeds, and counts what the loops pay to stop.
 
 # %%
 stopping = {setup: [measure(setup, seed, BUDGET, stop_when_done=True) for seed in SEEDS]
             for setup in ("single-loop", "plan-execute")}  # fmt: skip
 print(format_table(seed_table(stopping["single-loop"] + stopping["plan-execute"] + contract_runs)))
+many_sb1 = {}
 for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
     verdicts_two = compare_setups(stopping[setup], contract_runs)
-    stopped_many = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
-    beside = beside_many_seeds(verdicts_two, stopped_many, many["contract"])
+    many_sb1[setup] = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
+    beside = beside_many_seeds(verdicts_two, many_sb1[setup], many["contract"])
     say(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
     show(beside.drop(columns="agrees"))
+    for seed in SEEDS:
+        runs = [sim.run_task(setup, task, seed, BUDGET, stop_when_done=True) for task in sim.TASKS]
+        stops = [step for run in runs for step in run.log if step.tool is None]
+        say(f"  run {sim.run_label(seed)}: the loop's stop steps: {len(stops)}, "
+            f"their tokens: {sum(step.tokens for step in stops)}")  # fmt: skip
+    loop_sb1 = many_sb1[setup]
+    left_out = many["contract"].steps.sum(axis=0) - (loop_sb1.steps - loop_sb1.stopped).sum(axis=0)
+    mean, low, high = t_interval(left_out)
+    say(f"  steps, the loop's stop steps left out, {MANY_SEEDS} seeds: {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+    print()
 
 # %% [markdown]
-# Like for like, the picture changes. Against a single loop that also stops when done, the
-# contract takes more steps, not fewer (73 and 71 steps for the loop, 84 and 83 for the
-# contract); over 10,000 seeds its token difference is not resolved, and it solves fewer
-# tasks, though on runs A and B it solves as many. Its saving in steps against the plain
-# loop comes from stopping, which any loop can be given. What the contract keeps against
-# both stopping loops is fewer tool calls and fewer tool errors. Against the split with the
-# same stop, it uses fewer steps, calls, tokens and errors, and over 10,000 seeds it solves
-# fewer tasks (on runs A and B the success difference is unmeasured). Which of these matter
+# Like for like, the contract's lead shrinks. Against a single loop that also stops when
+# done, it still takes fewer steps (84 and 83 against 96 and 95) and tokens, measured on both
+# runs and over 10,000 seeds, but part of that is how each pays for its end: the loop spends
+# a step and its tokens to stop once its goal test holds (23 and 24 stop steps on runs A and
+# B, 2810 and 3002 tokens), while the contract's plan names its last step and its runtime
+# ends with no call (CT8). With the loop's stop steps left out, the contract takes more
+# steps, not fewer. Over 10,000 seeds it solves fewer tasks than either stopping loop,
+# though on runs A and B the success differences are unmeasured. What the contract keeps
+# against both stopping loops is fewer tool calls and fewer tool errors. Against the split
+# with the same stop, it uses fewer steps, calls, tokens and errors. Which of these matter
 # depends on what a tool error or a lost task costs in a real system.
 #
 # The contract loses one task on each run, G03 on run A and G04 on run B, both ending
@@ -592,17 +621,21 @@ for kind in plan_schema.GOALS:
                    f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
 
 # %% [markdown]
-# The exit states as a figure, one bar per setup and run:
+# The exit states as a figure, one bar per setup and run: the bars are what each setup
+# reports, the hatched part of SUCCESS its silent failures, and the truth is written beside
+# each bar.
 
 # %%
 path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
 display(Image(filename=path))
 
 # %% [markdown]
-# The loops have no exit state of their own; the figure reads CT12 from their traces. The
-# order has no state for "stopped by itself with a spoiled answer", so such a loop run
-# falls to PARTIAL_SUCCESS when it held a correct intermediate and to TIMEOUT when it did
-# not. The cell lists those runs at the lesson's budget.
+# The loops have no exit state of their own; the figure applies CT12 to what they observed.
+# A loop that stopped by itself with a spoiled answer reports SUCCESS only when its goal test
+# still holds; the spoiled runs listed below, at the lesson's budget, all fail it, because a
+# call after the job was done replaced the answer held. So they report PARTIAL_SUCCESS when
+# m3 or the amount is held and TIMEOUT when neither is, and none of them is a silent
+# failure.
 
 # %%
 for name, runner in (("single loop", sim.run_single_loop), ("planner + executor", sim.run_plan_execute)):
@@ -688,7 +721,7 @@ print(format_table(rows))
 print()
 exits_la = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET, lookalike=True)
 exits_la["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_la]
-show(exits_la)
+show(exits_la, ["setup", "run"], breaks=["solved (true)"])
 for seed in SEEDS:
     runs = [sim.run_task("contract", task, seed, BUDGET, lookalike=True) for task in sim.TASKS]
     fooled = [f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
@@ -738,6 +771,58 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
                    f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
 
 # %% [markdown]
+# The verdicts above set the contract beside loops that follow the model's own stop. Like
+# for like, the loops also stop when done (SB1, its stop a paid step), at the same budget of
+# 8 steps, with the look-alike in every tool set. SB1 reads only what a loop observes: once
+# the answer held is the goal field's value, it stops, whether that value came from
+# `consumption` or from the look-alike, just as the contract's plan ends after its last step.
+
+# %%
+many_la_sb1 = {}
+for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
+    stopping_la = [measure(setup, seed, BUDGET, lookalike=True, stop_when_done=True) for seed in SEEDS]
+    verdicts_two = compare_setups(stopping_la, contract_la)
+    many_la_sb1[setup] = many_seed_run(sim.RunConfig(setup, BUDGET, lookalike=True, stop_when_done=True))
+    beside = beside_many_seeds(verdicts_two, many_la_sb1[setup], many_la["contract"])
+    say(
+        f"contract minus {label} with stop when done, both with the look-alike: 2 runs, and {MANY_SEEDS} seeds"
+    )
+    show(beside.drop(columns="agrees"))
+    print()
+
+# %% [markdown]
+# What each setup reports beside what is true, over many seeds: the first 1,000 of the
+# 10,000 (runs A and B among them), on the one-seed path, where every run's exit state can be
+# read. Each cell is the mean per run of 24 tasks with its 95 % interval; "SB1" marks a loop
+# that stops when done. The last lines compare the contract's silent failures with its runs
+# that complete their plan with a wrong answer on the batch path, on the same seeds.
+
+# %%
+from sim.measurement.exit_tables import exit_truth_over_seeds
+
+TRUTH_SEEDS = range(SEED_A, SEED_A + 1000)
+truth_setups = (("single-loop", False), ("plan-execute", False), ("contract", False),
+                ("single-loop", True), ("plan-execute", True))  # fmt: skip
+truth_rows, per_seed_truth = [], {}
+for lookalike in (False, True):
+    for setup, sb1 in truth_setups:
+        config = sim.RunConfig(setup, BUDGET, lookalike=lookalike, stop_when_done=sb1)
+        per_seed = per_seed_truth[(setup, sb1, lookalike)] = exit_truth_over_seeds(config, TRUTH_SEEDS)
+        row = {"setup": SETUP_LABELS[setup] + (", SB1" if sb1 else ""),
+               "tools": "look-alike" if lookalike else "5 tools",
+               "SUCCESS": f"{per_seed['SUCCESS'].mean():.2f}", "solved": f"{per_seed['solved (true)'].mean():.2f}"}  # fmt: skip
+        for column in ("silent failures", "false alarms"):
+            mean, low, high = t_interval(per_seed[column].to_numpy(dtype=float))
+            row[column] = f"{mean:.2f} [{low:.2f}, {high:.2f}]"
+        truth_rows.append(row)
+show(pd.DataFrame(truth_rows), ["setup", "tools"])
+for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
+    batch = runs.head(len(TRUTH_SEEDS))
+    silent = int(per_seed_truth[("contract", False, lookalike)]["silent failures"].sum())
+    say(f"contract, {'look-alike' if lookalike else '5 tools'}, {len(TRUTH_SEEDS)} seeds: silent failures {silent}; "
+        f"plans complete with a wrong answer (batch path) {int((batch.stopped & ~batch.correct).sum())}")  # fmt: skip
+
+# %% [markdown]
 # What validation buys when it is no longer an oracle, as far as these figures go:
 #
 # - **Tool errors stay at 0**, on both runs and over 10,000 seeds. That still holds by
@@ -765,13 +850,17 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
 # contract keeps its other default bounds.
 
 # %% tags=["full-table"]
+from dataclasses import fields
+
 BUDGETS = (2, 4, 6, 8, 12)
 sweep = []
 for budget in BUDGETS:
     for setup in ("single-loop", "plan-execute", "contract"):
         for seed in SEEDS:
             m = measure(setup, seed, budget)
-            c = m.contract or ContractCounts(*[0] * 11)  # the loops neither replan nor exit by CT12 here
+            c = m.contract or ContractCounts(
+                *[0] * len(fields(ContractCounts))
+            )  # the loops neither replan nor exit by CT12 here
             sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
                           "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
                           "tokens": m.tokens, "errors": m.errors, "replans": c.replans,
