@@ -575,9 +575,10 @@ for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner +
 # runs and over 10,000 seeds, but part of that is how each pays for its end: the loop spends
 # a step and its tokens to stop once its goal test holds (23 and 24 stop steps on runs A and
 # B, 2810 and 3002 tokens), while the contract's plan names its last step and its runtime
-# ends with no call (CT8). With the loop's stop steps left out, the contract takes more
-# steps, not fewer. Over 10,000 seeds it solves fewer tasks than either stopping loop,
-# though on runs A and B the success differences are unmeasured. What the contract keeps
+# ends with no call (CT8). With the single loop's stop steps left out, the contract takes
+# more steps than it, not fewer; against the split it still takes fewer. Over 10,000 seeds
+# it solves fewer tasks than either stopping loop, though on runs A and B the success
+# differences are unmeasured. What the contract keeps
 # against both stopping loops is fewer tool calls and fewer tool errors. Against the split
 # with the same stop, it uses fewer steps, calls, tokens and errors. Which of these matter
 # depends on what a tool error or a lost task costs in a real system.
@@ -634,8 +635,8 @@ display(Image(filename=path))
 # A loop that stopped by itself with a spoiled answer reports SUCCESS only when its goal test
 # still holds; the spoiled runs listed below, at the lesson's budget, all fail it, because a
 # call after the job was done replaced the answer held. So they report PARTIAL_SUCCESS when
-# m3 or the amount is held and TIMEOUT when neither is, and none of them is a silent
-# failure.
+# a field on the way to the goal is held (m3 for a charge; m3 or the amount for a record)
+# and TIMEOUT otherwise, and none of them is a silent failure.
 
 # %%
 for name, runner in (("single loop", sim.run_single_loop), ("planner + executor", sim.run_plan_execute)):
@@ -830,14 +831,35 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   feeds them.
 # - **A plan that passes is no longer a right plan.** On run B, G23 runs the look-alike,
 #   completes its plan with a wrong answer and no tool error, and stops with "plan complete".
-#   CT12 has no exit state for a completed plan with a wrong answer, so it ends in TIMEOUT,
-#   the order's last state; nothing in the run marks its answer as wrong. Over 10,000 seeds
-#   6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none
-#   do, by construction.
-# - **With the same tool set, the contract still solves more.** On runs A and B success is
-#   unmeasured against both loops; over 10,000 seeds the contract solves more than the
-#   single loop (+0.0336 a run) and the split (+0.0275). Steps, tool calls, tokens and tool
-#   errors stay measured and lower, as with the 5 tools.
+#   What its runtime observes is a complete plan and the record written with the amount the
+#   tariff returned, so it reports SUCCESS: a silent failure. Nothing in the run marks its
+#   answer as wrong. Over 10,000 seeds, 6276 of 240000 task runs complete their plan with a
+#   wrong answer; with the 5 tools none do, by construction. On the 1,000 seeds of the truth
+#   table the contract's silent failures are exactly its completed plans with a wrong answer
+#   (591 and 591), so the 6276 are its silent failures over the 10,000.
+# - **The exit state is a claim, and every setup's can be wrong.** With the look-alike, each
+#   setup reports SUCCESS for some wrong answers: 0.59 a run for the contract, 0.80 for the
+#   single loop and 1.10 for the single loop with SB1, which stops on the look-alike's
+#   amount as readily as on the right one. On these seeds the contract's exit state raises
+#   no false alarm at its default bounds; the loops' do, mostly on runs that a budget cut
+#   with the right answer held, which a runtime cannot tell from a run cut short. With the 5 tools the
+#   contract's SUCCESS is exactly its solved tasks, and the loops' few silent failures are
+#   record tasks written right and then spoiled by a later call: the answer measure reads the
+#   last result, the runtime the record.
+# - **Against loops that follow the model's own stop, the contract solves more** over 10,000
+#   seeds: +0.0336 a run against the single loop and +0.0275 against the split; on runs A and
+#   B success is unmeasured. Steps, tool calls, tokens and tool errors stay measured and
+#   lower, as with the 5 tools.
+# - **Like for like, with both loops stopping when done (SB1, paid), it still solves a little
+#   more**: +0.0139 a run against the single loop, 95 % interval [+0.0125, +0.0153], and
+#   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds; on runs A and
+#   B the difference is unmeasured. That is about a third of a task and a quarter of a task
+#   in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
+#   than the contract; what turns it is the look-alike's cost, which is larger for a loop
+#   with SB1 (on the truth table's seeds, 23.35 solved a run with the 5 tools, 22.07 with the
+#   look-alike) than for the contract (22.96 and 22.44). That fits SB1 stopping on the
+#   look-alike's amount, as its silent failures show, though these figures do not trace it
+#   run by run.
 # - **The look-alike costs every setup tasks**: -0.0400 a run for the single loop, -0.0260
 #   for the split and -0.0236 for the contract. Validation does not catch it, so the
 #   contract's lead is not validation telling the two tools apart; these figures do not say
@@ -865,12 +887,17 @@ for budget in BUDGETS:
                           "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
                           "tokens": m.tokens, "errors": m.errors, "replans": c.replans,
                           "SUCCESS": c.exit_success, "PARTIAL": c.exit_partial_success,
-                          "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout})  # fmt: skip
+                          "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout,
+                          "silent": c.silent_failures, "false alarms": c.false_alarms})  # fmt: skip
 sweep = pd.DataFrame(sweep)
 folded_table(
-    sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False)
+    sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT", "silent", "false alarms"]).to_string(
+        index=False
+    )
     + "\n\n"
-    + sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False),
+    + sweep[sweep["setup"] == "contract"]
+    .drop(columns=["steps", "calls", "tokens", "errors"])
+    .to_string(index=False),
     "The two tables (click to open)",
 )
 
@@ -902,7 +929,8 @@ display(Image(filename=path))
 # %% [markdown]
 # At a budget of 2 steps every setup is starved. The contract spends its first step on the
 # plan, solves 6 tasks on both runs, all of them document tasks, and ends the other 18 in
-# TIMEOUT. At 4 steps 5 and 4 of its tasks end in PARTIAL_SUCCESS. From 6 steps on, its
+# TIMEOUT. At 4 steps 5 and 4 of its tasks end in PARTIAL_SUCCESS, and 2 and 1 of those hold
+# an answer the original measure counts right: false alarms. From 6 steps on, its
 # figures no longer change: its longest run takes 6 steps. The single loop solves 9 and 10
 # tasks at 2 steps against the contract's 6 and 6, and 21 and 20 at 4 steps against 19
 # and 20. The band rule's verdicts at every budget, contract against each of the others:
@@ -974,9 +1002,10 @@ for limit in range(4):
                             "steps": m.steps, "tokens": m.tokens, "replans": m.contract.replans,
                             "SUCCESS": m.contract.exit_success, "PARTIAL_SUCCESS": m.contract.exit_partial_success,
                             "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
-                            "TIMEOUT": m.contract.exit_timeout})  # fmt: skip
+                            "TIMEOUT": m.contract.exit_timeout, "silent failures": m.contract.silent_failures,
+                            "false alarms": m.contract.false_alarms})  # fmt: skip
 replan_table = pd.DataFrame(replan_rows)
-show(replan_table)
+show(replan_table, ["max replans", "run"], breaks=["SUCCESS"])
 timed_out = [
     r
     for t in sim.TASKS
@@ -1006,6 +1035,13 @@ for r in timed_out:
 # super-step is one round in which all the nodes of the graph that are ready run once, so the
 # limit bounds rounds, not tool calls. "No"
 # or "none" means the source read has no such mechanism, not that none can be built on it.
+#
+# The comparison is like with like on success: each framework ends a run in success on a
+# signal its runtime observes (a final answer, no task left to run), and the contract's
+# SUCCESS is also only what its runtime observes, a completed plan with its goal field held.
+# None of them, the contract included, checks the answer against a truth it does not have,
+# so each can report success for a wrong answer, as the contract's silent failures with the
+# look-alike show.
 
 # %%
 import textwrap
@@ -1136,8 +1172,8 @@ frameworks = pd.DataFrame(
             "framework": "this contract (sim)",
             "version": "this course",
             "bounds": "max_steps 8, max_tokens 1000, max_seconds 22, max_replans 2",
-            "SUCCESS": "SUCCESS, checked against the task",
-            "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (right m3 or amount held)",
+            "SUCCESS": "SUCCESS: plan complete and goal field held (GT1); the answer itself is not checked",
+            "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (goal, m3 or amount held, e.g. a run cut by a bound)",
             "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
             "TIMEOUT": "TIMEOUT, with the bound named",
             "lacks": "a real model: every figure here is from a fictional simulator",
@@ -1169,7 +1205,9 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 # lines count the rest from the table's data: few bound tokens or the whole run's time, none
 # counts replans against a limit, and the ways to end with a partial result differ from one
 # framework to the next. A run stopped by a bound is reported as an exception in some and as
-# ordinary output in others, so code that calls an agent must know which.
+# ordinary output in others, so code that calls an agent must know which. What the contract
+# adds is names and bounds, not knowledge: its SUCCESS is as much a claim as a framework's
+# final answer, and checking the answer is work outside the runtime.
 #
 # ## Summary
 #
@@ -1181,24 +1219,31 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #   single loop and the split is unmeasured on 2 runs; steps, tool calls, tokens and tool
 #   errors are measured, and lower: 84 and 83 steps, 51 tool calls, 8075 and 7960 tokens, 0
 #   tool errors, paid for with 9 and 8 replans.
-# - Like for like, against loops that also stop when done, the contract takes more steps
-#   than the single loop; over 10,000 seeds its token difference with that loop is not
-#   resolved and it solves fewer tasks than either loop (on runs A and B the success
+# - Like for like, against loops that also stop when done and pay a step for it, the
+#   contract takes fewer steps and tokens, partly because its plan's end costs no call; with
+#   the loop's stop steps left out it takes more steps than the single loop. Over 10,000
+#   seeds it solves fewer tasks than either stopping loop (on runs A and B the success
 #   differences are unmeasured); it keeps fewer tool calls and fewer tool errors.
 # - Validation is an oracle in this world: of every plan the planner could write, only the
 #   right one passes, so the 0 tool errors hold by construction.
 # - With the course's look-alike tool (rule LA1, off elsewhere) validation passes 2 plans for
 #   each kind that uses `consumption`. The contract keeps 0 tool errors (by construction), but
-#   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer; with the
-#   same tool set it still solves more than both loops over 10,000 seeds.
+#   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer and report
+#   SUCCESS: silent failures. With the same tool set and both loops stopping when done, it
+#   solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two
+#   runs do not measure.
+# - An exit state is a claim from what the runtime observes, for the contract as for the
+#   loops and the frameworks read; the truth is a second column. With the look-alike every
+#   setup reports SUCCESS for some wrong answers.
 # - In this world a plan that passes validation never fails a precondition; the check is
 #   shown on a constructed plan whose step claims a field its tool does not produce.
 # - Every run ends in one exit state with a stop reason; PARTIAL_SUCCESS separates a record
 #   computed but not written from a record written, which the original answer measure does
-#   not.
+#   not (such a run counts as a false alarm).
 # - The replan limit trades tasks against cost: 18 solved with none allowed, 23 with 2.
 # - The frameworks read, at the versions read, all bound steps; few bound tokens or the
-#   whole run's time; none has a replan limit.
+#   whole run's time; none has a replan limit. Like the contract, none checks an answer's
+#   truth when it reports success.
 #
 # ## Exercises
 #
