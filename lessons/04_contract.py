@@ -404,9 +404,10 @@ show(messages.request_sizes(g05))
 #
 # None of these reads the right answer: a runtime does not have it. So an exit state is a
 # claim the runtime makes, and whether the answer was right (the original success measure)
-# is a second column beside it. Two counts compare the claim with the truth: a **silent
-# failure** is a run reported SUCCESS with a wrong answer, a **false alarm** a run reported
-# otherwise with the right one. One constructed case per state:
+# is a second column beside it. Two counts compare the claim with the truth: a
+# [**silent failure**](../GLOSSARY.md#silent-failure) is a run reported SUCCESS with a wrong
+# answer, a [**false alarm**](../GLOSSARY.md#false-alarm) a run reported otherwise with the
+# right one. One constructed case per state:
 
 # %%
 right_plan = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
@@ -872,17 +873,18 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 # contract keeps its other default bounds.
 
 # %% tags=["full-table"]
-from dataclasses import fields
+import dataclasses
 
 BUDGETS = (2, 4, 6, 8, 12)
+NO_CONTRACT = ContractCounts(
+    *[0] * len(dataclasses.fields(ContractCounts))
+)  # the loops neither replan nor exit by CT12 here
 sweep = []
 for budget in BUDGETS:
     for setup in ("single-loop", "plan-execute", "contract"):
         for seed in SEEDS:
             m = measure(setup, seed, budget)
-            c = m.contract or ContractCounts(
-                *[0] * len(fields(ContractCounts))
-            )  # the loops neither replan nor exit by CT12 here
+            c = m.contract or NO_CONTRACT
             sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
                           "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
                           "tokens": m.tokens, "errors": m.errors, "replans": c.replans,

@@ -601,7 +601,9 @@ def sb1_pays_its_stop_step() -> bool:
         for seed in SEEDS:
             for run in _runs(setup, seed, BUDGET, stop_when_done=True):
                 last = run.log[-1]
-                if run.stopped and not (last.tool is None and last.tokens > 0 and run.steps == run.calls + planning + 1):
+                if run.stopped and not (
+                    last.tool is None and last.tokens > 0 and run.steps == run.calls + planning + 1
+                ):
                     return False
     return all(
         run.steps == run.calls + sum(e.kind in ("plan", "replan") for e in run.events)
@@ -755,8 +757,10 @@ def every_setup_reports_some_wrong_success() -> bool:
     the single loop with SB1 the most; the contract's SUCCESS is a completed plan (as above)."""
     silent = {(setup, sb1): _truth_mean(setup, sb1, True, "silent")
               for setup, sb1 in (*((s, False) for s in (*LOOPS, "contract")), *((s, True) for s in LOOPS))}  # fmt: skip
-    return min(silent.values()) > 0 and max(silent, key=silent.get) == ("single-loop", True) and (
-        contract_success_is_a_complete_plan()
+    return (
+        min(silent.values()) > 0
+        and max(silent, key=silent.get) == ("single-loop", True)
+        and (contract_success_is_a_complete_plan())
     )
 
 
@@ -771,8 +775,8 @@ def five_tool_truth_as_stated() -> bool:
         for sb1 in (False, True):
             for state, correct, run in _truth_runs(setup, sb1, False):
                 if state == exits.SUCCESS and not correct:
-                    task = sim.check_task(run.task)
-                    if task.kind != "record" or exits.observed_fields(run).get("value") != sim.correct_answer(task):
+                    task, written = sim.check_task(run.task), exits.observed_fields(run).get("value")
+                    if task.kind != "record" or written != sim.correct_answer(task):
                         return False
     return True
 
@@ -796,7 +800,10 @@ def lookalike_costs_sb1_loop_more_than_contract() -> bool:
     the look-alike costs the single loop with SB1 more solved tasks a run than the contract."""
     loss = {setup: _truth_mean(setup, sb1, False, "solved") - _truth_mean(setup, sb1, True, "solved")
             for setup, sb1 in (("single-loop", True), ("contract", False))}  # fmt: skip
-    return says("_", [LOOP_SB1, SPLIT_SB1], CONTRACT, success="; down")() and loss["single-loop"] > loss["contract"]
+    return (
+        says("_", [LOOP_SB1, SPLIT_SB1], CONTRACT, success="; down")()
+        and loss["single-loop"] > loss["contract"]
+    )
 
 
 def sweep_false_alarms_at_budget_4() -> bool:
