@@ -504,8 +504,9 @@ print(fitted(verdict_table(against_split, SEEDS), "unit", breaks=["band first"])
 # %% [markdown]
 # Two runs are a small sample. Beside each verdict, the next cell runs the 3 setups over
 # 10,000 seeds (runs A and B are the first 2; the contract on its own batch path, equal run
-# for run to its one-seed path) and prints the mean [paired difference](../GLOSSARY.md#paired) per run with its
-# 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals).
+# for run to its one-seed path) and prints the mean difference per run, seed by seed, with its
+# 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals, and how little
+# setups that draw from different streams gain from being compared at the same seed).
 
 # %%
 from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run, t_interval
@@ -752,8 +753,9 @@ for label, first, runs_two in (("single loop", "single-loop", single_la),
 
 # %% [markdown]
 # What the look-alike costs each setup over the same 10,000 seeds (with the look-alike minus
-# with the 5 tools, paired by seed), and how many of the contract's task runs complete their
-# plan with a wrong answer, with and without it.
+# with the 5 tools, seed by seed: here the same setup, from the same draw streams), and how
+# many of the contract's task runs complete their plan with a wrong answer, with and without
+# it.
 
 # %%
 from sim.measurement.many_seeds import paired_difference
@@ -843,10 +845,10 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   single loop and 1.10 for the single loop with SB1, which stops on the look-alike's
 #   amount as readily as on the right one. On these seeds the contract's exit state raises
 #   no false alarm at its default bounds; the loops' do, mostly on runs that a budget cut
-#   with the right answer held, which a runtime cannot tell from a run cut short. With the 5 tools the
-#   contract's SUCCESS is exactly its solved tasks, and the loops' few silent failures are
-#   record tasks written right and then spoiled by a later call: the answer measure reads the
-#   last result, the runtime the record.
+#   with the right answer held, which a runtime cannot tell from a run cut short. With the 5
+#   tools the contract's SUCCESS is exactly its solved tasks, and the loops' few silent
+#   failures are record tasks written right and then spoiled by a later call: the answer
+#   measure reads the last result, the runtime the record.
 # - **Against loops that follow the model's own stop, the contract solves more** over 10,000
 #   seeds: +0.0336 a run against the single loop and +0.0275 against the split; on runs A and
 #   B success is unmeasured. Steps, tool calls, tokens and tool errors stay measured and
@@ -1233,7 +1235,7 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer and report
 #   SUCCESS: silent failures. With the same tool set and both loops stopping when done, it
 #   solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two
-#   runs do not measure.
+#   runs leave unmeasured.
 # - An exit state is a claim from what the runtime observes, for the contract as for the
 #   loops and the frameworks read; the truth is a second column. With the look-alike every
 #   setup reports SUCCESS for some wrong answers.
@@ -1257,7 +1259,8 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #    TIMEOUT, and which kind of task goes first? Compare with the cost of a right record run
 #    printed above.
 # 3. Set the budget to 3. Which tasks end in PARTIAL_SUCCESS, and what do they hold? Is
-#    their answer correct by the original measure?
+#    their answer correct by the original measure, and where does the exit table count
+#    such a run?
 # 4. Pick G03 in the task picker and find a seed at which the contract solves it. How many
 #    replans did it take?
 # 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the

@@ -1988,7 +1988,7 @@ REGISTRY: dict[str, list] = {
          Holds(single_loop_stop_steps_left_out)),
         ("Over 10,000 seeds it solves fewer tasks than either stopping loop (on runs A and B the success",
          Holds(contract_solves_fewer_than_stopping_loops)),
-        ("it solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two runs do not",
+        ("it solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two runs leave",
          Holds(lookalike_contract_solves_more_than_stopping_loops)),
         ("With the look-alike every setup reports SUCCESS for some wrong answers",
          Holds(every_setup_reports_some_wrong_success)),
