@@ -1916,6 +1916,8 @@ REGISTRY: dict[str, list] = {
         ("The band rule decides each unit", ByRule(band_rule_as_stated_contract)),
         ("which never exceeds the split's own band of 2",
          Holds(within_band("contract_success_within_the_split_band", SPLIT, CONTRACT, "first"))),
+        ("how little setups that draw from different streams gain from being compared at the same seed",
+         Holds(same_seeds_are_unrelated)),
         ("Over 10,000 seeds the contract solves more than either",
          Holds(says("contract_solves_more_over_10000_seeds", LOOP, CONTRACT, success="unmeasured; up"))),
         ("Steps, tool calls and tokens are measured, and lower: 84 and 83 steps against 97 and 98",
