@@ -28,7 +28,8 @@
 # - name the contract's parts ([preconditions](../GLOSSARY.md#precondition), the
 #   [scratchpad](../GLOSSARY.md#scratchpad), [replanning](../GLOSSARY.md#replanning) with a
 #   limit, [bounds](../GLOSSARY.md#bounds)) and follow one task through them;
-# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it;
+# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it, and tell
+#   the state a runtime reports from whether the answer was right;
 # - measure the contract against the [single loop](../GLOSSARY.md#single-loop) and the split, and say which of its gains
 #   the model's rules give and which hold only while validation knows the [tools](../GLOSSARY.md#tool);
 # - map the contract's exit states onto the bounds and end signals of real frameworks.
@@ -63,7 +64,7 @@
 #     done -- "yes" --> exit
 #     replan -- "yes: a new plan<br/>for the rest" --> validate
 #     replan -- "no" --> exit
-#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: the job is done<br/>PARTIAL_SUCCESS: a right intermediate is held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
+#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: plan complete, goal field held (GT1)<br/>PARTIAL_SUCCESS: the goal or a field on the way held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
 # ```
 #
 # The plan as a graph of steps, each naming the steps it depends on, is the form
@@ -385,17 +386,23 @@ show(messages.request_sizes(g05))
 #
 # Before every planner call and every tool call, the contract checks that the call fits all
 # of max_steps, max_tokens and max_seconds; if it does not, the run stops there, so no bound
-# is ever exceeded. Then the exit state is decided, in this order:
+# is ever exceeded. Then the exit state is decided from what the runtime observed, in this
+# order:
 #
-# 1. SUCCESS: the job is done (a record written with the right value; for any other task,
-#    the right result held);
-# 2. PARTIAL_SUCCESS: not done, but a correct computed intermediate is held (the right m3
-#    for a charge or record task, or the right amount for a record not yet written);
+# 1. SUCCESS: the plan completed and the goal test GT1 holds: the answer held is the goal
+#    field's value (the goal read from the request's words, rule RT1), or for a record, the
+#    record is written with the amount the tariff returned;
+# 2. PARTIAL_SUCCESS: the goal field or a field on the way to it is held (m3 for a charge;
+#    m3 or the amount for a record), including a run that a bound cut with the goal held;
 # 3. REPLAN_EXHAUSTED: the run stopped because a replan was needed beyond max_replans;
 # 4. TIMEOUT: anything else (in practice, a bound stopped the run).
 #
-# The stop reason says what ended the run, and answer-correctness (the original success
-# measure) stands beside the exit state. One constructed case per state:
+# None of these reads the right answer: a runtime does not have it. So an exit state is a
+# claim the runtime makes, and whether the answer was right (the original success measure)
+# is a second column beside it. Two counts compare the claim with the truth: a
+# [**silent failure**](../GLOSSARY.md#silent-failure) is a run reported SUCCESS with a wrong
+# answer, a [**false alarm**](../GLOSSARY.md#false-alarm) a run reported otherwise with the
+# right one. One constructed case per state:
 
 # %%
 right_plan = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
@@ -422,7 +429,8 @@ show(pd.DataFrame(rows))
 # %% [markdown]
 # The third row is worth a second look: the record task holds the right amount, so by the
 # original measure its answer is correct, yet the record was never written. The exit state
-# says PARTIAL_SUCCESS, and that is the difference between the two measures.
+# says PARTIAL_SUCCESS, and that is the difference between the two measures. Counted against
+# the answer it is a false alarm, one where the runtime is stricter than the answer measure.
 #
 # ## G05 under the contract, beside G05 under the split
 #
@@ -458,8 +466,11 @@ say(
 #
 # All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
 # contract's default bounds. The first table is the original one; the second adds what only the
-# contract counts: its replans, and the exit states, which come from the rule CT12 read
-# from each run's [trace](../GLOSSARY.md#trace), for every setup.
+# contract counts: its replans, and the exit states, which come from the rule CT12 applied to
+# what each run observed, for every setup (a loop's fields are its
+# [trace](../GLOSSARY.md#trace)'s calls replayed; a loop that stopped by itself counts as a
+# completed plan). Its first block is what each setup reports; its second is the truth:
+# tasks solved, silent failures and false alarms.
 
 # %%
 single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
@@ -469,7 +480,7 @@ print(format_table(seed_table(single + split + contract_runs)))
 print()
 exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
 exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
-show(exits)
+show(exits, ["setup", "run"], breaks=["solved (true)"])
 
 # %% [markdown]
 # The band rule decides each unit, as in lesson 2: a difference counts as measured only when,
@@ -488,11 +499,12 @@ print(fitted(verdict_table(against_split, SEEDS), "unit", breaks=["band first"])
 # %% [markdown]
 # Two runs are a small sample. Beside each verdict, the next cell runs the 3 setups over
 # 10,000 seeds (runs A and B are the first 2; the contract on its own batch path, equal run
-# for run to its one-seed path) and prints the mean [paired difference](../GLOSSARY.md#paired) per run with its
-# 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals).
+# for run to its one-seed path) and prints the mean difference per run, seed by seed, with its
+# 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals, and how little
+# setups that draw from different streams gain from being compared at the same seed).
 
 # %%
-from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
+from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run, t_interval
 
 many = {
     setup: many_seed_run(sim.RunConfig(setup, BUDGET))
@@ -520,32 +532,52 @@ for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
 #   as the next section shows: the contract pays for wrong plans in replans (9 and 8)
 #   instead of tool errors.
 #
+# Beside the truth, with the 5 tools no setup reports SUCCESS for a wrong answer on runs A
+# and B: every silent-failure count is 0. The split's 2 false alarms on run B are record
+# tasks whose budget ran out just after the right record was written: the agent never
+# stopped, so what a runtime sees is a run cut by its bound, PARTIAL_SUCCESS.
+#
 # These comparisons are not like for like. The contract ends when its plan completes; the
-# loops above follow the seed's rule, which spends a step deciding to stop and may wander
-# after the job is done. Lesson 3's stop-when-done rule (SB1) gives the loops the same
-# stop. The next cell compares the contract with the loops under SB1, at the same budget
-# of 8 steps, on runs A and B and over 10,000 seeds.
+# loops above follow the model's own stop, which does not always come when the job is done,
+# so they may wander after it. Lesson 3's stop-when-done rule (SB1) gives the loops an
+# observable stop: once the goal test GT1 holds, the next step is a stop, paid like any step.
+# The next cell compares the contract with the loops under SB1, at the same budget of 8
+# steps, on runs A and B and over 10,000 seeds, and counts what the loops pay to stop.
 
 # %%
 stopping = {setup: [measure(setup, seed, BUDGET, stop_when_done=True) for seed in SEEDS]
             for setup in ("single-loop", "plan-execute")}  # fmt: skip
 print(format_table(seed_table(stopping["single-loop"] + stopping["plan-execute"] + contract_runs)))
+many_sb1 = {}
 for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
     verdicts_two = compare_setups(stopping[setup], contract_runs)
-    stopped_many = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
-    beside = beside_many_seeds(verdicts_two, stopped_many, many["contract"])
+    many_sb1[setup] = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
+    beside = beside_many_seeds(verdicts_two, many_sb1[setup], many["contract"])
     say(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
     show(beside.drop(columns="agrees"))
+    for seed in SEEDS:
+        runs = [sim.run_task(setup, task, seed, BUDGET, stop_when_done=True) for task in sim.TASKS]
+        stops = [step for run in runs for step in run.log if step.tool is None]
+        say(f"  run {sim.run_label(seed)}: the loop's stop steps: {len(stops)}, "
+            f"their tokens: {sum(step.tokens for step in stops)}")  # fmt: skip
+    loop_sb1 = many_sb1[setup]
+    left_out = many["contract"].steps.sum(axis=0) - (loop_sb1.steps - loop_sb1.stopped).sum(axis=0)
+    mean, low, high = t_interval(left_out)
+    say(f"  steps, the loop's stop steps left out, {MANY_SEEDS} seeds: {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+    print()
 
 # %% [markdown]
-# Like for like, the picture changes. Against a single loop that also stops when done, the
-# contract takes more steps, not fewer (73 and 71 steps for the loop, 84 and 83 for the
-# contract); over 10,000 seeds its token difference is not resolved, and it solves fewer
-# tasks, though on runs A and B it solves as many. Its saving in steps against the plain
-# loop comes from stopping, which any loop can be given. What the contract keeps against
-# both stopping loops is fewer tool calls and fewer tool errors. Against the split with the
-# same stop, it uses fewer steps, calls, tokens and errors, and over 10,000 seeds it solves
-# fewer tasks (on runs A and B the success difference is unmeasured). Which of these matter
+# Like for like, the contract's lead shrinks. Against a single loop that also stops when
+# done, it still takes fewer steps (84 and 83 against 96 and 95) and tokens, measured on both
+# runs and over 10,000 seeds, but part of that is how each pays for its end: the loop spends
+# a step and its tokens to stop once its goal test holds (23 and 24 stop steps on runs A and
+# B, 2810 and 3002 tokens), while the contract's plan names its last step and its runtime
+# ends with no call (CT8). With the single loop's stop steps left out, the contract takes
+# more steps than it, not fewer; against the split it still takes fewer. Over 10,000 seeds
+# it solves fewer tasks than either stopping loop, though on runs A and B the success
+# differences are unmeasured. What the contract keeps
+# against both stopping loops is fewer tool calls and fewer tool errors. Against the split
+# with the same stop, it uses fewer steps, calls, tokens and errors. Which of these matter
 # depends on what a tool error or a lost task costs in a real system.
 #
 # The contract loses one task on each run, G03 on run A and G04 on run B, both ending
@@ -587,17 +619,21 @@ for kind in plan_schema.GOALS:
                    f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
 
 # %% [markdown]
-# The exit states as a figure, one bar per setup and run:
+# The exit states as a figure, one bar per setup and run: the bars are what each setup
+# reports, the hatched part of SUCCESS its silent failures, and the truth is written beside
+# each bar.
 
 # %%
 path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
 display(Image(filename=path))
 
 # %% [markdown]
-# The loops have no exit state of their own; the figure reads CT12 from their traces. The
-# order has no state for "stopped by itself with a spoiled answer", so such a loop run
-# falls to PARTIAL_SUCCESS when it held a correct intermediate and to TIMEOUT when it did
-# not. The cell lists those runs at the lesson's budget.
+# The loops have no exit state of their own; the figure applies CT12 to what they observed.
+# A loop that stopped by itself with a spoiled answer reports SUCCESS only when its goal test
+# still holds; the spoiled runs listed below, at the lesson's budget, all fail it, because a
+# call after the job was done replaced the answer held. So they report PARTIAL_SUCCESS when
+# a field on the way to the goal is held (m3 for a charge; m3 or the amount for a record)
+# and TIMEOUT otherwise, and none of them is a silent failure.
 
 # %%
 for name, runner in (("single loop", sim.run_single_loop), ("planner + executor", sim.run_plan_execute)):
@@ -683,7 +719,7 @@ print(format_table(rows))
 print()
 exits_la = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET, lookalike=True)
 exits_la["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_la]
-show(exits_la)
+show(exits_la, ["setup", "run"], breaks=["solved (true)"])
 for seed in SEEDS:
     runs = [sim.run_task("contract", task, seed, BUDGET, lookalike=True) for task in sim.TASKS]
     fooled = [f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
@@ -712,8 +748,9 @@ for label, first, runs_two in (("single loop", "single-loop", single_la),
 
 # %% [markdown]
 # What the look-alike costs each setup over the same 10,000 seeds (with the look-alike minus
-# with the 5 tools, paired by seed), and how many of the contract's task runs complete their
-# plan with a wrong answer, with and without it.
+# with the 5 tools, seed by seed: here the same setup, from the same draw streams), and how
+# many of the contract's task runs complete their plan with a wrong answer, with and without
+# it.
 
 # %%
 from sim.measurement.many_seeds import paired_difference
@@ -733,6 +770,58 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
                    f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
 
 # %% [markdown]
+# The verdicts above set the contract beside loops that follow the model's own stop. Like
+# for like, the loops also stop when done (SB1, its stop a paid step), at the same budget of
+# 8 steps, with the look-alike in every tool set. SB1 reads only what a loop observes: once
+# the answer held is the goal field's value, it stops, whether that value came from
+# `consumption` or from the look-alike, just as the contract's plan ends after its last step.
+
+# %%
+many_la_sb1 = {}
+for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
+    stopping_la = [measure(setup, seed, BUDGET, lookalike=True, stop_when_done=True) for seed in SEEDS]
+    verdicts_two = compare_setups(stopping_la, contract_la)
+    many_la_sb1[setup] = many_seed_run(sim.RunConfig(setup, BUDGET, lookalike=True, stop_when_done=True))
+    beside = beside_many_seeds(verdicts_two, many_la_sb1[setup], many_la["contract"])
+    say(
+        f"contract minus {label} with stop when done, both with the look-alike: 2 runs, and {MANY_SEEDS} seeds"
+    )
+    show(beside.drop(columns="agrees"))
+    print()
+
+# %% [markdown]
+# What each setup reports beside what is true, over many seeds: the first 1,000 of the
+# 10,000 (runs A and B among them), on the one-seed path, where every run's exit state can be
+# read. Each cell is the mean per run of 24 tasks with its 95 % interval; "SB1" marks a loop
+# that stops when done. The last lines compare the contract's silent failures with its runs
+# that complete their plan with a wrong answer on the batch path, on the same seeds.
+
+# %%
+from sim.measurement.exit_tables import exit_truth_over_seeds
+
+TRUTH_SEEDS = range(SEED_A, SEED_A + 1000)
+truth_setups = (("single-loop", False), ("plan-execute", False), ("contract", False),
+                ("single-loop", True), ("plan-execute", True))  # fmt: skip
+truth_rows, per_seed_truth = [], {}
+for lookalike in (False, True):
+    for setup, sb1 in truth_setups:
+        config = sim.RunConfig(setup, BUDGET, lookalike=lookalike, stop_when_done=sb1)
+        per_seed = per_seed_truth[(setup, sb1, lookalike)] = exit_truth_over_seeds(config, TRUTH_SEEDS)
+        row = {"setup": SETUP_LABELS[setup] + (", SB1" if sb1 else ""),
+               "tools": "look-alike" if lookalike else "5 tools",
+               "SUCCESS": f"{per_seed['SUCCESS'].mean():.2f}", "solved": f"{per_seed['solved (true)'].mean():.2f}"}  # fmt: skip
+        for column in ("silent failures", "false alarms"):
+            mean, low, high = t_interval(per_seed[column].to_numpy(dtype=float))
+            row[column] = f"{mean:.2f} [{low:.2f}, {high:.2f}]"
+        truth_rows.append(row)
+show(pd.DataFrame(truth_rows), ["setup", "tools"])
+for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
+    batch = runs.head(len(TRUTH_SEEDS))
+    silent = int(per_seed_truth[("contract", False, lookalike)]["silent failures"].sum())
+    say(f"contract, {'look-alike' if lookalike else '5 tools'}, {len(TRUTH_SEEDS)} seeds: silent failures {silent}; "
+        f"plans complete with a wrong answer (batch path) {int((batch.stopped & ~batch.correct).sum())}")  # fmt: skip
+
+# %% [markdown]
 # What validation buys when it is no longer an oracle, as far as these figures go:
 #
 # - **Tool errors stay at 0**, on both runs and over 10,000 seeds. That still holds by
@@ -740,14 +829,35 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
 #   feeds them.
 # - **A plan that passes is no longer a right plan.** On run B, G23 runs the look-alike,
 #   completes its plan with a wrong answer and no tool error, and stops with "plan complete".
-#   CT12 has no exit state for a completed plan with a wrong answer, so it ends in TIMEOUT,
-#   the order's last state; nothing in the run marks its answer as wrong. Over 10,000 seeds
-#   6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none
-#   do, by construction.
-# - **With the same tool set, the contract still solves more.** On runs A and B success is
-#   unmeasured against both loops; over 10,000 seeds the contract solves more than the
-#   single loop (+0.0336 a run) and the split (+0.0275). Steps, tool calls, tokens and tool
-#   errors stay measured and lower, as with the 5 tools.
+#   What its runtime observes is a complete plan and the record written with the amount the
+#   tariff returned, so it reports SUCCESS: a silent failure. Nothing in the run marks its
+#   answer as wrong. Over 10,000 seeds, 6276 of 240000 task runs complete their plan with a
+#   wrong answer; with the 5 tools none do, by construction. On the 1,000 seeds of the truth
+#   table the contract's silent failures are exactly its completed plans with a wrong answer
+#   (591 and 591), so the 6276 are its silent failures over the 10,000.
+# - **The exit state is a claim, and every setup's can be wrong.** With the look-alike, each
+#   setup reports SUCCESS for some wrong answers: 0.59 a run for the contract, 0.80 for the
+#   single loop and 1.10 for the single loop with SB1, which stops on the look-alike's
+#   amount as readily as on the right one. On these seeds the contract's exit state raises
+#   no false alarm at its default bounds; the loops' do, mostly on runs that a budget cut
+#   with the right answer held, which a runtime cannot tell from a run cut short. With the 5
+#   tools the contract's SUCCESS is exactly its solved tasks, and the loops' few silent
+#   failures are record tasks written right and then spoiled by a later call: the answer
+#   measure reads the last result, the runtime the record.
+# - **Against loops that follow the model's own stop, the contract solves more** over 10,000
+#   seeds: +0.0336 a run against the single loop and +0.0275 against the split; on runs A and
+#   B success is unmeasured. Steps, tool calls, tokens and tool errors stay measured and
+#   lower, as with the 5 tools.
+# - **Like for like, with both loops stopping when done (SB1, paid), it still solves a little
+#   more**: +0.0139 a run against the single loop, 95 % interval [+0.0125, +0.0153], and
+#   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds; on runs A and
+#   B the difference is unmeasured. That is about a third of a task and a quarter of a task
+#   in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
+#   than the contract; what turns it is the look-alike's cost, which is larger for a loop
+#   with SB1 (on the truth table's seeds, 23.35 solved a run with the 5 tools, 22.07 with the
+#   look-alike) than for the contract (22.96 and 22.44). That fits SB1 stopping on the
+#   look-alike's amount, as its silent failures show, though these figures do not trace it
+#   run by run.
 # - **The look-alike costs every setup tasks**: -0.0400 a run for the single loop, -0.0260
 #   for the split and -0.0236 for the contract. Validation does not catch it, so the
 #   contract's lead is not validation telling the two tools apart; these figures do not say
@@ -760,23 +870,33 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
 # contract keeps its other default bounds.
 
 # %% tags=["full-table"]
+import dataclasses
+
 BUDGETS = (2, 4, 6, 8, 12)
+NO_CONTRACT = ContractCounts(
+    *[0] * len(dataclasses.fields(ContractCounts))
+)  # the loops neither replan nor exit by CT12 here
 sweep = []
 for budget in BUDGETS:
     for setup in ("single-loop", "plan-execute", "contract"):
         for seed in SEEDS:
             m = measure(setup, seed, budget)
-            c = m.contract or ContractCounts(*[0] * 11)  # the loops neither replan nor exit by CT12 here
+            c = m.contract or NO_CONTRACT
             sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
                           "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
                           "tokens": m.tokens, "errors": m.errors, "replans": c.replans,
                           "SUCCESS": c.exit_success, "PARTIAL": c.exit_partial_success,
-                          "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout})  # fmt: skip
+                          "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout,
+                          "silent": c.silent_failures, "false alarms": c.false_alarms})  # fmt: skip
 sweep = pd.DataFrame(sweep)
 folded_table(
-    sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT"]).to_string(index=False)
+    sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT", "silent", "false alarms"]).to_string(
+        index=False
+    )
     + "\n\n"
-    + sweep[sweep["setup"] == "contract"].drop(columns=["calls", "errors"]).to_string(index=False),
+    + sweep[sweep["setup"] == "contract"]
+    .drop(columns=["steps", "calls", "tokens", "errors"])
+    .to_string(index=False),
     "The two tables (click to open)",
 )
 
@@ -808,7 +928,8 @@ display(Image(filename=path))
 # %% [markdown]
 # At a budget of 2 steps every setup is starved. The contract spends its first step on the
 # plan, solves 6 tasks on both runs, all of them document tasks, and ends the other 18 in
-# TIMEOUT. At 4 steps 5 and 4 of its tasks end in PARTIAL_SUCCESS. From 6 steps on, its
+# TIMEOUT. At 4 steps 5 and 4 of its tasks end in PARTIAL_SUCCESS, and 2 and 1 of those hold
+# an answer the original measure counts right: false alarms. From 6 steps on, its
 # figures no longer change: its longest run takes 6 steps. The single loop solves 9 and 10
 # tasks at 2 steps against the contract's 6 and 6, and 21 and 20 at 4 steps against 19
 # and 20. The band rule's verdicts at every budget, contract against each of the others:
@@ -880,9 +1001,10 @@ for limit in range(4):
                             "steps": m.steps, "tokens": m.tokens, "replans": m.contract.replans,
                             "SUCCESS": m.contract.exit_success, "PARTIAL_SUCCESS": m.contract.exit_partial_success,
                             "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
-                            "TIMEOUT": m.contract.exit_timeout})  # fmt: skip
+                            "TIMEOUT": m.contract.exit_timeout, "silent failures": m.contract.silent_failures,
+                            "false alarms": m.contract.false_alarms})  # fmt: skip
 replan_table = pd.DataFrame(replan_rows)
-show(replan_table)
+show(replan_table, ["max replans", "run"], breaks=["SUCCESS"])
 timed_out = [
     r
     for t in sim.TASKS
@@ -912,6 +1034,13 @@ for r in timed_out:
 # super-step is one round in which all the nodes of the graph that are ready run once, so the
 # limit bounds rounds, not tool calls. "No"
 # or "none" means the source read has no such mechanism, not that none can be built on it.
+#
+# The comparison is like with like on success: each framework ends a run in success on a
+# signal its runtime observes (a final answer, no task left to run), and the contract's
+# SUCCESS is also only what its runtime observes, a completed plan with its goal field held.
+# None of them, the contract included, checks the answer against a truth it does not have,
+# so each can report success for a wrong answer, as the contract's silent failures with the
+# look-alike show.
 
 # %%
 import textwrap
@@ -1042,8 +1171,8 @@ frameworks = pd.DataFrame(
             "framework": "this contract (sim)",
             "version": "this course",
             "bounds": "max_steps 8, max_tokens 1000, max_seconds 22, max_replans 2",
-            "SUCCESS": "SUCCESS, checked against the task",
-            "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (right m3 or amount held)",
+            "SUCCESS": "SUCCESS: plan complete and goal field held (GT1); the answer itself is not checked",
+            "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (goal, m3 or amount held, e.g. a run cut by a bound)",
             "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
             "TIMEOUT": "TIMEOUT, with the bound named",
             "lacks": "a real model: every figure here is from a fictional simulator",
@@ -1075,7 +1204,9 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 # lines count the rest from the table's data: few bound tokens or the whole run's time, none
 # counts replans against a limit, and the ways to end with a partial result differ from one
 # framework to the next. A run stopped by a bound is reported as an exception in some and as
-# ordinary output in others, so code that calls an agent must know which.
+# ordinary output in others, so code that calls an agent must know which. What the contract
+# adds is names and bounds, not knowledge: its SUCCESS is as much a claim as a framework's
+# final answer, and checking the answer is work outside the runtime.
 #
 # ## Summary
 #
@@ -1087,24 +1218,31 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #   single loop and the split is unmeasured on 2 runs; steps, tool calls, tokens and tool
 #   errors are measured, and lower: 84 and 83 steps, 51 tool calls, 8075 and 7960 tokens, 0
 #   tool errors, paid for with 9 and 8 replans.
-# - Like for like, against loops that also stop when done, the contract takes more steps
-#   than the single loop; over 10,000 seeds its token difference with that loop is not
-#   resolved and it solves fewer tasks than either loop (on runs A and B the success
+# - Like for like, against loops that also stop when done and pay a step for it, the
+#   contract takes fewer steps and tokens, partly because its plan's end costs no call; with
+#   the loop's stop steps left out it takes more steps than the single loop. Over 10,000
+#   seeds it solves fewer tasks than either stopping loop (on runs A and B the success
 #   differences are unmeasured); it keeps fewer tool calls and fewer tool errors.
 # - Validation is an oracle in this world: of every plan the planner could write, only the
 #   right one passes, so the 0 tool errors hold by construction.
 # - With the course's look-alike tool (rule LA1, off elsewhere) validation passes 2 plans for
 #   each kind that uses `consumption`. The contract keeps 0 tool errors (by construction), but
-#   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer; with the
-#   same tool set it still solves more than both loops over 10,000 seeds.
+#   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer and report
+#   SUCCESS: silent failures. With the same tool set and both loops stopping when done, it
+#   solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two
+#   runs leave unmeasured.
+# - An exit state is a claim from what the runtime observes, for the contract as for the
+#   loops and the frameworks read; the truth is a second column. With the look-alike every
+#   setup reports SUCCESS for some wrong answers.
 # - In this world a plan that passes validation never fails a precondition; the check is
 #   shown on a constructed plan whose step claims a field its tool does not produce.
 # - Every run ends in one exit state with a stop reason; PARTIAL_SUCCESS separates a record
 #   computed but not written from a record written, which the original answer measure does
-#   not.
+#   not (such a run counts as a false alarm).
 # - The replan limit trades tasks against cost: 18 solved with none allowed, 23 with 2.
 # - The frameworks read, at the versions read, all bound steps; few bound tokens or the
-#   whole run's time; none has a replan limit.
+#   whole run's time; none has a replan limit. Like the contract, none checks an answer's
+#   truth when it reports success.
 #
 # ## Exercises
 #
@@ -1116,7 +1254,8 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #    TIMEOUT, and which kind of task goes first? Compare with the cost of a right record run
 #    printed above.
 # 3. Set the budget to 3. Which tasks end in PARTIAL_SUCCESS, and what do they hold? Is
-#    their answer correct by the original measure?
+#    their answer correct by the original measure, and where does the exit table count
+#    such a run?
 # 4. Pick G03 in the task picker and find a seed at which the contract solves it. How many
 #    replans did it take?
 # 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the

@@ -758,14 +758,18 @@ def scratchpad_keeps_every_raw_result() -> bool:
     )
 
 
-def sb1_spends_no_stop_step() -> bool:
-    """The rule: under SB1 a loop run that ends its job spends no step deciding to stop (its steps are
-    its calls, plus the planning step), as a contract run whose plan completes."""
+def sb1_pays_its_stop_step() -> bool:
+    """The rule (SB1, AA28): on runs A and B every loop run that stopped under SB1 ends with one stop step
+    (no call) that costs tokens (its steps are its calls, the planning step and the stop); a contract run
+    whose plan completes spends no step on its end (steps: planner calls plus tool calls, CT8)."""
     for setup in LOOPS:
         planning = sim.engine.config.PLANNING_STEPS[setup]
         for seed in SEEDS:
             for run in _runs(setup, seed, BUDGET, stop_when_done=True):
-                if run.stopped and run.steps != run.calls + planning:
+                last = run.log[-1]
+                if run.stopped and not (
+                    last.tool is None and last.tokens > 0 and run.steps == run.calls + planning + 1
+                ):
                     return False
     return all(
         run.steps == run.calls + sum(e.kind in ("plan", "replan") for e in run.events)
@@ -773,6 +777,76 @@ def sb1_spends_no_stop_step() -> bool:
         for run in _contract_runs(seed)
         if run.stop_reason == exits.PLAN_COMPLETE
     )
+
+
+def loops_wander_after_done() -> bool:
+    """On runs A and B some run of each plain loop makes a call after its job is done (a step aimed at no
+    position, with a tool), and some other stops late: the model's own stop does not always come at once."""
+    for setup in LOOPS:
+        after = [run for seed in SEEDS for run in _runs(setup, seed)
+                 if any(step.target is None and step.tool is not None for step in run.log)]  # fmt: skip
+        if not after:
+            return False
+    return True
+
+
+def _la_runs(setup: str, seed: int, stop_when_done: bool = False) -> tuple:
+    """Every task's run with the look-alike (LA1) at a seed, budget 8."""
+    return tuple(sim.run_task(setup, task, seed, BUDGET, lookalike=True, stop_when_done=stop_when_done)
+                 for task in sim.TASKS)  # fmt: skip
+
+
+def exit_states_read_only_observations() -> bool:
+    """The rule (CT12): on runs A and B, with the 5 tools and with the look-alike, every run's exit state
+    of every setup is CT12 on GT1 and the fields it observed, for the goal its request names (RT1); the
+    answer's truth never enters it, so with the look-alike some SUCCESS is wrong."""
+    from sim.engine.goals import goal_of, goal_reached, holds_intermediate
+
+    wrong_success = 0
+    for seed in SEEDS:
+        for runs in (_runs("single-loop", seed), _runs("plan-execute", seed), _contract_runs(seed),
+                     _la_runs("single-loop", seed), _la_runs("plan-execute", seed),
+                     tuple(sim.run_task("contract", t, seed, BUDGET, lookalike=True) for t in sim.TASKS)):  # fmt: skip
+            for run in runs:
+                fields = run.scratchpad.fields if hasattr(run, "scratchpad") else exits.observed_fields(run)
+                goal = goal_of(sim.check_task(run.task).request)
+                state = exits.exit_state(goal_reached(goal, fields), holds_intermediate(goal, fields),
+                                         exits.stop_reason_of(run))  # fmt: skip
+                if exits.exit_state_of(run) != state:
+                    return False
+                wrong_success += state == exits.SUCCESS and not sim.is_correct(run)
+    return wrong_success > 0
+
+
+def no_silent_failure_with_five_tools() -> bool:
+    """On runs A and B with the 5 tools, no setup reports SUCCESS for a wrong answer."""
+    from sim.measurement.exit_tables import exit_state_frame
+
+    frame = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
+    return (frame["silent failures"] == 0).all()
+
+
+def split_false_alarms_are_cut_records() -> bool:
+    """The split's false alarms on run B with the 5 tools: 2 record tasks, not stopped (the budget ran out),
+    their last call write_record, the right answer, PARTIAL_SUCCESS."""
+    alarms = [run for run in _runs("plan-execute", SEEDS[1])
+              if sim.is_correct(run) and exits.exit_state_of(run) != exits.SUCCESS]  # fmt: skip
+    return len(alarms) == 2 and all(
+        sim.check_task(run.task).kind == "record" and not run.stopped and run.trace[-1].tool == "write_record"
+        and exits.exit_state_of(run) == exits.PARTIAL_SUCCESS for run in alarms
+    )  # fmt: skip
+
+
+def single_loop_stop_steps_left_out() -> bool:
+    """Over 10,000 seeds, contract steps minus the SB1 loop's steps less its stop steps (one per stopped
+    run): above zero against the single loop, below zero against the split."""
+    signs = []
+    for setup in LOOPS:
+        loop = _many(setup, stop_when_done=True)
+        left_out = _many("contract").steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0)
+        _, low, high = t_interval(left_out)
+        signs.append(1 if low > 0 else -1 if high < 0 else 0)
+    return signs == [1, -1]
 
 
 def g03_never_calls_a_tool() -> bool:
@@ -794,21 +868,122 @@ def contract_never_calls_a_wrong_tool() -> bool:
 
 
 def spoiled_loop_runs_fall_as_stated() -> bool:
-    """The rule (CT12 read from a trace): every loop run of runs A and B that stopped by itself with a
-    wrong answer ends PARTIAL_SUCCESS when it held a correct intermediate and TIMEOUT otherwise."""
+    """The rule (CT12 on what a loop observed): every loop run of runs A and B that stopped by itself with
+    a wrong answer fails GT1, and ends PARTIAL_SUCCESS when it holds a field on the way to its goal and
+    TIMEOUT otherwise; there is at least one such run."""
+    from sim.engine.goals import goal_of, goal_reached, holds_intermediate
+
+    spoiled = 0
     for setup in LOOPS:
         for seed in SEEDS:
             for run in _runs(setup, seed):
                 if not run.stopped or sim.is_correct(run):
                     continue
-                task = sim.check_task(run.task)
-                held = {call.tool for call in run.trace if not call.error}
-                intermediate = (task.kind in ("charge", "record") and "consumption" in held) or (
-                    task.kind == "record" and "tariff" in held
-                )
-                if exits.exit_state_of(run) != (exits.PARTIAL_SUCCESS if intermediate else exits.TIMEOUT):
+                spoiled += 1
+                fields, goal = exits.observed_fields(run), goal_of(sim.check_task(run.task).request)
+                expected = exits.PARTIAL_SUCCESS if holds_intermediate(goal, fields) else exits.TIMEOUT
+                if goal_reached(goal, fields) or exits.exit_state_of(run) != expected:
                     return False
+    return spoiled > 0
+
+
+TRUTH_SEEDS = range(SEED_A, SEED_A + 1000)  # lesson 4's truth table: the first 1,000 of its 10,000 seeds
+
+
+@cache
+def _truth_runs(setup: str, stop_when_done: bool, lookalike: bool) -> tuple:
+    """(exit state, correct, run) of every task's run at each truth seed, budget 8, the one-seed path."""
+    config = sim.RunConfig(setup, BUDGET, lookalike=lookalike, stop_when_done=stop_when_done)
+    from sim.engine.runs import run_with
+
+    return tuple((exits.exit_state_of(run), sim.is_correct(run), run)
+                 for seed in TRUTH_SEEDS for task in sim.TASKS for run in [run_with(config, task, seed)])  # fmt: skip
+
+
+def _truth_mean(setup: str, stop_when_done: bool, lookalike: bool, what: str) -> float:
+    """Mean per run of 24 tasks over the truth seeds: "solved", "silent" or "alarm"."""
+    rows = _truth_runs(setup, stop_when_done, lookalike)
+    count = {"solved": lambda s, c: c, "silent": lambda s, c: s == exits.SUCCESS and not c,
+             "alarm": lambda s, c: s != exits.SUCCESS and c}[what]  # fmt: skip
+    return sum(bool(count(state, correct)) for state, correct, _ in rows) / len(TRUTH_SEEDS)
+
+
+def contract_success_is_a_complete_plan() -> bool:
+    """The rule: a contract run reports SUCCESS exactly when its plan completes (a validated plan's last
+    step produces its goal), on the truth seeds with the look-alike and with the 5 tools."""
+    return all(
+        (state == exits.SUCCESS) == (run.stop_reason == exits.PLAN_COMPLETE)
+        for lookalike in (False, True)
+        for state, _, run in _truth_runs("contract", False, lookalike)
+    )
+
+
+def every_setup_reports_some_wrong_success() -> bool:
+    """On the truth seeds with the look-alike, every setup (the loops also under SB1) has silent failures,
+    the single loop with SB1 the most; the contract's SUCCESS is a completed plan (as above)."""
+    silent = {(setup, sb1): _truth_mean(setup, sb1, True, "silent")
+              for setup, sb1 in (*((s, False) for s in (*LOOPS, "contract")), *((s, True) for s in LOOPS))}  # fmt: skip
+    return (
+        min(silent.values()) > 0
+        and max(silent, key=silent.get) == ("single-loop", True)
+        and (contract_success_is_a_complete_plan())
+    )
+
+
+def five_tool_truth_as_stated() -> bool:
+    """On the truth seeds with the 5 tools: the contract's SUCCESS count is its solved count, with no silent
+    failure and no false alarm; every silent failure of a loop is a record task whose record was written
+    with the right value (the answer measure reads a later result)."""
+    contract_rows = _truth_runs("contract", False, False)
+    if any((state == exits.SUCCESS) != correct for state, correct, _ in contract_rows):
+        return False
+    for setup in LOOPS:
+        for sb1 in (False, True):
+            for state, correct, run in _truth_runs(setup, sb1, False):
+                if state == exits.SUCCESS and not correct:
+                    task, written = sim.check_task(run.task), exits.observed_fields(run).get("value")
+                    if task.kind != "record" or written != sim.correct_answer(task):
+                        return False
     return True
+
+
+def loops_false_alarms_mostly_cut_by_budget() -> bool:
+    """On the truth seeds with the look-alike, the contract raises no false alarm, and most of each loop's
+    false alarms (also under SB1) are runs the budget cut (not stopped)."""
+    if _truth_mean("contract", False, True, "alarm") != 0:
+        return False
+    for setup in LOOPS:
+        for sb1 in (False, True):
+            alarms = [run for state, correct, run in _truth_runs(setup, sb1, True)
+                      if state != exits.SUCCESS and correct]  # fmt: skip
+            if not alarms or sum(not run.stopped for run in alarms) <= len(alarms) / 2:
+                return False
+    return True
+
+
+def lookalike_costs_sb1_loop_more_than_contract() -> bool:
+    """With the 5 tools both SB1 loops solve more than the contract over 10,000 seeds; on the truth seeds
+    the look-alike costs the single loop with SB1 more solved tasks a run than the contract."""
+    loss = {setup: _truth_mean(setup, sb1, False, "solved") - _truth_mean(setup, sb1, True, "solved")
+            for setup, sb1 in (("single-loop", True), ("contract", False))}  # fmt: skip
+    return (
+        says("_", [LOOP_SB1, SPLIT_SB1], CONTRACT, success="; down")()
+        and loss["single-loop"] > loss["contract"]
+    )
+
+
+def sweep_false_alarms_at_budget_4() -> bool:
+    """The contract at budget 4 on runs A and B: 5 and 4 runs end PARTIAL_SUCCESS, and its false alarms (2
+    and 1) are all among them."""
+    counts = []
+    for seed in SEEDS:
+        runs = _contract_runs(seed, 4)
+        partial = [run for run in runs if run.exit_state == exits.PARTIAL_SUCCESS]
+        alarms = [run for run in runs if run.correct and run.exit_state != exits.SUCCESS]
+        if not all(run.exit_state == exits.PARTIAL_SUCCESS for run in alarms):
+            return False
+        counts.append((len(partial), len(alarms)))
+    return counts == [(5, 2), (4, 1)]
 
 
 @cache
@@ -1665,7 +1840,9 @@ split_calls_two_runs_and_10000_seeds = says("split_calls_two_runs_and_10000_seed
 contract_lower_than_both_loops = says("contract_lower_than_both_loops", [LOOP, SPLIT], CONTRACT,
     steps="measured down", tool_calls="measured down", tokens="measured down", tool_errors="measured down")
 contract_against_stopping_loop = says("contract_against_stopping_loop", LOOP_SB1, CONTRACT,
-    steps="measured up; up", tokens="measured down; none", success="unmeasured; down")
+    steps="measured down; down", tokens="measured down; down", success="unmeasured; down")
+contract_solves_fewer_than_stopping_loops = says("contract_solves_fewer_than_stopping_loops",
+    [LOOP_SB1, SPLIT_SB1], CONTRACT, success="unmeasured; down")
 contract_against_stopping_split = says("contract_against_stopping_split", SPLIT_SB1, CONTRACT,
     steps="measured down; down", tool_calls="measured down; down", tokens="measured down; down",
     tool_errors="measured down; down", success="unmeasured; down")
@@ -1681,6 +1858,9 @@ router_steps_errors_against_loop = scores("router_steps_errors_against_loop", "r
     steps="unmeasured; resolved up", tool_errors="unmeasured; resolved up")
 lookalike_contract_still_solves_more = says("lookalike_contract_still_solves_more",
     [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], success="unmeasured; up")
+LOOKALIKE_SB1 = [(setup, {"lookalike": True, "stop_when_done": True}) for setup in LOOPS]
+lookalike_contract_solves_more_than_stopping_loops = says("lookalike_contract_solves_more_than_stopping_loops",
+    LOOKALIKE_SB1, LOOKALIKE["contract"], success="unmeasured; up")
 lookalike_contract_stays_lower = says("lookalike_contract_stays_lower",
     [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down",
     tool_calls="measured down", tokens="measured down", tool_errors="measured down")
@@ -2006,15 +2186,30 @@ REGISTRY: dict[str, list] = {
         ("The band rule decides each unit", ByRule(band_rule_as_stated_contract)),
         ("which never exceeds the split's own band of 2",
          Holds(within_band("contract_success_within_the_split_band", SPLIT, CONTRACT, "first"))),
+        ("how little setups that draw from different streams gain from being compared at the same seed",
+         Holds(same_seeds_are_unrelated)),
         ("Over 10,000 seeds the contract solves more than either",
          Holds(says("contract_solves_more_over_10000_seeds", LOOP, CONTRACT, success="unmeasured; up"))),
         ("Steps, tool calls and tokens are measured, and lower: 84 and 83 steps against 97 and 98",
          Holds(contract_lower_than_both_loops)),
         ("Tool errors are measured: 0 on both runs", Holds(contract_errors_none_measured)),
-        ("gives the loops the same stop", ByRule(sb1_spends_no_stop_step)),
+        ("None of these reads the right answer: a runtime does not have it", ByRule(exit_states_read_only_observations)),
+        ("with the 5 tools no setup reports SUCCESS for a wrong answer on runs A and B",
+         Holds(no_silent_failure_with_five_tools)),
+        ("The split's 2 false alarms on run B are record tasks whose budget ran out just after the right record",
+         Holds(split_false_alarms_are_cut_records)),
+        ("which does not always come when the job is done, so they may wander after it",
+         Holds(loops_wander_after_done)),
+        ("the next step is a stop, paid like any step", ByRule(sb1_pays_its_stop_step)),
         ("The next cell compares the contract with the loops under SB1", NotAClaim("describes what the next cell does")),
-        ("the contract takes more steps, not fewer (73 and 71 steps for the loop, 84 and 83 for the contract)",
+        ("it still takes fewer steps (84 and 83 against 96 and 95) and tokens, measured on both runs and over",
          Holds(contract_against_stopping_loop)),
+        ("while the contract's plan names its last step and its runtime ends with no call (CT8)",
+         ByRule(sb1_pays_its_stop_step)),
+        ("With the single loop's stop steps left out, the contract takes more steps than it, not fewer",
+         Holds(single_loop_stop_steps_left_out)),
+        ("Over 10,000 seeds it solves fewer tasks than either stopping loop",
+         Holds(contract_solves_fewer_than_stopping_loops)),
         ("What the contract keeps against both stopping loops is fewer tool calls and fewer tool errors",
          Holds(contract_keeps_fewer_calls_and_errors)),
         ("Against the split with the same stop, it uses fewer steps, calls, tokens and errors",
@@ -2035,8 +2230,8 @@ REGISTRY: dict[str, list] = {
          ByRule(contract_never_calls_a_wrong_tool)),
         ("it cannot tell two tools apart that take and give the same fields",
          NotAClaim("follows from what a field-based validator reads, whatever the world; no simulator result")),
-        ("such a loop run falls to PARTIAL_SUCCESS when it held a correct intermediate and to TIMEOUT when it did not",
-         ByRule(spoiled_loop_runs_fall_as_stated)),
+        ("and TIMEOUT otherwise, and none of them is a silent failure", ByRule(spoiled_loop_runs_fall_as_stated)),
+        ("Counted against the answer it is a false alarm", Printed("G15, right plan, max_steps 4 PARTIAL_SUCCESS max_steps yes")),
         ("At a budget of 2 steps every setup is starved", Holds(budget_2_starves_every_setup)),
         ("The band rule's verdicts at every budget, contract against each of the others",
          NotAClaim("describes what the next cell prints")),
@@ -2059,8 +2254,18 @@ REGISTRY: dict[str, list] = {
                  "a replan limit: 0 of 5 (none)")),
         ("steps, tool calls, tokens and tool errors are measured, and lower: 84 and 83 steps, 51 tool calls",
          Holds(contract_lower_than_both_loops)),
-        ("the contract takes more steps than the single loop; over 10,000 seeds its token difference with that loop",
+        ("the contract takes fewer steps and tokens, partly because its plan's end costs no call",
          Holds(contract_against_stopping_loop)),
+        ("with the loop's stop steps left out it takes more steps than the single loop",
+         Holds(single_loop_stop_steps_left_out)),
+        ("Over 10,000 seeds it solves fewer tasks than either stopping loop (on runs A and B the success",
+         Holds(contract_solves_fewer_than_stopping_loops)),
+        ("it solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two runs leave",
+         Holds(lookalike_contract_solves_more_than_stopping_loops)),
+        ("With the look-alike every setup reports SUCCESS for some wrong answers",
+         Holds(every_setup_reports_some_wrong_success)),
+        ("Like the contract, none checks an answer's truth when it reports success",
+         ByRule(exit_states_read_only_observations)),
         ("it keeps fewer tool calls and fewer tool errors", Holds(contract_keeps_fewer_calls_and_errors)),
         ("only the right one passes, so the 0 tool errors hold by construction",
          ByRule(contract_never_calls_a_wrong_tool)),
@@ -2091,10 +2296,25 @@ REGISTRY: dict[str, list] = {
         ("6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none do, by construction",
          Printed("contract, with the look-alike: 6276 of 240000 task runs complete their plan with a wrong answer",
                  "contract, 5 tools: 0 of 240000 task runs complete their plan with a wrong answer")),
-        ("With the same tool set, the contract still solves more",
+        ("so the 6276 are its silent failures over the 10,000", ByRule(contract_success_is_a_complete_plan)),
+        ("The exit state is a claim, and every setup's can be wrong", Holds(every_setup_reports_some_wrong_success)),
+        ("With the 5 tools the contract's SUCCESS is exactly its solved tasks", Holds(five_tool_truth_as_stated)),
+        ("the loops' do, mostly on runs that a budget cut with the right answer held",
+         Holds(loops_false_alarms_mostly_cut_by_budget)),
+        ("Against loops that follow the model's own stop, the contract solves more over 10,000 seeds: +0.0336",
          Holds(lookalike_contract_still_solves_more)),
-        ("over 10,000 seeds the contract solves more than the single loop (+0.0336 a run) and the split (+0.0275)",
-         Holds(lookalike_contract_still_solves_more)),
+        ("it still solves a little more", Holds(lookalike_contract_solves_more_than_stopping_loops)),
+        ("With the 5 tools the same stopping loops solve more than the contract",
+         Holds(lookalike_costs_sb1_loop_more_than_contract)),
+        ("Like for like, the loops also stop when done (SB1, its stop a paid step)",
+         NotAClaim("describes the next cell's setups: the same budget and tool set for all three")),
+        ("where every run's exit state can be read", NotAClaim("describes the next cell's method")),
+        ("The last lines compare the contract's silent failures with its runs",
+         NotAClaim("describes what the next cell prints")),
+        ("None of them, the contract included, checks the answer against a truth it does not have",
+         ByRule(exit_states_read_only_observations)),
+        ("and 2 and 1 of those hold an answer the original measure counts right: false alarms",
+         Holds(sweep_false_alarms_at_budget_4)),
         ("Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools",
          Holds(lookalike_contract_stays_lower)),
         ("The look-alike costs every setup tasks", Holds(lookalike_costs_every_setup_tasks)),

@@ -374,3 +374,57 @@ def test_format_events_wraps_long_events_under_the_event_column():
     assert " ".join(wrapped.split()) == " ".join(plain.split())  # the same words, only wrapped
     with pytest.raises(InputError, match="width"):
         format_events(run, width=10)
+
+
+# ---- the reported exit state beside the truth (issue 28)
+
+
+def test_exit_truth_counts_reported_states_beside_the_answer():
+    """Silent failures: SUCCESS with a wrong answer; false alarms: another state with the right one;
+    exit_state_frame's rows are exit_truth's, and exit_truth_over_seeds is exit_truth a seed at a time."""
+    from sim import RunConfig, is_correct
+    from sim.engine.exit_states import exit_state_of
+    from sim.engine.runs import run_with
+    from sim.measurement.exit_tables import exit_state_frame, exit_truth, exit_truth_over_seeds
+
+    config = RunConfig("plan-execute", 8, lookalike=True)
+    for seed in (20260218, 20260219):
+        runs = [run_with(config, task, seed) for task in TASKS]
+        pairs = [(exit_state_of(run), is_correct(run)) for run in runs]
+        truth = exit_truth(config, seed)
+        assert truth["silent failures"] == sum(s == SUCCESS and not c for s, c in pairs)
+        assert truth["false alarms"] == sum(s != SUCCESS and c for s, c in pairs)
+        assert truth["solved (true)"] == sum(c for _, c in pairs) and sum(truth[s] for s in EXIT_STATES) == 24
+    assert exit_truth(config, 20260218)["silent failures"] == 1  # G07: the look-alike's m3, then tariff
+    assert exit_truth(config, 20260219)["false alarms"] == 2  # G20, G23: records cut by the budget
+    frame = exit_state_frame(("plan-execute",), (20260218, 20260219), 8, lookalike=True)
+    over = exit_truth_over_seeds(config, (20260218, 20260219))
+    columns = [*EXIT_STATES, "solved (true)", "silent failures", "false alarms"]
+    assert frame[columns].equals(over[columns]) and list(over["seed"]) == [20260218, 20260219]
+
+
+@pytest.mark.parametrize(
+    "config, seeds, error, words",
+    [("contract", (1,), TypeError, "config must be a RunConfig"),
+     (None, (-1,), ValueError, r"seed must be an integer 0 <= seed")],
+)  # fmt: skip
+def test_exit_truth_over_seeds_refuses_bad_input(config, seeds, error, words):
+    from sim import RunConfig
+    from sim.measurement.exit_tables import exit_truth_over_seeds
+
+    with pytest.raises(error, match=words):
+        exit_truth_over_seeds(RunConfig("contract", 8) if config is None else config, seeds)
+
+
+def test_the_exit_state_figure_marks_the_truth():
+    """Hatched bars for the silent failures, and each bar's solved count and false alarms beside it."""
+    from sim.measurement.exit_tables import exit_state_frame
+    from sim.presentation.figures_contract import draw_exit_states
+
+    frame = exit_state_frame(("single-loop", "contract"), (20260218, 20260219), 8, lookalike=True)
+    ax = draw_exit_states(frame).axes[0]
+    hatched = [bar.get_width() for bar in ax.patches if bar.get_hatch()]
+    assert hatched == list(frame["silent failures"]) and sum(hatched) > 0
+    texts = {text.get_text() for text in ax.texts}
+    truth = zip(frame["solved (true)"], frame["false alarms"], strict=True)
+    assert all(f"solved {s}, false alarms {a}" in texts for s, a in truth)

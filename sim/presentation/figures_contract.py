@@ -10,13 +10,14 @@ EXIT_COLOURS = {"SUCCESS": OK_COLOUR, "PARTIAL_SUCCESS": "#F9A825", "REPLAN_EXHA
 
 @in_course_style
 def draw_exit_states(frame) -> Figure:
-    """Stacked bars of exit states (CT12), one a row of `exit_state_frame` (tasks, of 24)."""
+    """Stacked bars of reported exit states (CT12), one a row of `exit_state_frame` (tasks, of 24); the
+    silent failures hatched inside SUCCESS, the truth (solved, false alarms) written beside each bar."""
     states = list(EXIT_COLOURS)
     labels = [f"{row.setup}, run {row.run}" for row in frame.itertuples()]
     height = 0.5 * len(labels) + 1.9
     fig = Figure(figsize=(9, height))  # fixed margins, no layout engine: a panel redraws fast
     ax = fig.subplots(
-        gridspec_kw={"left": 0.27, "right": 0.97, "top": 1 - 0.65 / height, "bottom": 1.25 / height}
+        gridspec_kw={"left": 0.27, "right": 0.78, "top": 1 - 0.65 / height, "bottom": 1.25 / height}
     )
     left = [0] * len(labels)
     for state in states:
@@ -28,12 +29,19 @@ def draw_exit_states(frame) -> Figure:
                     start + value / 2, row, str(value), ha="center", va="center", fontsize=10, color="white"
                 )
         left = [a + b for a, b in zip(left, values, strict=True)]
+    silent = list(frame["silent failures"])  # the last ones of SUCCESS: reported, with a wrong answer
+    ax.barh(labels, silent, left=[s - n for s, n in zip(frame["SUCCESS"], silent, strict=True)],
+            color="none", edgecolor="black", hatch="///", linewidth=0, label="silent failure")  # fmt: skip
+    truth = zip(frame["solved (true)"], frame["false alarms"], strict=True)
+    for row, (solved, alarms) in enumerate(truth):  # the truth, beside the bar
+        ax.text(max(left) * 1.02, row, f"solved {solved}, false alarms {alarms}", va="center", fontsize=9)
     ax.invert_yaxis()
     ax.set_xlabel("tasks (of 24)")
-    fig.legend(fontsize=10, ncols=len(states), loc="lower center", frameon=False)
+    fig.legend(fontsize=9, ncols=len(states) + 1, loc="lower center", frameon=False)
     budgets = sorted(set(frame["budget"]))
-    ax.set_title(f"Exit states per setup and run, budget {', '.join(map(str, budgets))}\n"
-                 "(the contract's rule CT12 applied to every run)", fontsize=11)  # fmt: skip
+    ax.set_title(f"Exit states reported per setup and run, budget {', '.join(map(str, budgets))}; the "
+                 "truth beside\n(CT12 on what each run observed; hatched: SUCCESS with a wrong answer)",
+                 fontsize=11, loc="left")  # fmt: skip
     return fig
 
 
