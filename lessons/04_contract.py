@@ -132,7 +132,7 @@ print(
 # CT9, tokens | The first plan costs 60 + 25 x plan length (AA28); a replan costs 60 + 25 x sub-plan length, plus 30 for the error context; a tool call costs 40 + 10 x tool calls so far, plus 30 for its observation (AA28's executor step). All of it is `sim.model.costs`.
 # CT10, simulated seconds | A planner call takes `PLANNER_SECONDS`. A tool call takes its tool's duration (`TOOL_SECONDS`, `tool_seconds`), or its step's timeout when it is cut there.
 # CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (default 1000), `max_seconds` (default 22) and `max_replans` (default 2). The token and seconds defaults are twice the cost of the longest run that goes right first time: a record task, 1 plan and 4 tool calls, 500 tokens and 11 seconds. Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if it does not, the run stops there, naming the first bound that fails in that order. No bound is ever exceeded.
-# CT12, the exit state | Decided in this order: SUCCESS when the job is done (a record task: its record written with the correct value; any other task: the correct result held); else PARTIAL_SUCCESS when the scratchpad holds a correct computed intermediate (the right m3 for a charge or record task, or the right amount for a record task not yet written); else REPLAN_EXHAUSTED when the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run ("plan complete" or a bound). Answer-correctness, the seed's success measure (the answer held equals the correct answer), is reported beside the exit state.
+# CT12, the exit state | Decided only from what the runtime observes, in this order: SUCCESS when the plan completed and the goal test GT1 holds (the answer held is the value of the field the request asks for, read by the router RT1; for a record, written with the amount the tariff returned); else PARTIAL_SUCCESS when the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record), a run cut by a bound with its goal held included; else REPLAN_EXHAUSTED when the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run ("plan complete" or a bound). The answer is not read: its truth, the seed's success measure (the answer held equals the correct answer), is a separate column, with silent failures (SUCCESS reported, job not done) and false alarms (another state reported, job done).
 
 # %%
 rules = pd.DataFrame(
@@ -862,6 +862,73 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   for the split and -0.0236 for the contract. Validation does not catch it, so the
 #   contract's lead is not validation telling the two tools apart; these figures do not say
 #   where each setup loses its tasks.
+
+# %% [markdown]
+# ## When the model writes a wrong argument
+#
+# Every call so far carried the values the agent held: the model could pick the wrong tool, never
+# fill a right tool with a wrong value. Real agents fail that way most often: the right tool,
+# called with another customer's id or a number off by one, returns a clean result that is wrong.
+# The course's rule **AE1** (its own, not the source's; the option `argument_errors`, off
+# everywhere else, so every figure above stands) lets the fictional model do it. When it writes a
+# call, each subscriber id, m3 or value it fills is, with the share the option gives, a plausible
+# wrong one. The draws come from a stream of their own, so the picks, steps and tokens of a loop
+# stay as they were. The cell prints the rule as `sim` codes it.
+
+# %%
+from sim.chat.messages import format_messages, requests
+from sim.measurement import argument_checks, harness
+from sim.model import arguments
+
+print(code_of(arguments.wrong_value))
+print(code_of(arguments.argument_writer))
+
+# %% [markdown]
+# One single-loop run of G05 with the rule on, as the last request a real agent would send: the
+# tariff call carries an m3 one too high, and the tool answers it without an error. Nothing the
+# loop observes is amiss, so it reports SUCCESS with a wrong answer: a
+# [silent failure](../GLOSSARY.md#silent-failure).
+
+# %%
+ARGUMENT_SHARE = 0.1
+shown_run = next(
+    run
+    for seed in range(SEED_A, SEED_A + 500)
+    for run in [sim.run_task("single-loop", "G05", seed, BUDGET, argument_errors=ARGUMENT_SHARE)]
+    if run.stopped and any(call.wrong == ("m3",) for call in run.trace)
+)
+print(format_messages(requests(shown_run)[-1]))
+say(f"seed {shown_run.seed}: answer {shown_run.answer}, correct {sim.correct_answer('G05')}, "
+    f"exit state {exit_rules.exit_state_of(shown_run)}, tool errors {shown_run.errors}")  # fmt: skip
+
+# %% [markdown]
+# What catches it, over 500 held-out seeds at a share of 0.1, for the 3 setups at 8 steps.
+# Each figure is a mean per seed of 24 tasks; the change is the same-seed difference in tasks
+# solved, with its 95 % t interval. Silent failures count runs reported SUCCESS whose job was not
+# done (a record counts as done only when written right). Two checks a runtime could run before a call is sent are
+# counted, neither of which reads the answer: the *request check* (the subscriber argument is
+# the id the request names) and the *state check* (every argument is the value the agent holds).
+
+# %%
+HELD_OUT = harness.held_out_seeds(500)
+caught = argument_checks.argument_error_table(HELD_OUT, ARGUMENT_SHARE, BUDGET)
+show(
+    caught.set_index("setup").T.rename_axis("per seed of 24 tasks").reset_index(),
+    float_format="{:.3f}".format,
+)
+
+# %% [markdown]
+# What the table bears, at this share and budget:
+#
+# - **Every setup loses tasks** to wrong arguments, and the intervals of the change leave zero out.
+#   The contract's validation and preconditions add no replan: they check that fields are held,
+#   not what their values are, so its lead over the loops does not come from catching these.
+# - **Most of the loss is silent**: the runs end reported SUCCESS, because nothing a runtime
+#   observes, tool errors and goal test included, tells a wrong m3 from a right one.
+# - **A check of the calls as sent** stops some of them. The request check sees only the
+#   subscriber id, so it misses every wrong m3 and value. The state check stops every wrong call,
+#   but that holds by the rules: AE1's errors are exactly departures from the values the agent
+#   holds, and a real model's wrong arguments need not be.
 
 # %% [markdown]
 # ## Across step budgets

@@ -1194,6 +1194,55 @@ def lookalike_costs_every_setup_tasks() -> bool:
     )
 
 
+@cache
+def _argument_table():
+    from sim.measurement.argument_checks import argument_error_table
+    from sim.measurement.harness import held_out_seeds
+
+    return argument_error_table(held_out_seeds(500), 0.1, BUDGET).set_index("setup")
+
+
+def argument_errors_are_off_by_default() -> bool:
+    """AE1 is off unless asked for: no call of any setup at runs A and B is filled wrong, and a run with
+    the option left out equals one with it None."""
+    runs = [sim.run_task(s, t, seed, BUDGET) for s in sim.SETUP_NAMES for t in sim.TASKS for seed in SEEDS]
+    same = all(sim.run_task(s, "G05", SEEDS[0], BUDGET) == sim.run_task(s, "G05", SEEDS[0], BUDGET,
+               argument_errors=None) for s in sim.SETUP_NAMES)  # fmt: skip
+    return (
+        same
+        and sim.RunConfig("contract").argument_errors is None
+        and not any(call.wrong for run in runs for call in run.trace)
+    )
+
+
+def argument_errors_cost_every_setup_tasks() -> bool:
+    """Over the 500 held-out seeds at share 0.1, the same-seed change in tasks solved has its interval
+    below zero for every setup, and the contract adds no replan."""
+    table = _argument_table()
+    return bool((table["change: high"] < 0).all() and table.loc["contract", "extra replans"] == 0)
+
+
+def request_check_stops_only_wrong_ids() -> bool:
+    """The request check stops a call exactly when its subscriber is not the request's id: never a call
+    whose only wrong argument is an m3 or a value."""
+    from sim.measurement.argument_checks import request_check, sent_calls
+
+    for seed in range(100, 130):
+        for task in sim.TASKS:
+            run = sim.run_task("single-loop", task, seed, BUDGET, argument_errors=0.3)
+            for call, (sent, _) in zip(run.trace, sent_calls(run), strict=True):
+                named = task.subscriber in task.request
+                if request_check(sent, task.request) != ("subscriber" in call.wrong and named):
+                    return False
+    return True
+
+
+def state_check_stops_every_wrong_call() -> bool:
+    """By the rules: the state check stops exactly the calls AE1 filled wrong, in every setup."""
+    table = _argument_table()
+    return bool((table["stopped by state check"] == table["wrong calls"]).all())
+
+
 # ---- lesson 5: how many seeds
 
 
@@ -2325,6 +2374,15 @@ REGISTRY: dict[str, list] = {
          NotAClaim("an exercise for the student: describes what the checks of sim.exercises.* print")),
         ("Find a seed at which the contract solves more tasks than the split on both runs",
          NotAClaim("an exercise for the student")),
+        ("Every call so far carried the values the agent held", ByRule(argument_errors_are_off_by_default)),
+        ("so every figure above stands) lets the fictional model do it", ByRule(argument_errors_are_off_by_default)),
+        ("Each figure is a mean per seed of 24 tasks", NotAClaim("describes the table's columns")),
+        ("Two checks a runtime could run before a call is sent are counted",
+         NotAClaim("defines the two checks the table counts")),
+        ("Every setup loses tasks", Holds(argument_errors_cost_every_setup_tasks)),
+        ("so it misses every wrong m3 and value", ByRule(request_check_stops_only_wrong_ids)),
+        ("The state check stops every wrong call, but that holds by the rules",
+         ByRule(state_check_stops_every_wrong_call)),
     ],
     "05": [
         ("it is larger than the larger of the setups' own run-to-run differences",

@@ -23,7 +23,10 @@ def wrong_value(name: str, value: object) -> object:
     return value
 
 
-def argument_writer(seed: int, task_name: str, share: float) -> Callable[[Mapping], tuple[str, ...]]:
+WrongNames = Callable[[Mapping], tuple[str, ...]]  # a call's arguments -> the names filled wrong
+
+
+def argument_writer(seed: int, task_name: str, share: float) -> WrongNames:
     """AE1 for one run: a function of a call's arguments (name -> the state's value) that returns the
     names the model fills wrong, one draw per argument at risk, in the arguments' order."""
     draw = draw_stream(stream_key(seed, "arguments/" + task_name))
