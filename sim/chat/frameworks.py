@@ -1,0 +1,175 @@
+"""Agent frameworks running the five tools against the course's endpoint (issue 29): LangGraph's prebuilt
+ReAct agent and the OpenAI Agents SDK, one task at one seed each. FICTIONAL model, offline: the base URL
+is the endpoint's on 127.0.0.1; tracing and telemetry are switched off; each framework is imported here
+lazily. Each tool runs `sim.model.world.run_tool` on the run's state, folded as the single loop folds."""
+
+import asyncio
+import json
+import os
+import warnings
+from dataclasses import dataclass, field
+
+from sim.chat.messages import SYSTEM_LOOP, tool_schemas
+from sim.chat.model_endpoint import MODEL, held_answer
+from sim.engine.loops import GIVEN, RESULT_FIELDS, initial_state
+from sim.model.checks import check_integer, check_seed
+from sim.model.errors import InputError, InputTypeError
+from sim.model.tasks import Task, check_task
+from sim.model.world import IMITATES, run_tool
+
+FRAMEWORKS = ("langgraph", "openai-agents")
+DEFAULT_BOUNDS = {"langgraph": 25, "openai-agents": 10}  # each framework's own default bound
+NEED_MORE_STEPS = "Sorry, need more steps to process this request."  # LangGraph's prebuilt, at its bound
+OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false",
+               "OPENAI_AGENTS_DISABLE_TRACING": "1"}  # fmt: skip
+
+
+@dataclass
+class FrameworkRun:
+    """One framework run: tools called in order, tool errors, the answer of the final text (None when
+    no answer text), the answer the tools' state holds, model requests, the endpoint's `usage`
+    total tokens, and `ended`: "answer", or the framework's bound ending (LangGraph: "need more steps",
+    Agents SDK: "MaxTurnsExceeded"); `text`: the final text."""
+
+    framework: str
+    task: str
+    seed: int
+    bound: int
+    tools: list = field(default_factory=list)
+    errors: int = 0
+    answer: int | str | None = None
+    held: int | str | None = None
+    requests: int = 0
+    tokens: int = 0
+    ended: str = ""
+    text: str | None = None
+
+
+class _Tools:
+    """The five tools' calls of one run: the state from the task's start, each call's observation folded
+    in as `sim.engine.loops.call_and_observe` does, with the arguments the model sent."""
+
+    def __init__(self, task: Task, record: FrameworkRun):
+        self.state, self.record = initial_state(task), record
+
+    def call(self, tool: str, arguments: dict) -> str:
+        """The observation (JSON text) of `tool` called with the model's `arguments`; folds it in."""
+        if tool == "write_record":
+            self.state["value"] = self.state.get("result")
+        observation = run_tool(tool, {**self.state, **arguments})
+        self.record.tools.append(tool)
+        if "error" in observation:
+            self.record.errors += 1
+        else:
+            self.state.update({k: v for k, v in observation.items() if k not in GIVEN})
+            original = IMITATES.get(tool, tool)
+            if original in RESULT_FIELDS:
+                self.state["result"] = observation[RESULT_FIELDS[original]]
+        self.record.held = self.state.get("result")
+        return json.dumps(observation)
+
+
+def _checked(framework: str, task: object, seed: object, bound: object, base_url: object):
+    if framework not in FRAMEWORKS:
+        raise InputError(f"framework must be one of {', '.join(FRAMEWORKS)}, got {framework!r}")
+    task = check_task(task)
+    seed = check_seed(seed)
+    bound = DEFAULT_BOUNDS[framework] if bound is None else check_integer(bound, "bound", minimum=1)
+    if not isinstance(base_url, str) or not base_url.startswith("http://127.0.0.1:"):
+        raise InputTypeError(f"base_url must be the endpoint's http://127.0.0.1:PORT/v1, got {base_url!r}")
+    os.environ.update(OFFLINE_ENV)
+    record = FrameworkRun(framework, task.name, seed, bound)
+    return task, record, _Tools(task, record), f"{MODEL}@seed={seed}&task={task.name}"
+
+
+def _finish(record: FrameworkRun, text: object) -> FrameworkRun:
+    record.ended, record.text = "answer", text if isinstance(text, str) else None
+    try:
+        record.answer = held_answer(text)
+    except (InputError, InputTypeError):
+        record.answer = None
+    return record
+
+
+def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = None) -> FrameworkRun:
+    """LangGraph's prebuilt `create_react_agent` with ChatOpenAI on `base_url`; its bound is
+    `recursion_limit` (graph steps: a model call and a tool step are one each; default 25), which the
+    prebuilt ends with its own text NEED_MORE_STEPS (ended "need more steps"), not GraphRecursionError."""
+    task, record, calls, model = _checked("langgraph", task, seed, recursion_limit, base_url)
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.tools import StructuredTool
+    from langchain_openai import ChatOpenAI
+    from langgraph.prebuilt import create_react_agent
+
+    class Usage(BaseCallbackHandler):
+        def on_llm_end(self, response, **kwargs):
+            record.requests += 1
+            record.tokens += (response.llm_output or {}).get("token_usage", {}).get("total_tokens", 0)
+
+    def tool_of(schema: dict):
+        name = schema["function"]["name"]
+        return StructuredTool.from_function(
+            func=lambda **arguments: calls.call(name, arguments), name=name,
+            description=schema["function"]["description"], args_schema=schema["function"]["parameters"],
+        )  # fmt: skip
+
+    chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10)
+    with warnings.catch_warnings():  # moved to langchain.agents in LangGraph 1.0; still shipped here
+        warnings.simplefilter("ignore")
+        agent = create_react_agent(chat, [tool_of(s) for s in tool_schemas()], prompt=SYSTEM_LOOP)
+    config = {"recursion_limit": record.bound, "callbacks": [Usage()]}
+    state = agent.invoke({"messages": [("user", task.request)]}, config=config)
+    _finish(record, state["messages"][-1].content)
+    if record.text == NEED_MORE_STEPS:
+        record.ended = "need more steps"
+    return record
+
+
+def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = None) -> FrameworkRun:
+    """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off; its
+    bound is `max_turns` (model calls; default 10)."""
+    task, record, calls, model = _checked("openai-agents", task, seed, max_turns, base_url)
+    from agents import (
+        Agent,
+        FunctionTool,
+        MaxTurnsExceeded,
+        OpenAIChatCompletionsModel,
+        Runner,
+        set_tracing_disabled,
+    )
+    from openai import AsyncOpenAI
+
+    set_tracing_disabled(True)
+
+    def tool_of(schema: dict):
+        name = schema["function"]["name"]
+
+        async def invoke(context, arguments: str) -> str:
+            return calls.call(name, json.loads(arguments or "{}"))
+
+        return FunctionTool(name=name, description=schema["function"]["description"],
+                            params_json_schema=schema["function"]["parameters"], on_invoke_tool=invoke,
+                            strict_json_schema=False)  # fmt: skip
+
+    client = AsyncOpenAI(base_url=base_url, api_key="none", max_retries=0, timeout=10)
+    agent = Agent(name="sim", instructions=SYSTEM_LOOP, tools=[tool_of(s) for s in tool_schemas()],
+                  model=OpenAIChatCompletionsModel(model=model, openai_client=client))  # fmt: skip
+
+    async def run():
+        try:
+            return await Runner.run(agent, task.request, max_turns=record.bound), None
+        except MaxTurnsExceeded as error:
+            return None, error
+        finally:
+            await client.close()
+
+    result, error = asyncio.run(run())
+    usage = (error.run_data.context_wrapper if error else result.context_wrapper).usage
+    record.requests, record.tokens = usage.requests, usage.total_tokens
+    if error is not None:
+        record.ended = type(error).__name__
+        return record
+    return _finish(record, result.final_output)
+
+
+RUNNERS = {"langgraph": run_langgraph, "openai-agents": run_openai_agents}
