@@ -425,7 +425,7 @@ for setup in SETUPS:
 # First SB1 on its own, against the loop without it at the same budget of 12 steps. Both
 # pay for their stop: the original agent's stop step (taken with the chance 0.88 once its
 # job is done) and SB1's cost the same. The cell prints the band rule's verdicts on runs A
-# and B beside the paired differences over 10,000 seeds, then takes each run's saved steps
+# and B beside the same-seed differences over 10,000 seeds, then takes each run's saved steps
 # apart: the calls the loop without the rule made after its goal was observed, and the
 # stop steps of both.
 

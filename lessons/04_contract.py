@@ -132,7 +132,11 @@ print(
 # CT9, tokens | The first plan costs 60 + 25 x plan length (AA28); a replan costs 60 + 25 x sub-plan length, plus 30 for the error context; a tool call costs 40 + 10 x tool calls so far, plus 30 for its observation (AA28's executor step). All of it is `sim.model.costs`.
 # CT10, simulated seconds | A planner call takes `PLANNER_SECONDS`. A tool call takes its tool's duration (`TOOL_SECONDS`, `tool_seconds`), or its step's timeout when it is cut there.
 # CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (default 1000), `max_seconds` (default 22) and `max_replans` (default 2). The token and seconds defaults are twice the cost of the longest run that goes right first time: a record task, 1 plan and 4 tool calls, 500 tokens and 11 seconds. Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if it does not, the run stops there, naming the first bound that fails in that order. No bound is ever exceeded.
-# CT12, the exit state | Decided only from what the runtime observes, in this order: SUCCESS when the plan completed and the goal test GT1 holds (the answer held is the value of the field the request asks for, read by the router RT1; for a record, written with the amount the tariff returned); else PARTIAL_SUCCESS when the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record), a run cut by a bound with its goal held included; else REPLAN_EXHAUSTED when the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run ("plan complete" or a bound). The answer is not read: its truth, the seed's success measure (the answer held equals the correct answer), is a separate column, with silent failures (SUCCESS reported, job not done) and false alarms (another state reported, job done).
+# CT12, the exit state | Decided only from what the runtime observes, in this order: SUCCESS when the plan completed and the goal test GT1 holds (the answer held is the value of the field the request asks for, read by the router RT1; for a record, written with the amount the tariff returned); else PARTIAL_SUCCESS when the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record), a run cut by a bound with its goal held included; else REPLAN_EXHAUSTED when the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run ("plan complete" or a bound). The answer is not read: its truth, the seed's success measure (the answer held equals the correct answer), is a separate column, with silent failures (SUCCESS reported, answer wrong) and false alarms (another state reported, answer right).
+#
+# CT2 and CT6 are the model's given skill, like the source's AA29: the planner knows how long a
+# plan must be and, at a replan, how many positions remain (the progress count is kept from the
+# task's sequence, which no real runtime holds). The rest is scaffolding a runtime could copy.
 
 # %%
 rules = pd.DataFrame(
@@ -904,8 +908,7 @@ say(f"seed {shown_run.seed}: answer {shown_run.answer}, correct {sim.correct_ans
 # %% [markdown]
 # What catches it, over 500 held-out seeds at a share of 0.1, for the 3 setups at 8 steps.
 # Each figure is a mean per seed of 24 tasks; the change is the same-seed difference in tasks
-# solved, with its 95 % t interval. Silent failures count runs reported SUCCESS whose job was not
-# done (a record counts as done only when written right). Two checks a runtime could run before a call is sent are
+# solved, with its 95 % t interval. Silent failures count runs reported SUCCESS with a wrong answer. Two checks a runtime could run before a call is sent are
 # counted, neither of which reads the answer: the *request check* (the subscriber argument is
 # the id the request names) and the *state check* (every argument is the value the agent holds).
 

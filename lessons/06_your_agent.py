@@ -228,8 +228,9 @@ say(
 #
 # ## Step 1: stop when the goal is observed
 #
-# Lesson 3 found that the single loop spoils answers after its job is done: a finished agent
-# stops only with the stop chance, and a stray call can replace the answer it held. Lesson
+# Lesson 3 found that a loop can spoil an answer after its job is done (the split did on run
+# A): a finished agent stops only with the stop chance, and a stray call can replace the answer
+# it held. Lesson
 # 3's fix, "stop when done", reads only what a loop can observe: the request's words say
 # which field it asks for (rule RT1), and the goal test GT1 checks that the answer held is
 # that field's value (for a record: written, with the amount observed). A policy can run the
@@ -561,7 +562,8 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 # **What to expect to differ from the simulator.** A real model is not lesson 1's pick: its
 # share of right picks need not fall with depth by the rule's line, and it may write
 # arguments the tools do not take (the policy ignores them: the engine fills a tool's
-# fields from the agent's state, as for every policy). Its tokens are counted by its own
+# fields from the agent's state, as for every policy, so a real model scored here cannot show
+# lesson 4's wrong arguments, AE1, and its success leaves that failure out). Its tokens are counted by its own
 # tokenizer, not by rule [AA28](../GLOSSARY.md#rule-codes) (the course's token rule), and
 # the harness's token columns still show AA28's; the
 # service bills what its own usage figures say. And each run costs real time and money:

@@ -15,27 +15,16 @@ from sim.measurement.batch import BATCH_SETUPS, batch_run
 from sim.model.checks import check_seed, check_seeds, check_switch
 from sim.model.draws import PositionDraws, draw_stream, stream_key
 from sim.model.picks import write_plan
-from sim.model.tasks import ANSWERS, BY_NAME, TASKS
+from sim.model.tasks import TASKS
 
 LOOP_SWITCHES = ("stop_when_done", "budget_margin", "self_critique", "approval")  # in every table row
 CONTRACT_BOUNDS = ("max_replans", "max_tokens", "max_seconds")
 
 
-def job_done(run) -> bool:
-    """The truth beside a reported exit state: the answer right (AA30) and, for a record task, its
-    record written with that answer and no argument of the write filled wrong (AE1)."""
-    if not is_correct(run):
-        return False
-    if BY_NAME[run.task].kind != "record":
-        return True
-    writes = [call for call in run.trace if call.tool == "write_record" and not call.error]
-    return bool(writes) and writes[-1].held == ANSWERS[run.task] and not writes[-1].wrong
-
-
 def silent_and_false(states, runs) -> dict[str, int]:
-    """Runs reported SUCCESS whose job was not done (silent failures) and reported otherwise whose job
-    was done (false alarms), from their exit states and runs in the same order (`job_done`)."""
-    done = [job_done(run) for run in runs]
+    """Runs reported SUCCESS with a wrong answer (silent failures) and reported otherwise with the right
+    one (false alarms), by the seed's success measure (AA30), from exit states and runs in one order."""
+    done = [is_correct(run) for run in runs]  # scoring
     pairs = list(zip(states, done, strict=True))
     return {"silent_failures": sum(s == SUCCESS and not d for s, d in pairs),
             "false_alarms": sum(s != SUCCESS and d for s, d in pairs)}  # fmt: skip
