@@ -323,6 +323,7 @@ from sim.engine import goals, runs
 say("RT1, the router: " + "; ".join(f'"{phrase}" -> {goal}' for phrase, goal in goals.ROUTES))
 say("RT2, the calls each goal takes: " + ", ".join(f"{goal} {n}" for goal, n in goals.CALLS_FOR.items()))
 print(code_of(runs.expected_calls))
+print(code_of(goals.budgeted_calls))
 print(code_of(config.RunConfig.task_budget))
 
 # %% [markdown]

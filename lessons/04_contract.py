@@ -895,12 +895,10 @@ print(code_of(arguments.argument_writer))
 
 # %%
 ARGUMENT_SHARE = 0.1
-shown_run = next(
-    run
-    for seed in range(SEED_A, SEED_A + 500)
-    for run in [sim.run_task("single-loop", "G05", seed, BUDGET, argument_errors=ARGUMENT_SHARE)]
-    if run.stopped and any(call.wrong == ("m3",) for call in run.trace)
-)
+for seed in range(SEED_A, SEED_A + 500):  # the first seed whose run stops after a wrong m3
+    shown_run = sim.run_task("single-loop", "G05", seed, BUDGET, argument_errors=ARGUMENT_SHARE)
+    if shown_run.stopped and any(call.wrong == ("m3",) for call in shown_run.trace):
+        break
 print(format_messages(requests(shown_run)[-1]))
 say(f"seed {shown_run.seed}: answer {shown_run.answer}, correct {sim.correct_answer('G05')}, "
     f"exit state {exit_rules.exit_state_of(shown_run)}, tool errors {shown_run.errors}")  # fmt: skip

@@ -20,6 +20,11 @@ def goal_of(request: str) -> str | None:
     return next((goal for phrase, goal in ROUTES if phrase in request), None)
 
 
+def budgeted_calls(goal: str | None, plan_length: int | None) -> int | None:
+    """What SB2 budgets: a plan's own length, else the router's count for the goal (RT2); None: unknown."""
+    return CALLS_FOR.get(goal) if plan_length is None else plan_length
+
+
 def goal_reached(goal: str | None, fields: Mapping) -> bool:
     """GT1: the answer held is the goal field's value; for a record, written with the amount observed
     (what was written is what the tariff returned). False for no goal."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sim.engine.config import PLANNING_STEPS, RunConfig
-from sim.engine.goals import CALLS_FOR, goal_of, goal_reached
+from sim.engine.goals import budgeted_calls, goal_of, goal_reached
 from sim.model.arguments import argument_writer, wrong_value
 from sim.model.checks import check_switch
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
@@ -149,8 +149,8 @@ class Loop:
         share = self.config.argument_errors
         self.writer = None if share is None else argument_writer(self.seed, self.task.name, share)
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
-        expected = CALLS_FOR.get(self.goal) if self.plan is None else len(self.plan)
-        self.config = self.config.for_task(expected)  # SB2: the plan's length, or the router's (RT2)
+        planned = None if self.plan is None else len(self.plan)
+        self.config = self.config.for_task(budgeted_calls(self.goal, planned))  # SB2
         if self.plan is not None:  # the planner's one call is a step (AA23, AA25)
             self.steps, self.tokens = PLANNING_STEPS[self.config.setup], planner_tokens(len(self.plan))
 

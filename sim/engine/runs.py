@@ -3,7 +3,7 @@
 
 from sim.engine.common_draws import plan_execute_common, single_loop_common
 from sim.engine.config import DEFAULT_BUDGET, DEFAULT_SEED, RunConfig, run_config
-from sim.engine.goals import CALLS_FOR, goal_of
+from sim.engine.goals import budgeted_calls, goal_of
 from sim.engine.loops import Run, plan_execute, single_loop
 from sim.model.checks import check_margin, check_seed, check_setup
 from sim.model.tasks import Task, check_task
@@ -17,11 +17,10 @@ LOOPS = {  # (setup, common_draws) -> the loop that runs it
 
 
 def expected_calls(setup: str, task: Task) -> int | None:
-    """The calls a loop expects for a task, what SB2 budgets: the split's plan length (as long as the
-    sequence, AA29), or for the single loop the router's count for the request (RT1, RT2)."""
-    if setup == "plan-execute":
-        return len(task.sequence)  # AA29: the planner's given skill
-    return CALLS_FOR.get(goal_of(task.request))
+    """SB2's expected calls for a task (`sim.engine.goals.budgeted_calls`): the split's plan is as long
+    as the sequence (AA29), the single loop has the router's count for its request (RT1, RT2)."""
+    planned = len(task.sequence) if setup == "plan-execute" else None  # AA29, the planner
+    return budgeted_calls(goal_of(task.request), planned)
 
 
 def plan_length_budget(setup: str, task, margin: int, max_steps: int) -> int:
