@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import sim
-from sim.chat.frameworks import NEED_MORE_STEPS, RUNNERS, run_langgraph, run_openai_agents
+from sim.chat.frameworks import NEED_MORE_STEPS, RUNNERS, run_course_loop, run_langgraph, run_openai_agents
 from sim.chat.model_endpoint import serve
 from sim.model.errors import InputError, InputTypeError
 
@@ -78,9 +78,14 @@ def test_a_framework_matches_the_single_loop(offline, base_url, framework, task)
 
 
 @pytest.mark.parametrize("task", TASKS)
-def test_both_frameworks_send_the_same_conversation_size(offline, base_url, task):
-    runs = [runner(task, SEED, base_url) for runner in RUNNERS.values()]
-    assert len({run.tokens for run in runs}) == 1  # the endpoint's usage estimate of the same messages
+def test_the_frameworks_send_the_course_loops_conversation(offline, base_url, task):
+    course = run_course_loop(task, SEED, base_url)
+    langgraph, agents_sdk = run_langgraph(task, SEED, base_url), run_openai_agents(task, SEED, base_url)
+    # LangGraph sends the messages and the tool schemas as the course's loop writes them
+    assert langgraph.tokens == course.tokens and langgraph.requests == course.requests
+    # the Agents SDK rewrites each tool's schema: the same few more tokens on every request
+    extra, left = divmod(agents_sdk.tokens - course.tokens, course.requests)
+    assert extra > 0 and left == 0 and agents_sdk.requests == course.requests
 
 
 @pytest.mark.parametrize("framework", sorted(RUNNERS))
@@ -90,7 +95,10 @@ def test_a_run_replays(offline, base_url, framework):
 
 def test_langgraph_ends_at_its_bound_with_its_own_text(offline, base_url):
     run = run_langgraph("G05", SEED, base_url, recursion_limit=2)
-    # the prebuilt agent drops the tool call its last step asked for and says so; no GraphRecursionError
+    # at an even limit the prebuilt agent drops the tool call its last model request asked for and
+    # says so; at an odd one the tool step runs and the next model step hits the limit: the graph raises
+    odd = run_langgraph("G05", SEED, base_url, recursion_limit=3)
+    assert (odd.ended, odd.text, odd.tools, odd.requests) == ("GraphRecursionError", None, ["read_meter"], 2)
     assert (run.ended, run.text, run.tools, run.requests, run.answer) == (
         "need more steps", NEED_MORE_STEPS, [], 1, None)  # fmt: skip
 

@@ -52,7 +52,9 @@ def ask(client, model: str, messages: list, tools: bool = True) -> dict:
     parsed = raw.parse()  # the client reads it as a ChatCompletion
     assert parsed.choices[0].message.role == "assistant"
     message = body["choices"][0]["message"]
-    prompt = math.ceil(len(json.dumps(messages)) / 4)
+    prompt = math.ceil(len(json.dumps(messages)) / 4) + (
+        math.ceil(len(json.dumps(tool_schemas())) / 4) if tools else 0
+    )
     written = math.ceil(len(json.dumps(message)) / 4)
     assert body["usage"] == {
         "prompt_tokens": prompt,

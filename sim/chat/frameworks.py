@@ -7,18 +7,26 @@ import asyncio
 import json
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 
-from sim.chat.messages import SYSTEM_LOOP, tool_schemas
-from sim.chat.model_endpoint import MODEL, held_answer
+import numpy as np
+import pandas as pd
+
+from sim.chat.messages import SYSTEM_LOOP, head, tool_schemas
+from sim.chat.model_endpoint import MODEL, held_answer, serve
+from sim.engine.config import DEFAULT_BUDGET, RunConfig
 from sim.engine.loops import GIVEN, RESULT_FIELDS, initial_state
-from sim.model.checks import check_integer, check_seed
+from sim.measurement.batch import BatchRun
+from sim.model.checks import check_integer, check_seed, check_seeds
 from sim.model.errors import InputError, InputTypeError
-from sim.model.tasks import Task, check_task
+from sim.model.tasks import BY_NAME, TASKS, Task, check_task, correct_answer
 from sim.model.world import IMITATES, run_tool
 
-FRAMEWORKS = ("langgraph", "openai-agents")
-DEFAULT_BOUNDS = {"langgraph": 25, "openai-agents": 10}  # each framework's own default bound
+FRAMEWORKS = ("course-loop", "langgraph", "openai-agents")
+DEFAULT_BOUNDS = {"course-loop": DEFAULT_BUDGET, "langgraph": 25, "openai-agents": 10}  # their defaults
 NEED_MORE_STEPS = "Sorry, need more steps to process this request."  # LangGraph's prebuilt, at its bound
 OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false",
                "OPENAI_AGENTS_DISABLE_TRACING": "1"}  # fmt: skip
@@ -93,12 +101,14 @@ def _finish(record: FrameworkRun, text: object) -> FrameworkRun:
 
 def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = None) -> FrameworkRun:
     """LangGraph's prebuilt `create_react_agent` with ChatOpenAI on `base_url`; its bound is
-    `recursion_limit` (graph steps: a model call and a tool step are one each; default 25), which the
-    prebuilt ends with its own text NEED_MORE_STEPS (ended "need more steps"), not GraphRecursionError."""
+    `recursion_limit` (graph steps: a model call and a tool step are one each; default 25). Measured at
+    the pin: at an even limit the prebuilt drops the last request's tool call and answers NEED_MORE_STEPS
+    (ended "need more steps"); at an odd one the graph raises GraphRecursionError (ended so, no answer)."""
     task, record, calls, model = _checked("langgraph", task, seed, recursion_limit, base_url)
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.tools import StructuredTool
     from langchain_openai import ChatOpenAI
+    from langgraph.errors import GraphRecursionError
     from langgraph.prebuilt import create_react_agent
 
     class Usage(BaseCallbackHandler):
@@ -118,7 +128,11 @@ def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = 
         warnings.simplefilter("ignore")
         agent = create_react_agent(chat, [tool_of(s) for s in tool_schemas()], prompt=SYSTEM_LOOP)
     config = {"recursion_limit": record.bound, "callbacks": [Usage()]}
-    state = agent.invoke({"messages": [("user", task.request)]}, config=config)
+    try:
+        state = agent.invoke({"messages": [("user", task.request)]}, config=config)
+    except GraphRecursionError as error:
+        record.ended = type(error).__name__
+        return record
     _finish(record, state["messages"][-1].content)
     if record.text == NEED_MORE_STEPS:
         record.ended = "need more steps"
@@ -173,3 +187,98 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
 
 
 RUNNERS = {"langgraph": run_langgraph, "openai-agents": run_openai_agents}
+
+
+def run_course_loop(task, seed: int, base_url: str, max_steps: int | None = None) -> FrameworkRun:
+    """The course's single loop (lesson 1) as a plain client of the endpoint, the like-for-like
+    baseline: SYSTEM_LOOP and the five tools on every request, the call returned run; a text reply
+    ends it ("answer"); at `max_steps` requests (default 8) the answer is the one the state holds,
+    with no further request (ended "budget"), as the engine's loop ends."""
+    task, record, calls, model = _checked("course-loop", task, seed, max_steps, base_url)
+    from openai import OpenAI
+
+    messages, tools = head(SYSTEM_LOOP, task.request), tool_schemas()
+    with OpenAI(base_url=base_url, api_key="none", max_retries=0, timeout=10) as client:
+        while record.requests < record.bound:
+            reply = client.chat.completions.create(model=model, messages=messages, tools=tools)
+            record.requests, record.tokens = record.requests + 1, record.tokens + reply.usage.total_tokens
+            message = reply.choices[0].message
+            if not message.tool_calls:
+                return _finish(record, message.content)
+            call = message.tool_calls[0]
+            result = calls.call(call.function.name, json.loads(call.function.arguments or "{}"))
+            sent = {"id": call.id, "type": "function",
+                    "function": {"name": call.function.name, "arguments": call.function.arguments}}  # fmt: skip
+            messages += [{"role": "assistant", "content": None, "tool_calls": [sent]},
+                         {"role": "tool", "tool_call_id": call.id, "content": result}]  # fmt: skip
+    record.ended, record.answer = "budget", record.held
+    return record
+
+
+RUNNERS["course-loop"] = run_course_loop
+RECORD_COLUMNS = ("agent", "seed", "task", "answer", "requests", "calls", "errors", "tokens", "ended")
+RECORDED = Path(__file__).resolve().parents[2] / "transcripts" / "07_frameworks.csv"
+
+
+@dataclass(frozen=True)
+class FrameworkAgent:
+    """An entrant of the harness (lesson 7): a name, `run` (task, seed, base_url) -> FrameworkRun, and
+    the setup it is a kind of (tables' label only). Its bound is its own: the harness's max_steps is
+    not passed on. Steps are its model requests, tokens the endpoint's estimate."""
+
+    name: str
+    run: Callable
+    setup: str = "single-loop"
+
+    def batch_run(self, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
+        """Every task at each seed against a fresh endpoint, as a BatchRun scored by correct_answer."""
+        seeds = check_seeds(seeds)
+        with serve() as base_url:
+            records = [self.run(task, seed, base_url) for seed in seeds.tolist() for task in TASKS]
+        return records_batch(self.setup, [record_row(self.name, r) for r in records])
+
+
+def record_row(agent: str, record: FrameworkRun) -> dict:
+    """One recorded row (RECORD_COLUMNS) of a run; the answer as JSON."""
+    return {"agent": agent, "seed": record.seed, "task": record.task, "answer": json.dumps(record.answer),
+            "requests": record.requests, "calls": len(record.tools), "errors": record.errors,
+            "tokens": record.tokens, "ended": record.ended}  # fmt: skip
+
+
+def records_batch(setup: str, rows) -> BatchRun:
+    """The BatchRun of one agent's rows (every task at each seed): correct by correct_answer (scoring),
+    steps = requests, stopped = ended with an answer; no approvals."""
+    frame = pd.DataFrame(list(rows), columns=list(RECORD_COLUMNS))
+    seeds = np.array(sorted(set(frame["seed"].tolist())), dtype=np.int64)
+    index = {task.name: i for i, task in enumerate(TASKS)}
+    frame = frame.assign(t=frame["task"].map(index), s=frame["seed"].map({s: i for i, s in enumerate(seeds)}))
+    if len(frame) != len(TASKS) * len(seeds) or frame[["t", "s"]].duplicated().any():
+        raise InputError(f"rows must hold every task once at each seed; got {len(frame)} rows")
+    frame = frame.sort_values(["t", "s"])
+    pairs = zip(frame["answer"], frame["task"], strict=True)
+    right = [json.loads(text) == correct_answer(BY_NAME[name]) for text, name in pairs]  # scoring
+    shape = (len(TASKS), len(seeds))
+
+    def grid(values, kind=np.int64):
+        return np.asarray(values, dtype=kind).reshape(shape)
+
+    return BatchRun(RunConfig(setup), seeds, correct=grid(right, bool), steps=grid(frame["requests"]),
+                    calls=grid(frame["calls"]), tokens=grid(frame["tokens"]), errors=grid(frame["errors"]),
+                    approvals=np.zeros(shape, dtype=np.int64), stopped=grid(frame["ended"] == "answer", bool))  # fmt: skip
+
+
+def recorded_runs(path: Path = RECORDED) -> dict[str, BatchRun]:
+    """The recorded runs of lesson 7 (scripts/record_framework_runs.py): agent name -> BatchRun."""
+    frame = pd.read_csv(path, dtype={"answer": str})
+    return {agent: records_batch(LESSON_SETUPS.get(agent, "single-loop"), rows.to_dict("records"))
+            for agent, rows in frame.groupby("agent", sort=False)}  # fmt: skip
+
+
+LESSON_AGENTS = (
+    FrameworkAgent("course loop, 8 steps", run_course_loop),
+    FrameworkAgent("LangGraph, limit 16", partial(run_langgraph, recursion_limit=16)),
+    FrameworkAgent("LangGraph, limit 25 (default)", run_langgraph),
+    FrameworkAgent("Agents SDK, 8 turns", partial(run_openai_agents, max_turns=8)),
+    FrameworkAgent("Agents SDK, 10 turns (default)", run_openai_agents),
+)
+LESSON_SETUPS = {agent.name: agent.setup for agent in LESSON_AGENTS}

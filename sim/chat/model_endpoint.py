@@ -13,7 +13,8 @@ POST /v1/chat/completions and GET /v1/models. NOT a model: every pick is the one
   tool names); one with no tools offered (or tool_choice "none") gets the answer held; one holding
   SYSTEM_EXECUTOR, with a user line `Plan: [...]`, the executor's pick; any other, the single loop's.
   A planner request always gets the run's one plan (AA24; replans are not the split's).
-- `usage` is an ESTIMATE, no tokenizer: prompt_tokens = ceil(characters of json.dumps(messages) / 4),
+- `usage` is an ESTIMATE, no tokenizer: prompt_tokens = ceil(characters of json.dumps(messages) / 4)
+  plus ceil(characters of json.dumps(tools) / 4) when tools are sent (a provider bills their schemas too),
   completion_tokens = ceil(characters of json.dumps(the reply's message) / 4), total their sum.
 - Bad input gets an OpenAI-style error body: 404 for another model or path, 400 for the rest.
 """
@@ -131,6 +132,7 @@ class Request:
     messages: list
     tools_offered: bool
     kind: str
+    tools: list | None = None
     plan: tuple[str, ...] | None = None
     picks: list = field(default_factory=list)
 
@@ -214,7 +216,8 @@ def read_request(body: object) -> Request:
                                 f"list of tool names; got {written!r}", "messages")  # fmt: skip
         plan = tuple(plan)
     task = _find_task(named, lines[0], body["model"])
-    return Request(seed, task, messages, offered, kind, plan, [] if kind == "planner" else _picks(messages))
+    picks = [] if kind == "planner" else _picks(messages)
+    return Request(seed, task, messages, offered, kind, tools or None, plan, picks)
 
 
 def replay(task: Task, sequence: tuple, picks: list, pick: Callable | None) -> tuple[dict, int, int, list]:
@@ -296,7 +299,8 @@ def completion(body: object) -> dict:
     """The chat.completion body the endpoint sends for a parsed request body. Raises EndpointError."""
     request = read_request(body)
     message, about = model_message(request)
-    prompt, written = estimated_tokens(request.messages), estimated_tokens(message)
+    prompt = estimated_tokens(request.messages) + (estimated_tokens(request.tools) if request.tools else 0)
+    written = estimated_tokens(message)
     return {"id": "chatcmpl-sim", "object": "chat.completion", "created": 0, "model": body["model"],
             "choices": [{"index": 0, "message": message, "logprobs": None,
                          "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],

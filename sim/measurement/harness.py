@@ -80,7 +80,9 @@ def entrant_label(entrant: object) -> str:
         return SETUP_LABELS[entrant.setup]
     if isinstance(entrant, str) and entrant in SETUP_NAMES:
         return SETUP_LABELS[entrant]
-    return entrant.name if isinstance(entrant, Route) else policy_name(entrant)
+    return (
+        entrant.name if isinstance(entrant, Route) or hasattr(entrant, "batch_run") else policy_name(entrant)
+    )
 
 
 def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
@@ -102,10 +104,12 @@ def check_entrant(entrant: object, name: str = "entrant") -> object:
     """`entrant` if a setup name, RunConfig, Route or policy function, else InputTypeError."""
     if isinstance(entrant, RunConfig | Route) or (isinstance(entrant, str) and entrant in SETUP_NAMES):
         return entrant
+    if callable(getattr(entrant, "batch_run", None)) and isinstance(getattr(entrant, "name", None), str):
+        return entrant  # an agent that runs itself (lesson 7: a framework agent)
     if callable(entrant) and not isinstance(entrant, type):
         return entrant
-    raise InputTypeError(f"{name} must be a setup name ({', '.join(SETUP_NAMES)}), a RunConfig, a Route "
-                         f"or a policy function, got {entrant!r} ({type(entrant).__name__})")  # fmt: skip
+    raise InputTypeError(f"{name} must be a setup name ({', '.join(SETUP_NAMES)}), a RunConfig, a Route, "
+                         f"a policy function or an agent with name and batch_run, got {entrant!r} ({type(entrant).__name__})")  # fmt: skip
 
 
 def entrant_run(entrant: object, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
@@ -119,6 +123,12 @@ def _entrant_run(entrant: object, seeds: np.ndarray, max_steps: int) -> BatchRun
         entrant = RunConfig(entrant, max_steps)
     if isinstance(entrant, RunConfig):
         return contract_batch(entrant, seeds) if entrant.setup == "contract" else batch_run(entrant, seeds)
+    if hasattr(entrant, "batch_run") and not isinstance(entrant, Route):
+        run = entrant.batch_run(seeds, max_steps)
+        check_instance(run, BatchRun, f"{entrant.name}.batch_run(...)", "a BatchRun")
+        if not np.array_equal(run.seeds, seeds):
+            raise InputError(f"{entrant.name}.batch_run must run at the seeds it is given")
+        return run
     if isinstance(entrant, Route):
         runs = {setup: _entrant_run(setup, seeds, max_steps) for setup in dict(entrant.by_goal).values()}
         chosen = [dict(entrant.by_goal).get(goal_of(task.request), "single-loop") for task in TASKS]
