@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pandas as pd
 
-from sim.chat.frameworks import LESSON_AGENTS, RECORD_COLUMNS, RECORDED, record_row
+from sim.chat.framework_runs import LESSON_AGENTS, RECORD_COLUMNS, RECORDED, record_row
 from sim.chat.model_endpoint import serve
 from sim.measurement.harness import held_out_seeds
 from sim.model.tasks import TASKS

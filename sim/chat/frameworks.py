@@ -9,24 +9,20 @@ import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
-from pathlib import Path
-
-import numpy as np
-import pandas as pd
 
 from sim.chat.messages import SYSTEM_LOOP, head, tool_schemas
-from sim.chat.model_endpoint import MODEL, held_answer, serve
-from sim.engine.config import DEFAULT_BUDGET, RunConfig
+from sim.chat.model_endpoint import MODEL, held_answer
+from sim.engine.config import DEFAULT_BUDGET
 from sim.engine.loops import GIVEN, RESULT_FIELDS, initial_state
-from sim.measurement.batch import BatchRun
-from sim.model.checks import check_integer, check_seed, check_seeds
+from sim.model.checks import check_integer, check_seed
 from sim.model.errors import InputError, InputTypeError
-from sim.model.tasks import BY_NAME, TASKS, Task, check_task, correct_answer
+from sim.model.tasks import Task, check_task
 from sim.model.world import IMITATES, run_tool
 
 FRAMEWORKS = ("course-loop", "langgraph", "openai-agents")
-DEFAULT_BOUNDS = {"course-loop": DEFAULT_BUDGET, "langgraph": 25, "openai-agents": 10}  # their defaults
+# each one's default: LangGraph 1.2.24 fills recursion_limit 10007 (LANGGRAPH_DEFAULT_RECURSION_LIMIT) when
+# none is given, though its docs and langchain_core's DEFAULT_RECURSION_LIMIT say 25
+DEFAULT_BOUNDS = {"course-loop": DEFAULT_BUDGET, "langgraph": 10007, "openai-agents": 10}
 NEED_MORE_STEPS = "Sorry, need more steps to process this request."  # LangGraph's prebuilt, at its bound
 OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false",
                "OPENAI_AGENTS_DISABLE_TRACING": "1"}  # fmt: skip
@@ -99,14 +95,28 @@ def _finish(record: FrameworkRun, text: object) -> FrameworkRun:
     return record
 
 
+def langchain_tools(calls: _Tools) -> dict:
+    """The five tools as LangChain StructuredTools by name, schemas from `tool_schemas`; each runs
+    `calls.call` with the model's arguments."""
+    from langchain_core.tools import StructuredTool
+
+    def tool_of(schema: dict):
+        name = schema["function"]["name"]
+        return StructuredTool.from_function(
+            func=lambda **arguments: calls.call(name, arguments), name=name,
+            description=schema["function"]["description"], args_schema=schema["function"]["parameters"],
+        )  # fmt: skip
+
+    return {tool.name: tool for tool in map(tool_of, tool_schemas())}
+
+
 def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = None) -> FrameworkRun:
     """LangGraph's prebuilt `create_react_agent` with ChatOpenAI on `base_url`; its bound is
-    `recursion_limit` (graph steps: a model call and a tool step are one each; default 25). Measured at
+    `recursion_limit` (graph steps: a model call and a tool step are one each; default 10007). Measured at
     the pin: at an even limit the prebuilt drops the last request's tool call and answers NEED_MORE_STEPS
     (ended "need more steps"); at an odd one the graph raises GraphRecursionError (ended so, no answer)."""
     task, record, calls, model = _checked("langgraph", task, seed, recursion_limit, base_url)
     from langchain_core.callbacks import BaseCallbackHandler
-    from langchain_core.tools import StructuredTool
     from langchain_openai import ChatOpenAI
     from langgraph.errors import GraphRecursionError
     from langgraph.prebuilt import create_react_agent
@@ -116,17 +126,10 @@ def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = 
             record.requests += 1
             record.tokens += (response.llm_output or {}).get("token_usage", {}).get("total_tokens", 0)
 
-    def tool_of(schema: dict):
-        name = schema["function"]["name"]
-        return StructuredTool.from_function(
-            func=lambda **arguments: calls.call(name, arguments), name=name,
-            description=schema["function"]["description"], args_schema=schema["function"]["parameters"],
-        )  # fmt: skip
-
     chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10)
     with warnings.catch_warnings():  # moved to langchain.agents in LangGraph 1.0; still shipped here
         warnings.simplefilter("ignore")
-        agent = create_react_agent(chat, [tool_of(s) for s in tool_schemas()], prompt=SYSTEM_LOOP)
+        agent = create_react_agent(chat, list(langchain_tools(calls).values()), prompt=SYSTEM_LOOP)
     config = {"recursion_limit": record.bound, "callbacks": [Usage()]}
     try:
         state = agent.invoke({"messages": [("user", task.request)]}, config=config)
@@ -139,9 +142,14 @@ def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = 
     return record
 
 
-def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = None) -> FrameworkRun:
+def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = None,
+                      on_max_turns: Callable | None = None) -> FrameworkRun:  # fmt: skip
     """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off; its
-    bound is `max_turns` (model calls; default 10)."""
+    bound is `max_turns` (model calls; default 10), past which it raises MaxTurnsExceeded, or, given
+    `on_max_turns`, calls it as its `error_handlers["max_turns"]` (ended "max_turns handler", its
+    return value the final text). Raises InputTypeError for an on_max_turns that is not callable."""
+    if on_max_turns is not None and not callable(on_max_turns):
+        raise InputTypeError(f"on_max_turns must be a function or None, got {type(on_max_turns).__name__}")
     task, record, calls, model = _checked("openai-agents", task, seed, max_turns, base_url)
     from agents import (
         Agent,
@@ -169,9 +177,19 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
     agent = Agent(name="sim", instructions=SYSTEM_LOOP, tools=[tool_of(s) for s in tool_schemas()],
                   model=OpenAIChatCompletionsModel(model=model, openai_client=client))  # fmt: skip
 
+    handled = []
+
+    def handler(data):
+        handled.append(True)
+        return on_max_turns(data)
+
+    handlers = {} if on_max_turns is None else {"max_turns": handler}
+
     async def run():
         try:
-            return await Runner.run(agent, task.request, max_turns=record.bound), None
+            return await Runner.run(
+                agent, task.request, max_turns=record.bound, error_handlers=handlers
+            ), None
         except MaxTurnsExceeded as error:
             return None, error
         finally:
@@ -183,7 +201,10 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
     if error is not None:
         record.ended = type(error).__name__
         return record
-    return _finish(record, result.final_output)
+    _finish(record, result.final_output)
+    if handled:
+        record.ended = "max_turns handler"
+    return record
 
 
 RUNNERS = {"langgraph": run_langgraph, "openai-agents": run_openai_agents}
@@ -216,69 +237,3 @@ def run_course_loop(task, seed: int, base_url: str, max_steps: int | None = None
 
 
 RUNNERS["course-loop"] = run_course_loop
-RECORD_COLUMNS = ("agent", "seed", "task", "answer", "requests", "calls", "errors", "tokens", "ended")
-RECORDED = Path(__file__).resolve().parents[2] / "transcripts" / "07_frameworks.csv"
-
-
-@dataclass(frozen=True)
-class FrameworkAgent:
-    """An entrant of the harness (lesson 7): a name, `run` (task, seed, base_url) -> FrameworkRun, and
-    the setup it is a kind of (tables' label only). Its bound is its own: the harness's max_steps is
-    not passed on. Steps are its model requests, tokens the endpoint's estimate."""
-
-    name: str
-    run: Callable
-    setup: str = "single-loop"
-
-    def batch_run(self, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
-        """Every task at each seed against a fresh endpoint, as a BatchRun scored by correct_answer."""
-        seeds = check_seeds(seeds)
-        with serve() as base_url:
-            records = [self.run(task, seed, base_url) for seed in seeds.tolist() for task in TASKS]
-        return records_batch(self.setup, [record_row(self.name, r) for r in records])
-
-
-def record_row(agent: str, record: FrameworkRun) -> dict:
-    """One recorded row (RECORD_COLUMNS) of a run; the answer as JSON."""
-    return {"agent": agent, "seed": record.seed, "task": record.task, "answer": json.dumps(record.answer),
-            "requests": record.requests, "calls": len(record.tools), "errors": record.errors,
-            "tokens": record.tokens, "ended": record.ended}  # fmt: skip
-
-
-def records_batch(setup: str, rows) -> BatchRun:
-    """The BatchRun of one agent's rows (every task at each seed): correct by correct_answer (scoring),
-    steps = requests, stopped = ended with an answer; no approvals."""
-    frame = pd.DataFrame(list(rows), columns=list(RECORD_COLUMNS))
-    seeds = np.array(sorted(set(frame["seed"].tolist())), dtype=np.int64)
-    index = {task.name: i for i, task in enumerate(TASKS)}
-    frame = frame.assign(t=frame["task"].map(index), s=frame["seed"].map({s: i for i, s in enumerate(seeds)}))
-    if len(frame) != len(TASKS) * len(seeds) or frame[["t", "s"]].duplicated().any():
-        raise InputError(f"rows must hold every task once at each seed; got {len(frame)} rows")
-    frame = frame.sort_values(["t", "s"])
-    pairs = zip(frame["answer"], frame["task"], strict=True)
-    right = [json.loads(text) == correct_answer(BY_NAME[name]) for text, name in pairs]  # scoring
-    shape = (len(TASKS), len(seeds))
-
-    def grid(values, kind=np.int64):
-        return np.asarray(values, dtype=kind).reshape(shape)
-
-    return BatchRun(RunConfig(setup), seeds, correct=grid(right, bool), steps=grid(frame["requests"]),
-                    calls=grid(frame["calls"]), tokens=grid(frame["tokens"]), errors=grid(frame["errors"]),
-                    approvals=np.zeros(shape, dtype=np.int64), stopped=grid(frame["ended"] == "answer", bool))  # fmt: skip
-
-
-def recorded_runs(path: Path = RECORDED) -> dict[str, BatchRun]:
-    """The recorded runs of lesson 7 (scripts/record_framework_runs.py): agent name -> BatchRun."""
-    frame = pd.read_csv(path, dtype={"answer": str})
-    return {agent: records_batch(LESSON_SETUPS.get(agent, "single-loop"), rows.to_dict("records"))
-            for agent, rows in frame.groupby("agent", sort=False)}  # fmt: skip
-
-
-LESSON_AGENTS = (
-    FrameworkAgent("course loop, 8 steps", run_course_loop),
-    FrameworkAgent("LangGraph, limit 16", partial(run_langgraph, recursion_limit=16)),
-    FrameworkAgent("LangGraph, limit 25 (default)", run_langgraph),
-    FrameworkAgent("Agents SDK, 8 turns", partial(run_openai_agents, max_turns=8)),
-    FrameworkAgent("Agents SDK, 10 turns (default)", run_openai_agents),
-)
-LESSON_SETUPS = {agent.name: agent.setup for agent in LESSON_AGENTS}

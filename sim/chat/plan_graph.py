@@ -12,8 +12,8 @@ node. FICTIONAL model, offline: the base URL is the endpoint's on 127.0.0.1; Lan
   rule when the plan is used up (AA27), so the replanner never ends a run: it costs requests and
   tokens and changes no call. It reads only the reply and the calls made, never the task's sequence.
 - `recursion_limit` is LangGraph's own bound (super-steps); hit, it raises GraphRecursionError, recorded
-  as ended "GraphRecursionError" with no answer. LangGraph 1.2.24 fills in 10007 when no limit is
-  given; the runner passes 25, the limit LangGraph's documentation names as the default.
+  as ended "GraphRecursionError" with no answer; by default the 10007 LangGraph 1.2.24 fills in (its
+  documentation says 25).
 """
 
 import json
@@ -21,8 +21,8 @@ import os
 from dataclasses import dataclass
 from typing import TypedDict
 
-from sim.chat.frameworks import OFFLINE_ENV, FrameworkRun, _finish, _Tools
-from sim.chat.messages import SYSTEM_EXECUTOR, SYSTEM_PLANNER, head, planner_messages, tool_schemas
+from sim.chat.frameworks import DEFAULT_BOUNDS, OFFLINE_ENV, FrameworkRun, _finish, _Tools, langchain_tools
+from sim.chat.messages import SYSTEM_EXECUTOR, SYSTEM_PLANNER, head, planner_messages
 from sim.chat.model_endpoint import MODEL
 from sim.engine.config import DEFAULT_BUDGET
 from sim.model.checks import check_integer, check_seed
@@ -30,7 +30,7 @@ from sim.model.errors import InputTypeError
 from sim.model.tasks import Task, check_task
 
 FRAMEWORK = "langgraph-plan-execute"
-DEFAULT_RECURSION_LIMIT = 25  # LangGraph's documented default, passed explicitly (1.2.24 fills in 10007)
+DEFAULT_RECURSION_LIMIT = DEFAULT_BOUNDS["langgraph"]
 
 
 @dataclass
@@ -132,26 +132,11 @@ def plan_graph(task: Task, chat, tools: dict, record: PlanGraphRun, replan: bool
     return graph.compile()
 
 
-def langchain_tools(calls: _Tools) -> dict:
-    """The five tools as LangChain StructuredTools by name, as `run_langgraph` builds them; each runs
-    `calls.call` with the model's arguments."""
-    from langchain_core.tools import StructuredTool
-
-    def tool_of(schema: dict):
-        name = schema["function"]["name"]
-        return StructuredTool.from_function(
-            func=lambda **arguments: calls.call(name, arguments), name=name,
-            description=schema["function"]["description"], args_schema=schema["function"]["parameters"],
-        )  # fmt: skip
-
-    return {tool.name: tool for tool in map(tool_of, tool_schemas())}
-
-
 def run_langgraph_plan_execute(task, seed: int, base_url: str, recursion_limit: int | None = None,
                                replan: bool = True, budget: int | None = None) -> PlanGraphRun:  # fmt: skip
     """The split as a LangGraph StateGraph with ChatOpenAI on `base_url` (see the module's rules);
     `budget`: the split's steps (default DEFAULT_BUDGET, at least 2: the planner and one executor
-    call); `recursion_limit`: LangGraph's super-steps (default 25). Raises InputTypeError, InputError
+    call); `recursion_limit`: LangGraph's super-steps (default 10007). Raises InputTypeError, InputError
     for a bad task, seed, recursion_limit, budget, replan or base URL."""
     from langchain_openai import ChatOpenAI
     from langgraph.errors import GraphRecursionError
