@@ -196,7 +196,8 @@ def run_smolagents(task, seed: int, base_url: str, max_steps: int | None = None)
             function = schema["function"]
             required = function["parameters"].get("required", [])
             self.name, self.description = function["name"], function["description"]
-            self.inputs = {key: {**value, "description": key, **({} if key in required else {"nullable": True})}
+            optional = {"nullable": True}  # smolagents' mark of an argument that may be left out
+            self.inputs = {key: {**value, "description": key, **({} if key in required else optional)}
                            for key, value in function["parameters"]["properties"].items()}  # fmt: skip
             super().__init__()
 
