@@ -15,8 +15,9 @@ POST /v1/chat/completions and GET /v1/models. NOT a model: every pick is the one
   in a user message without a call id (a call smolagents refused before running it, which it does not
   write down) as the model's pick at that point with a tool error.
 - The request's kind: a system message holding SYSTEM_PLANNER gets the split's plan (a JSON list of
-  tool names); one with no tools offered (or tool_choice "none") gets the answer held; one holding
-  SYSTEM_EXECUTOR, with a user line `Plan: [...]`, the executor's pick; any other, the single loop's.
+  tool names); one with no tools offered (or tool_choice "none"; smolagents' own request at its
+  max_steps is one) gets the answer held; one holding SYSTEM_EXECUTOR, with a user line `Plan: [...]`,
+  the executor's pick; any other, the single loop's.
   A planner request always gets the run's one plan (AA24; replans are not the split's). When the pick
   is to stop and a tool named `final_answer` is offered (smolagents' way to finish), the reply calls
   it with {"answer": the answer's text}; otherwise the stop is a text turn holding the answer.
@@ -281,8 +282,9 @@ def read_request(body: object) -> Request:
 
 def replay(task: Task, sequence: tuple, picks: list, pick: Callable | None) -> tuple[dict, int, int, list]:
     """(state, done, calls, departures) after a conversation's picks, the model's `pick` (target,
-    depth, calls) -> tool or None drawing for each as the engine does (None: draw nothing);
-    `sequence`: the task's, whose positions the picks aim at."""
+    depth, calls) -> tool or None drawing for each as the engine does (None: draw nothing; a pick of
+    THE_PICK, a refused call, is then the model's pick there); `sequence`: the task's, whose positions
+    the picks aim at."""
     state, done, calls, departures = initial_state(task), 0, 0, []
     for number, (tool, observation) in enumerate(picks, start=1):
         target = sequence[done] if done < len(sequence) else None
