@@ -1,7 +1,9 @@
-"""Two agent frameworks (issue 29) run the five tools against the course's endpoint with every socket
-but loopback refused: LangGraph's prebuilt ReAct agent and the OpenAI Agents SDK reach the single
-loop's tools and answer at the same seed, replay, and end at their own bounds in their own way."""
+"""Three agent frameworks (issue 29) run the five tools against the course's endpoint with every socket
+but loopback refused: LangGraph's prebuilt ReAct agent, the OpenAI Agents SDK and smolagents'
+ToolCallingAgent reach the single loop's tools and answer at the same seed, replay, and end at their
+own bounds in their own way; smolagents sends its own system prompt and its own form of the trace."""
 
+import json
 import socket
 import subprocess
 import sys
@@ -9,13 +11,26 @@ import sys
 import pytest
 
 import sim
-from sim.chat.frameworks import NEED_MORE_STEPS, RUNNERS, run_course_loop, run_langgraph, run_openai_agents
-from sim.chat.model_endpoint import serve
+import sim.chat.model_endpoint as endpoint
+from sim.chat.frameworks import (
+    NEED_MORE_STEPS,
+    RUNNERS,
+    run_course_loop,
+    run_langgraph,
+    run_openai_agents,
+    run_smolagents,
+)
+from sim.chat.messages import SYSTEM_LOOP, requests, tool_schemas
+from sim.chat.model_endpoint import answer_text, completion, held_answer, serve
 from sim.model.errors import InputError, InputTypeError
+from sim.model.tasks import BY_NAME, correct_answer
 
 SEED = 20260218
 BUDGET = 8
 TASKS = ("G05", "G20")  # a three-tool charge; a record task (write_record) with repeated calls
+NATIVE = ("langgraph", "openai-agents")  # they send the calls and results as tool messages
+SMOL_SYSTEM = "You are an expert assistant who can solve any task using tool calls."  # its prompt's start
+SMOL_STUCK = "An agent tried to answer a user query but it got stuck"  # its max-steps request's system
 
 
 def _loopback(address) -> bool:
@@ -53,6 +68,20 @@ def offline(monkeypatch):
 def base_url():
     with serve() as url:
         yield url
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every (request body, reply body) the endpoint answers during a test, in order."""
+    exchanges = []
+
+    def recorded(body):
+        reply = completion(body)
+        exchanges.append((body, reply))
+        return reply
+
+    monkeypatch.setattr(endpoint, "completion", recorded)  # the server's handler looks it up per request
+    return exchanges
 
 
 def test_an_outside_connection_is_refused(offline, base_url):
@@ -111,17 +140,136 @@ def test_agents_sdk_ends_at_its_bound_with_max_turns_exceeded(offline, base_url)
     assert run.held == loop.log[1].held
 
 
+def _text(message: dict) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else "".join(part["text"] for part in content)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_smolagents_sends_its_own_prompt_and_trace_and_finishes_by_its_tool(offline, base_url, sent, task):
+    loop = sim.run_single_loop(task, SEED, BUDGET)
+    run = run_smolagents(task, SEED, base_url)
+    assert len(sent) == run.requests == loop.steps
+    assert run.tokens == sum(reply["usage"]["total_tokens"] for _, reply in sent)  # the endpoint's usage
+    names = [schema["function"]["name"] for schema in tool_schemas()]
+    for k, (body, reply) in enumerate(sent):
+        system = _text(body["messages"][0])
+        assert body["messages"][0]["role"] == "system" and system.startswith(SMOL_SYSTEM)
+        assert SYSTEM_LOOP not in system and all(f"{name}: " in system for name in names)
+        assert [t["function"]["name"] for t in body["tools"]] == [*names, "final_answer"]
+        assert body["tool_choice"] == "required" and not any(m["role"] == "tool" for m in body["messages"])
+        assert (reply["sim"]["picks"], reply["sim"]["departures"]) == (k, [])  # read as the single loop's
+    calls = [m for m in sent[-1][0]["messages"] if m["role"] == "assistant"]
+    assert len(calls) == len(loop.trace) and all(_text(m).startswith("Calling tools:\n") for m in calls)
+    last = sent[-1][1]["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert (last["name"], json.loads(last["arguments"])) == (
+        "final_answer",
+        {"answer": answer_text(loop.answer)},
+    )
+    # the same system prompt in every request, on its own more tokens than the whole LangGraph run
+    prompt = {endpoint.estimated_tokens(body["messages"][0]) for body, _ in sent}
+    assert len(prompt) == 1 and prompt.pop() * run.requests > run_langgraph(task, SEED, base_url).tokens
+
+
+def _as_smolagents(messages: list) -> list:
+    """A conversation of tool messages in smolagents' form: each call as assistant text "Calling tools:"
+    (Python's text of the call, its arguments a dict), each result as a user "Observation:"."""
+    out = []
+    for message in messages:
+        if message["role"] == "assistant" and message.get("tool_calls"):
+            calls = [{**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}}
+                     for c in message["tool_calls"]]  # fmt: skip
+            out.append(
+                {"role": "assistant", "content": [{"type": "text", "text": f"Calling tools:\n{calls}"}]}
+            )
+        elif message["role"] == "tool":
+            out.append(
+                {"role": "user", "content": [{"type": "text", "text": f"Observation:\n{message['content']}"}]}
+            )
+        else:
+            out.append(message)
+    return out
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_endpoint_reads_smolagents_form_as_tool_messages(task):
+    run = sim.run_single_loop(task, SEED, BUDGET)
+    model = f"sim-model@seed={SEED}&task={task}"
+    with_final = [
+        *tool_schemas(),
+        {"type": "function", "function": {"name": "final_answer", "parameters": {}}},
+    ]
+    for messages in requests(run):
+        native = completion({"model": model, "messages": messages, "tools": tool_schemas()})
+        smol = completion({"model": model, "messages": _as_smolagents(messages), "tools": tool_schemas()})
+        assert smol["choices"] == native["choices"] and smol["sim"]["departures"] == []
+        finish = completion({"model": model, "messages": _as_smolagents(messages), "tools": with_final})
+        call = (finish["choices"][0]["message"].get("tool_calls") or [None])[0]
+        if native["choices"][0]["message"].get("tool_calls"):
+            assert finish["choices"] == native["choices"]
+        else:  # the stop: a call of final_answer holding the answer's text
+            assert call["function"]["name"] == "final_answer"
+            assert held_answer(json.loads(call["function"]["arguments"])["answer"]) == run.answer
+    answered = completion({"model": model, "messages": _as_smolagents(requests(run)[-1])})
+    assert held_answer(answered["choices"][0]["message"]["content"]) == run.answer  # no tools: the answer
+
+
+def test_smolagents_refuses_a_call_unwritten_and_the_endpoint_reads_it(offline, base_url, sent):
+    """G01: the model's first two calls miss a required argument; smolagents refuses them before they
+    run and writes down only its error, no call; the endpoint reads each as the model's pick there."""
+    loop = sim.run_single_loop("G01", SEED, BUDGET)
+    run = run_smolagents("G01", SEED, base_url)
+    assert [(call.tool, call.error) for call in loop.trace][:2] == [
+        ("consumption", True),
+        ("write_record", True),
+    ]
+    assert (run.tools, run.errors, run.answer) == (
+        [call.tool for call in loop.trace],
+        loop.errors,
+        loop.answer,
+    )
+    assert run.requests == loop.steps and all(reply["sim"]["departures"] == [] for _, reply in sent)
+    third = sent[2][0]["messages"]
+    assert [m["role"] for m in third] == ["system", "user"]  # both refusals merged into the task message
+    assert _text(third[1]).count("Error:\nArgument previous is required\nNow let's retry") == 1
+    assert _text(third[1]).count("Error:\n") == 2
+
+
+def test_smolagents_ends_at_max_steps_with_its_own_final_answer_request(offline, base_url, sent):
+    loop = sim.run_single_loop("G05", SEED, BUDGET)
+    run = run_smolagents("G05", SEED, base_url, max_steps=2)
+    assert (run.ended, run.requests, len(sent)) == ("max steps", 3, 3)  # two steps and its own request
+    assert run.tools == [call.tool for call in loop.trace[:2]]
+    body, reply = sent[-1]
+    assert "tools" not in body and _text(body["messages"][0]).startswith(SMOL_STUCK)
+    question = _text(body["messages"][-1])
+    assert question.startswith("Observation:\n") and question.endswith(f"task:\n{BY_NAME['G05'].request}")
+    assert reply["sim"]["request"] == "final answer"  # its last observation and its question, merged
+    assert run.answer == run.held == loop.log[1].held != correct_answer("G05")  # the answer held then
+    assert run.text == answer_text(run.held)
+
+
+@pytest.mark.parametrize("framework", sorted(RUNNERS))
+def test_a_framework_answer_is_scored_by_correct_answer(offline, base_url, framework):
+    for task, right in (("G05", True), ("G23", False)):  # at this seed the single loop errs on G23
+        loop = sim.run_single_loop(task, SEED, BUDGET)
+        run = RUNNERS[framework](task, SEED, base_url)
+        assert (run.answer == correct_answer(task)) is (loop.answer == correct_answer(task)) is right, task
+
+
 def test_bad_input_is_refused(base_url):
     with pytest.raises(InputTypeError, match="base_url"):
         run_langgraph("G05", SEED, "https://api.example.com/v1")
     with pytest.raises(InputError, match="bound"):
         run_openai_agents("G05", SEED, base_url, max_turns=0)
+    with pytest.raises(InputError, match="bound"):
+        run_smolagents("G05", SEED, base_url, max_steps=0)
     with pytest.raises(InputError, match="task"):
         run_langgraph("G99", SEED, base_url)
 
 
 def test_importing_the_module_imports_no_framework():
-    code = ("import sys, sim.chat.frameworks; "
-            "print(sorted(m for m in ('langgraph', 'langchain_openai', 'agents') if m in sys.modules))")  # fmt: skip
+    names = ("langgraph", "langchain_openai", "agents", "smolagents")
+    code = f"import sys, sim.chat.frameworks; print(sorted(m for m in {names} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -1,7 +1,8 @@
 """Agent frameworks running the five tools against the course's endpoint (issue 29): LangGraph's prebuilt
-ReAct agent and the OpenAI Agents SDK, one task at one seed each. FICTIONAL model, offline: the base URL
-is the endpoint's on 127.0.0.1; tracing and telemetry are switched off; each framework is imported here
-lazily. Each tool runs `sim.model.world.run_tool` on the run's state, folded as the single loop folds."""
+ReAct agent, the OpenAI Agents SDK and smolagents' ToolCallingAgent, one task at one seed each.
+FICTIONAL model, offline: the base URL is the endpoint's on 127.0.0.1; tracing and telemetry are
+switched off; each framework is imported here lazily. Each tool runs `sim.model.world.run_tool` on
+the run's state, folded as the single loop folds."""
 
 import asyncio
 import json
@@ -19,10 +20,10 @@ from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import Task, check_task
 from sim.model.world import IMITATES, run_tool
 
-FRAMEWORKS = ("course-loop", "langgraph", "openai-agents")
+FRAMEWORKS = ("course-loop", "langgraph", "openai-agents", "smolagents")
 # each one's default: LangGraph 1.2.24 fills recursion_limit 10007 (LANGGRAPH_DEFAULT_RECURSION_LIMIT) when
 # none is given, though its docs and langchain_core's DEFAULT_RECURSION_LIMIT say 25
-DEFAULT_BOUNDS = {"course-loop": DEFAULT_BUDGET, "langgraph": 10007, "openai-agents": 10}
+DEFAULT_BOUNDS = {"course-loop": DEFAULT_BUDGET, "langgraph": 10007, "openai-agents": 10, "smolagents": 20}
 NEED_MORE_STEPS = "Sorry, need more steps to process this request."  # LangGraph's prebuilt, at its bound
 OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false",
                "OPENAI_AGENTS_DISABLE_TRACING": "1"}  # fmt: skip
@@ -33,7 +34,7 @@ class FrameworkRun:
     """One framework run: tools called in order, tool errors, the answer of the final text (None when
     no answer text), the answer the tools' state holds, model requests, the endpoint's `usage`
     total tokens, and `ended`: "answer", or the framework's bound ending (LangGraph: "need more steps",
-    Agents SDK: "MaxTurnsExceeded"); `text`: the final text."""
+    Agents SDK: "MaxTurnsExceeded", smolagents: "max steps"); `text`: the final text."""
 
     framework: str
     task: str
@@ -207,7 +208,55 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
     return record
 
 
-RUNNERS = {"langgraph": run_langgraph, "openai-agents": run_openai_agents}
+SMOLAGENTS_OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}  # no hub calls on its path
+
+
+def run_smolagents(task, seed: int, base_url: str, max_steps: int | None = None) -> FrameworkRun:
+    """smolagents' ToolCallingAgent with OpenAIServerModel on `base_url` and the system prompt it builds;
+    its bound is `max_steps` (action steps, a model call each; default 20), at which it makes its own
+    final-answer request (no tools; ended "max steps"); it finishes by its final_answer tool. A call its
+    argument check refuses (a required argument missing, a wrong type) never runs: it counts as a call
+    with a tool error, as `run_tool` would report it. Offline:
+    its run path calls no hub (hub calls are only in push_to_hub / from_hub, and HF_HUB_OFFLINE is set);
+    its import loads a .env file into the environment (python-dotenv), nothing more."""
+    task, record, calls, model = _checked("smolagents", task, seed, max_steps, base_url)
+    os.environ.update(SMOLAGENTS_OFFLINE_ENV)
+    from smolagents import ActionStep, AgentToolCallError, LogLevel, OpenAIServerModel, Tool, ToolCallingAgent
+
+    class SimTool(Tool):
+        skip_forward_signature_validation = True  # forward takes the schema's fields as keywords
+        output_type = "string"
+
+        def __init__(self, schema: dict):
+            function = schema["function"]
+            required = function["parameters"].get("required", [])
+            self.name, self.description = function["name"], function["description"]
+            optional = {"nullable": True}  # smolagents' mark of an argument that may be left out
+            self.inputs = {key: {**value, "description": key, **({} if key in required else optional)}
+                           for key, value in function["parameters"]["properties"].items()}  # fmt: skip
+            super().__init__()
+
+        def forward(self, **arguments) -> str:
+            return calls.call(self.name, arguments)
+
+    def count(step):
+        if step.token_usage is not None:  # one model request (the max-steps final answer included)
+            record.requests += 1
+            record.tokens += step.token_usage.total_tokens
+        asked = (step.model_output_message and step.model_output_message.tool_calls) or []
+        if isinstance(step.error, AgentToolCallError) and step.tool_calls is None and asked:
+            record.tools.append(asked[0].function.name)  # refused by its argument check, never run
+            record.errors += 1
+
+    chat = OpenAIServerModel(model_id=model, api_base=base_url, api_key="none",
+                             client_kwargs={"max_retries": 0, "timeout": 10})  # fmt: skip
+    agent = ToolCallingAgent(tools=[SimTool(s) for s in tool_schemas()], model=chat, max_steps=record.bound,
+                             verbosity_level=LogLevel.OFF, step_callbacks={ActionStep: count})  # fmt: skip
+    result = agent.run(task.request, return_full_result=True)
+    _finish(record, str(result.output) if isinstance(result.output, str) else result.output)  # AgentText
+    if result.state == "max_steps_error":
+        record.ended = "max steps"
+    return record
 
 
 def run_course_loop(task, seed: int, base_url: str, max_steps: int | None = None) -> FrameworkRun:
@@ -236,4 +285,5 @@ def run_course_loop(task, seed: int, base_url: str, max_steps: int | None = None
     return record
 
 
-RUNNERS["course-loop"] = run_course_loop
+RUNNERS = {"course-loop": run_course_loop, "langgraph": run_langgraph, "openai-agents": run_openai_agents,
+           "smolagents": run_smolagents}  # fmt: skip

@@ -9,10 +9,18 @@ POST /v1/chat/completions and GET /v1/models. NOT a model: every pick is the one
   progress by the source's rule (a call of the target tool that is no tool error), then the next pick.
   A call that differs from the model's pick (a framework's change) is kept: state and progress follow
   the calls made, and the reply's extra field `sim.departures` numbers those picks (1-based).
+  smolagents' form is read too: an assistant text "Calling tools:\n[...]" (Python's text of its one
+  call) with the next message's "Observation:\n<result>" or "Error:\n<text>" (a tool error) as its
+  result, any "Call id: ..." line before it skipped; and each "Error:\n<text>\nNow let's retry: ..."
+  in a user message without a call id (a call smolagents refused before running it, which it does not
+  write down) as the model's pick at that point with a tool error.
 - The request's kind: a system message holding SYSTEM_PLANNER gets the split's plan (a JSON list of
-  tool names); one with no tools offered (or tool_choice "none") gets the answer held; one holding
-  SYSTEM_EXECUTOR, with a user line `Plan: [...]`, the executor's pick; any other, the single loop's.
-  A planner request always gets the run's one plan (AA24; replans are not the split's).
+  tool names); one with no tools offered (or tool_choice "none"; smolagents' own request at its
+  max_steps is one) gets the answer held; one holding SYSTEM_EXECUTOR, with a user line `Plan: [...]`,
+  the executor's pick; any other, the single loop's.
+  A planner request always gets the run's one plan (AA24; replans are not the split's). When the pick
+  is to stop and a tool named `final_answer` is offered (smolagents' way to finish), the reply calls
+  it with {"answer": the answer's text}; otherwise the stop is a text turn holding the answer.
 - `usage` is an ESTIMATE, no tokenizer: prompt_tokens = ceil(characters of json.dumps(messages) / 4)
   plus ceil(characters of json.dumps(tools) / 4) when tools are sent (a provider bills their schemas too),
   completion_tokens = ceil(characters of json.dumps(the reply's message) / 4), total their sum.
@@ -47,6 +55,13 @@ NAME_KEYS = ("seed", "task")
 CHARACTERS_PER_TOKEN = 4  # the usage estimate's rule
 MAX_BODY = 4_000_000  # bytes a request body may have
 ANSWER_TEXT = re.compile(r"The answer is (.*)\.", re.DOTALL)
+CALLING_TOOLS = "Calling tools:\n"  # smolagents' text of an earlier step's calls
+FINAL_ANSWER = "final_answer"  # the tool smolagents finishes by
+# smolagents' words after a step's error
+RETRY = ("Now let's retry: take care not to repeat previous errors! If you have retried several times, "
+         "try a completely different approach.")  # fmt: skip
+REFUSED = re.compile(r"(?:^|\n)(Call id: [^\n]*\n)?Error:\n(.*?)\n" + re.escape(RETRY), re.DOTALL)
+THE_PICK = "<the model's pick>"  # a pick's tool when the call was refused unwritten: the model's pick there
 
 
 class EndpointError(InputError):
@@ -135,6 +150,7 @@ class Request:
     tools: list | None = None
     plan: tuple[str, ...] | None = None
     picks: list = field(default_factory=list)
+    final_answer_tool: bool = False  # a tool named FINAL_ANSWER is offered
 
 
 def _checked_messages(body: dict) -> list:
@@ -147,13 +163,57 @@ def _checked_messages(body: dict) -> list:
     return messages
 
 
+def _text_calls(text: str) -> list | None:
+    """The calls of smolagents' text "Calling tools:\n[...]" (Python's text of the calls), else None."""
+    before, found, written = text.partition(CALLING_TOOLS)
+    if not found or (before and not before.endswith("\n")):
+        return None
+    try:
+        calls = ast.literal_eval(written.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not isinstance(calls, list) or not all(isinstance(call, dict) for call in calls):
+        return None
+    return calls
+
+
+def _text_result(text: str) -> dict:
+    """The observation of smolagents' result text: "Observation:\n<result>" (the JSON at its start, text
+    the agent appended after it dropped) or "Error:\n<text>" (a tool error), after any "Call id:" line."""
+    if text.startswith("Call id: "):
+        text = text.partition("\n")[2]
+    if text.startswith("Error:"):
+        return {"error": text[len("Error:") :].strip()}
+    result = text.removeprefix("Observation:").strip()
+    try:
+        value, _ = json.JSONDecoder().raw_decode(result)
+    except ValueError:
+        value = None
+    return value if isinstance(value, dict) else observation_of(result)
+
+
 def _picks(messages: list) -> list:
-    """The conversation's picks in order, each tool call with the result sent for it."""
+    """The conversation's picks in order, each tool call with the result sent for it (smolagents' text
+    form: the next message holds the result)."""
     results = {m["tool_call_id"]: text_of(m) for m in messages
                if m["role"] == "tool" and isinstance(m.get("tool_call_id"), str)}  # fmt: skip
     picks = []
     for i, message in enumerate(messages):
+        if message["role"] == "user":  # smolagents' refused calls: no call id, no call written
+            picks += [(THE_PICK, {"error": m[2]}) for m in REFUSED.finditer(text_of(message)) if not m[1]]
         if message["role"] != "assistant":
+            continue
+        written = None if message.get("tool_calls") else _text_calls(text_of(message))
+        if written is not None:
+            if len(written) != 1 or i + 1 == len(messages) or messages[i + 1]["role"] == "assistant":
+                raise EndpointError(400, f"messages[{i}]: a call written as text must be one call with its "
+                                    "result in the next message", f"messages[{i}]")  # fmt: skip
+            function = written[0].get("function")
+            if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+                raise EndpointError(
+                    400, f"messages[{i}]: a tool call must name its function", f"messages[{i}]"
+                )
+            picks.append((function["name"], _text_result(text_of(messages[i + 1]))))
             continue
         calls = message.get("tool_calls") or []
         if not isinstance(calls, list):
@@ -216,23 +276,29 @@ def read_request(body: object) -> Request:
                                 f"list of tool names; got {written!r}", "messages")  # fmt: skip
         plan = tuple(plan)
     task = _find_task(named, lines[0], body["model"])
+    finishes = offered and any(isinstance(t, dict) and isinstance(t.get("function"), dict)
+                               and t["function"].get("name") == FINAL_ANSWER for t in tools)  # fmt: skip
     picks = [] if kind == "planner" else _picks(messages)
-    return Request(seed, task, messages, offered, kind, tools or None, plan, picks)
+    return Request(seed, task, messages, offered, kind, tools or None, plan, picks, finishes)
 
 
 def replay(task: Task, sequence: tuple, picks: list, pick: Callable | None) -> tuple[dict, int, int, list]:
     """(state, done, calls, departures) after a conversation's picks, the model's `pick` (target,
-    depth, calls) -> tool or None drawing for each as the engine does (None: draw nothing);
-    `sequence`: the task's, whose positions the picks aim at."""
+    depth, calls) -> tool or None drawing for each as the engine does (None: draw nothing; a pick of
+    THE_PICK, a refused call, is then the model's pick there); `sequence`: the task's, whose positions
+    the picks aim at."""
     state, done, calls, departures = initial_state(task), 0, 0, []
     for number, (tool, observation) in enumerate(picks, start=1):
         target = sequence[done] if done < len(sequence) else None
-        if pick is not None and pick(target, done + 1, calls) != tool:
+        if tool == THE_PICK:  # a refused call: the model's pick there (None without `pick`: a final
+            tool = None if pick is None else pick(target, done + 1, calls)  # answer reads the result only)
+        elif pick is not None and pick(target, done + 1, calls) != tool:
             departures.append(number)
-        if tool is None:
-            continue
-        fold(tool, state, observation)
-        done += tool == target and "error" not in observation
+        if observation is None:
+            continue  # a text turn
+        if tool is not None:
+            fold(tool, state, observation)
+            done += tool == target and "error" not in observation
         calls += 1
     return state, done, calls, departures
 
@@ -283,10 +349,11 @@ def model_message(request: Request) -> tuple[dict, dict]:
         about["plan_as_written"] = as_written
     target = sequence[done] if done < len(sequence) else None
     tool = None if pick is None else pick(target, done + 1, calls)
-    if tool is None:
+    if tool is None and not request.final_answer_tool:
         return {"role": "assistant", "content": answer_text(state.get("result"))}, about
+    arguments = {"answer": answer_text(state.get("result"))} if tool is None else call_arguments(tool, state)
     call = {"id": f"call_{calls + 1}", "type": "function",
-            "function": {"name": tool, "arguments": json.dumps(call_arguments(tool, state))}}  # fmt: skip
+            "function": {"name": tool or FINAL_ANSWER, "arguments": json.dumps(arguments)}}  # fmt: skip
     return {"role": "assistant", "content": None, "tool_calls": [call]}, about
 
 
