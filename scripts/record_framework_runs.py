@@ -40,7 +40,7 @@ def main() -> None:
     kept = pd.DataFrame(columns=list(RECORD_COLUMNS))
     if options.agents and RECORDED.exists():
         kept = pd.read_csv(RECORDED, dtype={"answer": str})
-        kept = kept[~kept["agent"].isin(names)]
+        kept = kept[kept["agent"].isin(AGENTS) & ~kept["agent"].isin(names)]  # an agent renamed is dropped
     frames = [kept]
     with ProcessPoolExecutor(options.workers) as pool:
         for name in names:

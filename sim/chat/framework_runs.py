@@ -11,7 +11,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.chat.frameworks import FrameworkRun, run_course_loop, run_langgraph, run_openai_agents
+from sim.chat.frameworks import (
+    FrameworkRun,
+    run_course_loop,
+    run_langgraph,
+    run_openai_agents,
+    run_smolagents,
+)
 from sim.chat.model_endpoint import serve
 from sim.chat.plan_graph import run_langgraph_plan_execute
 from sim.engine.config import DEFAULT_BUDGET, RunConfig
@@ -84,6 +90,8 @@ LESSON_AGENTS = (
     FrameworkAgent("LangGraph, limit 10007 (default)", run_langgraph),
     FrameworkAgent("Agents SDK, 8 turns", partial(run_openai_agents, max_turns=8)),
     FrameworkAgent("Agents SDK, 10 turns (default)", run_openai_agents),
+    FrameworkAgent("smolagents, 8 steps", partial(run_smolagents, max_steps=8)),
+    FrameworkAgent("smolagents, 20 steps (default)", run_smolagents),
     FrameworkAgent(
         "LangGraph plan-execute, no replanner",
         partial(run_langgraph_plan_execute, replan=False),
