@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pandas as pd
 
-from sim.chat.framework_runs import LESSON_AGENTS, RECORD_COLUMNS, RECORDED, record_row
+from sim.chat.framework_runs import LESSON_AGENTS, RECORD_COLUMNS, RECORDED, record_row, recorded_rows
 from sim.chat.model_endpoint import serve
 from sim.measurement.harness import held_out_seeds
 from sim.model.tasks import TASKS
@@ -39,7 +39,7 @@ def main() -> None:
     chunks = [seeds[i :: options.workers] for i in range(options.workers)]
     kept = pd.DataFrame(columns=list(RECORD_COLUMNS))
     if options.agents and RECORDED.exists():
-        kept = pd.read_csv(RECORDED, dtype={"answer": str})
+        kept = recorded_rows()
         kept = kept[kept["agent"].isin(AGENTS) & ~kept["agent"].isin(names)]  # an agent renamed is dropped
     frames = [kept]
     with ProcessPoolExecutor(options.workers) as pool:

@@ -77,9 +77,23 @@ def records_batch(setup: str, rows) -> BatchRun:
                     approvals=np.zeros(shape, dtype=np.int64), stopped=grid(frame["ended"] == "answer", bool))  # fmt: skip
 
 
+def recorded_rows(path: Path = RECORDED) -> pd.DataFrame:
+    """The recorded rows (RECORD_COLUMNS), the answer as its JSON text ("null" kept as text)."""
+    return pd.read_csv(path, dtype={"answer": str}, keep_default_na=False)
+
+
+def recorded_endings(path: Path = RECORDED) -> dict[str, dict[str, int]]:
+    """How the recorded runs ended, agent name -> {ended: runs}, in the record's order."""
+    frame = recorded_rows(path)
+    return {
+        agent: rows["ended"].value_counts(sort=False).to_dict()
+        for agent, rows in frame.groupby("agent", sort=False)
+    }
+
+
 def recorded_runs(path: Path = RECORDED) -> dict[str, BatchRun]:
     """The recorded runs of lesson 7 (scripts/record_framework_runs.py): agent name -> BatchRun."""
-    frame = pd.read_csv(path, dtype={"answer": str})
+    frame = recorded_rows(path)
     return {agent: records_batch(LESSON_SETUPS.get(agent, "single-loop"), rows.to_dict("records"))
             for agent, rows in frame.groupby("agent", sort=False)}  # fmt: skip
 

@@ -399,6 +399,8 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(self.rfile.read(int(length)) or b"null")
         except (ValueError, UnicodeDecodeError) as error:
             raise EndpointError(400, f"the body is not JSON: {error}") from None
+        if self.server.bodies is not None:
+            self.server.bodies.append(body)
         return completion(body)
 
     def _get(self) -> dict:
@@ -439,11 +441,14 @@ def send_json(handler: BaseHTTPRequestHandler, status: int, answer: dict) -> Non
 
 
 @contextmanager
-def serve(port: int = 0) -> Iterator[str]:
+def serve(port: int = 0, bodies: list | None = None) -> Iterator[str]:
     """Serve the model on 127.0.0.1:`port` (0: a free port) in a background thread; yields the base
-    URL "http://127.0.0.1:PORT/v1" and shuts the server down on exit."""
+    URL "http://127.0.0.1:PORT/v1" and shuts the server down on exit; `bodies`: a list that gets each
+    request body as sent (parsed JSON), in order."""
+    if bodies is not None and not isinstance(bodies, list):
+        raise InputTypeError(f"bodies must be a list or None, got {type(bodies).__name__}")
     server = ThreadingHTTPServer((HOST, port), _Handler)
-    server.daemon_threads = True
+    server.daemon_threads, server.bodies = True, bodies
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
