@@ -221,3 +221,27 @@ def test_the_panel_replays_with_no_network(monkeypatch):
     panel = frameworks_panel()
     panel.set(seed=OTHER[0], agent=OTHER[1])
     assert panel.settings.seed == OTHER[0] and panel.message.value == ""
+
+
+def test_a_panel_on_another_recording_offers_its_seeds_and_none_is_refused(tmp_path):
+    kept = [row for row in ROWS if int(row["seed"]) in SEEDS[:2]]
+    path = tmp_path / "two_seeds.csv"
+    with path.open("w", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=list(ROWS[0]))
+        writer.writeheader()
+        writer.writerows(kept)
+    panel = frameworks_panel(path)
+    assert panel.recorded == SEEDS[:2]
+    panel.seed.value = str(SEEDS[2]) if len(SEEDS) > 2 else "777"
+    assert f"the 2 recorded held-out seeds {SEEDS[0]}..{SEEDS[1]}, got" in _plain(panel.message.value)
+    assert "same seed, 2 recorded held-out seeds" in _plain(panel.text.value)
+    with pytest.raises(InputError, match="record them with scripts/record_framework_runs.py"):
+        frameworks_panel(tmp_path / "none.csv")
+
+
+def test_the_view_builds_the_runs_from_rows_given_and_refuses_runs_without_rows():
+    rows = recorded_rows()
+    settings = Settings(seed=OTHER[0], extra={"agent": OTHER[1]})
+    assert frameworks_view(settings, rows=rows).table_html == frameworks_view(settings).table_html
+    with pytest.raises(InputError, match="rows must be given with runs"):
+        frameworks_view(settings, runs=rows_runs(rows))

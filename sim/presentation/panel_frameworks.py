@@ -47,9 +47,15 @@ def rows_runs(rows: pd.DataFrame) -> dict[str, BatchRun]:
             for agent, part in rows.groupby("agent", sort=False)}  # fmt: skip
 
 
-@lru_cache(maxsize=2)
 def recorded(path: Path = RECORDED) -> tuple[pd.DataFrame, dict[str, BatchRun]]:
-    """The recorded rows and agent -> BatchRun, read once a path. Raises InputError (no recording)."""
+    """The recorded rows and agent -> BatchRun, read once a version of the file (recorded again: read
+    again). Raises InputError when there is no recording."""
+    path = Path(path)
+    return _read(path, path.stat().st_mtime_ns if path.exists() else None)
+
+
+@lru_cache(maxsize=2)
+def _read(path: Path, _version: int | None) -> tuple[pd.DataFrame, dict[str, BatchRun]]:
     rows = recorded_rows(path)
     return rows, rows_runs(rows)
 
@@ -188,9 +194,14 @@ def frameworks_view(settings: Settings, runs: Mapping[str, BatchRun] | None = No
     seed, the same-seed differences with 95 % t intervals. `runs`, `rows`: agent -> BatchRun and the
     recorded rows (default: transcripts/07_frameworks.csv).
 
-    Raises InputError for an agent not recorded (or the baseline) or a seed not recorded."""
-    if runs is None or rows is None:
+    Raises InputError for an agent not recorded (or the baseline) or a seed not recorded, and
+    InputTypeError for `runs` without `rows`."""
+    if rows is None:
+        if runs is not None:
+            raise InputTypeError("rows must be given with runs: how each run ended is in the rows")
         rows, runs = recorded(RECORDED)
+    elif runs is None:
+        runs = rows_runs(rows)
     agent = check_recorded(settings.seed, settings.extra.get("agent", DEFAULT_AGENT), runs)
     table = seed_table(runs, rows, agent, settings.seed)
     intervals, comparison = interval_lines(runs, agent)
@@ -242,7 +253,7 @@ class RecordedSeedPanel(ControlPanel):
 def frameworks_panel(path: Path = RECORDED) -> RecordedSeedPanel:
     """Lesson 7's control panel: a recorded held-out seed (default the first, held_out_seeds(1)[0]), the
     agent (default DEFAULT_AGENT) and reset; replayed from `path`. Raises InputError (no recording)."""
-    rows, runs = recorded(Path(path))
+    rows, runs = recorded(path)
     agents = [name for name in runs if name != BASELINE]
     choice = widgets.Dropdown(options=agents, value=DEFAULT_AGENT if DEFAULT_AGENT in agents else agents[0],
                               description="agent")  # fmt: skip
