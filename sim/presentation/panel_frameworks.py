@@ -61,7 +61,7 @@ def _read(path: Path, _version: int | None) -> tuple[pd.DataFrame, dict[str, Bat
 
 
 def recorded_seeds(runs: Mapping[str, BatchRun]) -> np.ndarray:
-    """The seeds every recorded agent ran at (the baseline's; records_batch checks each agent's)."""
+    """The recorded seeds: the baseline's (paired_comparison refuses an agent recorded at others)."""
     return runs[BASELINE].seeds
 
 
