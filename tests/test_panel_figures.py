@@ -3,13 +3,16 @@ no text outside the figure, none on other text or under a legend, none smaller t
 shows (tests/figure_text.py measures each text's extent with the figure's own renderer)."""
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from figure_text import MIN_POINTS, text_problems
 
+from sim.chat.frameworks import RECORDED
 from sim.model.errors import InputError
 from sim.presentation.panel import Settings
 from sim.presentation.panel_contract import contract_view
+from sim.presentation.panel_frameworks import frameworks_view, recorded, recorded_seeds
 from sim.presentation.panel_how_many_seeds import how_many_seeds_view, study_run
 from sim.presentation.panel_planner_executor import planner_executor_view
 from sim.presentation.panel_single_loop import single_loop_view
@@ -32,6 +35,13 @@ def _study(n_seeds, common):
     }
 
 
+def _frameworks(settings):
+    """Lesson 7's view at a recorded seed: it replays recorded runs only, so the spread's seed is taken
+    onto one of them (seed modulo their number); it has no budget (each agent's bound is recorded)."""
+    seeds = recorded_seeds(recorded(RECORDED)[1])
+    return frameworks_view(replace(settings, seed=int(seeds[settings.seed % len(seeds)])))
+
+
 VIEWS = {
     "01_single_loop": (single_loop_view, [{"self_critique": a, "approval": b} for a, b in [(0, 0), (1, 1)]]),
     "02_planner_executor": (planner_executor_view, [{}]),
@@ -40,6 +50,7 @@ VIEWS = {
     "04_contract": (contract_view, [{"max_replans": 0, "max_tokens": 100}, {"max_replans": 5, "max_tokens": 2000}]),
     "05_how_many_seeds": (lambda s: how_many_seeds_view(s, _small_study), [_study(10, False), _study(120, True)]),
     "06_your_agent": (your_agent_view, [{"policy": "stop when goal met"}, {"policy": "router (record: split)"}]),
+    "07_frameworks": (_frameworks, [{"agent": "LangGraph, limit 16"}, {"agent": "Agents SDK, 10 turns (default)"}]),
 }  # fmt: skip
 SEEDS = (20260218, 7, 3141592653)  # the lesson's, a short one, a 10-digit one
 BUDGETS = (1, 2, 3, 8, 20)
