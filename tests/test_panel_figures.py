@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from figure_text import MIN_POINTS, text_problems
 
-from sim.chat.frameworks import RECORDED
+from sim.chat.framework_runs import RECORDED
 from sim.model.errors import InputError
 from sim.presentation.panel import Settings
 from sim.presentation.panel_contract import contract_view

@@ -78,8 +78,23 @@ def records_batch(setup: str, rows) -> BatchRun:
 
 
 def recorded_rows(path: Path = RECORDED) -> pd.DataFrame:
-    """The recorded rows (RECORD_COLUMNS), the answer as its JSON text ("null" kept as text)."""
-    return pd.read_csv(path, dtype={"answer": str}, keep_default_na=False)
+    """The recorded rows (RECORD_COLUMNS), an answer as its JSON text ("null": none). Raises InputError
+    when the file is missing (record it: scripts/record_framework_runs.py)."""
+    if not Path(path).exists():
+        raise InputError(f"no recorded runs at {path}: record them with scripts/record_framework_runs.py")
+    # keep_default_na=False: the JSON "null" of a run with no answer stays the text "null"
+    return pd.read_csv(path, dtype={"answer": str, "ended": str}, keep_default_na=False)[list(RECORD_COLUMNS)]
+
+
+def rows_runs(rows: pd.DataFrame) -> dict[str, BatchRun]:
+    """Agent name -> BatchRun of recorded rows, in the order recorded."""
+    return {agent: records_batch(LESSON_SETUPS.get(agent, "single-loop"), part.to_dict("records"))
+            for agent, part in rows.groupby("agent", sort=False)}  # fmt: skip
+
+
+def recorded_runs(path: Path = RECORDED) -> dict[str, BatchRun]:
+    """The recorded runs of lesson 7 (scripts/record_framework_runs.py): agent name -> BatchRun."""
+    return rows_runs(recorded_rows(path))
 
 
 def recorded_endings(path: Path = RECORDED) -> dict[str, dict[str, int]]:
@@ -89,13 +104,6 @@ def recorded_endings(path: Path = RECORDED) -> dict[str, dict[str, int]]:
         agent: rows["ended"].value_counts(sort=False).to_dict()
         for agent, rows in frame.groupby("agent", sort=False)
     }
-
-
-def recorded_runs(path: Path = RECORDED) -> dict[str, BatchRun]:
-    """The recorded runs of lesson 7 (scripts/record_framework_runs.py): agent name -> BatchRun."""
-    frame = recorded_rows(path)
-    return {agent: records_batch(LESSON_SETUPS.get(agent, "single-loop"), rows.to_dict("records"))
-            for agent, rows in frame.groupby("agent", sort=False)}  # fmt: skip
 
 
 LESSON_AGENTS = (

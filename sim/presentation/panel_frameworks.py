@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.chat.frameworks import LESSON_AGENTS, LESSON_SETUPS, RECORD_COLUMNS, RECORDED, records_batch
+from sim.chat.framework_runs import LESSON_AGENTS, RECORDED, recorded_rows, rows_runs
 from sim.measurement.batch import BatchRun
 from sim.measurement.harness import held_out_seeds
 from sim.measurement.many_seeds import comparison_text, paired_comparison
@@ -29,22 +29,6 @@ CONTROLS = ("seed", "new_seed", "reset")  # no budget: each agent's bound is its
 COMPARED = ("solved", "requests", "tool calls", "tool errors", "ended")  # a task "differs" in one of these
 BOUNDS_LINE = ("No budget control: each agent ran at its own bound (the loop's steps, LangGraph's recursion "
                "limit,\nthe Agents SDK's max_turns), as its name says and as recorded.")  # fmt: skip
-
-
-def recorded_rows(path: Path = RECORDED) -> pd.DataFrame:
-    """The recorded rows (RECORD_COLUMNS) as text and counts; an answer is JSON text ("null": none).
-
-    Raises InputError when the file is missing (record it: scripts/record_framework_runs.py)."""
-    if not Path(path).exists():
-        raise InputError(f"no recorded runs at {path}: record them with scripts/record_framework_runs.py")
-    # keep_default_na=False: the JSON "null" of a run with no answer stays the text "null"
-    return pd.read_csv(path, dtype={"answer": str, "ended": str}, keep_default_na=False)[list(RECORD_COLUMNS)]
-
-
-def rows_runs(rows: pd.DataFrame) -> dict[str, BatchRun]:
-    """Agent name -> BatchRun of recorded rows, in the order recorded (as `recorded_runs` builds them)."""
-    return {agent: records_batch(LESSON_SETUPS.get(agent, "single-loop"), part.to_dict("records"))
-            for agent, part in rows.groupby("agent", sort=False)}  # fmt: skip
 
 
 def recorded(path: Path = RECORDED) -> tuple[pd.DataFrame, dict[str, BatchRun]]:
