@@ -17,7 +17,7 @@
 # %% [markdown]
 # # Lesson 7 · Real frameworks, the same model
 #
-# Lessons 1 to 6 ran loops the course wrote. This lesson runs three agent frameworks that
+# Lessons 1 to 6 ran loops the course wrote. This lesson runs agent frameworks that
 # practitioners use, LangGraph, the OpenAI Agents SDK and smolagents, each with its own loop,
 # against the course's fictional model, and measures them the way the course measures its own
 # setups.
@@ -34,8 +34,8 @@
 # - write a framework-side fix (an Agents SDK error handler) and check it.
 #
 # **It assumes:** lessons 1, 2 and 5 (the setups, intervals over seeds) and lesson 6's harness;
-# no framework knowledge. **Time:** about an hour for the core; the exercises about 30
-# minutes more. Terms in links are explained in the course [glossary](../GLOSSARY.md).
+# no framework knowledge. **Time:** about an hour for the core; the exercises about half an
+# hour more. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # The frameworks do not know they are talking to a simulator. The course serves its model as
 # a chat-completions [endpoint](../GLOSSARY.md#model-endpoint) on 127.0.0.1; each framework sends
@@ -62,12 +62,14 @@ import json
 from importlib.metadata import version
 
 import pandas as pd
+from IPython.display import Image, display
 from openai import OpenAI
 
 import sim
 from sim.chat import framework_runs, frameworks, model_endpoint, plan_graph
-from sim.exercises.frameworks import check_exercise_1, check_exercise_2
+from sim.exercises.frameworks import HANDLER_TURNS, TURNS, check_exercise_1, check_exercise_2
 from sim.measurement import harness, many_seeds
+from sim.presentation import figures, figures_your_agent
 from sim.presentation.screen import say, show
 from sim.presentation.showcode import code_of
 
@@ -107,14 +109,14 @@ say(f"usage (an estimate, characters / {model_endpoint.CHARACTERS_PER_TOKEN}): {
 # really builds, so a framework that sends a longer system prompt or longer schemas pays for
 # them, as it would with a provider.
 #
-# ## One task through four loops
+# ## One task through the frameworks
 #
 # The course's single loop, sent through the endpoint by a plain client
 # (`frameworks.run_course_loop`), is the baseline: the same loop as lesson 1, with its tokens
 # now counted by the endpoint, so that every entrant below is counted the same way. Each
 # framework runs with its own loop and its own tool objects, built from the same schemas; the
-# tools run on the course's world. The cell runs task G05 at the lesson's seed through all
-# four and beside them the one-seed engine (`sim.run_single_loop`).
+# tools run on the course's world. The cell runs task G05 at the lesson's seed through each
+# and beside them the one-seed engine (`sim.run_single_loop`).
 
 # %%
 bodies = {}
@@ -124,11 +126,11 @@ for name, run in frameworks.RUNNERS.items():
     with model_endpoint.serve(bodies=bodies[name]) as base_url:
         with_run[name] = run(TASK, SEED, base_url)
 engine = sim.run_single_loop(TASK, SEED, BUDGET)
-show(pd.DataFrame([{"loop": name, "tools called": " ".join(r.tools), "requests": r.requests,
-                    "tokens": r.tokens, "answer": r.answer, "ended": r.ended}
+show(pd.DataFrame([{"loop": name, "requests": r.requests, "tokens": r.tokens, "answer": r.answer, "ended": r.ended}
                    for name, r in with_run.items()]))  # fmt: skip
 same = all(r.tools == [c.tool for c in engine.trace] and r.answer == engine.answer for r in with_run.values())
-say(f"engine: {' '.join(c.tool for c in engine.trace)}, {engine.steps} steps, answer {engine.answer}")
+say(f"engine (sim.run_single_loop): {' '.join(c.tool for c in engine.trace)}, {engine.steps} steps, "
+    f"answer {engine.answer}")  # fmt: skip
 say(f"every loop makes the engine's calls and gives its answer: {'yes' if same else 'no'}")
 
 # %% [markdown]
@@ -141,12 +143,12 @@ rows = []
 for name, sent in bodies.items():
     first = sent[0]
     system = [m for m in first["messages"] if m["role"] in ("system", "developer")]
-    rows.append({"loop": name, "system prompt (chars)": len(json.dumps(system)),
-                 "tools sent": len(first.get("tools", [])), "schemas (chars)": len(json.dumps(first.get("tools"))),
-                 "other fields": ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-"})  # fmt: skip
+    rows.append({"loop": name, "system prompt": len(json.dumps(system)), "tools": len(first.get("tools", [])),
+                 "schemas": len(json.dumps(first.get("tools"))),
+                 "other fields": ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-",
+                 "tokens a request": round(with_run[name].tokens / with_run[name].requests)})  # fmt: skip
+say("the first request of each loop (system prompt and schemas in characters as sent):")
 show(pd.DataFrame(rows))
-say(f"tokens per request on this task: "
-    + ", ".join(f"{n} {r.tokens / r.requests:.0f}" for n, r in with_run.items()))  # fmt: skip
 
 # %% [markdown]
 # LangGraph sends the course's system prompt and schemas as they are. The Agents SDK adds a
@@ -178,6 +180,10 @@ print(code_of(frameworks.run_langgraph))
 #   its own, with no tools, asking for a final answer.
 
 # %%
+from langchain_core.runnables.config import DEFAULT_RECURSION_LIMIT as DOCUMENTED_LIMIT
+
+say(f"LangGraph's recursion limit: {DOCUMENTED_LIMIT} in its documentation, "
+    f"{frameworks.DEFAULT_BOUNDS['langgraph']} as the pinned version fills it in")  # fmt: skip
 bound_cases = [("course loop, 2 steps", frameworks.run_course_loop, {"max_steps": 2}),
                ("LangGraph, limit 2", frameworks.run_langgraph, {"recursion_limit": 2}),
                ("LangGraph, limit 3", frameworks.run_langgraph, {"recursion_limit": 3}),
@@ -185,13 +191,14 @@ bound_cases = [("course loop, 2 steps", frameworks.run_course_loop, {"max_steps"
                ("smolagents, 2 steps", frameworks.run_smolagents, {"max_steps": 2})]  # fmt: skip
 with model_endpoint.serve() as base_url:
     bounded = [(label, run(TASK, SEED, base_url, **bound)) for label, run, bound in bound_cases]
-show(pd.DataFrame([{"loop and bound": label, "tools called": " ".join(r.tools) or "-", "requests": r.requests,
-                    "answer": r.answer, "ended": r.ended, "final text": (r.text or "-")[:34]}
+show(pd.DataFrame([{"loop and bound": label, "calls": len(r.tools), "requests": r.requests,
+                    "answer held": str(r.held), "answer": str(r.answer), "ended": r.ended}
                    for label, r in bounded]))  # fmt: skip
-say(f"the answer held after the calls made: {', '.join(f'{r.held}' for _, r in bounded)}")
+for label, r in bounded:
+    say(f"{label}: final text {r.text!r}")
 
 # %% [markdown]
-# Five ends for one run cut short:
+# How each ends a run cut short:
 #
 # - The course loop returns the answer its state holds, here the consumption in m3: a wrong
 #   answer for a charge, but an answer.
@@ -212,9 +219,9 @@ say(f"the answer held after the calls made: {', '.join(f'{r.held}' for _, r in b
 # of the held-out block (lesson 6's), through each agent, at two bounds each: one that allows
 # 8 model requests, as the course loop's budget does (LangGraph's recursion limit 16, the
 # Agents SDK's 8 turns, smolagents' 8 steps), and each framework's own default. They were
-# made by the maintainer's command `scripts/record_framework_runs.py`, about 20 minutes, and
+# made by the maintainer's command `scripts/record_framework_runs.py` and
 # are read back here as BatchRuns, so the harness of lesson 6 scores them. First, the record
-# replays: the cell runs two agents live at the first recorded seed and compares.
+# replays: the cell runs the first agents live at the first recorded seed and compares.
 
 # %%
 recorded = framework_runs.recorded_runs()
@@ -240,21 +247,30 @@ show(pd.DataFrame({"agent": cost["entrant"],
                    "tokens per run [95 % interval]": [f"{r.tokens:.0f} [{r.tokens_low:.0f}, {r.tokens_high:.0f}]"
                                                       for r in cost.itertuples()]}))  # fmt: skip
 
+# %% [markdown]
+# On the success-cost plane, the agents at 8 model requests (the defaults are left out: they
+# allow more):
+
 # %%
-differences = []
+AT_8 = ["course loop, 8 steps", "LangGraph, limit 16", "Agents SDK, 8 turns", "smolagents, 8 steps",
+        "LangGraph plan-execute, no replanner", "LangGraph plan-execute, replanner"]  # fmt: skip
+plane = cost[cost["entrant"].isin(AT_8)]
+path = figures.save_figure(figures_your_agent.draw_cost_success(plane, "(held-out, 8 model requests)"),
+                           "07_frameworks-cost-success")  # fmt: skip
+display(Image(filename=path))
+
+# %%
+differences = {}
 for name, run in recorded.items():
-    if name == "course loop, 8 steps":
-        continue
-    table = many_seeds.comparison_text(many_seeds.paired_comparison(baseline, run))
-    differences.append({"agent minus course loop": name,
-                        **{row["unit"]: f"{row['mean difference']} {row['95 % interval']}"
-                           for _, row in table.iterrows() if row["unit"] in ("success", "steps", "tokens")}})  # fmt: skip
-show(pd.DataFrame(differences))
-ended = pd.DataFrame(
-    [{"agent": name, **{state: int(count) for state, count in run_ends.items()}}
-     for name, run_ends in framework_runs.recorded_endings().items()]
-).fillna(0)
-show(ended.astype({c: int for c in ended.columns if c != "agent"}))
+    if name != "course loop, 8 steps":
+        table = many_seeds.comparison_text(many_seeds.paired_comparison(baseline, run)).set_index("unit")
+        differences[name] = table["mean difference"] + " " + table["95 % interval"]
+say("agent minus course loop, same seeds, mean [95 % interval]:")
+show(pd.DataFrame(differences).T[["success", "tokens"]].rename_axis("agent").reset_index())
+show(pd.DataFrame(differences).T[["steps", "tool calls"]].rename_axis("agent").reset_index())
+say("how the recorded runs ended (2400 runs an agent):")
+for name, ends in framework_runs.recorded_endings().items():
+    say(f"  {name}: " + ", ".join(f"{state} {count}" for state, count in ends.items()))
 
 # %% [markdown]
 # How to read it:
@@ -292,10 +308,11 @@ with model_endpoint.serve() as base_url:
     graph_runs = {replan: plan_graph.run_langgraph_plan_execute(TASK, SEED, base_url, replan=replan)
                   for replan in (False, True)}  # fmt: skip
 split = sim.run_plan_execute(TASK, SEED, BUDGET)
-show(pd.DataFrame([{"graph": "with replanner" if replan else "no replanner", "plan": " ".join(r.plan),
-                    "tools called": " ".join(r.tools), "requests": r.requests, "replans": r.replans,
-                    "tokens": r.tokens, "answer": r.answer} for replan, r in graph_runs.items()]))  # fmt: skip
-say(f"lesson 2's split (engine): plan {' '.join(split.plan)}, calls {' '.join(c.tool for c in split.trace)}, "
+show(pd.DataFrame([{"graph": "with replanner" if replan else "no replanner", "requests": r.requests,
+                    "replans": r.replans, "tokens": r.tokens, "answer": r.answer} for replan, r in graph_runs.items()]))  # fmt: skip
+for replan, r in graph_runs.items():
+    say(f"{'with' if replan else 'no'} replanner: plan {' '.join(r.plan)}; calls {' '.join(r.tools)}")
+say(f"lesson 2's split (engine): plan {' '.join(split.plan)}; calls {' '.join(c.tool for c in split.trace)}; "
     f"answer {split.answer}")  # fmt: skip
 
 # %% [markdown]
@@ -361,5 +378,27 @@ def handler(data):
     return None  # replace with the text of the answer the run's tool results hold
 
 
+say(f"the checks run exercise 1 at {TURNS} turns and steps, exercise 2 at {HANDLER_TURNS} turns, "
+    f"on all {len(sim.TASKS)} tasks")  # fmt: skip
 print(check_exercise_1(MY_SEED, answer_1))
 print(check_exercise_2(handler, MY_SEED))
+
+# %% [markdown]
+# ## Explore
+#
+# The panel replays the recorded runs: no model is called and nothing leaves this machine.
+# Choose a framework agent and one of the recorded held-out seeds (**new seed** draws another
+# of them; a seed that was not recorded is refused, with the recorded ones named). At the seed
+# it puts the agent beside the course loop sent through the same endpoint: the sums over the
+# tasks, how the runs ended, and only the tasks where the two differ, with tokens per task as
+# the figure. Below it, the same-seed differences, agent minus course loop, with their 95 %
+# intervals over every recorded seed. There is no budget control: each agent's bound is its
+# own, as its name says and as recorded. **reset** brings back the lesson's defaults. The
+# panel's output is not part of the checked record.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from sim.presentation.panel_frameworks import frameworks_panel
+
+panel = frameworks_panel()
+panel

@@ -481,6 +481,43 @@ def lesson_06() -> list[str]:
     return lines + [""]
 
 
+def _keep_the_answer_held(data):
+    """Exercise 2 of lesson 7: the Agents SDK's max_turns handler that answers with the last m3, amount
+    or code the run's tool results hold."""
+    import json
+
+    held = None
+    for item in data.run_data.new_items:
+        if item.type == "tool_call_output_item":
+            result = json.loads(item.output)
+            held = next((result[key] for key in ("m3", "amount", "code") if key in result), held)
+    return f"The answer is {json.dumps(held)}."
+
+
+def lesson_07() -> list[str]:
+    from sim.exercises.frameworks import HANDLER_TURNS, TURNS, answers_lost, check_exercise_2
+
+    lines = ["## Lesson 7 · Real frameworks, the same model", ""]
+    counts = {seed: answers_lost(seed) for seed in (A, 12345)}
+    lines.append(
+        f"1. Inside `with model_endpoint.serve() as url:` the count is `sum(frameworks.run_course_loop(t, seed, url, "
+        f"{TURNS}).answer == sim.correct_answer(t) and frameworks.run_openai_agents(t, seed, url, {TURNS}).ended == "
+        '"MaxTurnsExceeded" for t in sim.TASKS)`; it depends on the seed: '
+        + ", ".join(f"{n} at seed {seed}" for seed, n in counts.items())
+        + ". The two make the same calls (same draws); the SDK loses the answer of every run that reaches its bound."
+    )
+    lines.append(
+        "2. The handler reads the tool results in order and keeps the last `m3`, `amount` or `code`: "
+        '`for item in data.run_data.new_items: if item.type == "tool_call_output_item": result = '
+        'json.loads(item.output); held = next((result[k] for k in ("m3", "amount", "code") if k in result), held)`, '
+        f'then `return f"The answer is {{json.dumps(held)}}."` ({check_exercise_2(_keep_the_answer_held, A)}, at '
+        f"{HANDLER_TURNS} turns). At 8 turns the handler gives back what the course loop reports at its budget, so "
+        "against the SDK without it (`LESSON_AGENTS[3]`) it can only win the runs that reach the bound with the "
+        "right answer held, and against the course loop it is the same run for run."
+    )
+    return lines + [""]
+
+
 def answer_key() -> str:
     lines = [
         "# Answer key to the exercises (for instructors)",
@@ -490,7 +527,7 @@ def answer_key() -> str:
         "with the lesson's panel; the CLI (`.venv/bin/python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
-    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05, lesson_06):
+    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05, lesson_06, lesson_07):
         lines += part()
     return "\n".join(lines)
 

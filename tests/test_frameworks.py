@@ -273,3 +273,51 @@ def test_importing_the_module_imports_no_framework():
     code = f"import sys, sim.chat.frameworks; print(sorted(m for m in {names} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# lesson 7's recorded runs and the harness's framework entrant (sim.chat.framework_runs)
+from sim.chat import framework_runs  # noqa: E402
+from sim.measurement import harness  # noqa: E402
+from sim.model.tasks import TASKS as ALL_TASKS  # noqa: E402
+
+REPLAYED = ("G05", "G11", "G23")  # a short charge, a long one, a record: a few rows of each agent
+
+
+@pytest.mark.parametrize("agent", framework_runs.LESSON_AGENTS, ids=lambda agent: agent.name)
+def test_each_recorded_agent_replays_its_record(offline, base_url, agent):
+    rows = framework_runs.recorded_rows()
+    seed = int(rows["seed"].min())
+    recorded = rows[(rows["agent"] == agent.name) & (rows["seed"] == seed)].set_index("task")
+    for task in REPLAYED:
+        live = framework_runs.record_row(agent.name, agent.run(task, seed, base_url))
+        assert {k: v for k, v in live.items() if k not in ("agent", "seed", "task")} == {
+            k: recorded.loc[task, k] for k in framework_runs.RECORD_COLUMNS[3:]
+        }, (agent.name, task)
+
+
+def test_the_record_holds_every_agent_task_and_seed_once():
+    runs = framework_runs.recorded_runs()
+    assert list(runs) == [agent.name for agent in framework_runs.LESSON_AGENTS]
+    seeds = harness.held_out_seeds(len(runs["course loop, 8 steps"].seeds))
+    for run in runs.values():
+        assert run.correct.shape == (len(ALL_TASKS), len(seeds)) and (run.seeds == seeds).all()
+
+
+def test_a_framework_agent_is_a_harness_entrant_scored_by_the_seeds_answers(offline):
+    agent = framework_runs.FrameworkAgent("langgraph", run_langgraph)
+    seeds = [SEED]
+    run = harness.entrant_run(agent, seeds)
+    loop = harness.entrant_run("single-loop", seeds)
+    # the same calls and answers as the engine's single loop; only tokens are counted otherwise
+    for name in ("correct", "steps", "calls", "errors"):
+        assert (getattr(run, name) == getattr(loop, name)).all(), name
+    assert harness.entrant_label(agent) == "langgraph"
+    with pytest.raises(InputTypeError, match="agent with name and batch_run"):
+        harness.check_entrant(object())
+
+
+def test_records_batch_refuses_rows_that_miss_a_task():
+    rows = framework_runs.recorded_rows()
+    some = rows[rows["agent"] == "course loop, 8 steps"].iloc[:-1].to_dict("records")
+    with pytest.raises(InputError, match="every task once at each seed"):
+        framework_runs.records_batch("single-loop", some)

@@ -28,7 +28,7 @@ DEFAULT_AGENT = LESSON_AGENTS[1].name  # "LangGraph, limit 16"
 CONTROLS = ("seed", "new_seed", "reset")  # no budget: each agent's bound is its own, recorded
 COMPARED = ("solved", "requests", "tool calls", "tool errors", "ended")  # a task "differs" in one of these
 BOUNDS_LINE = ("No budget control: each agent ran at its own bound (the loop's steps, LangGraph's recursion "
-               "limit,\nthe Agents SDK's max_turns), as its name says and as recorded.")  # fmt: skip
+               "limit,\nthe Agents SDK's max_turns, smolagents' max_steps), as its name says and as recorded.")  # fmt: skip
 
 
 def recorded(path: Path = RECORDED) -> tuple[pd.DataFrame, dict[str, BatchRun]]:
