@@ -275,8 +275,9 @@ for name, ends in framework_runs.recorded_endings().items():
 # %% [markdown]
 # How to read it:
 #
-# - **Success.** At 8 model requests, every framework makes the course loop's calls (same
-#   draws); what changes success is only how a run that reaches the bound ends. LangGraph at
+# - **Success.** At 8 model requests, a framework's run that ends before the bound is the
+#   course loop's run, call for call and answer for answer (same draws); what changes success
+#   is only how a run that reaches the bound ends. LangGraph at
 #   limit 16 and the Agents SDK at 8 turns lose the answer such a run holds; smolagents asks
 #   for it once more. The table of endings counts those runs.
 # - **Tokens.** The same calls cost what each framework sends on every request: the schemas'
@@ -337,8 +338,8 @@ show(with_replanner)
 #
 # - The course's fictional model, served on 127.0.0.1 in the chat-completions format, runs
 #   LangGraph's prebuilt agent, the OpenAI Agents SDK and smolagents with no key and no
-#   network. Each framework's run at a seed is the course's single loop call for call, since
-#   the endpoint replays the conversation on the run's draws.
+#   network. Until it reaches its bound, each framework's run at a seed is the course's single
+#   loop's, call for call, since the endpoint replays the conversation on the run's draws.
 # - What differs is each framework's own: the request it sends (smolagents' system prompt and
 #   extra tool, the Agents SDK's schema rewrite) and what it does at its bound (LangGraph's
 #   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer

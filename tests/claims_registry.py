@@ -1916,6 +1916,162 @@ lookalike_contract_stays_lower = says("lookalike_contract_stays_lower",
 # fmt: on
 
 
+# ---- lesson 7: real frameworks against the course's endpoint (recorded runs, and a few live ones)
+
+
+@cache
+def _recorded():
+    from sim.chat import framework_runs
+
+    return framework_runs.recorded_rows(), framework_runs.recorded_runs()
+
+
+AT_8 = {"LangGraph, limit 16": "need more steps", "Agents SDK, 8 turns": "MaxTurnsExceeded",
+        "smolagents, 8 steps": "max steps"}  # fmt: skip
+
+
+def _agent_rows(name):
+    rows, _ = _recorded()
+    return rows[rows["agent"] == name].set_index(["seed", "task"]).sort_index()
+
+
+def frameworks_replay_the_single_loop() -> bool:
+    """Lesson 7: through the endpoint, each framework makes the one-seed engine's calls and gives its
+    answer, on task G05 and G20 at run A (the endpoint replays the conversation on the run's draws)."""
+    from sim.chat import frameworks, model_endpoint
+
+    with model_endpoint.serve() as url:
+        return all(
+            run(task, SEED_A, url).tools == [c.tool for c in sim.run_single_loop(task, SEED_A, BUDGET).trace]
+            for run in frameworks.RUNNERS.values() for task in ("G05", "G20")
+        )  # fmt: skip
+
+
+def usage_counts_messages_and_tools() -> bool:
+    """Lesson 7: the endpoint's usage is ceil(characters of the messages / 4) plus ceil(characters of the
+    tool schemas / 4), counted on every request: longer prompts or schemas cost more."""
+    import json
+    import math
+
+    from sim.chat.messages import SYSTEM_LOOP, head, tool_schemas
+    from sim.chat.model_endpoint import completion
+
+    messages = head(SYSTEM_LOOP, sim.TASKS[4].request)
+    body = {"model": f"sim-model@seed={SEED_A}&task=G05", "messages": messages, "tools": tool_schemas()}
+    longer = {**body, "messages": head(SYSTEM_LOOP + " Be brief.", sim.TASKS[4].request)}
+    usage = completion(body)["usage"]["prompt_tokens"]
+    return usage == math.ceil(len(json.dumps(messages)) / 4) + math.ceil(len(json.dumps(tool_schemas())) / 4) and (
+        completion(longer)["usage"]["prompt_tokens"] > usage
+    )
+
+
+def frameworks_rewrite_their_requests() -> bool:
+    """Lesson 7: on its first request the Agents SDK sends every schema with a `strict` field, smolagents
+    a longer system prompt, its own `final_answer` tool, a description on every argument and a
+    tool_choice; LangGraph sends the course loop's schemas as they are."""
+    from sim.chat import frameworks, model_endpoint
+
+    bodies = {}
+    for name in ("course-loop", "langgraph", "openai-agents", "smolagents"):
+        bodies[name] = []
+        with model_endpoint.serve(bodies=bodies[name]) as url:
+            frameworks.RUNNERS[name]("G05", SEED_A, url)
+    first = {name: sent[0] for name, sent in bodies.items()}
+    smol = first["smolagents"]
+    described = all("description" in field for tool in smol["tools"]
+                    for field in tool["function"]["parameters"]["properties"].values())  # fmt: skip
+    return (
+        first["langgraph"]["tools"] == first["course-loop"]["tools"]
+        and all("strict" in tool["function"] for tool in first["openai-agents"]["tools"])
+        and len(smol["messages"][0]["content"]) > len(first["course-loop"]["messages"][0]["content"])
+        and "final_answer" in [tool["function"]["name"] for tool in smol["tools"]]
+        and described and "tool_choice" in smol
+    )
+
+
+def each_bound_ends_its_own_way() -> bool:
+    """Lesson 7: G05 at run A cut short: the course loop answers what it holds, LangGraph (limit 2 and 3)
+    and the Agents SDK (2 turns) give no answer, smolagents (2 steps) asks once more and answers what
+    it holds."""
+    from sim.chat import frameworks, model_endpoint
+
+    with model_endpoint.serve() as url:
+        loop = frameworks.run_course_loop("G05", SEED_A, url, max_steps=2)
+        lg2, lg3 = (frameworks.run_langgraph("G05", SEED_A, url, recursion_limit=n) for n in (2, 3))
+        sdk = frameworks.run_openai_agents("G05", SEED_A, url, max_turns=2)
+        smol = frameworks.run_smolagents("G05", SEED_A, url, max_steps=2)
+    return (
+        loop.answer == loop.held is not None and (lg2.ended, lg3.ended) == ("need more steps", "GraphRecursionError")
+        and lg2.answer is lg3.answer is sdk.answer is None and sdk.ended == "MaxTurnsExceeded"
+        and smol.ended == "max steps" and smol.answer == smol.held == loop.held and smol.requests == 3
+    )  # fmt: skip
+
+
+def frameworks_at_8_differ_only_at_the_bound() -> bool:
+    """Lesson 7, recorded: at 8 model requests every framework's run that ends with an answer before
+    the bound makes the course loop's calls, steps and answer; where the course loop reaches its
+    budget, LangGraph (limit 16) and the Agents SDK (8 turns) end without an answer, smolagents (8
+    steps) asks once more and answers what the course loop holds."""
+    loop = _agent_rows("course loop, 8 steps")
+    cut = loop["ended"] == "budget"
+    for name, ending in AT_8.items():
+        agent = _agent_rows(name)
+        same = (agent.loc[~cut, ["answer", "requests", "calls", "errors"]] == loop.loc[~cut, ["answer", "requests", "calls", "errors"]]).all().all()
+        if not same or not (agent.loc[cut, "ended"] == ending).all() or not (agent.loc[~cut, "ended"] == "answer").all():
+            return False
+        if name == "smolagents, 8 steps":
+            if not (agent.loc[cut, "answer"] == loop.loc[cut, "answer"]).all():
+                return False
+        elif not (agent.loc[cut, "answer"] == "null").all():
+            return False
+    return bool(cut.any())
+
+
+def tokens_are_what_each_framework_sends() -> bool:
+    """Lesson 7, recorded: at 8 model requests LangGraph's tokens are the course loop's run for run,
+    the Agents SDK's and smolagents' are more on every run."""
+    loop = _agent_rows("course loop, 8 steps")["tokens"]
+    return ((_agent_rows("LangGraph, limit 16")["tokens"] == loop).all()
+            and (_agent_rows("Agents SDK, 8 turns")["tokens"] > loop).all()
+            and (_agent_rows("smolagents, 8 steps")["tokens"] > loop).all())  # fmt: skip
+
+
+def defaults_allow_more_requests() -> bool:
+    """Lesson 7: each framework's default bound allows more model requests than the course's budget of
+    8 (LangGraph's recursion limit counts 2 graph steps a request)."""
+    from sim.chat.frameworks import DEFAULT_BOUNDS
+
+    return (DEFAULT_BOUNDS["langgraph"] // 2 > BUDGET and DEFAULT_BOUNDS["openai-agents"] > BUDGET
+            and DEFAULT_BOUNDS["smolagents"] > BUDGET)  # fmt: skip
+
+
+def replanner_gets_the_one_plan() -> bool:
+    """Lesson 7: a planner request with the steps done gets the run's one plan (AA24), on every task at
+    run A."""
+    import json
+
+    from sim.chat.messages import SYSTEM_PLANNER, head
+    from sim.chat.model_endpoint import completion
+
+    for task in sim.TASKS:
+        model = f"sim-model@seed={SEED_A}&task={task.name}"
+        first = completion({"model": model, "messages": head(SYSTEM_PLANNER, task.request)})
+        plan = first["choices"][0]["message"]["content"]
+        again = completion({"model": model, "messages": head(
+            SYSTEM_PLANNER, f"{task.request}\nPlan: {plan}\nDone: {json.dumps([['read_meter', {}]])}")})  # fmt: skip
+        if again["choices"][0]["message"]["content"] != plan:
+            return False
+    return True
+
+
+def replanner_changes_no_call_and_pays() -> bool:
+    """Lesson 7, recorded: with the replanner the graph's answers, tool calls and tool errors are the
+    same run for run as without it, and every run with a call after its first sends more requests."""
+    off, on = _agent_rows("LangGraph plan-execute, no replanner"), _agent_rows("LangGraph plan-execute, replanner")
+    same = (off[["answer", "calls", "errors"]] == on[["answer", "calls", "errors"]]).all().all()
+    return bool(same and (on.loc[off["calls"] > 1, "requests"] > off.loc[off["calls"] > 1, "requests"]).all())
+
+
 REGISTRY: dict[str, list] = {
     "01": [
         ("At every step the agent looks at the job and at everything it has done so far",
@@ -2608,5 +2764,45 @@ REGISTRY: dict[str, list] = {
         ("so every seed gives the same run", Holds(standin_is_one_run_on_every_seed)),
         ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
         ("a policy that never calls", NotAClaim("an exercise for the student")),
+    ],
+    "07_frameworks": [
+        ("Real frameworks, the same model", NotAClaim("the lesson's title")),
+        ("as the course reads its own: the same", NotAClaim("a learning objective")),
+        ("about an hour for the core; the exercises about half an", NotAClaim("the lesson's time")),
+        ("gets, step for step, the picks the course's single loop gets at the same seed",
+         ByRule(frameworks_replay_the_single_loop)),
+        ("so a framework that sends a longer system prompt or longer schemas pays for them",
+         ByRule(usage_counts_messages_and_tools)),
+        ("Each framework runs with its own loop and its own tool objects, built from the same schemas",
+         NotAClaim("describes the runners, whose code the lesson prints")),
+        ("The endpoint kept every request body", NotAClaim("describes what the cell reads")),
+        ("The Agents SDK adds a", Holds(frameworks_rewrite_their_requests)),
+        ("Each of these is paid on every request of a run", ByRule(usage_counts_messages_and_tools)),
+        ("are in the same module", NotAClaim("where the code is")),
+        ("each framework ends differently when it reaches it", Holds(each_bound_ends_its_own_way)),
+        ("Its documentation gives 25 as the default",
+         Printed("25 in its documentation, 10007 as the pinned version fills it in")),
+        ("The course loop returns the answer its state holds", Holds(each_bound_ends_its_own_way)),
+        ("Neither returns an answer", Holds(each_bound_ends_its_own_way)),
+        ("The recorded runs hold every task at the first 100 seeds",
+         Printed("recorded: 9 agents x 24 tasks x 100 seeds from 20460218")),
+        ("then the same-seed difference from the course loop", NotAClaim("says what the cell prints")),
+        ("the defaults are left out: they allow more", ByRule(defaults_allow_more_requests)),
+        ("a framework's run that ends before the bound is the course loop's run",
+         Holds(frameworks_at_8_differ_only_at_the_bound)),
+        ("lose the answer such a run holds; smolagents asks for it once more",
+         Holds(frameworks_at_8_differ_only_at_the_bound)),
+        ("The same calls cost what each framework sends on every request",
+         Holds(tokens_are_what_each_framework_sends)),
+        ("a framework allows more requests than the course's budget of 8", ByRule(defaults_allow_more_requests)),
+        ("returns the same plan", ByRule(replanner_gets_the_one_plan)),
+        ("What the replanner changes holds by the rules", Holds(replanner_changes_no_call_and_pays)),
+        ("With a model that could write a better plan the second time",
+         NotAClaim("a conditional about a model other than the course's")),
+        ("each framework's run at a seed is the course's single loop's, call for call",
+         Holds(frameworks_at_8_differ_only_at_the_bound)),
+        ("What differs is each framework's own", Holds(tokens_are_what_each_framework_sends)),
+        ("the same endpoint: the sums over the", NotAClaim("describes the panel")),
+        ("intervals over every recorded seed", NotAClaim("describes the panel")),
     ],
 }  # fmt: skip
