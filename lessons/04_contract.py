@@ -1276,6 +1276,12 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 # adds is names and bounds, not knowledge: its SUCCESS is as much a claim as a framework's
 # final answer, and checking the answer is work outside the runtime.
 #
+# [Lesson 7](07_frameworks.ipynb) runs LangGraph, the OpenAI Agents SDK and smolagents (at the
+# newer versions the course pins) against the course's model and hits each one's bound on purpose:
+# LangGraph's recursion limit ends a run with its own text or with `GraphRecursionError`, the
+# Agents SDK raises `MaxTurnsExceeded`, smolagents asks for a final answer, and the default
+# limits are printed as the pinned versions fill them in.
+#
 # ## Summary
 #
 # - The contract's first plan is the split's; only what happens after it differs. Validation

@@ -1960,9 +1960,9 @@ def usage_counts_messages_and_tools() -> bool:
     body = {"model": f"sim-model@seed={SEED_A}&task=G05", "messages": messages, "tools": tool_schemas()}
     longer = {**body, "messages": head(SYSTEM_LOOP + " Be brief.", sim.TASKS[4].request)}
     usage = completion(body)["usage"]["prompt_tokens"]
-    return usage == math.ceil(len(json.dumps(messages)) / 4) + math.ceil(len(json.dumps(tool_schemas())) / 4) and (
-        completion(longer)["usage"]["prompt_tokens"] > usage
-    )
+    return usage == math.ceil(len(json.dumps(messages)) / 4) + math.ceil(
+        len(json.dumps(tool_schemas())) / 4
+    ) and (completion(longer)["usage"]["prompt_tokens"] > usage)
 
 
 def frameworks_rewrite_their_requests() -> bool:
@@ -1985,7 +1985,8 @@ def frameworks_rewrite_their_requests() -> bool:
         and all("strict" in tool["function"] for tool in first["openai-agents"]["tools"])
         and len(smol["messages"][0]["content"]) > len(first["course-loop"]["messages"][0]["content"])
         and "final_answer" in [tool["function"]["name"] for tool in smol["tools"]]
-        and described and "tool_choice" in smol
+        and described
+        and "tool_choice" in smol
     )
 
 
@@ -2016,8 +2017,19 @@ def frameworks_at_8_differ_only_at_the_bound() -> bool:
     cut = loop["ended"] == "budget"
     for name, ending in AT_8.items():
         agent = _agent_rows(name)
-        same = (agent.loc[~cut, ["answer", "requests", "calls", "errors"]] == loop.loc[~cut, ["answer", "requests", "calls", "errors"]]).all().all()
-        if not same or not (agent.loc[cut, "ended"] == ending).all() or not (agent.loc[~cut, "ended"] == "answer").all():
+        same = (
+            (
+                agent.loc[~cut, ["answer", "requests", "calls", "errors"]]
+                == loop.loc[~cut, ["answer", "requests", "calls", "errors"]]
+            )
+            .all()
+            .all()
+        )
+        if (
+            not same
+            or not (agent.loc[cut, "ended"] == ending).all()
+            or not (agent.loc[~cut, "ended"] == "answer").all()
+        ):
             return False
         if name == "smolagents, 8 steps":
             if not (agent.loc[cut, "answer"] == loop.loc[cut, "answer"]).all():
@@ -2067,7 +2079,10 @@ def replanner_gets_the_one_plan() -> bool:
 def replanner_changes_no_call_and_pays() -> bool:
     """Lesson 7, recorded: with the replanner the graph's answers, tool calls and tool errors are the
     same run for run as without it, and every run with a call after its first sends more requests."""
-    off, on = _agent_rows("LangGraph plan-execute, no replanner"), _agent_rows("LangGraph plan-execute, replanner")
+    off, on = (
+        _agent_rows("LangGraph plan-execute, no replanner"),
+        _agent_rows("LangGraph plan-execute, replanner"),
+    )
     same = (off[["answer", "calls", "errors"]] == on[["answer", "calls", "errors"]]).all().all()
     return bool(same and (on.loc[off["calls"] > 1, "requests"] > off.loc[off["calls"] > 1, "requests"]).all())
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from offline_sockets import guard_sockets
 
 import sim
 import sim.chat.model_endpoint as endpoint
@@ -33,35 +34,10 @@ SMOL_SYSTEM = "You are an expert assistant who can solve any task using tool cal
 SMOL_STUCK = "An agent tried to answer a user query but it got stuck"  # its max-steps request's system
 
 
-def _loopback(address) -> bool:
-    host = address[0] if isinstance(address, tuple) else address
-    return isinstance(host, str) and (host.startswith("127.") or host in ("localhost", "::1"))
-
-
 @pytest.fixture
 def offline(monkeypatch):
-    """Refuse every connection that is not to loopback (socket.connect, connect_ex, create_connection)."""
-    connect, connect_ex, create = socket.socket.connect, socket.socket.connect_ex, socket.create_connection
-
-    def guard(address):
-        if not _loopback(address):
-            raise ConnectionRefusedError(f"offline test: refused a connection to {address!r}")
-
-    def guarded_connect(self, address):
-        guard(address)
-        return connect(self, address)
-
-    def guarded_connect_ex(self, address):
-        guard(address)
-        return connect_ex(self, address)
-
-    def guarded_create(address, *args, **kwargs):
-        guard(address)
-        return create(address, *args, **kwargs)
-
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
-    monkeypatch.setattr(socket, "create_connection", guarded_create)
+    """Every connection but loopback refused during the test."""
+    guard_sockets(monkeypatch)
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import socket
 from dataclasses import replace
 
 import pytest
+from offline_sockets import guard_sockets
 
 import sim
 from sim.chat.frameworks import _Tools
@@ -27,41 +28,11 @@ BUDGET = 8  # the course's DEFAULT_BUDGET, the graph's default
 REPLAN_SEED = SEEDS[0]  # the seed the replanner's runs are compared at
 
 
-def _loopback(address) -> bool:
-    host = address[0] if isinstance(address, tuple) else address
-    return isinstance(host, str) and (host.startswith("127.") or host in ("localhost", "::1"))
-
-
-def _guard_sockets(monkeypatch) -> None:
-    """Refuse every connection that is not to loopback (socket.connect, connect_ex, create_connection)."""
-    connect, connect_ex, create = socket.socket.connect, socket.socket.connect_ex, socket.create_connection
-
-    def guard(address):
-        if not _loopback(address):
-            raise ConnectionRefusedError(f"offline test: refused a connection to {address!r}")
-
-    def guarded_connect(self, address):
-        guard(address)
-        return connect(self, address)
-
-    def guarded_connect_ex(self, address):
-        guard(address)
-        return connect_ex(self, address)
-
-    def guarded_create(address, *args, **kwargs):
-        guard(address)
-        return create(address, *args, **kwargs)
-
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
-    monkeypatch.setattr(socket, "create_connection", guarded_create)
-
-
 @pytest.fixture(scope="module")
 def offline():
     """The guard of tests/test_frameworks.py, for the whole module (the runs are made once)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _guard_sockets(monkeypatch)
+        guard_sockets(monkeypatch)
         yield
 
 

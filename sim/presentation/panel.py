@@ -32,6 +32,15 @@ PANEL_STYLE = (
 )
 
 
+def seed_of_text(text: str, allowed: str) -> int:
+    """The whole number a seed box holds; else InputTypeError saying `allowed` and what it got."""
+    try:
+        return parse_whole_number(text, "seed")
+    except InputError:
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
+        raise InputTypeError(f"{allowed}, got {shown}: the digits 0-9 only") from None
+
+
 class PanelBox(widgets.VBox):
     """The panel's outer box, whose plain-text form (where the widget cannot be drawn) is RUN_FIRST."""
 
@@ -149,11 +158,7 @@ class ControlPanel:
         seed_max, why = self._seed_range(extra)
         allowed = f"seed must be a whole number 0 <= seed <= {seed_max}{why}"
         if isinstance(text, str):
-            try:
-                seed = parse_whole_number(text, "seed")
-            except InputError:
-                shown = repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
-                raise InputTypeError(f"{allowed}, got {shown}: the digits 0-9 only") from None
+            seed = seed_of_text(text, allowed)
         else:
             try:
                 seed = check_integer(text, "seed")

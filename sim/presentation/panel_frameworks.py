@@ -16,12 +16,11 @@ from sim.chat.framework_runs import LESSON_AGENTS, RECORDED, recorded_rows, rows
 from sim.measurement.batch import BatchRun
 from sim.measurement.harness import held_out_seeds
 from sim.measurement.many_seeds import comparison_text, paired_comparison
-from sim.model.checks import parse_whole_number
 from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import TASK_NAMES
 from sim.presentation.figures import in_course_style
 from sim.presentation.figures_your_agent import ENTRANT_COLOURS
-from sim.presentation.panel import ControlPanel, Settings, View, pre_html
+from sim.presentation.panel import ControlPanel, Settings, View, pre_html, seed_of_text
 
 BASELINE = LESSON_AGENTS[0].name  # "course loop, 8 steps": the course's loop through the same endpoint
 DEFAULT_AGENT = LESSON_AGENTS[1].name  # "LangGraph, limit 16"
@@ -211,11 +210,7 @@ class RecordedSeedPanel(ControlPanel):
     def _read_seed(self, text: object, extra: dict | None = None) -> int:
         allowed = seeds_allowed(np.asarray(self.recorded))
         if isinstance(text, str):
-            try:
-                seed = parse_whole_number(text, "seed")
-            except InputError:
-                shown = repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
-                raise InputTypeError(f"{allowed}, got {shown}: the digits 0-9 only") from None
+            seed = seed_of_text(text, allowed)
         else:
             seed = super()._read_seed(text, extra)  # an integer (set(seed=...)): the panel's own checks
         if seed not in self.recorded:
