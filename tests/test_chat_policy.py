@@ -81,7 +81,9 @@ def failing():
 @pytest.mark.slow
 def test_a_whole_run_equals_its_replay(server, tmp_path):
     path = tmp_path / "run.jsonl"
-    live = chat_policy(SHIPPED_MODEL, server, "none", timeout=10, max_retries=0, record=path, label="endpoint")
+    live = chat_policy(
+        SHIPPED_MODEL, server, "none", timeout=10, max_retries=0, record=path, label="endpoint"
+    )
     recorded = harness.entrant_run(live, SEEDS, 8)
     assert live.failures == []
     header, lines = read_transcript(path)
@@ -119,6 +121,21 @@ def test_the_policy_through_the_endpoint_runs_the_single_loop(server, seed):
     assert live.failures == []
     other = [sim.run_single_loop(task.name, seed + 1, 8).trace for task in sim.TASKS]
     assert other != [sim.run_single_loop(task.name, seed, 8).trace for task in sim.TASKS]
+
+
+def test_the_policy_sends_each_step_as_the_messages_view_writes_it():
+    """Every request is the run's step as `sim.chat.messages.requests` writes it (the task's own starting
+    fields, also for tasks whose request text another task shares), the model name filled for the run."""
+    from sim.chat.messages import requests
+
+    bodies: list = []
+    with serve(bodies=bodies) as base_url:
+        live = chat_policy(SHIPPED_MODEL, base_url, "none", timeout=10, max_retries=0)
+        for task in sim.TASKS:
+            bodies.clear()
+            run = sim.engine.policy.run_policy(live, task, 20260219, 8)
+            assert [body["messages"] for body in bodies] == requests(run), task.name
+            assert {body["model"] for body in bodies} == {f"sim-model@seed=20260219&task={task.name}"}
 
 
 def test_a_name_without_placeholders_is_sent_as_given(server):
