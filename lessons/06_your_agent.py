@@ -110,7 +110,8 @@ say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.tt
 # more: the request's text, the [tool calls](../GLOSSARY.md#tool-call) so far (each with its
 # [tool error](../GLOSSARY.md#tool-error) flag and the answer held after it), the names of the fields the tools have
 # returned (sorted) and their values (`state`, read-only), the answer held now, the step and
-# the steps left. It never holds the task's kind, its tool sequence or that sequence's length
+# the steps left, and what a harness tells an agent of its run: the seed it runs at and the
+# task's name (an id such as G05). It never holds the task's kind, its tool sequence or that sequence's length
 # (a right [plan](../GLOSSARY.md#plan)'s length): those are what the simulator knows, and what the fictional model's
 # skill is drawn from. A policy that wants to know what is asked must read the request.
 #
@@ -482,11 +483,13 @@ display(Image(filename=path))
 # next tool, a text answer with no tool call becomes `"stop"`. It is a policy like the
 # others, so the harness scores it the same way. Nothing in this lesson calls a model: the
 # cells below **replay a transcript** shipped with the course, and the transcript was
-# recorded against the course's own **scripted stand-in server**, not a model. Its
-# header says so:
+# recorded against the course's own fictional model served as a chat endpoint on 127.0.0.1
+# (`sim.chat.model_endpoint`, lesson 7's too), not a model. The model name addresses a run,
+# `sim-model@seed={seed}&task={task}`: the policy fills the placeholders for each run from the
+# observation's seed and task name. Its header says so:
 
 # %%
-from sim.chat import chat_policy, standin_server
+from sim.chat import chat_policy
 
 header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
 say(f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}")
@@ -495,45 +498,59 @@ print("its first line, as the file holds it (JSON):")
 print(json.dumps(lines[0], indent=1, ensure_ascii=False))
 
 # %% [markdown]
-# The stand-in answers by a fixed rule from the simulator, lesson 1's pick, with its draws
-# keyed by the request itself, so the same request always gets the same reply:
+# The endpoint builds each reply from the conversation it is sent: it replays the earlier picks
+# from the start of the run's own draw stream (keyed by the seed and task the name gives), folds
+# the tool results into the state, and draws the next pick by lesson 1's rule. A task's first
+# request is one text at every seed; its reply follows the seed:
 
 # %%
-print(code_of(standin_server.standin_message))
+CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
+first_replies = {}  # task -> the reply to its first request, seed by seed
+for line in lines:
+    if line["messages"] == 2:  # a run's first request: the system and the user message
+        first_replies.setdefault(line["model"].split("task=")[1], []).append(line["reply"]["tool"] or "stop")
+say(f"G05's first request, its reply at each of the {len(CHAT_SEEDS)} held-out seeds:")
+say("  " + ", ".join(first_replies["G05"][-len(CHAT_SEEDS) :]))
+varied = sum(len(set(replies)) > 1 for replies in first_replies.values())
+say(
+    f"tasks whose first request gets more than one reply over the seeds recorded: {varied} of {len(sim.TASKS)}"
+)
 
 # %% [markdown]
 # Replayed, the transcript gives the recorded runs with no endpoint (a test re-records it
-# against the stand-in and compares it line by line): each request finds its reply by its
-# key, and a replay can make no more calls than the recording made. The cell replays the
-# stand-in on the 10 held-out seeds the transcript was recorded on and asks first whether
-# those are 10 trials at all: whether any task's run differs from one seed to another.
+# against the endpoint and compares it line by line): each request finds its reply by its
+# key, and a replay can make no more calls than the recording made. The cell replays it on
+# the 10 held-out seeds it was recorded on, asks whether the runs differ from one seed to
+# another, and puts them beside the built-in single loop's runs at those seeds.
 
 # %%
 replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
-CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
 chat_run = harness.entrant_run(replayed, CHAT_SEEDS, BUDGET)
+loop_run = harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)
 say(f"failed requests: {len(replayed.failures)}")
 alike = all((getattr(chat_run, name) == getattr(chat_run, name)[:, :1]).all() for name in FIELDS)
-say(f"the stand-in's runs on the {len(CHAT_SEEDS)} seeds, task by task in every counted unit: "
-    f"{'all the same' if alike else 'they differ'}")  # fmt: skip
-one = chat_run.take([0]).per_seed()
-say("stand-in (replayed): 1 trial (n = 1), so no interval")
-say(f"  {one.solved[0]} of {len(sim.TASKS)} tasks solved, {one.tokens[0]} tokens, "
-    f"{one.tokens[0] / one.solved[0]:.2f} tokens per solved task")  # fmt: skip
-loop_chat = harness.cost_success({"single loop": harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)})
-show(loop_chat[["entrant", "seeds", "success", "success_low", "success_high", "tokens", "tokens_low",
-                "tokens_high"]], float_format="{:.4f}".format)  # fmt: skip
+say(f"the replayed runs on the {len(CHAT_SEEDS)} seeds, task by task: "
+    f"{'all the same' if alike else 'they differ from seed to seed'}")  # fmt: skip
+equal = [name for name in FIELDS if np.array_equal(getattr(chat_run, name), getattr(loop_run, name))]
+say(f"equal to the single loop's runs, task by task at each seed: {len(equal)} of {len(FIELDS)} "
+    f"outcomes ({', '.join(equal)})")  # fmt: skip
+plane = harness.cost_success({"model endpoint (replayed)": chat_run, "single loop": loop_run})
+for row in plane.itertuples():
+    say(f"{row.entrant}: {row.seeds} seeds, success {row.success:.4f} [{row.success_low:.4f}, "
+        f"{row.success_high:.4f}], tokens {row.tokens:.1f} [{row.tokens_low:.1f}, {row.tokens_high:.1f}]")  # fmt: skip
 
 # %% [markdown]
-# The 10 seeds give the stand-in one run, repeated: its replies depend on the requests alone,
-# and the seed changes nothing it is sent. So the stand-in has been measured once, n = 1: 24
-# of 24 tasks at 9256 tokens, with no interval, since one trial has no spread to make one
-# from. An interval over those 10 seeds, or a difference against the single loop with one,
-# would count one trial as 10; the single loop beside it has 10 trials, because its draws
-# change with the seed. **What the seed does and does not control.** The seed keys
-# the draws `sim` makes (`draw()`, `model_pick()`); a policy that asks a model calls
-# neither, so the seed fixes the tasks and the order of the runs, and nothing else. A real
-# model's run-to-run spread comes from its own sampling (its temperature), from the
+# The replayed runs differ from seed to seed, and at each seed they are the single loop's, task
+# by task, in all 6 outcomes: the endpoint draws by the single loop's rule on the run's own
+# stream, and the name tells it the run. So the 10 seeds are 10 trials, and the interval over
+# them is the single loop's: success 0.9583 [0.9340, 0.9827], tokens 11456.2 [10924.0, 11988.4].
+# The tokens are rule [AA28](../GLOSSARY.md#rule-codes)'s, which the engine charges whatever
+# policy runs; the endpoint's usage figures (an estimate from characters, lesson 7) are another
+# count, and a transcript does not keep them. **What the seed does and does not control.** The
+# seed keys the draws `sim` makes (`draw()`, `model_pick()`) and, through the model name, the
+# endpoint's. A real model's name holds no seed, and a policy that asks one calls neither
+# function, so there the seed fixes the tasks and the order of the runs, and nothing else.
+# A real model's run-to-run spread comes from its own sampling (its temperature), from the
 # service's batching and from model updates behind the same name; the intervals over seeds
 # then measure that spread, seed by seed, as repeated trials. Record a transcript to keep
 # what the model answered, so the scores can be re-computed offline.
@@ -589,8 +606,8 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 #   4 templates. Tuned on separate seeds (record requests to the split), it beats the split
 #   in success, and the single loop by +0.0014 of the tasks at 10000 seeds; 80 % power needs
 #   about 264 and 6981 seeds.
-# - The stand-in's replayed transcript is one trial (n = 1): its replies depend on the
-#   request alone, so every seed gives the same run.
+# - The replayed transcript of the course's model behind a chat endpoint, each run addressed by
+#   its seed and task, gives at every held-out seed the single loop's run: 10 trials, not one.
 #
 # ## Exercises
 #

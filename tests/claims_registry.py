@@ -1564,7 +1564,7 @@ def a_100_seed_study_shows_it_a_fifth_of_the_time() -> bool:
 # ---- lesson 6: your own agent
 
 OBSERVATION_FIELDS = ("request", "trace", "fields", "state", "held", "step", "steps_left", "draw",
-                      "model_pick")  # fmt: skip
+                      "model_pick", "seed", "task_name")  # fmt: skip
 ASKED_BY_KIND = {"charge": "amount", "consumption": "m3", "document": "code", "record": "written"}  # scoring
 
 
@@ -1593,7 +1593,8 @@ def observation_holds_no_sequence() -> bool:
     for seed in SEEDS:
         for task in sim.TASKS:
             for observation in _watched_observations(policy.stop_when_goal_met, task, seed):
-                values = [getattr(observation, name) for name in OBSERVATION_FIELDS[:7]]
+                shown = (*OBSERVATION_FIELDS[:7], *OBSERVATION_FIELDS[9:])  # not the two functions
+                values = [getattr(observation, name) for name in shown]
                 values += list(observation.state.values())
                 if any(v in (tuple(task.sequence), list(task.sequence), task.kind) for v in values):
                     return False
@@ -1828,18 +1829,20 @@ def router_power_needs_264_and_6981_seeds() -> bool:
     return (found["plan-execute"][1], found["single-loop"][1]) == (264, 6981)
 
 
-def standin_is_one_run_on_every_seed() -> bool:
-    """Replayed on the transcript's 10 held-out seeds, the stand-in gives the same run at every seed, task by
-    task in every counted unit: 24 of 24 solved at 9256 tokens, one trial."""
+def endpoint_replay_is_the_single_loop() -> bool:
+    """Replayed on the transcript's 10 held-out seeds, the course's model behind the endpoint gives runs that
+    differ from seed to seed and, task by task at each seed, equal the built-in single loop's in every
+    counted outcome, with no failed request."""
     from sim.chat import chat_policy
     from sim.measurement import harness
 
     seeds = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
-    run = harness.entrant_run(chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT), seeds, BUDGET)
+    replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
+    run, loop = harness.entrant_run(replayed, seeds, BUDGET), harness.entrant_run("single-loop", seeds, BUDGET)
     fields = ("correct", "steps", "calls", "tokens", "errors", "stopped")
     alike = all((getattr(run, f) == getattr(run, f)[:, :1]).all() for f in fields)
-    totals = run.per_seed()
-    return alike and len(seeds) == 10 and (int(totals.solved[0]), int(totals.tokens[0])) == (24, 9256)
+    equal = all(np.array_equal(getattr(run, f), getattr(loop, f)) for f in fields)
+    return len(seeds) == 10 and not alike and equal and replayed.failures == []
 
 
 # ---- the registry
@@ -1863,20 +1866,22 @@ def sweep_steps_calls_tokens_agree() -> bool:
     return False
 
 
-def standin_replies_are_fixed_by_the_request() -> bool:
-    """Lesson 6: the stand-in server's reply is a function of the request alone (asked twice, the same
-    request gets the same reply; a request of another task gets its own)."""
-    from sim.chat.messages import requests
-    from sim.chat.standin_server import standin_message
+def first_request_is_one_text_its_reply_follows_the_seed() -> bool:
+    """Lesson 6: a task's first request holds the same messages at every seed (built from a run at each of
+    runs A and B), and the endpoint's reply to it, addressed by seed and task, differs between the seeds
+    for some task and repeats for a seed asked twice."""
+    from sim.chat.messages import requests, tool_schemas
+    from sim.chat.model_endpoint import completion
 
-    def replies(seed):  # the first request of each of the first 8 tasks, built anew from a run at `seed`
-        return [
-            standin_message({"messages": requests(sim.run_single_loop(task, seed, 8))[0]})
-            for task in sim.TASKS[:8]
-        ]
+    def reply(task, seed):
+        body = {"model": f"sim-model@seed={seed}&task={task.name}", "tools": tool_schemas(),
+                "messages": requests(sim.run_single_loop(task.name, seed, 8))[0]}  # fmt: skip
+        return completion(body)["choices"][0]["message"]
 
-    first = replies(20260218)
-    return first == replies(7) and len({repr(reply) for reply in first}) > 1
+    first = [requests(sim.run_single_loop(task.name, seed, 8))[0] for seed in SEEDS for task in sim.TASKS]
+    one_text = first[: len(sim.TASKS)] == first[len(sim.TASKS) :]
+    differs = any(reply(task, SEEDS[0]) != reply(task, SEEDS[1]) for task in sim.TASKS)
+    return one_text and differs and reply(sim.TASKS[4], SEEDS[0]) == reply(sim.TASKS[4], SEEDS[0])
 
 
 # ---- checks made by says() and scores(), each named for the claim it backs
@@ -2686,12 +2691,16 @@ REGISTRY: dict[str, list] = {
     ],
     "06": [
         ("It is a policy like the others, so the harness scores it the same way", NotAClaim("says how the next cell scores it")),
-        ("so the same request always gets the same reply", ByRule(standin_replies_are_fixed_by_the_request)),
-        ("The 10 seeds give the stand-in one run, repeated", Holds(standin_is_one_run_on_every_seed)),
-        ("24 of 24 tasks at 9256 tokens, with no interval",
-         Printed("the stand-in's runs on the 10 seeds, task by task in every counted unit: all the same",
-                 "24 of 24 tasks solved, 9256 tokens")),
-        ("would count one trial as 10", Holds(standin_is_one_run_on_every_seed)),
+        ("A task's first request is one text at every seed",
+         ByRule(first_request_is_one_text_its_reply_follows_the_seed)),
+        ("The replayed runs differ from seed to seed, and at each seed they are the single loop's",
+         Printed("the replayed runs on the 10 seeds, task by task: they differ from seed to seed",
+                 "equal to the single loop's runs, task by task at each seed: 6 of 6 outcomes")),
+        ("the interval over them is the single loop's: success 0.9583 [0.9340, 0.9827], tokens 11456.2",
+         Printed("model endpoint (replayed): 10 seeds, success 0.9583 [0.9340, 0.9827], tokens 11456.2 "
+                 "[10924.0, 11988.4]", "single loop: 10 seeds, success 0.9583 [0.9340, 0.9827], tokens 11456.2 "
+                 "[10924.0, 11988.4]")),
+        ("which the engine charges whatever policy runs", Holds(endpoint_replay_is_the_single_loop)),
         ("A real model's run-to-run spread comes from its own sampling", NotAClaim(
             "about real models, which this simulator cannot measure; the sources of noise are named")),
         ("A real model is not", NotAClaim("about real models, which this simulator cannot measure")),
@@ -2776,7 +2785,8 @@ REGISTRY: dict[str, list] = {
         ("A router by request reads the right goal on 24 of 24 requests", ByRule(router_reads_every_request_right)),
         ("it beats the split", Holds(router_beats_both_at_10000_seeds)),
         ("80 % power needs about 264 and 6981 seeds", Holds(router_power_needs_264_and_6981_seeds)),
-        ("so every seed gives the same run", Holds(standin_is_one_run_on_every_seed)),
+        ("gives at every held-out seed the single loop's run: 10 trials, not one",
+         Holds(endpoint_replay_is_the_single_loop)),
         ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
         ("a policy that never calls", NotAClaim("an exercise for the student")),
     ],

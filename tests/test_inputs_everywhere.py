@@ -160,7 +160,7 @@ VALID = {
     messages.requests: dict(run=LOOP),
     messages.request_sizes: dict(run=SPLIT),
     messages.format_messages: dict(messages=[{"role": "user", "content": "x"}], width=40),
-    chat_policy.chat_policy: dict(model="standin", base_url="http://127.0.0.1:9/v1", api_key="none", timeout=1.0,
+    chat_policy.chat_policy: dict(model=chat_policy.SHIPPED_MODEL, base_url="http://127.0.0.1:9/v1", api_key="none", timeout=1.0,
                                   max_retries=0, label="x"),
     chat_policy.read_transcript: dict(transcript=str(chat_policy.SHIPPED_TRANSCRIPT)),
     chat_policy.replay_policy: dict(transcript=str(chat_policy.SHIPPED_TRANSCRIPT)),

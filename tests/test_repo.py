@@ -56,17 +56,21 @@ def test_the_root_case_stands_next_to_the_first_command():
     assert readme_as_root() == ["--allow-root"]
 
 
-def test_the_readmes_python_example_runs_against_the_stand_in(tmp_path, monkeypatch, capsys):
-    """The README's example, as printed, with its endpoint pointed at the course's offline stand-in
-    and 1 held-out seed instead of 20 (the imports it documents are the ones that run)."""
-    from sim.chat.standin_server import StandinServer
+def test_the_readmes_python_example_runs_against_the_course_model(tmp_path, monkeypatch, capsys):
+    """The README's example, as printed, with its endpoint pointed at the course's fictional model on
+    127.0.0.1 (each run addressed by its name) and 2 held-out seeds instead of 20 (the imports it
+    documents are the ones that run)."""
+    from sim.chat.chat_policy import SHIPPED_MODEL
+    from sim.chat.model_endpoint import serve
 
-    (example,) = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    (example,) = [block for block in blocks if "chat_policy(" in block]  # the chat policy's example
     assert 'base_url="http://127.0.0.1:11434/v1"' in example and "held_out_seeds(20)" in example
     monkeypatch.chdir(tmp_path)
-    with StandinServer() as server:
-        code = example.replace("http://127.0.0.1:11434/v1", server.base_url).replace(
+    with serve() as base_url:
+        code = example.replace("http://127.0.0.1:11434/v1", base_url).replace(
             "held_out_seeds(20)", "held_out_seeds(2)"
         )
+        code = re.sub(r'chat_policy\("[^"]*"', f"chat_policy({SHIPPED_MODEL!r}", code, count=1)
         exec(compile(code, "README.md", "exec"), {})
     assert (tmp_path / "my_model.jsonl").is_file() and capsys.readouterr().out.strip()

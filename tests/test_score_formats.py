@@ -14,8 +14,8 @@ import pytest
 from cli_run import run_cli
 
 import sim
-from sim.chat.chat_policy import chat_policy
-from sim.chat.standin_server import StandinServer
+from sim.chat.chat_policy import SHIPPED_MODEL, chat_policy
+from sim.chat.model_endpoint import serve
 from sim.engine.config import DEFAULT_SEED
 from sim.measurement import harness, many_seeds
 from sim.measurement.counts import plan_accuracy
@@ -151,12 +151,13 @@ def test_score_runs_each_policy_task_seed_and_budget_once(tmp_path):
 
 def test_a_transcript_recorded_as_the_readme_shows_replays_through_the_command(tmp_path):
     """Recorded as the README records a model (`harness.score(live, "single-loop", 8, held-out seeds)`,
-    here against the course's stand-in server on 127.0.0.1), the transcript replays through
+    here against the course's fictional model on 127.0.0.1, each run addressed by its model name), the
+    transcript replays through
     `python -m sim score` with the same numbers the harness gives: the command asks the policy for
     the lesson seeds once, then the held-out seeds, as the recording did."""
     record, held = tmp_path / "my_model.jsonl", 1
-    with StandinServer() as server:
-        live = chat_policy("standin", server.base_url, "none", timeout=10, max_retries=0, record=record)
+    with serve() as base_url:
+        live = chat_policy(SHIPPED_MODEL, base_url, "none", timeout=10, max_retries=0, record=record)
         expected = harness.score(live, "single-loop", 8, harness.held_out_seeds(held))
     path = tmp_path / "replay.py"
     path.write_text(

@@ -1,10 +1,13 @@
 """A policy asking any OpenAI-compatible chat endpoint, recorded to a JSONL transcript and replayed
-from it (lesson 6); a failed request (FAILURE_KINDS) stops its task's run, never the score."""
+from it (lesson 6); a failed request (FAILURE_KINDS) stops its task's run, never the score. A model
+name may hold the placeholders {seed} and {task}, filled for each run from its observation (the seed
+it runs at, the task's name): `sim-model@seed={seed}&task={task}` addresses sim.chat.model_endpoint."""
 
 import email.utils
 import hashlib
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -14,7 +17,7 @@ from sim.chat.messages import SYSTEM_LOOP, call_turns, head, tool_schemas
 from sim.engine.policy import STOP
 from sim.model.checks import check_integer, check_real
 from sim.model.errors import InputError, InputTypeError
-from sim.model.tasks import TASKS
+from sim.model.tasks import BY_NAME
 from sim.model.world import TOOL_NAMES
 
 FAILURE_KINDS = ("http", "timeout", "connection", "no_tool_call", "unknown_tool", "bad_reply")
@@ -23,11 +26,14 @@ MAX_TIMEOUT = 3600  # seconds a request may take at most: an hour
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # the openai client's own default
 KEY_DIGITS = 16  # a request's key in a transcript: 64 bits of its SHA-256
 TRANSCRIPT_TAG = "sim.chat_policy"  # a transcript's header says what wrote it (data: never renamed)
-# the transcript lesson 6 replays (scripts/record_standin_transcript.py): its held-out seeds and label
+# the transcript lesson 6 replays (scripts/record_chat_transcript.py): its model name, held-out seeds, label
+SHIPPED_MODEL = "sim-model@seed={seed}&task={task}"
 SHIPPED_HELD_OUT = 10
-SHIPPED_LABEL = "the course's scripted stand-in server (sim.chat.standin_server), NOT a model"
-SHIPPED_TRANSCRIPT = Path(__file__).resolve().parents[2] / "transcripts" / "06_your_agent-standin.jsonl"
-TASK_OF_REQUEST = {task.request: task for task in TASKS}
+SHIPPED_LABEL = ("the course's fictional model behind a chat endpoint on 127.0.0.1 "
+                 "(sim.chat.model_endpoint), NOT a model")  # fmt: skip
+SHIPPED_TRANSCRIPT = Path(__file__).resolve().parents[2] / "transcripts" / "06_your_agent-endpoint.jsonl"
+PLACEHOLDERS = ("seed", "task")  # a model name's {seed} and {task}, filled for each run
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
 @dataclass(frozen=True)
@@ -44,11 +50,18 @@ class TranscriptError(InputError):
     """A transcript that cannot be read, or holds no reply for a request it is asked to replay."""
 
 
+def run_model(model: str, observation) -> str:
+    """The model name for an observation's run: {seed} and {task} filled with its seed and task name."""
+    filled = {"seed": str(observation.seed), "task": observation.task_name}
+    return PLACEHOLDER.sub(lambda found: filled.get(found[1], found[0]), model)
+
+
 def observation_request(observation, model: str) -> dict:
-    """The chat-completions request (model, messages, tools) the single loop sends at an observation."""
-    task = TASK_OF_REQUEST[observation.request]
+    """The chat-completions request (model, messages, tools) the single loop sends at an observation;
+    the model name filled for its run (`run_model`)."""
+    task = BY_NAME[observation.task_name]  # the run's starting fields (subscriber, query, column)
     messages = head(SYSTEM_LOOP, task.request) + call_turns(task, [call.tool for call in observation.trace])
-    return {"model": model, "messages": messages, "tools": tool_schemas()}
+    return {"model": run_model(model, observation), "messages": messages, "tools": tool_schemas()}
 
 
 def request_key(request: dict) -> str:
@@ -213,7 +226,8 @@ class ChatPolicy:
         request = observation_request(observation, self.model)
         reply = self._ask(request)
         if self.record is not None:
-            line = {"key": request_key(request), "messages": len(request["messages"]), "reply": reply}
+            line = {"key": request_key(request), "model": request["model"],
+                    "messages": len(request["messages"]), "reply": reply}  # fmt: skip
             with self.record.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(line) + "\n")
         decision = decide(reply)
@@ -227,11 +241,16 @@ class ChatPolicy:
 
 def chat_policy(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                 timeout: float = 30.0, max_retries: int = 1, record=None, label: str = "") -> ChatPolicy:  # fmt: skip
-    """A policy asking `model` at an OpenAI-compatible endpoint (None/"": the OPENAI_* variables); timeout
-    0 < s <= MAX_TIMEOUT, max_retries 0..MAX_RETRIES_LIMIT. Raises InputTypeError / InputError."""
+    """A policy asking `model` at an OpenAI-compatible endpoint (None/"": the OPENAI_* variables), its
+    placeholders {seed} and {task} filled for each run; timeout 0 < s <= MAX_TIMEOUT, max_retries
+    0..MAX_RETRIES_LIMIT. Raises InputTypeError / InputError."""
     model = model if model is not None else _environ("OPENAI_MODEL")
     if not isinstance(model, str) or not model:
         raise InputTypeError(f"model must be a model name (or set OPENAI_MODEL), got {model!r}")
+    unknown = sorted({found for found in PLACEHOLDER.findall(model) if found not in PLACEHOLDERS})
+    if unknown:
+        raise InputError(f"model may hold the placeholders {{seed}} and {{task}} only, got "
+                         f"{', '.join('{' + name + '}' for name in unknown)} in {model!r}")  # fmt: skip
     timeout = check_real(timeout, "timeout")
     if not 0 < timeout <= MAX_TIMEOUT:
         raise InputError(f"timeout must be a number of seconds, 0 < timeout <= {MAX_TIMEOUT}, got {timeout}")

@@ -40,7 +40,9 @@ class Observation:
     """What a policy knows at one step (lesson 6), what a real agent sees: the request, the calls so
     far, fields (the names the tools returned, sorted) and state (their values, read-only), the answer
     held, steps_left (this step included), draw (the run's stream) and model_pick (the fictional
-    model's proposal, a tool or "stop"; it draws from the stream). No task kind, no plan length."""
+    model's proposal, a tool or "stop"; it draws from the stream), and what the harness tells it of
+    its run: the seed it runs at and the task's name (an id, G01..G24, as a benchmark's harness names
+    its tasks). No task kind, no plan length."""
 
     request: str
     trace: tuple[ToolCall, ...]
@@ -51,6 +53,8 @@ class Observation:
     steps_left: int
     draw: Callable[[], float]
     model_pick: Callable[[], str]
+    seed: int
+    task_name: str
 
 
 def policy_name(policy: object) -> str:
@@ -101,7 +105,7 @@ def _adapter(policy: Callable, loop: Loop, draw) -> Callable:
         trace = tuple(replace(call, wrong=()) for call in loop.trace)  # a policy sees what it sent, no label
         observation = Observation(task.request, trace, tuple(seen), MappingProxyType(seen),
                                   state.get("result"), step, loop.config.budget - step + 1, draw,
-                                  model_pick)  # fmt: skip
+                                  model_pick, loop.seed, task.name)  # fmt: skip
         try:
             decision = policy(observation)
         except KeyboardInterrupt:  # Ctrl-C interrupts, it is no failure
