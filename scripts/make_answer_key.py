@@ -513,7 +513,8 @@ def lesson_07() -> list[str]:
         f'then `return f"The answer is {{json.dumps(held)}}."` ({check_exercise_2(_keep_the_answer_held, A)}, at '
         f"{HANDLER_TURNS} turns). At 8 turns the handler gives back what the course loop reports at its budget, so "
         "against the SDK without it (`LESSON_AGENTS[3]`) it can only win the runs that reach the bound with the "
-        "right answer held, and against the course loop it is the same run for run."
+        "right answer held, and against the course loop it makes the same calls and answers run for run (the tokens "
+        "stay the SDK's)."
     )
     return lines + [""]
 

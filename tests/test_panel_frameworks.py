@@ -46,16 +46,24 @@ def _plain(text_html: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text_html))
 
 
-def _at(agent: str, seed: int) -> dict[str, dict]:
-    """task -> (solved, requests, calls, errors, tokens, ended) of one agent at one seed, from the CSV."""
+def _indexed() -> dict[tuple[str, int], dict[str, dict]]:
+    """(agent, seed) -> task -> (solved, requests, calls, errors, tokens, ended), from the CSV."""
     found = {}
     for row in ROWS:
-        if row["agent"] == agent and int(row["seed"]) == seed:
-            found[row["task"]] = {
-                "solved": json.loads(row["answer"]) == correct_answer(BY_NAME[row["task"]]),
-                "requests": int(row["requests"]), "tool calls": int(row["calls"]),
-                "tool errors": int(row["errors"]), "tokens": int(row["tokens"]), "ended": row["ended"],
-            }  # fmt: skip
+        found.setdefault((row["agent"], int(row["seed"])), {})[row["task"]] = {
+            "solved": json.loads(row["answer"]) == correct_answer(BY_NAME[row["task"]]),
+            "requests": int(row["requests"]), "tool calls": int(row["calls"]),
+            "tool errors": int(row["errors"]), "tokens": int(row["tokens"]), "ended": row["ended"],
+        }  # fmt: skip
+    return found
+
+
+INDEXED = _indexed()
+
+
+def _at(agent: str, seed: int) -> dict[str, dict]:
+    """task -> (solved, requests, calls, errors, tokens, ended) of one agent at one seed, from the CSV."""
+    found = INDEXED[agent, seed]
     assert sorted(found) == sorted(TASK_NAMES)
     return found
 

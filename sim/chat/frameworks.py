@@ -9,6 +9,7 @@ import json
 import os
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from sim.chat.messages import SYSTEM_LOOP, head, tool_schemas
@@ -143,6 +144,17 @@ def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = 
     return record
 
 
+def _run_coroutine(make: Callable):
+    """The result of the coroutine `make()`: run here, or in a thread of its own where this thread already
+    runs an event loop (a notebook's kernel), since asyncio.run cannot nest."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
+
+
 def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = None,
                       on_max_turns: Callable | None = None) -> FrameworkRun:  # fmt: skip
     """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off; its
@@ -196,7 +208,7 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
         finally:
             await client.close()
 
-    result, error = asyncio.run(run())
+    result, error = _run_coroutine(run)
     usage = (error.run_data.context_wrapper if error else result.context_wrapper).usage
     record.requests, record.tokens = usage.requests, usage.total_tokens
     if error is not None:
