@@ -101,7 +101,9 @@ with model_endpoint.serve() as base_url:
 say(f"served at {base_url.split(':')[0]}://127.0.0.1:PORT/v1 (a free port)")
 call = reply.choices[0].message.tool_calls[0]
 say(f"reply: call {call.function.name} with {call.function.arguments}")
-say(f"usage (an estimate, characters / {model_endpoint.CHARACTERS_PER_TOKEN}): {reply.usage.model_dump()}")
+usage = reply.usage
+say(f"usage (an estimate, characters / {model_endpoint.CHARACTERS_PER_TOKEN}): prompt {usage.prompt_tokens}, "
+    f"completion {usage.completion_tokens}, total {usage.total_tokens} tokens")  # fmt: skip
 
 # %% [markdown]
 # The usage is the course's own estimate, not a tokenizer's: the characters of the messages
@@ -192,10 +194,11 @@ bound_cases = [("course loop, 2 steps", frameworks.run_course_loop, {"max_steps"
 with model_endpoint.serve() as base_url:
     bounded = [(label, run(TASK, SEED, base_url, **bound)) for label, run, bound in bound_cases]
 show(pd.DataFrame([{"loop and bound": label, "calls": len(r.tools), "requests": r.requests,
-                    "answer held": str(r.held), "answer": str(r.answer), "ended": r.ended}
+                    "answer held": "-" if r.held is None else r.held,
+                    "answer": "no answer" if r.answer is None else r.answer, "ended": r.ended}
                    for label, r in bounded]))  # fmt: skip
 for label, r in bounded:
-    say(f"{label}: final text {r.text!r}")
+    say(f"{label}: " + ("no final text" if r.text is None else f"final text {r.text!r}"))
 
 # %% [markdown]
 # How each ends a run cut short:
@@ -267,6 +270,7 @@ for name, run in recorded.items():
         differences[name] = table["mean difference"] + " " + table["95 % interval"]
 say("agent minus course loop, same seeds, mean [95 % interval]:")
 show(pd.DataFrame(differences).T[["success", "tokens"]].rename_axis("agent").reset_index())
+print()
 show(pd.DataFrame(differences).T[["steps", "tool calls"]].rename_axis("agent").reset_index())
 per_run = cost.set_index("entrant")["tokens"]
 say(f"smolagents at 8 steps over the course loop, tokens per run: "

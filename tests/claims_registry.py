@@ -1839,7 +1839,10 @@ def endpoint_replay_is_the_single_loop() -> bool:
 
     seeds = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
     replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
-    run, loop = harness.entrant_run(replayed, seeds, BUDGET), harness.entrant_run("single-loop", seeds, BUDGET)
+    run, loop = (
+        harness.entrant_run(replayed, seeds, BUDGET),
+        harness.entrant_run("single-loop", seeds, BUDGET),
+    )
     fields = ("correct", "steps", "calls", "tokens", "errors", "stopped")
     alike = all((getattr(run, f) == getattr(run, f)[:, :1]).all() for f in fields)
     equal = all(np.array_equal(getattr(run, f), getattr(loop, f)) for f in fields)

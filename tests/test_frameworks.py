@@ -3,6 +3,7 @@ but loopback refused: LangGraph's prebuilt ReAct agent, the OpenAI Agents SDK an
 ToolCallingAgent reach the single loop's tools and answer at the same seed, replay, and end at their
 own bounds in their own way; smolagents sends its own system prompt and its own form of the trace."""
 
+import functools
 import json
 import socket
 import subprocess
@@ -280,13 +281,17 @@ def test_the_record_holds_every_agent_task_and_seed_once():
 
 
 def test_a_framework_agent_is_a_harness_entrant_scored_by_the_seeds_answers(offline):
-    agent = framework_runs.FrameworkAgent("langgraph", run_langgraph)
     seeds = [SEED]
-    run = harness.entrant_run(agent, seeds)
     loop = harness.entrant_run("single-loop", seeds)
-    # the same calls and answers as the engine's single loop; only tokens are counted otherwise
-    for name in ("correct", "steps", "calls", "errors"):
-        assert (getattr(run, name) == getattr(loop, name)).all(), name
+    course = harness.entrant_run(framework_runs.FrameworkAgent("course loop", run_course_loop), seeds)
+    agent = framework_runs.FrameworkAgent("langgraph", functools.partial(run_langgraph, recursion_limit=16))
+    langgraph = harness.entrant_run(agent, seeds)
+    within = loop.steps < BUDGET  # the runs that end before the budget of 8 requests
+    for name in ("correct", "steps", "calls", "errors", "stopped"):
+        # the course's loop through the endpoint is the engine's, run for run; only tokens are counted otherwise
+        assert (getattr(course, name) == getattr(loop, name)).all(), name
+        assert (getattr(langgraph, name)[within] == getattr(loop, name)[within]).all(), name
+    assert (langgraph.tokens == course.tokens).all()  # LangGraph sends the course loop's requests
     assert harness.entrant_label(agent) == "langgraph"
     with pytest.raises(InputTypeError, match="agent with name and batch_run"):
         harness.check_entrant(object())

@@ -74,3 +74,16 @@ def test_the_readmes_python_example_runs_against_the_course_model(tmp_path, monk
         code = re.sub(r'chat_policy\("[^"]*"', f"chat_policy({SHIPPED_MODEL!r}", code, count=1)
         exec(compile(code, "README.md", "exec"), {})
     assert (tmp_path / "my_model.jsonl").is_file() and capsys.readouterr().out.strip()
+
+
+def test_the_readmes_framework_example_runs_as_printed(capsys):
+    """The README's framework example, exactly as printed: LangGraph's prebuilt agent against the
+    course's endpoint, started by the example itself; it prints the run's tools and its right answer."""
+    import sim
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    (example,) = [block for block in blocks if "frameworks.run_langgraph(" in block]
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "['read_meter', 'consumption', 'tariff']" in printed
+    assert f" {sim.correct_answer('G05')} " in printed and printed.rstrip().endswith("answer")

@@ -112,7 +112,8 @@ def langchain_tools(calls: _Tools) -> dict:
     return {tool.name: tool for tool in map(tool_of, tool_schemas())}
 
 
-def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = None) -> FrameworkRun:
+def run_langgraph(task, seed: int, base_url: str,
+                  recursion_limit: int | None = None) -> FrameworkRun:  # fmt: skip
     """LangGraph's prebuilt `create_react_agent` with ChatOpenAI on `base_url`; its bound is
     `recursion_limit` (graph steps: a model call and a tool step are one each; default 10007). Measured at
     the pin: at an even limit the prebuilt drops the last request's tool call and answers NEED_MORE_STEPS
@@ -126,10 +127,11 @@ def run_langgraph(task, seed: int, base_url: str, recursion_limit: int | None = 
     class Usage(BaseCallbackHandler):
         def on_llm_end(self, response, **kwargs):
             record.requests += 1
-            record.tokens += (response.llm_output or {}).get("token_usage", {}).get("total_tokens", 0)
+            usage = (response.llm_output or {}).get("token_usage", {})
+            record.tokens += usage.get("total_tokens", 0)
 
     chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10)
-    with warnings.catch_warnings():  # moved to langchain.agents in LangGraph 1.0; still shipped here
+    with warnings.catch_warnings():  # moved to langchain.agents in LangGraph 1.0; still here
         warnings.simplefilter("ignore")
         agent = create_react_agent(chat, list(langchain_tools(calls).values()), prompt=SYSTEM_LOOP)
     config = {"recursion_limit": record.bound, "callbacks": [Usage()]}

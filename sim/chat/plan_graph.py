@@ -103,7 +103,7 @@ def plan_graph(task: Task, chat, tools: dict, record: PlanGraphRun, replan: bool
     def replanner(state: PlanState) -> dict:
         done = state["past_steps"]
         user = f"{task.request}\nPlan: {json.dumps(state['plan'])}\nDone: {json.dumps(done)}"
-        returned = json.loads(ask(chat, head(SYSTEM_PLANNER, user)).content)  # AA24: the run's one plan
+        returned = json.loads(ask(chat, head(SYSTEM_PLANNER, user)).content)  # AA24: one plan a run
         record.replans += 1
         return {"remaining": remaining_steps(returned, done)}
 
