@@ -460,9 +460,9 @@ print(loop_step_table(walk_steps).to_string(index=False))
 # The **scaffolding** is what the course builds around the model and studies: a stop rule,
 # a budget rule, a goal test, an exit state, a router, a validator, a policy you write. A
 # scaffold sees only what a real agent would see: the request, its own plan, the
-# observations and the fields the tools returned, and its own counts of steps, calls and
-# tokens. The cell prints the line from `sim`, with what a policy of your own is handed at
-# each step (lesson 6).
+# observations and the fields the tools returned, its own counts of steps, calls and
+# tokens, and what a harness tells an agent of its run (the seed and the task's id). The cell
+# prints the line from `sim`, with what a policy of your own is handed at each step (lesson 6).
 
 # %%
 from dataclasses import fields

@@ -52,13 +52,16 @@
 #
 # The endpoint reads the run (seed and task) from the model name, replays the conversation it
 # is sent on the run's own draw stream, and replies with the pick the course's model makes
-# next. So a framework that passes each tool result back unchanged gets, step for step, the
-# picks the course's single loop gets at the same seed; where a framework differs, the
-# difference is its own. Everything is **fictional** and deterministic; nothing leaves the
-# machine. First, the versions:
+# next. So a framework that passes each tool result back gets, step for step, the picks the
+# course's single loop gets at the same seed, by the endpoint's rules: the model reads the
+# calls and results of the conversation, never its prompt, so a prompt cannot change a pick
+# here, and what a framework's prompt might buy with a real model is not measured. What this
+# lesson measures is what each framework sends, pays and does at its bound. Everything is
+# **fictional** and deterministic; nothing leaves the machine. First, the versions:
 
 # %%
 import json
+from functools import partial
 from importlib.metadata import version
 
 import pandas as pd
@@ -107,9 +110,10 @@ say(f"usage (an estimate, characters / {model_endpoint.CHARACTERS_PER_TOKEN}): p
 
 # %% [markdown]
 # The usage is the course's own estimate, not a tokenizer's: the characters of the messages
-# and of the tool schemas as sent, over 4. It is counted from the request each framework
-# really builds, so a framework that sends a longer system prompt or longer schemas pays for
-# them, as it would with a provider.
+# and of the tool schemas as sent (JSON keys and quotes included), over 4. It is counted from
+# the request each framework really builds, so a framework that sends a longer system prompt
+# or longer schemas pays for them, by the course's rule; a provider's tokenizer would count
+# the same text otherwise.
 #
 # ## One task through the frameworks
 #
@@ -138,7 +142,8 @@ say(f"every loop makes the engine's calls and gives its answer: {'yes' if same e
 # %% [markdown]
 # Same draws, same picks: each framework passes the tool results back, the endpoint replays
 # them, and the run is the engine's, call for call. What differs is what each one sends. The
-# endpoint kept every request body; the cell reads the first request of each loop:
+# endpoint kept every request body; the cell reads the first request of each loop, and the
+# tokens a request over the run:
 
 # %%
 rows = []
@@ -148,20 +153,26 @@ for name, sent in bodies.items():
     rows.append({"loop": name, "system prompt": len(json.dumps(system)), "tools": len(first.get("tools", [])),
                  "schemas": len(json.dumps(first.get("tools"))),
                  "other fields": ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-",
-                 "tokens a request": round(with_run[name].tokens / with_run[name].requests)})  # fmt: skip
+                 "run's tokens a request": round(with_run[name].tokens / with_run[name].requests)})  # fmt: skip
 say("the first request of each loop (system prompt and schemas in characters as sent):")
 show(pd.DataFrame(rows))
 
 # %% [markdown]
-# LangGraph sends the course's system prompt and schemas as they are. The Agents SDK adds a
-# `strict` field to each schema. smolagents writes its own system prompt (4663 characters
-# against 176: how to call tools, with worked examples), adds its own `final_answer` tool and
-# a description to every argument, and asks for a tool call on every request
-# (`tool_choice`). Each of these is paid on every request of a run.
+# LangGraph sends the course's system prompt and schemas as they are. The Agents SDK, at its
+# default of strict schemas, rewrites each one (`strict`, no extra fields allowed, every field
+# listed as required). smolagents writes its own system prompt (4663 characters against 176:
+# how to call tools, with worked examples), adds its own `final_answer` tool, sends a
+# description for every argument (smolagents requires one; the runner fills in the field's
+# name), asks for a tool call on every request but its final-answer one (`tool_choice`), and
+# sends `stop` words that end a reply at "Observation:". It also sends the earlier calls and
+# results back as text in assistant and user messages, not as tool messages; the course's
+# endpoint was written to read that form too. Each of these is paid on every request of a
+# run.
 #
 # This is the LangGraph agent as the lesson runs it: LangGraph's prebuilt `create_react_agent`
 # with `ChatOpenAI` pointed at the endpoint (the other two runners, `run_openai_agents` and
-# `run_smolagents`, are in the same module):
+# `run_smolagents`, are in the same module). At the pinned version `create_react_agent` is
+# deprecated in favour of `langchain.agents.create_agent`, and still shipped.
 
 # %%
 print(code_of(frameworks.run_langgraph))
@@ -173,26 +184,27 @@ print(code_of(frameworks.run_langgraph))
 # single loop at its [step budget](../GLOSSARY.md#step-budget) reports the answer its state holds. The cell runs G05, which takes 4
 # requests, with each framework's bound set too low:
 #
-# - LangGraph's `recursion_limit` counts graph steps (a model call and a tool step are one
-#   each). Its documentation gives 25 as the default; the pinned version fills in 10007 when none
-#   is given.
+# - LangGraph's [`recursion_limit`](../GLOSSARY.md#recursion-limit) counts graph steps ([super-steps](../GLOSSARY.md#super-step): a model call and a
+#   tool step are one each). LangChain's config still names 25 as the default; the pinned
+#   LangGraph fills in 10007 when none is given (an environment variable can change it).
 # - The Agents SDK's `max_turns` counts model calls; past it, `Runner.run` raises
 #   `MaxTurnsExceeded`.
 # - smolagents' `max_steps` counts action steps; at the bound it makes one more request of
 #   its own, with no tools, asking for a final answer.
 
 # %%
-from langchain_core.runnables.config import DEFAULT_RECURSION_LIMIT as DOCUMENTED_LIMIT
+from langchain_core.runnables.config import DEFAULT_RECURSION_LIMIT as LANGCHAIN_LIMIT
+from langgraph._internal._config import DEFAULT_RECURSION_LIMIT as LANGGRAPH_LIMIT
 
-say(f"LangGraph's recursion limit: {DOCUMENTED_LIMIT} in its documentation, "
-    f"{frameworks.DEFAULT_BOUNDS['langgraph']} as the pinned version fills it in")  # fmt: skip
-bound_cases = [("course loop, 2 steps", frameworks.run_course_loop, {"max_steps": 2}),
-               ("LangGraph, limit 2", frameworks.run_langgraph, {"recursion_limit": 2}),
-               ("LangGraph, limit 3", frameworks.run_langgraph, {"recursion_limit": 3}),
-               ("Agents SDK, 2 turns", frameworks.run_openai_agents, {"max_turns": 2}),
-               ("smolagents, 2 steps", frameworks.run_smolagents, {"max_steps": 2})]  # fmt: skip
+say(f"recursion limit: {LANGCHAIN_LIMIT} in langchain_core's config, {int(LANGGRAPH_LIMIT)} as the pinned "
+    f"LangGraph fills it in (the course's runner: {frameworks.DEFAULT_BOUNDS['langgraph']})")  # fmt: skip
+bound_cases = {"course loop, 2 steps": partial(frameworks.run_course_loop, max_steps=2),
+               "LangGraph, limit 2": partial(frameworks.run_langgraph, recursion_limit=2),
+               "LangGraph, limit 3": partial(frameworks.run_langgraph, recursion_limit=3),
+               "Agents SDK, 2 turns": partial(frameworks.run_openai_agents, max_turns=2),
+               "smolagents, 2 steps": partial(frameworks.run_smolagents, max_steps=2)}  # fmt: skip
 with model_endpoint.serve() as base_url:
-    bounded = [(label, run(TASK, SEED, base_url, **bound)) for label, run, bound in bound_cases]
+    bounded = [(label, run(TASK, SEED, base_url)) for label, run in bound_cases.items()]
 show(pd.DataFrame([{"loop and bound": label, "calls": len(r.tools), "requests": r.requests,
                     "answer held": "-" if r.held is None else r.held,
                     "answer": "no answer" if r.answer is None else r.answer, "ended": r.ended}
@@ -206,12 +218,15 @@ for label, r in bounded:
 # - The course loop returns the answer its state holds, here the consumption in m3: a wrong
 #   answer for a charge, but an answer.
 # - LangGraph at an even limit makes the request, drops the tool call it got back and answers
-#   with its own text, "Sorry, need more steps to process this request."; at an odd limit the
-#   tool step runs and the graph raises `GraphRecursionError`. Neither returns an answer.
+#   with its own text, "Sorry, need more steps to process this request."; at an odd limit it
+#   accepts the last request's call and the graph raises `GraphRecursionError` before running
+#   it. Either way that request is paid, its call is lost, and there is no answer.
 # - The Agents SDK raises `MaxTurnsExceeded`: the run's items are in the exception, but no
 #   answer.
-# - smolagents asks the model once more for an answer and gets the one the state holds, at
-#   the price of a request.
+# - smolagents asks the model once more for an answer, at the price of a request, and gets
+#   the one the state holds: by the endpoint's rule, a request with no tools is answered with
+#   the answer held. A real model given smolagents' "an agent tried to answer but got stuck"
+#   prompt may answer otherwise.
 #
 # Whether a cut-short run gives back what it holds is a design choice of each framework; the
 # next section measures what it costs over many runs.
@@ -219,19 +234,24 @@ for label, r in bounded:
 # ## Over held-out seeds
 #
 # One task at one seed is one trial. The recorded runs hold every task at the first 100 seeds
-# of the held-out block (lesson 6's), through each agent, at two bounds each: one that allows
-# 8 model requests, as the course loop's budget does (LangGraph's recursion limit 16, the
-# Agents SDK's 8 turns, smolagents' 8 steps), and each framework's own default. They were
-# made by the maintainer's command `scripts/record_framework_runs.py` and
-# are read back here as BatchRuns, so the harness of lesson 6 scores them. First, the record
-# replays: the cell runs the first agents live at the first recorded seed and compares.
+# of the held-out block (lesson 6's), through each agent, at two bounds each: one at the
+# course loop's budget of 8 (LangGraph's recursion limit 16, the Agents SDK's 8 turns,
+# smolagents' 8 steps; smolagents then pays a 9th request for its answer), and each
+# framework's own default. They were made by the maintainer's command
+# `scripts/record_framework_runs.py` and are read back here as BatchRuns, so the harness of
+# lesson 6 scores them. As in lessons 5 and 6, a **run** below is all 24 tasks at one seed
+# and a **task run** one task at one seed; steps are model requests. The record keeps each
+# task run's answer, requests, calls, tool errors and tokens, not its calls' names. First,
+# the record replays: the cell runs each framework at the budget of 8 live at the first
+# recorded seed and compares.
 
 # %%
 recorded = framework_runs.recorded_runs()
 baseline = recorded["course loop, 8 steps"]
 SEEDS = baseline.seeds
 say(f"recorded: {len(recorded)} agents x {len(sim.TASKS)} tasks x {len(SEEDS)} seeds from {SEEDS[0]}")
-for agent in framework_runs.LESSON_AGENTS[:2]:
+AT_BUDGET = ["LangGraph, limit 16", "Agents SDK, 8 turns", "smolagents, 8 steps"]
+for agent in [a for a in framework_runs.LESSON_AGENTS if a.name in AT_BUDGET]:
     live = harness.entrant_run(agent, SEEDS[:1])
     again = all((getattr(live, f) == getattr(recorded[agent.name].head(1), f)).all()
                 for f in ("correct", "steps", "calls", "tokens", "errors"))  # fmt: skip
@@ -251,14 +271,15 @@ show(pd.DataFrame({"agent": cost["entrant"],
                                                       for r in cost.itertuples()]}))  # fmt: skip
 
 # %% [markdown]
-# On the success-cost plane, the agents at 8 model requests (the defaults are left out: they
-# allow more):
+# On the success-cost plane, the agents bounded at the course loop's budget of 8 (the
+# defaults are left out: they allow more). Each point's intervals are its own agent's; read
+# a difference from the same-seed table below, which is the verdict:
 
 # %%
 AT_8 = ["course loop, 8 steps", "LangGraph, limit 16", "Agents SDK, 8 turns", "smolagents, 8 steps",
         "LangGraph plan-execute, no replanner", "LangGraph plan-execute, replanner"]  # fmt: skip
 plane = cost[cost["entrant"].isin(AT_8)]
-path = figures.save_figure(figures_your_agent.draw_cost_success(plane, "(held-out, 8 model requests)"),
+path = figures.save_figure(figures_your_agent.draw_cost_success(plane, "(held-out, bound of 8)"),
                            "07_frameworks-cost-success")  # fmt: skip
 display(Image(filename=path))
 
@@ -275,28 +296,49 @@ show(pd.DataFrame(differences).T[["steps", "tool calls"]].rename_axis("agent").r
 per_run = cost.set_index("entrant")["tokens"]
 say(f"smolagents at 8 steps over the course loop, tokens per run: "
     f"{per_run['smolagents, 8 steps'] / per_run['course loop, 8 steps']:.1f} times")  # fmt: skip
-say("how the recorded runs ended (2400 runs an agent):")
+say("how the recorded task runs ended (2400 an agent):")
 for name, ends in framework_runs.recorded_endings().items():
     say(f"  {name}: " + ", ".join(f"{state} {count}" for state, count in ends.items()))
 
 # %% [markdown]
+# Where do the success differences come from? The cell counts, for each agent, the task runs
+# it solves and the course loop does not, and the other way round, and how many of them are
+# task runs where the course loop reached its budget:
+
+# %%
+cut = ~baseline.stopped  # the course loop's task runs that reached its budget
+say(f"the course loop reaches its budget in {cut.sum()} task runs and holds the right answer in "
+    f"{(baseline.correct & cut).sum()} of them")  # fmt: skip
+for name, run in recorded.items():
+    if name != "course loop, 8 steps":
+        gained, lost = run.correct & ~baseline.correct, baseline.correct & ~run.correct
+        say(f"  {name}: +{gained.sum()} / -{lost.sum()} task runs, at the budget "
+            f"+{(gained & cut).sum()} / -{(lost & cut).sum()}; calls differ in {(run.calls != baseline.calls).sum()}")  # fmt: skip
+
+# %% [markdown]
 # How to read it:
 #
-# - **Success.** At 8 model requests, a framework's run that ends before the bound is the
-#   course loop's run, call for call and answer for answer (same draws); what changes success
-#   is only how a run that reaches the bound ends. The course loop reaches its budget in 41 of
-#   2400 runs. There LangGraph at limit 16 and the Agents SDK at 8 turns end with no answer,
-#   and lose the right answers those runs held: -0.0087 of the tasks per run, interval
-#   [-0.0123, -0.0052]. smolagents at 8 steps asks for the answer once more and solves what the
-#   course loop solves (+0.0000), at +0.41 requests per run.
-# - **Tokens.** The same calls cost what each framework sends on every request: +0.00 for
-#   LangGraph, +2004.03 per run for the Agents SDK's schema rewrite, +122453.52 for smolagents'
-#   system prompt and its own tool, 3.2 times the course loop's 56427 tokens per run.
+# - **Success.** At the budget of 8, a framework's task run that ends before the bound has
+#   the course loop's answer, requests, calls and tool errors (same draws; the record keeps no
+#   calls' names, and the one-task cells above show them equal). What changes success is only
+#   how a task run that reaches the bound ends. The course loop reaches its budget in 41 of
+#   2400 task runs and holds the right answer in 21. There LangGraph at limit 16 and the Agents
+#   SDK at 8 turns end with no answer and lose those 21 (-21 task runs, -0.0087 of the tasks
+#   per run, interval [-0.0123, -0.0052]); LangGraph's last call is lost too (calls differ in
+#   41). smolagents at 8 steps asks for the answer once more and, by the endpoint's rule,
+#   solves what the course loop solves (+0.0000), at +0.41 requests per run: its stop is paid,
+#   the course loop's at the budget is not.
+# - **Tokens.** The same calls cost what each framework sends on every request, by the
+#   course's counting rule: +0.00 for LangGraph, +5725.80 per run for the Agents SDK's strict
+#   schemas, +122453.52 for smolagents' system prompt and its own tool, 3.2 times the course
+#   loop's 56427 tokens per run.
 # - **Defaults.** At their own defaults (LangGraph 10007, the Agents SDK 10 turns, smolagents
 #   20 steps) a framework allows more requests than the course's budget of 8, so the
-#   comparison is no longer like for like: a run the course loop ends at its budget goes on,
-#   and LangGraph and smolagents then solve +0.0021 of the tasks more per run, interval
-#   [+0.0003, +0.0039], for the requests the course loop did not make.
+#   comparison is no longer like for like. LangGraph and smolagents then solve 5 task runs
+#   the course loop does not, all of them task runs the course loop cut at its budget
+#   (+0.0021 of the tasks per run, interval [+0.0003, +0.0039], on 5 of 2400 task runs: a
+#   thin result). The Agents SDK at 10 turns gains 2 and loses 2: it still ends 6 task runs
+#   with `MaxTurnsExceeded` and drops the answers they held.
 # - **The split.** The two plan-execute rows are lesson 2's split, a different setup, against
 #   the single loop; the next section compares them with each other.
 #
@@ -314,9 +356,11 @@ print(code_of(plan_graph.plan_graph))
 # %% [markdown]
 # Under the course's model the planner writes one plan a run (rule AA24 of lesson 2: a
 # planner request always gets the run's one plan), so the replanner, asked again, returns
-# the same plan, and the graph keeps the steps of it not yet done. The executor goes on as
-# before. Without the replanner the graph is lesson 2's split, call for call (a test checks
-# all 24 tasks at runs A and B). The cell runs G05 both ways:
+# the same plan, and the graph keeps the steps of it not yet done; the executor, as this
+# graph is written, goes on with the plan as first written and never reads them. Without the
+# replanner the graph makes lesson 2's calls, call for call (a test checks all 24 tasks at
+# runs A and B); where the split's budget runs out, the graph pays one request more to read
+# the answer held, which lesson 2's split reports without one. The cell runs G05 both ways:
 
 # %%
 with model_endpoint.serve() as base_url:
@@ -341,27 +385,28 @@ say("replanner minus no replanner, 100 held-out seeds:")
 show(with_replanner)
 
 # %% [markdown]
-# What the replanner changes holds by the rules: it cannot change a call, since the model's
-# plan is the run's one plan and the executor reads the plan as first written, so success
-# and tool calls are unchanged run for run, and every replanning request is paid. With a
-# model that could write a better plan the second time, the replanner would have something
-# to buy; this model cannot, which is the point of measuring it here: the tutorial's extra
-# node is a cost until a model makes it pay.
+# What the replanner changes holds by construction, twice over: the model's plan is the run's
+# one plan (AA24), and this graph's executor reads the plan as first written, so success and
+# tool calls are unchanged run for run, and every replanning request is paid. What a
+# replanner could buy, with a model that plans better the second time and an executor that
+# follows the new plan, this lesson does not measure; here it is the cost of this graph's
+# extra node, nothing more.
 #
 # ## Summary
 #
 # - The course's fictional model, served on 127.0.0.1 in the chat-completions format, runs
 #   LangGraph's prebuilt agent, the OpenAI Agents SDK and smolagents with no key and no
-#   network. Until it reaches its bound, each framework's run at a seed is the course's single
-#   loop's, call for call, since the endpoint replays the conversation on the run's draws.
+#   network. Until it reaches its bound, each framework's task run has the course's single
+#   loop's answer, requests and calls, by the endpoint's rules: it replays the conversation
+#   on the run's draws and never reads the prompt.
 # - What differs is each framework's own: the request it sends (smolagents' system prompt and
-#   extra tool, the Agents SDK's schema rewrite) and what it does at its bound (LangGraph's
+#   extra tool, the Agents SDK's strict schemas) and what it does at its bound (LangGraph's
 #   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer
 #   request, against the course loop's answer held).
 # - Over 100 held-out seeds, the intervals above give each framework's success and tokens
 #   against the course loop at the same bound; at their defaults, the frameworks run longer.
-# - A replanner in the plan-and-execute graph pays for its requests and, under this model,
-#   buys nothing, by the rules.
+# - A replanner in this plan-and-execute graph pays for its requests and buys nothing, by
+#   construction: the model writes one plan a run and the executor keeps the first.
 #
 # ## Exercises
 #
@@ -379,8 +424,9 @@ show(with_replanner)
 #    text in `output`. Return the text `"The answer is <JSON>."` with the answer the results
 #    hold: the last `m3`, `amount` or `code` a tool returned. The check runs the SDK at 3
 #    turns with your handler on all 24 tasks at your seed: each must end as the course loop
-#    at 3 steps does. Then score your agent with the harness:
-#    `harness.score(framework_runs.FrameworkAgent("SDK + handler", functools.partial(frameworks.run_openai_agents, max_turns=8, on_max_turns=handler)), framework_runs.LESSON_AGENTS[3], seeds=harness.held_out_seeds(5))`.
+#    at 3 steps does. Then score your agent with the harness (it runs both agents live, up
+#    to a minute): `mine = framework_runs.FrameworkAgent("SDK + handler", partial(frameworks.run_openai_agents, max_turns=8, on_max_turns=handler))`,
+#    then `harness.score(mine, framework_runs.LESSON_AGENTS[3], seeds=harness.held_out_seeds(5))`.
 #    What does the handler buy at 8 turns, and against which baseline?
 
 # %%

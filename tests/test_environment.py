@@ -76,7 +76,7 @@ def test_tests_run_from_a_subfolder():
         cwd=LESSONS, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "7 passed" in done.stdout  # the sanitizer check's 2 cells, test_repo.py's 5 tests
+    assert "8 passed" in done.stdout  # the sanitizer check's 2 cells, test_repo.py's 6 tests
 
 
 def test_the_sanitizer_is_named_by_an_absolute_path(pytestconfig):

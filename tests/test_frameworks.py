@@ -102,7 +102,7 @@ def test_a_run_replays(offline, base_url, framework):
 def test_langgraph_ends_at_its_bound_with_its_own_text(offline, base_url):
     run = run_langgraph("G05", SEED, base_url, recursion_limit=2)
     # at an even limit the prebuilt agent drops the tool call its last model request asked for and
-    # says so; at an odd one the tool step runs and the next model step hits the limit: the graph raises
+    # says so; at an odd one it accepts that call and the graph raises before its tool step runs
     odd = run_langgraph("G05", SEED, base_url, recursion_limit=3)
     assert (odd.ended, odd.text, odd.tools, odd.requests) == ("GraphRecursionError", None, ["read_meter"], 2)
     assert (run.ended, run.text, run.tools, run.requests, run.answer) == (
@@ -302,3 +302,17 @@ def test_records_batch_refuses_rows_that_miss_a_task():
     some = rows[rows["agent"] == "course loop, 8 steps"].iloc[:-1].to_dict("records")
     with pytest.raises(InputError, match="every task once at each seed"):
         framework_runs.records_batch("single-loop", some)
+
+
+def test_the_default_bounds_are_the_pinned_frameworks_own():
+    import inspect
+
+    from agents.run import DEFAULT_MAX_TURNS
+    from langgraph._internal._config import DEFAULT_RECURSION_LIMIT
+    from smolagents import ToolCallingAgent
+
+    from sim.chat.frameworks import DEFAULT_BOUNDS
+
+    smolagents_default = inspect.signature(ToolCallingAgent.__mro__[1].__init__).parameters["max_steps"].default
+    assert DEFAULT_BOUNDS == {"course-loop": BUDGET, "langgraph": int(DEFAULT_RECURSION_LIMIT),
+                              "openai-agents": DEFAULT_MAX_TURNS, "smolagents": smolagents_default}  # fmt: skip

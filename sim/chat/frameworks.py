@@ -62,7 +62,7 @@ class _Tools:
         """The observation (JSON text) of `tool` called with the model's `arguments`; folds it in."""
         if tool == "write_record":
             self.state["value"] = self.state.get("result")
-        observation = run_tool(tool, {**self.state, **arguments})
+        observation = run_tool(tool, dict(arguments))  # only what the model sent, as a real tool gets
         self.record.tools.append(tool)
         if "error" in observation:
             self.record.errors += 1
@@ -117,7 +117,9 @@ def run_langgraph(task, seed: int, base_url: str,
     """LangGraph's prebuilt `create_react_agent` with ChatOpenAI on `base_url`; its bound is
     `recursion_limit` (graph steps: a model call and a tool step are one each; default 10007). Measured at
     the pin: at an even limit the prebuilt drops the last request's tool call and answers NEED_MORE_STEPS
-    (ended "need more steps"); at an odd one the graph raises GraphRecursionError (ended so, no answer)."""
+    (ended "need more steps"); at an odd one it accepts that call and the graph raises GraphRecursionError
+    before running it (ended so, no answer). create_react_agent is deprecated at the pin (moved to
+    langchain.agents.create_agent) and still shipped; its warning is silenced."""
     task, record, calls, model = _checked("langgraph", task, seed, recursion_limit, base_url)
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_openai import ChatOpenAI
@@ -159,7 +161,8 @@ def _run_coroutine(make: Callable):
 
 def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = None,
                       on_max_turns: Callable | None = None) -> FrameworkRun:  # fmt: skip
-    """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off; its
+    """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off, its tools
+    FunctionTools at their defaults (strict JSON schemas); its
     bound is `max_turns` (model calls; default 10), past which it raises MaxTurnsExceeded, or, given
     `on_max_turns`, calls it as its `error_handlers["max_turns"]` (ended "max_turns handler", its
     return value the final text). Raises InputTypeError for an on_max_turns that is not callable."""
@@ -185,8 +188,7 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
             return calls.call(name, json.loads(arguments or "{}"))
 
         return FunctionTool(name=name, description=schema["function"]["description"],
-                            params_json_schema=schema["function"]["parameters"], on_invoke_tool=invoke,
-                            strict_json_schema=False)  # fmt: skip
+                            params_json_schema=schema["function"]["parameters"], on_invoke_tool=invoke)  # fmt: skip
 
     client = AsyncOpenAI(base_url=base_url, api_key="none", max_retries=0, timeout=10)
     agent = Agent(name="sim", instructions=SYSTEM_LOOP, tools=[tool_of(s) for s in tool_schemas()],

@@ -4,7 +4,7 @@ node. FICTIONAL model, offline: the base URL is the endpoint's on 127.0.0.1; Lan
 
 - The split's rules (lesson 2): the planner's one call is a step of the budget (AA25); the executor
   calls at most budget - 1 times; when the budget is used up without an answer, one request without
-  tools reads the answer held (ended "budget"), as the course's client does through the endpoint.
+  tools reads the answer held (ended "budget"): one request more than lesson 2's split, which reports it.
 - The replanner (replan=True) asks the planner again after each executed step, with the steps done so
   far. Under the course's model a planner request always gets the run's one plan (AA24), so the graph
   keeps, as `remaining`, the steps of the returned plan after the calls made; the executor still sends
