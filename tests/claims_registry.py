@@ -1963,9 +1963,15 @@ def picks_follow_the_conversation_not_the_prompt() -> bool:
     from sim.chat.model_endpoint import completion
 
     model = f"sim-model@seed={SEED_A}&task=G05"
-    plain = completion({"model": model, "messages": head(SYSTEM_LOOP, sim.TASKS[4].request), "tools": tool_schemas()})
-    other_tools = [{**t, "function": {**t["function"], "description": "another text"}} for t in tool_schemas()]
-    other = completion({"model": model, "messages": head("Another prompt.", sim.TASKS[4].request), "tools": other_tools})
+    plain = completion(
+        {"model": model, "messages": head(SYSTEM_LOOP, sim.TASKS[4].request), "tools": tool_schemas()}
+    )
+    other_tools = [
+        {**t, "function": {**t["function"], "description": "another text"}} for t in tool_schemas()
+    ]
+    other = completion(
+        {"model": model, "messages": head("Another prompt.", sim.TASKS[4].request), "tools": other_tools}
+    )
     return plain["choices"] == other["choices"] and frameworks_replay_the_single_loop()
 
 
@@ -1976,7 +1982,11 @@ def graph_is_the_split_and_pays_its_answer_at_the_budget() -> bool:
     seed = int(graph.index.get_level_values("seed").min())
     for task in sim.TASKS:
         split, row = sim.run_plan_execute(task.name, seed, BUDGET), graph.loc[(seed, task.name)]
-        if (row["calls"], row["errors"], json.loads(row["answer"])) != (len(split.trace), split.errors, split.answer):
+        if (row["calls"], row["errors"], json.loads(row["answer"])) != (
+            len(split.trace),
+            split.errors,
+            split.answer,
+        ):
             return False
         if row["requests"] != split.steps + (not split.stopped):
             return False
@@ -2018,8 +2028,11 @@ def frameworks_rewrite_their_requests() -> bool:
                     for field in tool["function"]["parameters"]["properties"].values())  # fmt: skip
     return (
         first["langgraph"]["tools"] == first["course-loop"]["tools"]
-        and all(tool["function"].get("strict") is True and tool["function"]["parameters"]["additionalProperties"] is False
-                for tool in first["openai-agents"]["tools"])
+        and all(
+            tool["function"].get("strict") is True
+            and tool["function"]["parameters"]["additionalProperties"] is False
+            for tool in first["openai-agents"]["tools"]
+        )
         and len(json.dumps(smol["messages"][0])) > 10 * len(json.dumps(first["course-loop"]["messages"][0]))
         and "final_answer" in [tool["function"]["name"] for tool in smol["tools"]]
         and described
