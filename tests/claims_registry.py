@@ -2869,7 +2869,7 @@ REGISTRY: dict[str, list] = {
         ("say right or wrong, never the answer", NotAClaim("describes the exercises' checks")),
         ("a policy that never calls", NotAClaim("an exercise for the student")),
     ],
-    "07_frameworks": [
+    "07": [
         ("Real frameworks, the same model", NotAClaim("the lesson's title")),
         ("as the course reads its own: the same", NotAClaim("a learning objective")),
         ("about an hour for the core; the exercises about half an", NotAClaim("the lesson's time")),
@@ -2885,6 +2885,9 @@ REGISTRY: dict[str, list] = {
         ("are in the same module", NotAClaim("where the code is")),
         ("each framework ends differently when it reaches it", Holds(each_bound_ends_its_own_way)),
         ("The course loop returns the answer its state holds", Holds(each_bound_ends_its_own_way)),
+        ("LangChain's config still names 25 as the default", Holds(each_bound_ends_its_own_way)),
+        ("Either way that request is paid, its call is lost", Holds(each_bound_ends_its_own_way)),
+        ("Each point's intervals are its own agent's", NotAClaim("says how to read the figure")),
         ("The recorded runs hold every task at the first 100 seeds",
          Printed("recorded: 9 agents x 24 tasks x 100 seeds from 20460218")),
         ("then the same-seed difference from the course loop", NotAClaim("says what the cell prints")),

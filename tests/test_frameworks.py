@@ -313,6 +313,8 @@ def test_the_default_bounds_are_the_pinned_frameworks_own():
 
     from sim.chat.frameworks import DEFAULT_BOUNDS
 
-    smolagents_default = inspect.signature(ToolCallingAgent.__mro__[1].__init__).parameters["max_steps"].default
+    smolagents_default = (
+        inspect.signature(ToolCallingAgent.__mro__[1].__init__).parameters["max_steps"].default
+    )
     assert DEFAULT_BOUNDS == {"course-loop": BUDGET, "langgraph": int(DEFAULT_RECURSION_LIMIT),
                               "openai-agents": DEFAULT_MAX_TURNS, "smolagents": smolagents_default}  # fmt: skip
