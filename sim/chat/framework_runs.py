@@ -59,7 +59,7 @@ def records_batch(setup: str, rows) -> BatchRun:
     """The BatchRun of one agent's rows (every task at each seed): correct by correct_answer (scoring),
     steps = requests, stopped = ended with an answer; no approvals."""
     frame = pd.DataFrame(list(rows), columns=list(RECORD_COLUMNS))
-    seeds = np.array(sorted(set(frame["seed"].tolist())), dtype=np.int64)
+    seeds = np.array(list(dict.fromkeys(frame["seed"].tolist())), dtype=np.int64)  # in the order run
     index = {task.name: i for i, task in enumerate(TASKS)}
     frame = frame.assign(t=frame["task"].map(index), s=frame["seed"].map({s: i for i, s in enumerate(seeds)}))
     if len(frame) != len(TASKS) * len(seeds) or frame[["t", "s"]].duplicated().any():

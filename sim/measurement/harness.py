@@ -101,7 +101,8 @@ def policy_batch(policy: Callable, seeds, max_steps: int = DEFAULT_BUDGET) -> Ba
 
 
 def check_entrant(entrant: object, name: str = "entrant") -> object:
-    """`entrant` if a setup name, RunConfig, Route or policy function, else InputTypeError."""
+    """`entrant` if a setup name, RunConfig, Route, policy function or an agent with a name and batch_run
+    (lesson 7), else InputTypeError."""
     if isinstance(entrant, RunConfig | Route) or (isinstance(entrant, str) and entrant in SETUP_NAMES):
         return entrant
     if callable(getattr(entrant, "batch_run", None)) and isinstance(getattr(entrant, "name", None), str):
