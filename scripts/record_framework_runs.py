@@ -1,9 +1,9 @@
-"""Record the framework runs lesson 7 replays: each agent of `sim.chat.frameworks.LESSON_AGENTS` on every
+"""Record the framework runs lesson 7 replays: each agent of `sim.chat.framework_runs.LESSON_AGENTS` on every
 task at the first N held-out seeds, against the course's FICTIONAL model on 127.0.0.1 (no network).
 
     .venv/bin/python scripts/record_framework_runs.py [--seeds N] [--agents NAME ...] [--workers K]
 
-Writes transcripts/07_frameworks.csv (sim.chat.frameworks.RECORDED); with --agents only those agents'
+Writes transcripts/07_frameworks.csv (sim.chat.framework_runs.RECORDED); with --agents only those agents'
 rows are recorded again, the others kept. Prints each agent's runs and time.
 """
 

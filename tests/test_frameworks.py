@@ -235,8 +235,11 @@ def test_a_framework_answer_is_scored_by_correct_answer(offline, base_url, frame
 
 
 def test_bad_input_is_refused(base_url):
-    with pytest.raises(InputTypeError, match="base_url"):
+    with pytest.raises(InputError, match="base_url") as caught:  # a string, but not the endpoint's
         run_langgraph("G05", SEED, "https://api.example.com/v1")
+    assert not isinstance(caught.value, TypeError)
+    with pytest.raises(InputTypeError, match="base_url"):
+        run_langgraph("G05", SEED, 8000)
     with pytest.raises(InputError, match="bound"):
         run_openai_agents("G05", SEED, base_url, max_turns=0)
     with pytest.raises(InputError, match="bound"):
@@ -318,3 +321,23 @@ def test_the_default_bounds_are_the_pinned_frameworks_own():
     )
     assert DEFAULT_BOUNDS == {"course-loop": BUDGET, "langgraph": int(DEFAULT_RECURSION_LIMIT),
                               "openai-agents": DEFAULT_MAX_TURNS, "smolagents": smolagents_default}  # fmt: skip
+
+
+def test_a_framework_agent_is_checked_when_built_and_keeps_its_own_bound():
+    with pytest.raises(InputTypeError, match="name"):
+        framework_runs.FrameworkAgent("", run_langgraph)
+    with pytest.raises(InputTypeError, match="run"):
+        framework_runs.FrameworkAgent("x", "run_langgraph")
+    with pytest.raises(InputError, match="setup"):
+        framework_runs.FrameworkAgent("x", run_langgraph, "plan_execute")
+    with pytest.raises(InputError, match="bound is its own"):
+        harness.entrant_run(framework_runs.FrameworkAgent("x", run_langgraph), [SEED], max_steps=3)
+
+
+def test_the_endpoint_refuses_a_text_call_it_cannot_read(base_url):
+    body = {"model": f"sim-model@seed={SEED}&task=G05", "tools": tool_schemas(),
+            "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": BY_NAME["G05"].request},
+                         {"role": "assistant", "content": "Calling tools:\n[{'id': 'c', 'arguments': nan}]"},
+                         {"role": "user", "content": "Observation:\n{}"}]}  # fmt: skip
+    with pytest.raises(endpoint.EndpointError, match="list of calls"):
+        completion(body)

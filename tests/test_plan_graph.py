@@ -155,8 +155,11 @@ def test_a_run_replays(runs, base_url):
 
 
 def test_bad_input_is_refused(base_url):
-    with pytest.raises(InputTypeError, match="base_url"):
+    with pytest.raises(InputError, match="base_url") as caught:  # a string, but not the endpoint's
         run_langgraph_plan_execute("G05", SEEDS[0], "https://api.example.com/v1")
+    assert not isinstance(caught.value, TypeError)
+    with pytest.raises(InputTypeError, match="base_url"):
+        run_langgraph_plan_execute("G05", SEEDS[0], 8000)
     with pytest.raises(InputError, match="recursion_limit"):
         run_langgraph_plan_execute("G05", SEEDS[0], base_url, recursion_limit=0)
     with pytest.raises(InputError, match="budget"):

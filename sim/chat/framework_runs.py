@@ -22,8 +22,8 @@ from sim.chat.model_endpoint import serve
 from sim.chat.plan_graph import run_langgraph_plan_execute
 from sim.engine.config import DEFAULT_BUDGET, RunConfig
 from sim.measurement.batch import BatchRun
-from sim.model.checks import check_seeds
-from sim.model.errors import InputError
+from sim.model.checks import SETUP_NAMES, check_seeds
+from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import BY_NAME, TASKS, correct_answer
 
 RECORD_COLUMNS = ("agent", "seed", "task", "answer", "requests", "calls", "errors", "tokens", "ended")
@@ -33,15 +33,30 @@ RECORDED = Path(__file__).resolve().parents[2] / "transcripts" / "07_frameworks.
 @dataclass(frozen=True)
 class FrameworkAgent:
     """An entrant of the harness (lesson 7): a name, `run` (task, seed, base_url) -> FrameworkRun, and
-    the setup it is a kind of (tables' label only). Its bound is its own: the harness's max_steps is
-    not passed on. Steps are its model requests, tokens the endpoint's estimate."""
+    the setup it is a kind of (tables' label only). Its bound is its own, set in `run` (e.g.
+    partial(run_openai_agents, max_turns=N)); steps are its model requests, tokens the endpoint's
+    estimate. Raises InputTypeError, InputError for a bad name, run or setup."""
 
     name: str
     run: Callable
     setup: str = "single-loop"
 
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise InputTypeError(f"name must be a non-empty string, got {self.name!r}")
+        if not callable(self.run):
+            raise InputTypeError(
+                f"run must be a function (task, seed, base_url) -> FrameworkRun, got {self.run!r}"
+            )
+        if self.setup not in SETUP_NAMES:
+            raise InputError(f"setup must be one of {', '.join(SETUP_NAMES)}, got {self.setup!r}")
+
     def batch_run(self, seeds, max_steps: int = DEFAULT_BUDGET) -> BatchRun:
-        """Every task at each seed against a fresh endpoint, as a BatchRun scored by correct_answer."""
+        """Every task at each seed against a fresh endpoint, as a BatchRun scored by correct_answer.
+        Raises InputError for a max_steps other than the harness's default: the agent's bound is its own."""
+        if max_steps != DEFAULT_BUDGET:
+            raise InputError(f"max_steps must be left at {DEFAULT_BUDGET} for {self.name!r}: a framework agent's "
+                             "bound is its own; set it in its run, e.g. partial(run_openai_agents, max_turns=N)")  # fmt: skip
         seeds = check_seeds(seeds)
         with serve() as base_url:
             records = [self.run(task, seed, base_url) for seed in seeds.tolist() for task in TASKS]

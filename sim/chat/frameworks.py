@@ -13,13 +13,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from sim.chat.messages import SYSTEM_LOOP, head, tool_schemas
-from sim.chat.model_endpoint import MODEL, held_answer
+from sim.chat.model_endpoint import MODEL, fold, held_answer
 from sim.engine.config import DEFAULT_BUDGET
-from sim.engine.loops import GIVEN, RESULT_FIELDS, initial_state
+from sim.engine.loops import initial_state
 from sim.model.checks import check_integer, check_seed
 from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import Task, check_task
-from sim.model.world import IMITATES, run_tool
+from sim.model.world import run_tool
 
 FRAMEWORKS = ("course-loop", "langgraph", "openai-agents", "smolagents")
 # each one's default: LangGraph 1.2.24 fills recursion_limit 10007 (LANGGRAPH_DEFAULT_RECURSION_LIMIT) when
@@ -60,19 +60,22 @@ class _Tools:
 
     def call(self, tool: str, arguments: dict) -> str:
         """The observation (JSON text) of `tool` called with the model's `arguments`; folds it in."""
-        if tool == "write_record":
-            self.state["value"] = self.state.get("result")
         observation = run_tool(tool, dict(arguments))  # only what the model sent, as a real tool gets
         self.record.tools.append(tool)
-        if "error" in observation:
-            self.record.errors += 1
-        else:
-            self.state.update({k: v for k, v in observation.items() if k not in GIVEN})
-            original = IMITATES.get(tool, tool)
-            if original in RESULT_FIELDS:
-                self.state["result"] = observation[RESULT_FIELDS[original]]
+        self.record.errors += "error" in observation
+        fold(tool, self.state, observation)
         self.record.held = self.state.get("result")
         return json.dumps(observation)
+
+
+def check_base_url(base_url: object) -> str:
+    """`base_url` if the course endpoint's http://127.0.0.1:PORT/v1; else InputTypeError, InputError."""
+    allowed = "base_url must be the endpoint's http://127.0.0.1:PORT/v1"
+    if not isinstance(base_url, str):
+        raise InputTypeError(f"{allowed}, got {type(base_url).__name__}")
+    if not base_url.startswith("http://127.0.0.1:"):
+        raise InputError(f"{allowed}, got {base_url!r}")
+    return base_url
 
 
 def _checked(framework: str, task: object, seed: object, bound: object, base_url: object):
@@ -81,8 +84,7 @@ def _checked(framework: str, task: object, seed: object, bound: object, base_url
     task = check_task(task)
     seed = check_seed(seed)
     bound = DEFAULT_BOUNDS[framework] if bound is None else check_integer(bound, "bound", minimum=1)
-    if not isinstance(base_url, str) or not base_url.startswith("http://127.0.0.1:"):
-        raise InputTypeError(f"base_url must be the endpoint's http://127.0.0.1:PORT/v1, got {base_url!r}")
+    check_base_url(base_url)
     os.environ.update(OFFLINE_ENV)
     record = FrameworkRun(framework, task.name, seed, bound)
     return task, record, _Tools(task, record), f"{MODEL}@seed={seed}&task={task.name}"

@@ -41,7 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
 from sim.chat.messages import SYSTEM_EXECUTOR, SYSTEM_PLANNER
-from sim.engine.loops import RESULT_FIELDS, call_arguments, initial_state
+from sim.engine.loops import GIVEN, RESULT_FIELDS, call_arguments, initial_state
 from sim.model.checks import check_seed
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
@@ -110,7 +110,7 @@ def text_of(message: dict) -> str:
     content = message.get("content")
     if isinstance(content, list):
         texts = (part.get("text") for part in content if isinstance(part, dict))
-        return "".join(text for text in texts if isinstance(text, str))
+        return "\n".join(text for text in texts if isinstance(text, str))
     return content if isinstance(content, str) else ""
 
 
@@ -131,7 +131,7 @@ def fold(tool: str, state: dict, observation: dict) -> None:
     if tool == "write_record":
         state["value"] = state.get("result")
     if "error" not in observation:
-        state.update(observation)
+        state.update({key: value for key, value in observation.items() if key not in GIVEN})
         original = IMITATES.get(tool, tool)
         if RESULT_FIELDS.get(original) in observation:
             state["result"] = observation[RESULT_FIELDS[original]]
@@ -164,16 +164,18 @@ def _checked_messages(body: dict) -> list:
 
 
 def _text_calls(text: str) -> list | None:
-    """The calls of smolagents' text "Calling tools:\n[...]" (Python's text of the calls), else None."""
+    """The calls of smolagents' text "Calling tools:\n[...]" (Python's text of the calls), None for a text
+    without it. Raises EndpointError for a "Calling tools:" text that is not a list of calls."""
     before, found, written = text.partition(CALLING_TOOLS)
-    if not found or (before and not before.endswith("\n")):
+    if not found:
         return None
     try:
         calls = ast.literal_eval(written.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
+        calls = None
     if not isinstance(calls, list) or not all(isinstance(call, dict) for call in calls):
-        return None
+        raise EndpointError(400, f"a text {CALLING_TOOLS.strip()!r} must be followed by a list of calls (Python's "
+                            f"text of them), got {written.strip()[:60]!r}", "messages")  # fmt: skip
     return calls
 
 

@@ -21,7 +21,15 @@ import os
 from dataclasses import dataclass
 from typing import TypedDict
 
-from sim.chat.frameworks import DEFAULT_BOUNDS, OFFLINE_ENV, FrameworkRun, _finish, _Tools, langchain_tools
+from sim.chat.frameworks import (
+    DEFAULT_BOUNDS,
+    OFFLINE_ENV,
+    FrameworkRun,
+    _finish,
+    _Tools,
+    check_base_url,
+    langchain_tools,
+)
 from sim.chat.messages import SYSTEM_EXECUTOR, SYSTEM_PLANNER, head, planner_messages
 from sim.chat.model_endpoint import MODEL
 from sim.engine.config import DEFAULT_BUDGET
@@ -147,8 +155,7 @@ def run_langgraph_plan_execute(task, seed: int, base_url: str, recursion_limit: 
     budget = DEFAULT_BUDGET if budget is None else check_integer(budget, "budget", 2)
     if not isinstance(replan, bool):
         raise InputTypeError(f"replan must be True or False, got {type(replan).__name__}")
-    if not isinstance(base_url, str) or not base_url.startswith("http://127.0.0.1:"):
-        raise InputTypeError(f"base_url must be the endpoint's http://127.0.0.1:PORT/v1, got {base_url!r}")
+    check_base_url(base_url)
     os.environ.update(OFFLINE_ENV)
     record = PlanGraphRun(FRAMEWORK, task.name, seed, bound)
     model = f"{MODEL}@seed={seed}&task={task.name}"

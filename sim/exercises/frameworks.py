@@ -41,10 +41,14 @@ def check_exercise_2(handler: Callable, seed: int) -> str:
     for a handler that is not callable or a bad seed."""
     if not callable(handler):
         raise InputTypeError(f"handler must be a function, got {type(handler).__name__}")
-    seed, returned = check_seed(seed), []
+    seed, returned, raised = check_seed(seed), [], []
 
     def recorded(data):
-        returned.append(handler(data))
+        try:
+            returned.append(handler(data))
+        except Exception as error:  # noqa: BLE001 - the student's handler may raise anything
+            raised.append(error)
+            raise
         return returned[-1]
 
     with serve() as base_url:
@@ -52,8 +56,12 @@ def check_exercise_2(handler: Callable, seed: int) -> str:
             course = run_course_loop(task, seed, base_url, HANDLER_TURNS)
             try:
                 sdk = run_openai_agents(task, seed, base_url, HANDLER_TURNS, recorded)
-            except Exception as error:  # noqa: BLE001 - the student's handler may raise anything
-                return f"wrong: at task {task.name} the handler raised {type(error).__name__}: {error}"
+            except Exception as error:  # noqa: BLE001 - the handler's own error, told; any other raised
+                if not raised or (error is not raised[-1] and error.__cause__ is not raised[-1]):
+                    raise
+                return (
+                    f"wrong: at task {task.name} the handler raised {type(raised[-1]).__name__}: {raised[-1]}"
+                )
             if returned and returned[-1] is None:
                 return "not answered yet: write the body of the handler and run the check again"
             if sdk.ended == "MaxTurnsExceeded":
