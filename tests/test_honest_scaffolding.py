@@ -113,3 +113,15 @@ def test_the_observation_carries_no_hint():
     names = {f.name for f in fields(Observation)}
     assert not names & {"kind", "plan_length", "sequence", "task", "correct_answer"}
     assert {"request", "trace", "fields", "state", "held", "step", "steps_left"} <= names
+
+
+def test_the_runs_name_is_read_only_to_address_the_endpoint():
+    """An Observation's `task_name` (the task's id, which leads to its whole record in `sim`) is read by
+    no scaffold: only the chat policy reads it, to name the run to the course's endpoint."""
+    readers = sorted(
+        path.relative_to(SIM).as_posix()
+        for path in SCANNED
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr == "task_name" and isinstance(node.ctx, ast.Load)
+    )
+    assert set(readers) == {"chat/chat_policy.py"}, readers
