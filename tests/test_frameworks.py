@@ -240,10 +240,12 @@ def test_bad_input_is_refused(base_url):
     assert not isinstance(caught.value, TypeError)
     with pytest.raises(InputTypeError, match="base_url"):
         run_langgraph("G05", SEED, 8000)
-    with pytest.raises(InputError, match="bound"):
+    with pytest.raises(InputError, match="max_turns"):
         run_openai_agents("G05", SEED, base_url, max_turns=0)
-    with pytest.raises(InputError, match="bound"):
+    with pytest.raises(InputError, match="max_steps"):
         run_smolagents("G05", SEED, base_url, max_steps=0)
+    with pytest.raises(InputError, match="recursion_limit"):
+        run_langgraph("G05", SEED, base_url, recursion_limit=0)
     with pytest.raises(InputError, match="task"):
         run_langgraph("G99", SEED, base_url)
 

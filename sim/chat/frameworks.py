@@ -23,8 +23,10 @@ from sim.model.world import run_tool
 
 FRAMEWORKS = ("course-loop", "langgraph", "openai-agents", "smolagents")
 # each one's default: LangGraph 1.2.24 fills recursion_limit 10007 (LANGGRAPH_DEFAULT_RECURSION_LIMIT) when
-# none is given, though its docs and langchain_core's DEFAULT_RECURSION_LIMIT say 25
+# none is given, though langchain_core's DEFAULT_RECURSION_LIMIT says 25
 DEFAULT_BOUNDS = {"course-loop": DEFAULT_BUDGET, "langgraph": 10007, "openai-agents": 10, "smolagents": 20}
+BOUND_NAMES = {"course-loop": "max_steps", "langgraph": "recursion_limit", "openai-agents": "max_turns",
+               "smolagents": "max_steps"}  # each runner's parameter for its bound  # fmt: skip
 NEED_MORE_STEPS = "Sorry, need more steps to process this request."  # LangGraph's prebuilt, at its bound
 OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false",
                "OPENAI_AGENTS_DISABLE_TRACING": "1"}  # fmt: skip
@@ -83,7 +85,11 @@ def _checked(framework: str, task: object, seed: object, bound: object, base_url
         raise InputError(f"framework must be one of {', '.join(FRAMEWORKS)}, got {framework!r}")
     task = check_task(task)
     seed = check_seed(seed)
-    bound = DEFAULT_BOUNDS[framework] if bound is None else check_integer(bound, "bound", minimum=1)
+    bound = (
+        DEFAULT_BOUNDS[framework]
+        if bound is None
+        else check_integer(bound, BOUND_NAMES[framework], minimum=1)
+    )
     check_base_url(base_url)
     os.environ.update(OFFLINE_ENV)
     record = FrameworkRun(framework, task.name, seed, bound)
