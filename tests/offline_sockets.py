@@ -32,3 +32,16 @@ def guard_sockets(monkeypatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
     monkeypatch.setattr(socket, "create_connection", guarded_create)
+
+
+def assert_only_loopback(base_url: str) -> None:
+    """Under `guard_sockets`: an outside address is refused, by create_connection and by connect, and
+    the endpoint at `base_url` on loopback still connects."""
+    import pytest
+
+    with pytest.raises(ConnectionRefusedError, match="offline test"):
+        socket.create_connection(("192.0.2.1", 80), timeout=1)
+    with socket.socket() as sock, pytest.raises(ConnectionRefusedError, match="offline test"):
+        sock.connect(("198.51.100.7", 443))
+    port = int(base_url.rsplit(":", 1)[1].split("/")[0])
+    socket.create_connection(("127.0.0.1", port), timeout=1).close()

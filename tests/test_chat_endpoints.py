@@ -4,14 +4,14 @@ drips its reply, asks to retry later; each ends that task's run as a recorded fa
 time the caller set. Every loop of the server is bounded and it stops with the test module."""
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 import sim
 from sim.chat.chat_policy import chat_policy, read_transcript, replay_policy
+from sim.chat.model_endpoint import served
 
 DRIP_SECONDS = 0.5  # a byte every half second
 DRIPS = 12  # then the server gives up: 6 s, well past the test's 1 s timeout
@@ -104,14 +104,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def base_url():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with served(_Handler) as url:
+        yield url
 
 
 def _one_step(live):

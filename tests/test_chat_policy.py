@@ -6,9 +6,8 @@ recorded failure, and nothing leaves the machine."""
 
 import json
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import numpy as np
 import pytest
@@ -22,7 +21,7 @@ from sim.chat.chat_policy import (
     read_transcript,
     replay_policy,
 )
-from sim.chat.model_endpoint import serve
+from sim.chat.model_endpoint import serve, served
 from sim.measurement import harness
 
 SEEDS = [20260218, 20260219, 5]
@@ -68,14 +67,8 @@ class _Failing(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def failing():
     """A server of the test's own on 127.0.0.1 that fails as its model name says: its base URL."""
-    running = ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
-    running.daemon_threads = True
-    thread = threading.Thread(target=running.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{running.server_address[1]}/v1"
-    running.shutdown()
-    running.server_close()
-    thread.join(timeout=5)
+    with served(_Failing) as url:
+        yield url
 
 
 @pytest.mark.slow

@@ -449,8 +449,18 @@ def serve(port: int = 0, bodies: list | None = None) -> Iterator[str]:
     request body as sent (parsed JSON), in order."""
     if bodies is not None and not isinstance(bodies, list):
         raise InputTypeError(f"bodies must be a list or None, got {type(bodies).__name__}")
-    server = ThreadingHTTPServer((HOST, port), _Handler)
-    server.daemon_threads, server.bodies = True, bodies
+    with served(_Handler, port, bodies=bodies) as base_url:
+        yield base_url
+
+
+@contextmanager
+def served(handler: type[BaseHTTPRequestHandler], port: int = 0, **attributes) -> Iterator[str]:
+    """Serve `handler` on 127.0.0.1:`port` in a background thread, `attributes` set on the server;
+    yields the base URL "http://127.0.0.1:PORT/v1" and shuts the server down on exit."""
+    server = ThreadingHTTPServer((HOST, port), handler)
+    server.daemon_threads = True
+    for name, value in attributes.items():
+        setattr(server, name, value)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
