@@ -81,7 +81,8 @@ pd.reset_option("display")  # tables print the same whatever your own pandas set
 print(" | ".join(f"{name} {version(name)}" for name in
                  ("langgraph", "langchain-openai", "openai-agents", "smolagents", "openai")))  # fmt: skip
 SEED, TASK, BUDGET = sim.DEFAULT_SEED, "G05", sim.DEFAULT_BUDGET
-say(f"seed {SEED} | task {TASK}: {sim.TASKS[4].request!r} | step budget {BUDGET}")
+REQUEST = sim.check_task(TASK).request
+say(f"seed {SEED} | task {TASK}: {REQUEST!r} | step budget {BUDGET}")
 
 # %% [markdown]
 # ## The model behind an endpoint
@@ -98,10 +99,10 @@ with model_endpoint.serve() as base_url:
     reply = client.chat.completions.create(
         model=f"sim-model@seed={SEED}&task={TASK}",
         messages=[{"role": "system", "content": frameworks.SYSTEM_LOOP},
-                  {"role": "user", "content": sim.TASKS[4].request}],
+                  {"role": "user", "content": REQUEST}],
         tools=sim.chat.messages.tool_schemas(),
     )  # fmt: skip
-say(f"served at {base_url.split(':')[0]}://127.0.0.1:PORT/v1 (a free port)")
+say("served at http://127.0.0.1:PORT/v1 (a free port each time)")
 call = reply.choices[0].message.tool_calls[0]
 say(f"reply: call {call.function.name} with {call.function.arguments}")
 usage = reply.usage
@@ -247,7 +248,7 @@ for label, r in bounded:
 
 # %%
 recorded = framework_runs.recorded_runs()
-baseline = recorded["course loop, 8 steps"]
+baseline = recorded[framework_runs.BASELINE]  # the course loop, 8 steps
 SEEDS = baseline.seeds
 say(f"recorded: {len(recorded)} agents x {len(sim.TASKS)} tasks x {len(SEEDS)} seeds from {SEEDS[0]}")
 AT_BUDGET = ["LangGraph, limit 16", "Agents SDK, 8 turns", "smolagents, 8 steps"]
@@ -276,8 +277,8 @@ show(pd.DataFrame({"agent": cost["entrant"],
 # a difference from the same-seed table below, which is the verdict:
 
 # %%
-AT_8 = ["course loop, 8 steps", "LangGraph, limit 16", "Agents SDK, 8 turns", "smolagents, 8 steps",
-        "LangGraph plan-execute, no replanner", "LangGraph plan-execute, replanner"]  # fmt: skip
+AT_8 = [framework_runs.BASELINE, *AT_BUDGET, "LangGraph plan-execute, no replanner",
+        "LangGraph plan-execute, replanner"]  # fmt: skip
 plane = cost[cost["entrant"].isin(AT_8)]
 path = figures.save_figure(figures_your_agent.draw_cost_success(plane, "(held-out, bound of 8)"),
                            "07_frameworks-cost-success")  # fmt: skip
@@ -286,7 +287,7 @@ display(Image(filename=path))
 # %%
 differences = {}
 for name, run in recorded.items():
-    if name != "course loop, 8 steps":
+    if name != framework_runs.BASELINE:
         table = many_seeds.comparison_text(many_seeds.paired_comparison(baseline, run)).set_index("unit")
         differences[name] = table["mean difference"] + " " + table["95 % interval"]
 say("agent minus course loop, same seeds, mean [95 % interval]:")
@@ -295,8 +296,8 @@ print()
 show(pd.DataFrame(differences).T[["steps", "tool calls"]].rename_axis("agent").reset_index())
 per_run = cost.set_index("entrant")["tokens"]
 say(f"smolagents at 8 steps over the course loop, tokens per run: "
-    f"{per_run['smolagents, 8 steps'] / per_run['course loop, 8 steps']:.1f} times")  # fmt: skip
-say("how the recorded task runs ended (2400 an agent):")
+    f"{per_run['smolagents, 8 steps'] / per_run[framework_runs.BASELINE]:.1f} times")  # fmt: skip
+say(f"how the recorded task runs ended ({len(sim.TASKS) * len(SEEDS)} an agent):")
 for name, ends in framework_runs.recorded_endings().items():
     say(f"  {name}: " + ", ".join(f"{state} {count}" for state, count in ends.items()))
 
@@ -310,10 +311,11 @@ cut = ~baseline.stopped  # the course loop's task runs that reached its budget
 say(f"the course loop reaches its budget in {cut.sum()} task runs and holds the right answer in "
     f"{(baseline.correct & cut).sum()} of them")  # fmt: skip
 for name, run in recorded.items():
-    if name != "course loop, 8 steps":
+    if name != framework_runs.BASELINE:
         gained, lost = run.correct & ~baseline.correct, baseline.correct & ~run.correct
+        other_calls = (run.calls != baseline.calls).sum()
         say(f"  {name}: +{gained.sum()} / -{lost.sum()} task runs, at the budget "
-            f"+{(gained & cut).sum()} / -{(lost & cut).sum()}; calls differ in {(run.calls != baseline.calls).sum()}")  # fmt: skip
+            f"+{(gained & cut).sum()} / -{(lost & cut).sum()}; calls differ in {other_calls}")  # fmt: skip
 
 # %% [markdown]
 # How to read it:

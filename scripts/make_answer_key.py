@@ -486,11 +486,13 @@ def _keep_the_answer_held(data):
     or code the run's tool results hold."""
     import json
 
+    from sim.engine.loops import RESULT_FIELDS  # the answer fields: m3, amount, code
+
     held = None
     for item in data.run_data.new_items:
         if item.type == "tool_call_output_item":
             result = json.loads(item.output)
-            held = next((result[key] for key in ("m3", "amount", "code") if key in result), held)
+            held = next((result[key] for key in RESULT_FIELDS.values() if key in result), held)
     return f"The answer is {json.dumps(held)}."
 
 

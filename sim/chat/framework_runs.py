@@ -137,3 +137,4 @@ LESSON_AGENTS = (
     FrameworkAgent("LangGraph plan-execute, replanner", run_langgraph_plan_execute, "plan-execute"),
 )
 LESSON_SETUPS = {agent.name: agent.setup for agent in LESSON_AGENTS}
+BASELINE = LESSON_AGENTS[0].name  # the course's loop through the same endpoint

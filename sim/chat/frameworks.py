@@ -169,9 +169,9 @@ def _run_coroutine(make: Callable):
 
 def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = None,
                       on_max_turns: Callable | None = None) -> FrameworkRun:  # fmt: skip
-    """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off, its tools
-    FunctionTools at their defaults (strict JSON schemas); its
-    bound is `max_turns` (model calls; default 10), past which it raises MaxTurnsExceeded, or, given
+    """The OpenAI Agents SDK's Runner with OpenAIChatCompletionsModel on `base_url`, tracing off, the tools
+    FunctionTools at their defaults (strict JSON schemas). Its bound is `max_turns` (model calls;
+    default 10), past which it raises MaxTurnsExceeded, or, given
     `on_max_turns`, calls it as its `error_handlers["max_turns"]` (ended "max_turns handler", its
     return value the final text). Raises InputTypeError for an on_max_turns that is not callable."""
     if on_max_turns is not None and not callable(on_max_turns):

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.chat.framework_runs import LESSON_AGENTS, RECORDED, recorded_rows, rows_runs
+from sim.chat.framework_runs import BASELINE, LESSON_AGENTS, RECORDED, recorded_rows, rows_runs
 from sim.measurement.batch import BatchRun
 from sim.measurement.harness import held_out_seeds
 from sim.measurement.many_seeds import comparison_text, paired_comparison
@@ -22,7 +22,6 @@ from sim.presentation.figures import in_course_style
 from sim.presentation.figures_your_agent import ENTRANT_COLOURS
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html, seed_of_text
 
-BASELINE = LESSON_AGENTS[0].name  # "course loop, 8 steps": the course's loop through the same endpoint
 DEFAULT_AGENT = LESSON_AGENTS[1].name  # "LangGraph, limit 16"
 CONTROLS = ("seed", "new_seed", "reset")  # no budget: each agent's bound is its own, recorded
 COMPARED = ("solved", "requests", "tool calls", "tool errors", "ended")  # a task "differs" in one of these
