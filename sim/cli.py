@@ -136,6 +136,10 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag(option), type=lambda t, o=option: _real(t, flag(o)), default=None,
                                 help=f"{having}: {OPTION_HELP[option]}")  # fmt: skip
             continue
+        if isinstance(minimum, tuple):  # a choice: one of the named variants
+            parser.add_argument(flag(option), choices=minimum, default=None,
+                                help=f"{having}: {OPTION_HELP[option]}")  # fmt: skip
+            continue
         shown = "" if default is None else f", default {default}"
         parser.add_argument(flag(option), type=lambda t, o=option: _integer(t, flag(o)), default=None,
                             help=f"{having}: {OPTION_HELP[option]} (>= {minimum}{shown})")  # fmt: skip

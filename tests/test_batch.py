@@ -18,7 +18,15 @@ from golden_runs import CONFIGS, golden_by_config
 from sim import TASKS, correct_answer, is_correct, run_task
 from sim.engine.config import RunConfig
 from sim.engine.contract import contract_run
-from sim.measurement.batch import measure_batch, run_batch, study_seeds, tool_machine
+from sim.measurement.batch import (
+    TASK_FIELDS,
+    batch_run,
+    measure_batch,
+    run_batch,
+    seed_by_seed,
+    study_seeds,
+    tool_machine,
+)
 from sim.measurement.batch_contract import contract_batch
 from sim.measurement.counts import measure
 from sim.model.world import TOOL_NAMES, call_tool
@@ -298,3 +306,11 @@ def test_the_contracts_distinct_tapes_are_numpys_unique_rows():
         distinct, lane_of = _distinct_tapes(tapes)
         expected, expected_lane_of = np.unique(tapes, axis=0, return_inverse=True)
         assert np.array_equal(distinct, expected) and np.array_equal(lane_of, expected_lane_of.reshape(-1))
+
+
+@pytest.mark.parametrize("setup", ["single-loop", "plan-execute"])
+def test_seed_by_seed_collects_the_one_seed_path_as_the_array_path_does(setup):
+    config, seeds = RunConfig(setup, 6), np.arange(20460218, 20460230, dtype=np.int64)
+    collected, lanes = seed_by_seed(config, seeds), batch_run(config, seeds)
+    for name in TASK_FIELDS:
+        assert np.array_equal(getattr(collected, name), getattr(lanes, name)), name

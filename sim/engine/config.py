@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from sim.model.checks import (
     SETUP_NAMES,
     check_budget,
+    check_choice,
     check_count,
     check_items,
     check_setup,
@@ -26,7 +27,8 @@ DEFAULT_MAX_REPLANS = 2  # replans (CT11)
 DEFAULT_MAX_TOKENS = 1000  # tokens (CT11): twice the longest right run
 DEFAULT_MAX_SECONDS = 22  # simulated seconds (CT11): twice the longest right run
 
-# every option: (its value when not given, the smallest value allowed for a count; None for a switch)
+# every option: (its value when not given, the smallest value allowed for a count; None for a switch,
+# "share" for a number strictly between 0 and 1, a tuple of the strings allowed for a choice)
 OPTIONS = {
     "self_critique": (False, None),
     "approval": (False, None),
@@ -54,6 +56,7 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
     "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
 }
+PATTERN_OPTIONS = ()  # lesson 8's options: the loops run them seed by seed (no array path)
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
     "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors"),
@@ -99,6 +102,8 @@ class RunConfig:
                 continue
             elif minimum == "share":
                 object.__setattr__(self, name, check_share(value, name))
+            elif isinstance(minimum, tuple):  # a choice among named variants
+                object.__setattr__(self, name, check_choice(value, name, minimum))
             else:
                 value = default if value is None else value
                 object.__setattr__(self, name, check_count(value, name, minimum, unit=UNITS_OF.get(name, "")))
