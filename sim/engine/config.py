@@ -2,7 +2,7 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5); argument_errors AE1 (lesson 4)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4); parallel_steps PX1 (lesson 8)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
@@ -40,6 +40,7 @@ OPTIONS = {
     "lookalike": (False, None),
     "common_draws": (False, None),
     "argument_errors": (None, "share"),
+    "parallel_steps": (False, None),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -55,13 +56,22 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "same pick, a stream per task and position; off: each setup's own streams",
     "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
     "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
+    "parallel_steps": "the course's rule PX1 (lesson 8): one step runs every ready plan step at once (tokens: "
+    "one executor step plus an observation per call; seconds: the longest call's)",
 }
 PATTERN_OPTIONS = ()  # lesson 8's options: the loops run them seed by seed (no array path)
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
     "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors"),
     "plan-execute": (*LOOP_OPTIONS, "argument_errors"),
-    "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike", "argument_errors"),
+    "contract": (
+        "max_replans",
+        "max_tokens",
+        "max_seconds",
+        "lookalike",
+        "argument_errors",
+        "parallel_steps",
+    ),
 }
 PLANNING_STEPS = {"single-loop": 0, "plan-execute": 1}  # steps a loop spends planning (AA25)
 UNITS_OF = {"budget_margin": " (steps)"}  # words after the minimum in a message
@@ -87,6 +97,7 @@ class RunConfig:
     lookalike: bool = False
     common_draws: bool = False
     argument_errors: float | None = None
+    parallel_steps: bool = False
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -124,7 +135,8 @@ class RunConfig:
         """The stopping rule that ran, as tables name it (lessons 3 to 5)."""
         lookalike = ", look-alike (LA1)" if self.lookalike else ""
         if self.setup == "contract":
-            return "contract bounds" + lookalike + self._argument_rule()
+            parallel = ", parallel steps (PX1)" if self.parallel_steps else ""
+            return "contract bounds" + lookalike + self._argument_rule() + parallel
         if self.budget_margin is None:
             rule = "stop when done" if self.stop_when_done else "fixed budget"
         else:

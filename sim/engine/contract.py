@@ -216,40 +216,85 @@ class Contract:
         return None
 
     def execute(self, plan: Plan) -> tuple[Rejection | None, str | None]:
-        """Run a valid plan step by step: (the replan event's error, None) or (None, the stop reason)."""
-        pad, task = self.pad, self.task
+        """Run a valid plan step by step: (the replan event's error, None) or (None, the stop reason); with
+        parallel_steps (PX1, lesson 8) wave by wave (`execute_waves`)."""
+        if self.config.parallel_steps:
+            return self.execute_waves(plan)
+        pad = self.pad
         for step in plan.steps:
-            missing = [name for name in step.requires if name not in pad.fields]
-            missing += [d for d in step.depends_on if d not in pad.outputs]
+            missing = self.missing(step)
             if missing:  # CT5
-                return Rejection("precondition", step.id, f"step {step.id!r} ({step.tool}): "
-                                 f"the scratchpad lacks {', '.join(missing)}"), None  # fmt: skip
+                return self.precondition(step, missing), None
             tokens = executor_step_tokens(pad.calls) + observation_tokens(False)
             stop = self.spend(tokens, min(tool_seconds(step.tool), step.timeout))
             if stop:
                 return None, stop
-            pad.calls, wrong = pad.calls + 1, ()
-            if tool_seconds(step.tool) > step.timeout:
-                observation = {"error": f"timed out after {step.timeout} s"}
-            else:
-                wrong = self.writer(call_arguments(step.tool, pad.fields)) if self.writer else ()
-                observation = call_and_observe(step.tool, pad.fields, wrong)
-            error = observation.get("error")
-            pad.raw.append((step.id, step.tool, dict(observation)))
+            error = self.call(step)
             if error:
-                pad.errors += 1
-            else:
-                pad.outputs[step.id] = dict(observation)
-                if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:  # CT6
-                    pad.progress += 1
-            self.trace.append(ToolCall(step.tool, bool(error), pad.fields.get("result"), wrong))
-            self.log(
-                "tool error" if error else "call", f"{step.id} {step.tool}" + (f": {error}" if error else "")
-            )
-            if error:
-                kind = "timeout" if error.startswith("timed out") else "tool error"
-                return Rejection(kind, step.id, f"step {step.id!r} ({step.tool}): {error}"), None
-        if plan.goal not in pad.fields:
+                return error, None
+        return self.goal_check(plan)
+
+    def execute_waves(self, plan: Plan) -> tuple[Rejection | None, str | None]:
+        """PX1 (lesson 8): each step runs a wave, every step not run whose depends_on outputs and requires
+        fields are held, as one model turn: tokens executor_step_tokens(calls before the wave) plus an
+        observation per call, seconds the wave's longest call. An error in a wave: its other calls have
+        run, the first error in plan order is the replan event's; no step ready: the first one's CT5."""
+        pad, waiting = self.pad, list(plan.steps)
+        while waiting:
+            wave = [step for step in waiting if not self.missing(step)]
+            if not wave:  # CT5
+                return self.precondition(waiting[0], self.missing(waiting[0])), None
+            tokens = executor_step_tokens(pad.calls) + observation_tokens(False) * len(wave)
+            stop = self.spend(tokens, max(min(tool_seconds(step.tool), step.timeout) for step in wave))
+            if stop:
+                return None, stop
+            errors = [error for error in map(self.call, wave) if error]
+            if errors:
+                return errors[0], None
+            waiting = [step for step in waiting if step not in wave]
+        return self.goal_check(plan)
+
+    def missing(self, step) -> list[str]:
+        """What CT5 finds lacking before a step: required fields, then dependencies' outputs."""
+        pad = self.pad
+        return [name for name in step.requires if name not in pad.fields] + [
+            d for d in step.depends_on if d not in pad.outputs
+        ]
+
+    @staticmethod
+    def precondition(step, missing: list[str]) -> Rejection:
+        return Rejection("precondition", step.id, f"step {step.id!r} ({step.tool}): "
+                         f"the scratchpad lacks {', '.join(missing)}")  # fmt: skip
+
+    def call(self, step) -> Rejection | None:
+        """One paid step's tool call, observed into the scratchpad: its error's Rejection, or None."""
+        pad, task = self.pad, self.task
+        pad.calls, wrong = pad.calls + 1, ()
+        if tool_seconds(step.tool) > step.timeout:
+            observation = {"error": f"timed out after {step.timeout} s"}
+        else:
+            wrong = self.writer(call_arguments(step.tool, pad.fields)) if self.writer else ()
+            observation = call_and_observe(step.tool, pad.fields, wrong)
+        error = observation.get("error")
+        pad.raw.append((step.id, step.tool, dict(observation)))
+        if error:
+            pad.errors += 1
+        else:
+            pad.outputs[step.id] = dict(observation)
+            if pad.progress < len(task.sequence) and step.tool == task.sequence[pad.progress]:  # CT6
+                pad.progress += 1
+        self.trace.append(ToolCall(step.tool, bool(error), pad.fields.get("result"), wrong))
+        self.log(
+            "tool error" if error else "call", f"{step.id} {step.tool}" + (f": {error}" if error else "")
+        )
+        if error:
+            kind = "timeout" if error.startswith("timed out") else "tool error"
+            return Rejection(kind, step.id, f"step {step.id!r} ({step.tool}): {error}")
+        return None
+
+    def goal_check(self, plan: Plan) -> tuple[Rejection | None, str | None]:
+        """After the plan's last step: the goal's Rejection unless the goal field is held (CT5)."""
+        if plan.goal not in self.pad.fields:
             last = plan.steps[-1].id
             return Rejection(
                 "goal", last, f"the plan ended at step {last!r} without its goal {plan.goal!r}"
