@@ -1,5 +1,5 @@
-"""Command line: `python -m sim table`, `trace TASK`, `score FILE.py:FUNCTION` (lesson 6); an error is one
-line on stderr, exit codes (EXIT_CODES): 0 done, 1 output not written, 2 bad input, 130 Ctrl-C."""
+"""Command line: `python -m sim table`, `trace TASK`, `score FILE.py:FUNCTION` (lesson 6), `fan-out`
+(lesson 8); an error is one line on stderr, exit codes (EXIT_CODES): 0 done, 1 output not written, 2 bad input, 130 Ctrl-C."""
 
 import argparse
 import contextlib
@@ -47,6 +47,7 @@ from sim.presentation.tables import (
 )
 
 DEFAULT_SETUPS = ("single-loop", "plan-execute")
+FAN_OUT_BOUND_FLAGS = (("max_steps", 1), ("max_tokens", 1), ("max_seconds", 1), ("max_replans", 0))
 EXIT_CODES = {  # the CLI's exit codes, for the docstring, --help and the README
     0: "done (also when the reader of stdout, e.g. `| head`, closes it early)",
     1: "the output cannot be written (stdout closed, disk full)",
@@ -191,6 +192,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="seeds of the held-out block for the many-seed comparison, 0 for none (default: 200)",
     )
     score.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    fan_out = commands.add_parser(
+        "fan-out", help="the fan-out tasks F01..F12 by width, sequential or with parallel steps (lesson 8)"
+    )
+    fan_out.add_argument(
+        "--seeds",
+        type=lambda text: _each(text, "seeds", lambda t: check_seed(_integer(t, "each of seeds"), "seeds")),
+        default=[DEFAULT_SEED, DEFAULT_SEED + 1],
+        help=f"comma-separated integers 0 <= seed < 2**32 (default: {DEFAULT_SEED},{DEFAULT_SEED + 1})",
+    )
+    fan_out.add_argument("--parallel-steps", action="store_true", help=OPTION_HELP["parallel_steps"])
+    for name, minimum in FAN_OUT_BOUND_FLAGS:
+        fan_out.add_argument(flag(name), type=lambda t, n=name: _integer(t, flag(n)), default=None,
+                             help=f"at most this many (>= {minimum}; default: the fan-out bounds FB1)")  # fmt: skip
     serve = commands.add_parser(
         "serve", help="the fictional model as a chat endpoint on 127.0.0.1 (issue 29)"
     )
@@ -247,6 +261,21 @@ def _trace(args) -> str:
     if config.setup == "contract":
         text += f"  replans {run.replans}  seconds {run.seconds}\n" + format_events(run)
     return text
+
+
+def _fan_out(args) -> str:
+    """The fan-out tasks by width under one schedule (lesson 8): success, steps, calls, tokens, seconds."""
+    from sim.engine.fan_out import FAN_OUT_BOUNDS, Bounds
+    from sim.measurement.fan_out import schedule_table
+
+    given = {name: getattr(args, name) for name, _ in FAN_OUT_BOUND_FLAGS}
+    bounds = Bounds(*(getattr(FAN_OUT_BOUNDS, name) if given[name] is None
+                      else check_count(given[name], flag(name), minimum) for name, minimum in FAN_OUT_BOUND_FLAGS))  # fmt: skip
+    table = schedule_table(args.seeds, args.parallel_steps, bounds)
+    schedule = "parallel steps (PX1)" if args.parallel_steps else "sequential"
+    head = (f"fan-out tasks F01..F12, {schedule}, {len(args.seeds)} seeds, bounds {bounds.max_steps} steps, "
+            f"{bounds.max_tokens} tokens, {bounds.max_seconds} s, {bounds.max_replans} replans")  # fmt: skip
+    return head + "\n" + table.to_string(index=False, float_format=lambda v: f"{v:.2f}")
 
 
 def load_policy(spec: str):
@@ -313,7 +342,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return serve_model(["--port", str(args.port)])
     try:  # a policy's prints go to stderr: stdout is the table's, and its reader may close it
         with contextlib.redirect_stdout(sys.stderr) if args.command == "score" else contextlib.nullcontext():
-            text = {"table": _table, "trace": _trace, "score": _score}[args.command](args)
+            text = {"table": _table, "trace": _trace, "score": _score, "fan-out": _fan_out}[args.command](
+                args
+            )
     except InputError as error:  # bad input only: a bug shows as the traceback it is
         _say(error_line(parser.prog, _in_flags(" ".join(str(error).splitlines()))))
         return 2
