@@ -1,0 +1,63 @@
+"""Lesson 8's exercise checks, one per pattern, each prefixed by its pattern. Each says right or wrong,
+never the answer.
+
+parallel_: from a sequential fan-out run's log, the simulated seconds the same plans take with parallel
+steps (PX1): each planner call's PLANNER_SECONDS, and between planner calls one wave per round of the
+branches' calls, each wave as long as its longest call."""
+
+from collections.abc import Callable
+
+from sim.engine.contract import PLANNER_SECONDS
+from sim.engine.fan_out import fan_out_run
+from sim.engine.plan_schema import tool_seconds
+from sim.model.checks import check_seed
+from sim.model.errors import InputTypeError
+from sim.model.fan_out_tasks import FAN_OUT_TASKS
+from sim.presentation.screen import fits_the_screen
+
+PARALLEL_STOPS = ("plan complete", "max_replans")  # the runs the check uses: no bound stopped them
+
+
+def parallel_seconds_from_log(events) -> int:
+    """The parallel exercise's answer: a sequential fan-out run's events -> its parallel seconds (PX1).
+    Within each stretch between planner calls, the k-th call of every branch runs in wave k."""
+    seconds, rounds = 0, []  # rounds: per wave of the current stretch, the longest call's seconds
+    calls_of: dict[str, int] = {}
+    for event in events:
+        if event.kind in ("plan", "replan"):
+            seconds += sum(rounds) + PLANNER_SECONDS
+            rounds, calls_of = [], {}
+        elif event.kind in ("call", "tool error"):
+            branch, tool = event.detail.split(":")[0].split()
+            wave = calls_of.get(branch, 0)
+            calls_of[branch] = wave + 1
+            if wave == len(rounds):
+                rounds.append(0)
+            rounds[wave] = max(rounds[wave], tool_seconds(tool))
+    return seconds + sum(rounds)
+
+
+@fits_the_screen
+def parallel_check_seconds_from_log(seed: int, function: Callable) -> str:
+    """The parallel exercise: `function(events)` gives, from a sequential fan-out run's events, the
+    simulated seconds of the same task and seed with parallel steps; checked on the 12 fan-out tasks at
+    `seed` (runs no bound stopped) against the parallel run itself. Names the first task it misses,
+    not by how much. Raises for a bad seed or a function that is not callable."""
+    seed = check_seed(seed)
+    if not callable(function):
+        raise InputTypeError(f"function must be a function of (events), got {type(function).__name__}")
+    checked = 0
+    for task in FAN_OUT_TASKS:
+        sequential, parallel = fan_out_run(task, seed), fan_out_run(task, seed, parallel_steps=True)
+        if sequential.stop_reason not in PARALLEL_STOPS or parallel.stop_reason not in PARALLEL_STOPS:
+            continue
+        given = function(sequential.events)
+        if given is None:
+            return "not answered yet: write the body of your function and run the check again"
+        if isinstance(given, bool) or not isinstance(given, int):
+            return f"wrong: your function returned {given!r}; it must return a whole number of seconds"
+        if given != parallel.seconds:
+            return (f"wrong: for {task.name} (width {task.width}) at seed {seed} that is not the parallel "
+                    "run's seconds; count every planner call, and per wave only its longest call")  # fmt: skip
+        checked += 1
+    return f"right: your seconds match the parallel runs of all {checked} fan-out tasks at seed {seed}"
