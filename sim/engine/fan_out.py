@@ -127,7 +127,7 @@ class _Run:
 
     def plan(self, branches: list, draw, replan: bool) -> str | None:
         """One planner call writing each of `branches`' positions left (CT6; all 3k at first), FO2."""
-        wanted = [BRANCH_SEQUENCE[b.progress :] or BRANCH_SEQUENCE[-1:] for b in branches]
+        wanted = [BRANCH_SEQUENCE[b.progress :] or BRANCH_SEQUENCE[-1:] for b in branches]  # CT6
         positions = sum(map(len, wanted))
         stop = self.spend(planner_tokens(positions, replan), PLANNER_SECONDS)
         if stop:
@@ -241,6 +241,6 @@ def fan_out_run(
     answer = sum(branch.fields[BRANCH_GOAL] for branch in branches) if held else None
     return FanOutRun(
         task.name, task.width, seed, parallel, bounds, run.steps, run.calls, run.tokens, run.seconds,
-        run.errors, run.replans, answer, answer == FAN_OUT_ANSWERS[task.name], state, stop,
+        run.errors, run.replans, answer, answer == FAN_OUT_ANSWERS[task.name], state, stop,  # scoring
         tuple(run.plans), tuple(run.events),
     )  # fmt: skip
