@@ -1,5 +1,6 @@
 """The planner-executor contract: plan DAG, validation, preconditions, replanning, bounds, exit states.
-FICTIONAL like the rest of `sim`; its rules CT1..CT12 are stated in lesson 4's rule table."""
+FICTIONAL like the rest of `sim`; its rules CT1..CT12 are stated in lesson 4's rule table; the option
+parallel_steps runs ready steps in waves (the course's PX1, lesson 8)."""
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
