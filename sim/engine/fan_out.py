@@ -11,6 +11,7 @@ CT12 (goal: every branch's amount held, the answer their sum). Sequential (paral
 a step, branch after branch in plan order. PX1 (on): one step runs every ready branch's call at once."""
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from sim.engine.config import DEFAULT_MAX_REPLANS, DEFAULT_SEED
 from sim.engine.contract import PLANNER_SECONDS, Bounds, Event
@@ -33,6 +34,11 @@ from sim.model.fan_out_tasks import (
 from sim.model.picks import write_plan
 
 RUNNING, DONE, FAILED = "running", "done", "failed"  # a branch's state
+
+
+@cache
+def _requires(tool: str) -> tuple[str, ...]:
+    return tool_contract(tool).requires
 
 
 def right_sequential_run(width: int) -> tuple[int, int, int]:
@@ -58,10 +64,11 @@ CONTRACT_BOUNDS = Bounds()  # the contract's defaults (8 steps, 1000 tokens, 22 
 
 @dataclass
 class Branch:
-    """One branch as it runs: its subscriber, its own state, the tools planned for it (the current
+    """One branch as it runs: its number (b1, b2, ...), its subscriber, its own state, the tools planned for it (the current
     plan's), the next of them to run, its right positions done (CT6) and whether it runs, is done or
     failed."""
 
+    number: int
     subscriber: str
     fields: dict
     tools: tuple[str, ...] = ()
@@ -148,14 +155,14 @@ class _Run:
         """The running branches whose next step may run (CT5 per branch), sequentially only the first of
         them; a branch whose next tool lacks a required field fails here, before any call."""
         ready = []
-        for number, branch in enumerate(self.branches, 1):
+        for branch in self.branches:
             if branch.state != RUNNING:
                 continue
             tool = branch.tools[branch.at]
-            missing = [name for name in tool_contract(tool).requires if name not in branch.fields]
+            missing = [name for name in _requires(tool) if name not in branch.fields]
             if missing:
                 branch.state = FAILED
-                self.log("precondition", f"b{number} {tool}: the branch lacks {', '.join(missing)}")
+                self.log("precondition", f"b{branch.number} {tool}: the branch lacks {', '.join(missing)}")
             else:
                 ready.append(branch)
                 if not self.parallel:
@@ -165,7 +172,7 @@ class _Run:
     def call(self, branch: Branch) -> None:
         """One call of a branch's next tool on its own state; a tool error or a plan that ends without the
         branch's amount fails it."""
-        number, tool = self.branches.index(branch) + 1, branch.tools[branch.at]
+        number, tool = branch.number, branch.tools[branch.at]
         observation = call_and_observe(tool, branch.fields)
         self.calls, branch.at = self.calls + 1, branch.at + 1
         error = observation.get("error")
@@ -217,7 +224,8 @@ def fan_out_run(
     parallel = check_switch(parallel_steps, "parallel_steps")
     bounds = check_bounds(bounds)
     branches = [
-        Branch(s, {"subscriber": s, "query": task.request, "column": "charge"}) for s in task.subscribers
+        Branch(number, s, {"subscriber": s, "query": task.request, "column": "charge"})
+        for number, s in enumerate(task.subscribers, 1)
     ]
     run = _Run(task, parallel, bounds, branches)
     draw = draw_stream(stream_key(seed, task.name, planner=True))
