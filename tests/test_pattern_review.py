@@ -200,3 +200,22 @@ def test_the_cli_flag():
     bad = run_cli("table", "--setups", "single-loop", "--reviewer", "always")
     assert bad.returncode != 0 and "--reviewer" in bad.stderr and "blocking" in bad.stderr
     assert "--reviewer" in run_cli("trace", "--help", check=True).stdout
+
+
+def test_the_exercise_says_right_or_wrong_without_the_answer():
+    from sim.exercises.patterns import review_check_prevented, review_prevented, review_runs_to_check
+
+    seed = 20260219
+    assert review_check_prevented(seed, review_prevented).startswith("right")
+    naive = review_check_prevented(seed, lambda run: sum(r.wrong and r.refused for r in run.reviews))
+    assert naive.startswith("wrong") and "at seed" in naive
+    assert review_check_prevented(seed, lambda run: None).startswith("not answered")
+    assert review_check_prevented(seed, lambda run: 1.0).startswith("wrong")
+    runs = review_runs_to_check(seed)
+    assert sum(map(review_prevented, runs)) > 0 and any(
+        r.empty and r.refused for run in runs for r in run.reviews
+    )
+    with pytest.raises(InputTypeError):
+        review_check_prevented(seed, 3)
+    with pytest.raises(InputTypeError):
+        review_check_prevented("seed", review_prevented)
