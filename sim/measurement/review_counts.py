@@ -77,30 +77,36 @@ def review_table(named_runs: Mapping[str, object]) -> pd.DataFrame:
     return table
 
 
-def per_seed(grid: tuple[tuple[Run, ...], ...], unit: str) -> np.ndarray:
-    """One unit of PER_SEED_UNITS at each seed, over the 24 tasks of `review_runs`' grid: success as a
-    share of tasks, the others summed (seconds by RV4)."""
-    if unit not in PER_SEED_UNITS:
-        raise InputError(f"unit must be one of {', '.join(PER_SEED_UNITS)}, got {unit!r}")
-    value = {
-        "success": lambda run: is_correct(run) / len(TASKS),
-        "tokens": lambda run: run.tokens,
-        "seconds": run_seconds,
-        "wrong writes made": lambda run: sum(writes_made(run)),
-        "right writes made": lambda run: sum(not wrong for wrong in writes_made(run)),
-    }[unit]
-    return np.array([[value(run) for run in row] for row in grid], dtype=float).sum(axis=0)
+def review_units(grid: tuple[tuple[Run, ...], ...]) -> pd.DataFrame:
+    """PER_SEED_UNITS at each seed of `review_runs`' grid, over its 24 tasks, one row a seed: success as
+    a share of the tasks, the others summed (seconds by RV4); each run read once."""
+    rows = np.zeros((len(grid[0]), len(PER_SEED_UNITS)))
+    for row in grid:
+        for position, run in enumerate(row):
+            made = writes_made(run)
+            wrong = sum(made)
+            rows[position] += (
+                is_correct(run) / len(TASKS),
+                run.tokens,
+                run_seconds(run),
+                wrong,
+                len(made) - wrong,
+            )
+    return pd.DataFrame(rows, columns=list(PER_SEED_UNITS), index=[row.seed for row in grid[0]])
 
 
 def review_differences(on, off, units: Iterable[str] = PER_SEED_UNITS) -> pd.DataFrame:
-    """Same-seed differences (on minus off) of each unit over `review_runs` grids at the same seeds:
-    the mean and its 95 % t interval, one row a unit."""
-    if len(on) != len(off) or any(len(a) != len(b) for a, b in zip(on, off, strict=True)):
-        raise InputError("on and off must be review_runs grids at the same seeds")
-    if any(a.seed != b.seed or a.task != b.task for a, b in zip(on[0], off[0], strict=True)):
+    """Same-seed differences (on minus off) of each unit, from two `review_runs` grids at the same seeds
+    or their `review_units`: the mean and its 95 % t interval, one row a unit.
+
+    Raises InputError for grids at other seeds or an unknown unit."""
+    on, off = (table if isinstance(table, pd.DataFrame) else review_units(table) for table in (on, off))
+    if list(on.index) != list(off.index):
         raise InputError("on and off must be review_runs grids at the same seeds")
     rows = []
     for unit in units:
-        mean, low, high = t_interval(per_seed(on, unit) - per_seed(off, unit))
+        if unit not in PER_SEED_UNITS:
+            raise InputError(f"unit must be one of {', '.join(PER_SEED_UNITS)}, got {unit!r}")
+        mean, low, high = t_interval((on[unit] - off[unit]).to_numpy())
         rows.append({"unit": unit, "mean difference": mean, "low": low, "high": high})
     return pd.DataFrame(rows).set_index("unit")
