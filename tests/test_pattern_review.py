@@ -219,3 +219,29 @@ def test_the_exercise_says_right_or_wrong_without_the_answer():
         review_check_prevented(seed, 3)
     with pytest.raises(InputTypeError):
         review_check_prevented("seed", review_prevented)
+
+
+def test_the_differences_agree_with_the_harness_score():
+    """review_differences and the harness's score (through the seed-by-seed BatchRun) give one interval."""
+    from sim.measurement.harness import held_out_seeds, score
+
+    seeds = held_out_seeds(20)
+    on, off = RunConfig("plan-execute", 8, reviewer="blocking"), RunConfig("plan-execute", 8)
+    mine = review_differences(review_runs(on, seeds), review_runs(off, seeds)).loc["tokens"]
+    table = score(on, off, seeds=seeds).set_index("unit")
+    assert table.loc["tokens", "95 % interval"] == f"[{mine['low']:+.2f}, {mine['high']:+.2f}]"
+
+
+def test_the_runtimes_view_a_refused_write_is_not_held_and_a_trip_is_its_own_stop_reason():
+    """The exit state is the runtime's claim: a blocked write left nothing written (RV2); a trip's stop
+    reason is the tripwire (RV3), beside the truth of the write in the review."""
+    from sim.engine.exit_states import TRIPWIRE, observed_fields, stop_reason_of
+
+    task, seed = BY_NAME["G15"], 20260219
+    blocked = run_with(RunConfig("single-loop", 8, argument_errors=0.1, reviewer="blocking"), task, seed)
+    assert blocked.reviews and all(r.refused and not r.made for r in blocked.reviews)
+    assert "written" not in observed_fields(blocked) and stop_reason_of(blocked) == "max_steps"
+    tripped = run_with(RunConfig("single-loop", 8, argument_errors=0.1, reviewer="parallel"), task, seed)
+    assert tripped.tripped and stop_reason_of(tripped) == TRIPWIRE and tripped.reviews[-1].wrong
+    off = run_with(RunConfig("single-loop", 8, argument_errors=0.1), task, seed)
+    assert "written" in observed_fields(off) and stop_reason_of(off) != TRIPWIRE
