@@ -2,7 +2,7 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5); argument_errors AE1 (lesson 4); parallel_steps PX1 (lesson 8)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4); parallel_steps PX1, reviewer RV1-RV4 (lesson 8)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
@@ -19,6 +19,7 @@ from sim.model.checks import (
     check_switch,
 )
 from sim.model.errors import InputError, InputTypeError
+from sim.model.review import REVIEWERS
 from sim.model.world import LOOKALIKE_TOOLS, TOOL_NAMES, WORLD_SEED
 
 DEFAULT_SEED = WORLD_SEED  # run A of the lessons; run B is DEFAULT_SEED + 1
@@ -41,6 +42,7 @@ OPTIONS = {
     "common_draws": (False, None),
     "argument_errors": (None, "share"),
     "parallel_steps": (False, None),
+    "reviewer": (None, REVIEWERS),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -58,12 +60,14 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
     "parallel_steps": "the course's rule PX1 (lesson 8): one step runs every ready plan step at once (tokens: "
     "one executor step plus an observation per call; seconds: the longest call's)",
+    "reviewer": "the course's rule RV1-RV4 (lesson 8): a model reviews every write_record call and may refuse "
+    "it; blocking: the write waits for the verdict; parallel: a refusal halts the run after the write",
 }
-PATTERN_OPTIONS = ()  # lesson 8's options: the loops run them seed by seed (no array path)
+PATTERN_OPTIONS = ("reviewer",)  # lesson 8's options: the loops run them seed by seed (no array path)
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors"),
-    "plan-execute": (*LOOP_OPTIONS, "argument_errors"),
+    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", "reviewer"),
+    "plan-execute": (*LOOP_OPTIONS, "argument_errors", "reviewer"),
     "contract": (
         "max_replans",
         "max_tokens",
@@ -83,7 +87,8 @@ class RunConfig:
     option the setup lacks stays "not given" (False, None), the contract's bounds take defaults.
 
     Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
-    or lookalike with approval or common_draws (those count or pick among the five tools)."""
+    or lookalike with approval or common_draws (those count or pick among the five tools), or reviewer
+    with common_draws or lookalike (RV1 is not implemented with them)."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -98,6 +103,7 @@ class RunConfig:
     common_draws: bool = False
     argument_errors: float | None = None
     parallel_steps: bool = False
+    reviewer: str | None = None
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -124,6 +130,10 @@ class RunConfig:
             raise InputError(
                 "lookalike and common_draws cannot be combined: common draws pick among the five tools"
             )
+        for other in ("common_draws", "lookalike"):
+            if self.reviewer is not None and getattr(self, other):
+                raise InputError(f"reviewer and {other} cannot be combined: the reviewer (RV1) is not "
+                                 f"implemented with {other}")  # fmt: skip
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -142,7 +152,8 @@ class RunConfig:
         else:
             stop = "stop when done" if self.stop_when_done else "original stop"
             rule = f"{stop}, budget plan length + {self.budget_margin}"
-        return rule + lookalike + (" + common draws" if self.common_draws else "") + self._argument_rule()
+        rule += lookalike + (" + common draws" if self.common_draws else "") + self._argument_rule()
+        return rule + ("" if self.reviewer is None else f", {self.reviewer} reviewer (RV1)")
 
     def _argument_rule(self) -> str:
         return "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"

@@ -11,6 +11,7 @@ EXIT_STATES = (SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED, TIMEOUT)
 PLAN_COMPLETE, JOB_DONE = "plan complete", "job done"  # a contract's plan ended; a loop's agent stopped
 BOUND_NAMES = ("max_steps", "max_tokens", "max_seconds")  # checked in this order before a call (CT11)
 STOP_REASONS = (PLAN_COMPLETE, *BOUND_NAMES, "max_replans")
+TRIPWIRE = "tripwire"  # a loop run halted by a parallel reviewer's refusal (RV3, lesson 8)
 
 
 def exit_field(state: str) -> str:
@@ -39,9 +40,12 @@ def exit_state(goal_held: bool, intermediate: bool, stop_reason: str) -> str:
 
 def observed_fields(run) -> dict:
     """The fields a loop run holds at its end: its trace's calls, with their wrong arguments (AE1),
-    replayed from the starting state."""
+    replayed from the starting state; a write a blocking reviewer refused (RV2) was never made."""
     fields = initial_state(BY_NAME[run.task])
+    blocking = getattr(run.config, "reviewer", None) == "blocking"
     for call in run.trace:
+        if blocking and call.error and call.tool == "write_record":
+            continue
         call_and_observe(call.tool, fields, call.wrong)  # as the loop called it (the tools are pure)
     return fields
 
@@ -56,5 +60,7 @@ def exit_state_of(run) -> str:
 
 def stop_reason_of(run) -> str:
     """What ended a run: a contract run's stop reason; for a loop "job done" when the agent stopped,
-    "max_steps" when the budget ran out."""
+    "max_steps" when the budget ran out, TRIPWIRE when a parallel reviewer halted it (RV3)."""
+    if getattr(run, "tripped", False):
+        return TRIPWIRE
     return getattr(run, "stop_reason", None) or (JOB_DONE if run.stopped else "max_steps")

@@ -13,6 +13,15 @@ from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import draws_among, executor_pick, single_loop_pick, write_plan
+from sim.model.review import (
+    REFUSAL,
+    REVIEW_TOKENS,
+    REVIEWED_TOOL,
+    Review,
+    refuses,
+    reviewer_draws,
+    write_is_wrong,
+)
 from sim.model.tasks import ANSWERS, Task
 from sim.model.world import IMITATES, TOOLS, WORLD_TOOLS, run_tool
 
@@ -67,7 +76,8 @@ def check_run(run: object, name: str = "run", setups: tuple[str, ...] | None = N
 class Run(TaskRun):
     """The record of one loop run: steps (planning counts as one, AA25), approvals (single loop with
     `approval`), plan (split only), stopped (the agent stopped; False: the budget ran out), log (one
-    LoopStep a step, the planning step excluded)."""
+    LoopStep a step, the planning step excluded); reviews (RV1, under `reviewer`) and tripped (a parallel
+    reviewer's refusal halted the run, RV3: no answer)."""
 
     setup: str
     task: str
@@ -83,6 +93,8 @@ class Run(TaskRun):
     stopped: bool
     log: tuple[LoopStep, ...]
     config: RunConfig
+    reviews: tuple[Review, ...] = ()
+    tripped: bool = False
 
     @property
     def calls(self) -> int:
@@ -144,10 +156,13 @@ class Loop:
     tokens: int = 0
     errors: int = 0
     approvals: int = 0
+    reviews: list = field(default_factory=list)  # RV1's reviews, under the option `reviewer`
+    review_draw: Callable | None = field(init=False)  # RV1's own draw stream, one draw a review
 
     def __post_init__(self):
         share = self.config.argument_errors
         self.writer = None if share is None else argument_writer(self.seed, self.task.name, share)
+        self.review_draw = self.config.reviewer and reviewer_draws(self.seed, self.task.name)  # RV1
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         planned = None if self.plan is None else len(self.plan)
         self.config = self.config.for_task(budgeted_calls(self.goal, planned))  # SB2
@@ -158,12 +173,12 @@ class Loop:
         """SB1 (lesson 3): once the goal test GT1 holds, this step is a stop step, paid, with no call."""
         return self.config.stop_when_done and goal_reached(self.goal, self.state)
 
-    def record(self, stopped: bool) -> "Run":
-        """The finished run's record."""
+    def record(self, stopped: bool, tripped: bool = False) -> "Run":
+        """The finished run's record; a tripped run (RV3) returns no answer."""
         return Run(
             self.config.setup, self.task.name, self.seed, self.config.budget, self.steps, self.tokens,
-            self.errors, int(self.approvals), self.state.get("result"), tuple(self.trace), self.plan,
-            stopped, tuple(self.log), self.config,
+            self.errors, int(self.approvals), None if tripped else self.state.get("result"), tuple(self.trace),
+            self.plan, stopped, tuple(self.log), self.config, tuple(self.reviews), tripped,
         )  # fmt: skip
 
 
@@ -176,8 +191,12 @@ def take_step(loop: Loop) -> LoopStep:
     tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
-        error = "error" in call_and_observe(tool, loop.state, wrong)
-        tokens += observation_tokens(error, loop.config.self_critique)
+        reviewed = loop.config.reviewer is not None and tool == REVIEWED_TOOL  # RV1
+        observation = (
+            reviewed_call(loop, tool, wrong) if reviewed else call_and_observe(tool, loop.state, wrong)
+        )
+        error = "error" in observation
+        tokens += observation_tokens(error, loop.config.self_critique) + REVIEW_TOKENS * reviewed
         right = None if target is None else tool == target
     held = loop.state.get("result")
     return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
@@ -197,7 +216,26 @@ def run_loop(loop: Loop) -> Run:
         loop.errors += step.error
         loop.done += bool(step.right) and not step.error  # AA27: the model's progress
         loop.trace.append(ToolCall(step.tool, step.error, step.held, step.wrong))
+        if loop.reviews and loop.reviews[-1].tripped and loop.reviews[-1].step == loop.steps:  # RV3
+            return loop.record(stopped=False, tripped=True)
     return loop.record(stopped=False)
+
+
+def reviewed_call(loop: Loop, tool: str, wrong: tuple[str, ...]) -> dict:
+    """A write reviewed by RV1 (the reviewer, a model, judges it against the truth), then blocked (RV2)
+    or made beside the review (RV3); the review is kept on the loop. Returns the observation."""
+    state = loop.state
+    arguments = call_arguments(tool, state)
+    arguments.update({name: wrong_value(name, arguments[name]) for name in wrong})
+    subscriber, value = arguments.get("subscriber"), arguments.get("value")
+    is_wrong = write_is_wrong(loop.task, subscriber, value)
+    refused, blocking = refuses(is_wrong, loop.review_draw()), loop.config.reviewer == "blocking"
+    observation = {"error": REFUSAL} if refused and blocking else call_and_observe(tool, state, wrong)
+    made = "error" not in observation
+    loop.reviews.append(
+        Review(loop.steps, subscriber, value, is_wrong, refused, made, refused and not blocking)
+    )
+    return observation
 
 
 def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
