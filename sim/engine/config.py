@@ -2,7 +2,7 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5); argument_errors AE1 (lesson 4)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4); keep_last CP1-CP2 (lesson 8)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
@@ -40,6 +40,7 @@ OPTIONS = {
     "lookalike": (False, None),
     "common_draws": (False, None),
     "argument_errors": (None, "share"),
+    "keep_last": (None, 1),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -55,12 +56,15 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "same pick, a stream per task and position; off: each setup's own streams",
     "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
     "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
+    "keep_last": "the course's rules CP1-CP2 (lesson 8): each step re-sends only the last this many tool "
+    "calls in full and a summary of the earlier ones (20 + 4 tokens a call); a pick that needs a field "
+    "only the summary holds is right with 0.6 x its share",
 }
-PATTERN_OPTIONS = ()  # lesson 8's options: the loops run them seed by seed (no array path)
+PATTERN_OPTIONS = ("keep_last",)  # lesson 8's options: the loops run them seed by seed (no array path)
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors"),
-    "plan-execute": (*LOOP_OPTIONS, "argument_errors"),
+    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", "keep_last"),
+    "plan-execute": (*LOOP_OPTIONS, "argument_errors", "keep_last"),
     "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike", "argument_errors"),
 }
 PLANNING_STEPS = {"single-loop": 0, "plan-execute": 1}  # steps a loop spends planning (AA25)
@@ -73,7 +77,8 @@ class RunConfig:
     option the setup lacks stays "not given" (False, None), the contract's bounds take defaults.
 
     Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
-    or lookalike with approval or common_draws (those count or pick among the five tools)."""
+    or lookalike with approval or common_draws (those count or pick among the five tools), or keep_last
+    with common_draws."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -87,6 +92,7 @@ class RunConfig:
     lookalike: bool = False
     common_draws: bool = False
     argument_errors: float | None = None
+    keep_last: int | None = None
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -113,6 +119,11 @@ class RunConfig:
             raise InputError(
                 "lookalike and common_draws cannot be combined: common draws pick among the five tools"
             )
+        if self.keep_last is not None and self.common_draws:
+            raise InputError(
+                "keep_last and common_draws cannot be combined: the compacted trace (CP1-CP2) runs on "
+                "each setup's own streams"
+            )
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -130,7 +141,9 @@ class RunConfig:
         else:
             stop = "stop when done" if self.stop_when_done else "original stop"
             rule = f"{stop}, budget plan length + {self.budget_margin}"
-        return rule + lookalike + (" + common draws" if self.common_draws else "") + self._argument_rule()
+        common = " + common draws" if self.common_draws else ""
+        compacted = "" if self.keep_last is None else f", keep last {self.keep_last} (CP1-CP2)"
+        return rule + lookalike + common + self._argument_rule() + compacted
 
     def _argument_rule(self) -> str:
         return "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"
