@@ -12,7 +12,13 @@ from sim.engine.loops import GIVEN, call_and_observe, initial_state, produced_fi
 from sim.engine.runs import run_with
 from sim.exercises.patterns import check_compaction_step_tokens, compaction_step_tokens
 from sim.measurement.batch import batch_run
-from sim.measurement.compaction_sweep import compaction_table, longest_resent_trace, sweep_runs, turn
+from sim.measurement.compaction_sweep import (
+    compacted_steps,
+    compaction_table,
+    longest_resent_trace,
+    sweep_runs,
+    turn,
+)
 from sim.measurement.harness import held_out_seeds, score
 from sim.model import compaction
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens
@@ -253,3 +259,14 @@ def test_the_exercise_check():
     assert check_compaction_step_tokens(20260218, lambda length, k: None).startswith("not answered")
     with pytest.raises(InputTypeError, match="step_tokens must be a function"):
         check_compaction_step_tokens(20260218, 3)
+
+
+def test_the_step_view_shows_what_only_the_summary_holds():
+    run = run_with(RunConfig("single-loop", 8, keep_last=1), "G05", 20260218)
+    steps = compacted_steps(run)
+    assert list(steps.tokens) == [step.tokens for step in run.log]
+    assert list(steps.summarized) == [max(0, step.trace_length - 1) for step in run.log]
+    factors = recalls(run, 1)
+    assert [lost != "-" for lost in steps["only in summary"]] == [factor < 1 for factor in factors]
+    with pytest.raises(InputError, match="keep_last"):
+        compacted_steps(run_with(RunConfig("single-loop", 8), "G05", 20260218))

@@ -76,3 +76,30 @@ def turn(table: pd.DataFrame) -> dict:
     smallest = compacted.keep_last.to_numpy()[from_here]
     return {"cheapest": None if pd.isna(best) else int(best),
             "indistinguishable": int(smallest[0]) if len(smallest) else None}  # fmt: skip
+
+
+def compacted_steps(run) -> pd.DataFrame:
+    """A loop run under keep_last step by step as the model re-reads it (CP1-CP2): the calls re-sent in
+    full and summarized, the step's tokens, the target, the fields it needs that only the summary holds
+    (replayed from the run's own trace) and the pick. Raises InputError for a run without keep_last."""
+    from sim.engine.loops import GIVEN, call_and_observe, check_run, initial_state, produced_fields
+    from sim.model import compaction
+    from sim.model.errors import InputError
+    from sim.model.tasks import BY_NAME
+
+    run = check_run(run, setups=tuple(PLANNING_STEPS))
+    keep_last = run.config.keep_last
+    if keep_last is None:
+        raise InputError("run must be made with keep_last (the compacted trace, CP1-CP2), got keep_last None")
+    state, produced, rows = initial_state(BY_NAME[run.task]), {}, []
+    for step in run.log:
+        needed = compaction.fields_needed(step.target, GIVEN)
+        lost = compaction.summarized_fields(needed, produced, step.trace_length, keep_last)
+        kept = min(step.trace_length, keep_last)
+        rows.append((step.step, kept, step.trace_length - kept, step.tokens, step.target or "-", ", ".join(lost) or "-",
+                     step.tool or "stop", step.right))  # fmt: skip
+        if step.tool is not None:
+            observation = call_and_observe(step.tool, state, step.wrong)
+            produced.update(dict.fromkeys(produced_fields(step.tool, observation), step.trace_length))
+    columns = ["step", "re-sent", "summarized", "tokens", "target", "only in summary", "pick", "right"]
+    return pd.DataFrame(rows, columns=columns)
