@@ -262,11 +262,11 @@ def test_the_exercise_check():
 
 
 def test_the_step_view_shows_what_only_the_summary_holds():
-    run = run_with(RunConfig("single-loop", 8, keep_last=1), "G05", 20260218)
+    run = run_with(RunConfig("single-loop", 8, keep_last=1), BY_NAME["G05"], 20260218)
     steps = compacted_steps(run)
     assert list(steps.tokens) == [step.tokens for step in run.log]
     assert list(steps.summarized) == [max(0, step.trace_length - 1) for step in run.log]
     factors = recalls(run, 1)
     assert [lost != "-" for lost in steps["only in summary"]] == [factor < 1 for factor in factors]
     with pytest.raises(InputError, match="keep_last"):
-        compacted_steps(run_with(RunConfig("single-loop", 8), "G05", 20260218))
+        compacted_steps(run_with(RunConfig("single-loop", 8), BY_NAME["G05"], 20260218))
