@@ -200,7 +200,7 @@ def take_step(loop: Loop) -> LoopStep:
 
 def choose(loop: Loop, target: str | None, depth: int, calls: int) -> str | None:
     """The step's pick; under a compacted trace (keep_last, lesson 8) with CP2's recall share."""
-    if loop.config.keep_last is None:
+    if loop.config.keep_last is None or calls <= loop.config.keep_last:  # off, or nothing summarized
         return loop.pick(target, depth, calls)
     needed = compaction.fields_needed(target, GIVEN)  # the model may know what its target needs
     return loop.pick(target, depth, calls, compaction.recall_share(needed, loop.produced, calls,

@@ -48,7 +48,7 @@ def check_compaction_step_tokens(seed: int, step_tokens: Callable) -> str:
                 paid = step.tokens - (0 if step.tool is None else observation_tokens(step.error))
                 answer = step_tokens(step.trace_length, keep_last)
                 if answer is None:
-                    return "not answered yet: fill in step_tokens and run the check again"
+                    return "not answered yet: write the body of your step_tokens function and run the check again"
                 if answer != paid:
                     return (
                         f"wrong: at seed {seed}, a step re-sending a trace of {step.trace_length} calls "

@@ -15,7 +15,8 @@ the harness holds. The split's executor follows its plan blindly (AA26) while pl
 so CP2 touches only its fallback picks. No rule draws: a pick takes the same draw as without the rule.
 """
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 
 from sim.model.picks import executor_pick, picks_right, random_tool, right_share, single_loop_pick
 from sim.model.world import WORLD_TOOLS
@@ -49,9 +50,10 @@ def compacting(step_tokens: Callable, keep_last: int) -> Callable:
     return tokens
 
 
-def fields_needed(tool: str | None, given: Collection[str]) -> tuple[str, ...]:
+@cache
+def fields_needed(tool: str | None, given: tuple[str, ...]) -> tuple[str, ...]:
     """The fields a call of `tool` needs from earlier calls: its schema's fields not in `given` (what the
-    request gives), write_record's value read as the answer held; () for a stop (None)."""
+    request gives, a tuple), write_record's value read as the answer held; () for a stop (None)."""
     if tool is None:
         return ()
     return tuple(READ_AS.get(name, name) for name in WORLD_TOOLS[tool].fields if name not in given)
