@@ -191,7 +191,8 @@ def take_step(loop: Loop) -> LoopStep:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
         observation = call_and_observe(tool, loop.state, wrong)
         error = "error" in observation
-        loop.produced.update(dict.fromkeys(produced_fields(tool, observation), calls))  # CP2
+        if loop.config.keep_last is not None:  # CP2: which call last produced each field
+            loop.produced.update(dict.fromkeys(produced_fields(tool, observation), calls))
         tokens += observation_tokens(error, loop.config.self_critique)
         right = None if target is None else tool == target
     held = loop.state.get("result")

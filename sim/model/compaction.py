@@ -34,10 +34,12 @@ def summary_tokens(summarized):
 
 
 def compacted_step_tokens(step_tokens: Callable, trace_length, keep_last: int):
-    """CP1: a step's tokens with the last `keep_last` calls of a trace of `trace_length` calls re-sent in
-    full (the source's `step_tokens` formula) and a summary of the earlier ones."""
-    kept = min(trace_length, keep_last)
-    return step_tokens(kept) + summary_tokens(trace_length - kept)
+    """CP1: a step's tokens with the last `keep_last` calls of a trace of `trace_length` calls (ints)
+    re-sent in full (the source's `step_tokens` formula) and a summary of the earlier ones."""
+    summarized = trace_length - keep_last
+    if summarized <= 0:
+        return step_tokens(trace_length)
+    return step_tokens(keep_last) + SUMMARY_TOKENS + SUMMARY_TOKENS_PER_CALL * summarized
 
 
 def compacting(step_tokens: Callable, keep_last: int) -> Callable:
