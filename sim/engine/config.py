@@ -2,7 +2,8 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5); argument_errors AE1 (lesson 4); parallel_steps PX1, reviewer RV1-RV4 (lesson 8)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4); parallel_steps PX1, reviewer RV1-RV4, keep_last CP1-CP2
+(lesson 8)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
@@ -43,6 +44,7 @@ OPTIONS = {
     "argument_errors": (None, "share"),
     "parallel_steps": (False, None),
     "reviewer": (None, REVIEWERS),
+    "keep_last": (None, 1),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -62,12 +64,18 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "one executor step plus an observation per call; seconds: the longest call's)",
     "reviewer": "the course's rule RV1-RV4 (lesson 8): a model reviews every write_record call and may refuse "
     "it; blocking: the write waits for the verdict; parallel: a refusal halts the run after the write",
+    "keep_last": "the course's rules CP1-CP2 (lesson 8): each step re-sends only the last this many tool "
+    "calls in full and a summary of the earlier ones (20 + 4 tokens a call); a pick that needs a field "
+    "only the summary holds is right with 0.6 x its share",
 }
-PATTERN_OPTIONS = ("reviewer",)  # lesson 8's options: the loops run them seed by seed (no array path)
+PATTERN_OPTIONS = (
+    "reviewer",
+    "keep_last",
+)  # lesson 8's options: the loops run them seed by seed (no array path)
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", "reviewer"),
-    "plan-execute": (*LOOP_OPTIONS, "argument_errors", "reviewer"),
+    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", "reviewer", "keep_last"),
+    "plan-execute": (*LOOP_OPTIONS, "argument_errors", "reviewer", "keep_last"),
     "contract": (
         "max_replans",
         "max_tokens",
@@ -88,7 +96,7 @@ class RunConfig:
 
     Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
     or lookalike with approval or common_draws (those count or pick among the five tools), or reviewer
-    with common_draws or lookalike (RV1 is not implemented with them)."""
+    with common_draws or lookalike (RV1 is not implemented with them), or keep_last with common_draws."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -104,6 +112,7 @@ class RunConfig:
     argument_errors: float | None = None
     parallel_steps: bool = False
     reviewer: str | None = None
+    keep_last: int | None = None
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -134,6 +143,11 @@ class RunConfig:
             if self.reviewer is not None and getattr(self, other):
                 raise InputError(f"reviewer and {other} cannot be combined: the reviewer (RV1) is not "
                                  f"implemented with {other}")  # fmt: skip
+        if self.keep_last is not None and self.common_draws:
+            raise InputError(
+                "keep_last and common_draws cannot be combined: the compacted trace (CP1-CP2) runs on "
+                "each setup's own streams"
+            )
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -152,8 +166,10 @@ class RunConfig:
         else:
             stop = "stop when done" if self.stop_when_done else "original stop"
             rule = f"{stop}, budget plan length + {self.budget_margin}"
-        rule += lookalike + (" + common draws" if self.common_draws else "") + self._argument_rule()
-        return rule + ("" if self.reviewer is None else f", {self.reviewer} reviewer (RV1)")
+        common = " + common draws" if self.common_draws else ""
+        compacted = "" if self.keep_last is None else f", keep last {self.keep_last} (CP1-CP2)"
+        reviewed = "" if self.reviewer is None else f", {self.reviewer} reviewer (RV1)"
+        return rule + lookalike + common + self._argument_rule() + compacted + reviewed
 
     def _argument_rule(self) -> str:
         return "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"

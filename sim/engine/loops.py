@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from sim.engine.config import PLANNING_STEPS, RunConfig
 from sim.engine.goals import budgeted_calls, goal_of, goal_reached
+from sim.model import compaction
 from sim.model.arguments import argument_writer, wrong_value
 from sim.model.checks import check_switch
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens, planner_tokens
@@ -135,6 +136,15 @@ def call_and_observe(tool: str, state: dict, wrong: tuple[str, ...] = ()) -> dic
     return observation
 
 
+def produced_fields(tool: str, observation: dict) -> tuple[str, ...]:
+    """The fields a call's observation folds into the state (`call_and_observe`), the answer held
+    ("result") among them; none for a tool error."""
+    if "error" in observation:
+        return ()
+    result = ("result",) if IMITATES.get(tool, tool) in RESULT_FIELDS else ()
+    return tuple(name for name in observation if name not in GIVEN) + result
+
+
 @dataclass
 class Loop:
     """A loop run as it goes: its task, seed and config; the setup's pick (target, depth, calls) -> tool
@@ -158,6 +168,7 @@ class Loop:
     approvals: int = 0
     reviews: list = field(default_factory=list)  # RV1's reviews, under the option `reviewer`
     review_draw: Callable | None = field(init=False)  # RV1's own draw stream, one draw a review
+    produced: dict = field(default_factory=dict)  # field -> index of the call that last produced it (CP2)
 
     def __post_init__(self):
         share = self.config.argument_errors
@@ -166,6 +177,8 @@ class Loop:
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         planned = None if self.plan is None else len(self.plan)
         self.config = self.config.for_task(budgeted_calls(self.goal, planned))  # SB2
+        if self.config.keep_last is not None:  # CP1 (lesson 8): the last k calls in full and a summary
+            self.step_tokens = compaction.compacting(self.step_tokens, self.config.keep_last)
         if self.plan is not None:  # the planner's one call is a step (AA23, AA25)
             self.steps, self.tokens = PLANNING_STEPS[self.config.setup], planner_tokens(len(self.plan))
 
@@ -187,7 +200,7 @@ def take_step(loop: Loop) -> LoopStep:
     sequence, done, calls = loop.task.sequence, loop.done, len(loop.trace)  # AA27: the model's pick
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
-    tool = None if loop.goal_stops() else loop.pick(target, done + 1, calls)
+    tool = None if loop.goal_stops() else choose(loop, target, done + 1, calls)
     tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
@@ -196,10 +209,21 @@ def take_step(loop: Loop) -> LoopStep:
             reviewed_call(loop, tool, wrong) if reviewed else call_and_observe(tool, loop.state, wrong)
         )
         error = "error" in observation
+        if loop.config.keep_last is not None:  # CP2: which call last produced each field
+            loop.produced.update(dict.fromkeys(produced_fields(tool, observation), calls))
         tokens += observation_tokens(error, loop.config.self_critique) + REVIEW_TOKENS * reviewed
         right = None if target is None else tool == target
     held = loop.state.get("result")
     return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
+
+
+def choose(loop: Loop, target: str | None, depth: int, calls: int) -> str | None:
+    """The step's pick; under a compacted trace (keep_last, lesson 8) with CP2's recall share."""
+    if loop.config.keep_last is None or calls <= loop.config.keep_last:  # off, or nothing summarized
+        return loop.pick(target, depth, calls)
+    needed = compaction.fields_needed(target, GIVEN)  # the model may know what its target needs
+    return loop.pick(target, depth, calls, compaction.recall_share(needed, loop.produced, calls,
+                                                                   loop.config.keep_last))  # fmt: skip
 
 
 def run_loop(loop: Loop) -> Run:
@@ -242,8 +266,10 @@ def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
     """The single loop on a checked task, seed and config; random picks draw among the config's tools."""
     draw = draws_among(draw_stream(stream_key(seed, task.name)), config.tools)
 
-    def pick(target, depth, calls):
-        return single_loop_pick(target, depth, draw)
+    def pick(target, depth, calls, recall=1.0):  # recall: CP2's share factor (lesson 8)
+        if recall == 1:
+            return single_loop_pick(target, depth, draw)
+        return compaction.recalled_pick(target, depth, draw, recall)
 
     return run_loop(Loop(task, seed, config, pick, loop_step_tokens))
 
@@ -253,8 +279,10 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
     draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
     plan = write_plan(task.sequence, draw)  # AA24, AA29
 
-    def pick(target, depth, calls):
-        return executor_pick(plan, calls, target, depth, draw)
+    def pick(target, depth, calls, recall=1.0):  # recall: CP2's share factor, on fallback picks only
+        if recall == 1:
+            return executor_pick(plan, calls, target, depth, draw)
+        return compaction.recalled_executor_pick(plan, calls, target, depth, draw, recall)
 
     return run_loop(Loop(task, seed, config, pick, executor_step_tokens, plan))
 
