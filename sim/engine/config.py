@@ -2,7 +2,7 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5); argument_errors AE1 (lesson 4)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4); reflection RF1/RF2 and misleading_feedback RF3 (lesson 8)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
@@ -19,6 +19,7 @@ from sim.model.checks import (
     check_switch,
 )
 from sim.model.errors import InputError, InputTypeError
+from sim.model.reflection import KINDS as REFLECTION_KINDS
 from sim.model.world import LOOKALIKE_TOOLS, TOOL_NAMES, WORLD_SEED
 
 DEFAULT_SEED = WORLD_SEED  # run A of the lessons; run B is DEFAULT_SEED + 1
@@ -40,6 +41,8 @@ OPTIONS = {
     "lookalike": (False, None),
     "common_draws": (False, None),
     "argument_errors": (None, "share"),
+    "reflection": (None, REFLECTION_KINDS),
+    "misleading_feedback": (None, "share"),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -55,12 +58,17 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "same pick, a stream per task and position; off: each setup's own streams",
     "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
     "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
+    "reflection": "the course's rules RF1/RF2 (lesson 8): after a tool error the next pick follows the "
+    "error's feedback (feedback), or every pick is critiqued without feedback (intrinsic)",
+    "misleading_feedback": "the course's rule RF3 (lesson 8), with --reflection feedback: with this share "
+    "(strictly between 0 and 1) the feedback names a wrong tool",
 }
-PATTERN_OPTIONS = ()  # lesson 8's options: the loops run them seed by seed (no array path)
+PATTERN_OPTIONS = ("reflection", "misleading_feedback")  # lesson 8's options: the loops run them seed by seed (no array path)
+REFLECTION_OPTIONS = ("reflection", "misleading_feedback")  # lesson 8, RF1-RF3
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors"),
-    "plan-execute": (*LOOP_OPTIONS, "argument_errors"),
+    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", *REFLECTION_OPTIONS),
+    "plan-execute": (*LOOP_OPTIONS, "argument_errors", *REFLECTION_OPTIONS),
     "contract": ("max_replans", "max_tokens", "max_seconds", "lookalike", "argument_errors"),
 }
 PLANNING_STEPS = {"single-loop": 0, "plan-execute": 1}  # steps a loop spends planning (AA25)
@@ -73,7 +81,8 @@ class RunConfig:
     option the setup lacks stays "not given" (False, None), the contract's bounds take defaults.
 
     Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
-    or lookalike with approval or common_draws (those count or pick among the five tools)."""
+    or lookalike with approval or common_draws (those count or pick among the five tools), reflection
+    with self_critique, common_draws or lookalike, misleading_feedback without reflection="feedback"."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -87,6 +96,8 @@ class RunConfig:
     lookalike: bool = False
     common_draws: bool = False
     argument_errors: float | None = None
+    reflection: str | None = None
+    misleading_feedback: float | None = None
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -113,6 +124,23 @@ class RunConfig:
             raise InputError(
                 "lookalike and common_draws cannot be combined: common draws pick among the five tools"
             )
+        self._check_reflection()
+
+    def _check_reflection(self):
+        """RF1-RF3's combinations (lesson 8); raises InputError naming both options."""
+        if self.misleading_feedback is not None and self.reflection != "feedback":
+            raise InputError(
+                f"misleading_feedback needs reflection='feedback' (RF3 misleads the error's feedback), "
+                f"got reflection={self.reflection!r}"
+            )
+        refused = {
+            "self_critique": "both charge the model's critique of an error; compare them side by side",
+            "common_draws": "reflection revises picks that common draws tie to a position",
+            "lookalike": "reflection's suppliers and wrong picks are among the five tools",
+        }
+        for name, why in refused.items():
+            if self.reflection is not None and getattr(self, name):
+                raise InputError(f"reflection and {name} cannot be combined: {why}")
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -133,7 +161,14 @@ class RunConfig:
         return rule + lookalike + (" + common draws" if self.common_draws else "") + self._argument_rule()
 
     def _argument_rule(self) -> str:
-        return "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"
+        argument = "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"
+        return argument + self._reflection_rule()
+
+    def _reflection_rule(self) -> str:
+        if self.reflection is None:
+            return ""
+        misleading = "" if self.misleading_feedback is None else f", misleading {self.misleading_feedback:g} (RF3)"
+        return f", reflection {self.reflection} ({'RF1' if self.reflection == 'feedback' else 'RF2'})" + misleading
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""

@@ -13,6 +13,7 @@ from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import draws_among, executor_pick, single_loop_pick, write_plan
+from sim.model.reflection import reflection_tokens, reviser
 from sim.model.tasks import ANSWERS, Task
 from sim.model.world import IMITATES, TOOLS, WORLD_TOOLS, run_tool
 
@@ -35,7 +36,8 @@ class ToolCall:
 class LoopStep:
     """One step of a loop run as the loop took it (lesson 1). depth and target: the sequence position
     aimed at and its tool (None once the job is done); tool None: the agent stopped; right: tool ==
-    target; trace_length: calls before the step; tokens: what the step cost."""
+    target; trace_length: calls before the step; tokens: what the step cost; revised_from: the ordinary
+    pick a reflection rule replaced (RF1-RF3, lesson 8; None: not replaced)."""
 
     step: int
     depth: int | None
@@ -47,6 +49,7 @@ class LoopStep:
     tokens: int
     held: int | str | None
     wrong: tuple[str, ...] = ()
+    revised_from: str | None = None
 
 
 class TaskRun:
@@ -135,6 +138,7 @@ class Loop:
     step_tokens: Callable[[int], int]
     plan: tuple[str, ...] | None = None
     writer: Callable | None = field(init=False)  # AE1's argument writer, None when the rule is off
+    reviser: Callable | None = field(init=False)  # RF1-RF3's reviser of a pick, None when off
     state: dict = field(init=False)
     trace: list = field(default_factory=list)
     log: list = field(default_factory=list)
@@ -148,6 +152,8 @@ class Loop:
     def __post_init__(self):
         share = self.config.argument_errors
         self.writer = None if share is None else argument_writer(self.seed, self.task.name, share)
+        kind, misleading = self.config.reflection, self.config.misleading_feedback
+        self.reviser = kind and reviser(self.seed, self.task.name, kind, misleading, self.config.tools)
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         planned = None if self.plan is None else len(self.plan)
         self.config = self.config.for_task(budgeted_calls(self.goal, planned))  # SB2
@@ -173,14 +179,27 @@ def take_step(loop: Loop) -> LoopStep:
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
     tool = None if loop.goal_stops() else loop.pick(target, done + 1, calls)
+    tool, revised_from = revise_pick(loop, tool, target)  # RF1-RF3 (lesson 8), off: unchanged
     tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
         error = "error" in call_and_observe(tool, loop.state, wrong)
         tokens += observation_tokens(error, loop.config.self_critique)
+        tokens += reflection_tokens(loop.config.reflection, error, target is not None)
         right = None if target is None else tool == target
     held = loop.state.get("result")
-    return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
+    return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong, revised_from)
+
+
+def revise_pick(loop: Loop, tool: str | None, target: str | None) -> tuple[str | None, str | None]:
+    """RF1-RF3 (lesson 8): the pick after the model's reflection while the job is not done, and the
+    ordinary pick it replaced (None: unchanged); off, a stop or a finished job: the pick as it is."""
+    if not loop.reviser or tool is None or target is None:
+        return tool, None
+    last = loop.trace[-1] if loop.trace else None
+    failed = (last.tool, call_arguments(last.tool, loop.state)) if last is not None and last.error else None
+    revised = loop.reviser(tool, target, failed)
+    return revised, (None if revised == tool else tool)
 
 
 def run_loop(loop: Loop) -> Run:
