@@ -63,8 +63,9 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "misleading_feedback": "the course's rule RF3 (lesson 8), with --reflection feedback: with this share "
     "(strictly between 0 and 1) the feedback names a wrong tool",
 }
-PATTERN_OPTIONS = ("reflection", "misleading_feedback")  # lesson 8's options: the loops run them seed by seed (no array path)
 REFLECTION_OPTIONS = ("reflection", "misleading_feedback")  # lesson 8, RF1-RF3
+# lesson 8's options: the loops run them seed by seed (no array path)
+PATTERN_OPTIONS = (*REFLECTION_OPTIONS,)
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
     "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", *REFLECTION_OPTIONS),
@@ -167,8 +168,10 @@ class RunConfig:
     def _reflection_rule(self) -> str:
         if self.reflection is None:
             return ""
-        misleading = "" if self.misleading_feedback is None else f", misleading {self.misleading_feedback:g} (RF3)"
-        return f", reflection {self.reflection} ({'RF1' if self.reflection == 'feedback' else 'RF2'})" + misleading
+        code = "RF1" if self.reflection == "feedback" else "RF2"
+        share = self.misleading_feedback
+        misleading = "" if share is None else f", misleading {share:g} (RF3)"
+        return f", reflection {self.reflection} ({code})" + misleading
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""
