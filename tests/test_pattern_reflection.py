@@ -260,3 +260,22 @@ def test_the_cli_flags():
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
     alone = run_cli("table", "--misleading-feedback", "0.3")
     assert alone.returncode != 0 and "--misleading-feedback needs --reflection" in alone.stderr
+
+
+def test_the_exercise_says_right_or_wrong_without_the_answer():
+    from sim.exercises.patterns import reflection_check_flips, reflection_runs
+
+    def by_the_log(run):
+        revised = [s for s in run.log if s.revised_from is not None]
+        return (sum(s.tool == s.target for s in revised), sum(s.revised_from == s.target for s in revised))
+
+    def every_revision(run):
+        return (sum(s.revised_from is not None for s in run.log), 0)
+
+    assert reflection_check_flips(20260218, by_the_log).startswith("right")
+    wrong = reflection_check_flips(20260218, every_revision)
+    first = next(run for run in reflection_runs(20260218) if every_revision(run) != reflection_flips(run))
+    assert wrong.startswith("wrong") and f"task {first.task}" in " ".join(wrong.split())
+    assert reflection_check_flips(20260219, lambda run: None).startswith("not answered yet")
+    with pytest.raises(InputTypeError, match="count_flips must be a function"):
+        reflection_check_flips(20260218, 3)
