@@ -13,7 +13,13 @@ from sim.engine.loops import call_and_observe, call_arguments, initial_state
 from sim.engine.runs import run_task, run_with
 from sim.measurement.batch import TASK_FIELDS, batch_run
 from sim.measurement.harness import held_out_seeds, score
-from sim.measurement.reflection_flips import flips_over, reflection_batch, reflection_flips, reflection_table
+from sim.measurement.reflection_flips import (
+    flips_over,
+    reflection_batch,
+    reflection_flips,
+    reflection_score,
+    reflection_table,
+)
 from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_tokens
 from sim.model.errors import InputError, InputTypeError
 from sim.model.reflection import (
@@ -218,6 +224,8 @@ def test_the_batch_and_the_harness_run_it_seed_by_seed(setup):
         assert np.array_equal(getattr(batch, name), getattr(collected, name)), name
     table = score(config, RunConfig(setup, 8), seeds=seeds)
     assert list(table["unit"])[0] == "success"
+    same, flips = reflection_score(config, RunConfig(setup, 8), seeds)
+    assert same.equals(table) and flips == flips_over(config, seeds)
     shown = reflection_table(RunConfig(setup, 8), {"feedback": config}, seeds)
     assert shown.loc[0, "tokens"] == pytest.approx(
         (batch.tokens.sum() - batch_run(RunConfig(setup, 8), seeds).tokens.sum()) / 5

@@ -2,6 +2,7 @@
 turned a wrong pick right or a right pick wrong, read from the runs' step logs (LoopStep.revised_from)."""
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -10,7 +11,8 @@ from sim.engine.config import RunConfig
 from sim.engine.loops import Run, check_run, is_correct
 from sim.engine.runs import run_with
 from sim.measurement.batch import TASK_FIELDS, BatchRun, batch_run
-from sim.measurement.many_seeds import paired_difference
+from sim.measurement.harness import LESSON_SEEDS, headline_first, run_bands
+from sim.measurement.many_seeds import beside_many_seeds, paired_difference
 from sim.model.checks import check_instance, check_items, check_seeds
 from sim.model.errors import InputError
 from sim.model.tasks import TASKS
@@ -63,11 +65,33 @@ def reflection_batch(config: object, seeds) -> tuple[BatchRun, Flips]:
     `batch_run`'s) and its flips summed. Raises InputTypeError, InputError for a config that is not a
     loop RunConfig or bad seeds."""
     config, seeds = _check_loop_config(config), check_seeds(seeds)
-    runs = [[run_with(config, task, int(seed)) for seed in seeds] for task in TASKS]
+    return _batch(config, tuple(seeds.tolist()))
+
+
+@lru_cache(maxsize=32)
+def _batch(config: RunConfig, seeds: tuple[int, ...]) -> tuple[BatchRun, Flips]:
+    """`reflection_batch` on checked input, kept for the next caller (its arrays are read-only)."""
+    runs = [[run_with(config, task, seed) for seed in seeds] for task in TASKS]
     out = {name: np.array([[is_correct(run) if name == "correct" else getattr(run, name) for run in row]
                            for row in runs]) for name in TASK_FIELDS}  # fmt: skip
+    for array in out.values():
+        array.setflags(write=False)
     totals = np.array([_counts(run) for row in runs for run in row]).sum(axis=0)
-    return BatchRun(config, seeds, **out), Flips(*(int(t) for t in totals), runs=len(TASKS) * len(seeds))
+    seed_array = np.array(seeds, dtype=np.int64)
+    seed_array.setflags(write=False)
+    return BatchRun(config, seed_array, **out), Flips(*(int(t) for t in totals), runs=len(TASKS) * len(seeds))
+
+
+def reflection_score(entrant: object, baseline: object, seeds) -> tuple[pd.DataFrame, Flips]:
+    """`sim.measurement.harness.score` of a loop configuration against a loop baseline at `seeds` (the
+    same table), with the entrant's flips, its runs made once and kept for `reflection_table`. Raises
+    as `reflection_batch`."""
+    entrant, baseline = _check_loop_config(entrant, "entrant"), _check_loop_config(baseline, "baseline")
+    seeds = check_seeds(seeds)
+    lesson = np.array(LESSON_SEEDS, dtype=np.int64)
+    verdicts = run_bands(batch_run(baseline, lesson), batch_run(entrant, lesson))
+    run, flips = reflection_batch(entrant, seeds)
+    return headline_first(beside_many_seeds(verdicts, batch_run(baseline, seeds), run)), flips
 
 
 def flips_over(config: object, seeds) -> Flips:
