@@ -19,7 +19,7 @@ from sim.model.checks import (
     check_switch,
 )
 from sim.model.errors import InputError, InputTypeError
-from sim.model.reflection import KINDS as REFLECTION_KINDS
+from sim.model.reflection import REFLECTION_KINDS
 from sim.model.world import LOOKALIKE_TOOLS, TOOL_NAMES, WORLD_SEED
 
 DEFAULT_SEED = WORLD_SEED  # run A of the lessons; run B is DEFAULT_SEED + 1

@@ -8,7 +8,7 @@ from sim.exercises.step_budget import NotAnswered, answered
 from sim.measurement.reflection_flips import reflection_flips
 from sim.model.checks import check_seed
 from sim.model.errors import InputTypeError
-from sim.model.reflection import KINDS
+from sim.model.reflection import REFLECTION_KINDS
 from sim.model.tasks import TASKS
 from sim.presentation.screen import fits_the_screen
 
@@ -21,7 +21,7 @@ def reflection_runs(seed: int) -> list:
     task at `seed`, budget 8. Raises for a bad seed."""
     seed = check_seed(seed)
     return [run_task(setup, task, seed, REFLECTION_BUDGET, reflection=kind)
-            for setup in REFLECTION_SETUPS for kind in KINDS for task in TASKS]  # fmt: skip
+            for setup in REFLECTION_SETUPS for kind in REFLECTION_KINDS for task in TASKS]  # fmt: skip
 
 
 @fits_the_screen

@@ -21,7 +21,7 @@ from sim.model.draws import draw_stream, stream_key
 from sim.model.picks import random_tool_index
 from sim.model.world import WORLD_TOOLS
 
-KINDS = ("feedback", "intrinsic")  # RF1, RF2
+REFLECTION_KINDS = ("feedback", "intrinsic")  # RF1, RF2
 REFLECTION_TOKENS = 40  # RF1: per tool error, as the source's self-critique
 FEEDBACK_SHARE = 0.9  # RF1: the share of next picks that follow the error's feedback
 INTRINSIC_TOKENS = 40  # RF2: per pick critiqued
