@@ -287,3 +287,22 @@ def test_the_exercise_says_right_or_wrong_without_the_answer():
     assert reflection_check_flips(20260219, lambda run: None).startswith("not answered yet")
     with pytest.raises(InputTypeError, match="count_flips must be a function"):
         reflection_check_flips(20260218, 3)
+
+
+def test_the_step_lesson_1_shows_is_unchanged():
+    import json
+    from pathlib import Path
+
+    from sim.engine import loops
+    from sim.presentation.showcode import code_of
+
+    notebook = json.loads(
+        (Path(__file__).resolve().parents[1] / "lessons" / "01_single_loop.ipynb").read_text()
+    )
+    printed = "".join(
+        "".join(output.get("text", ""))
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+        for output in cell.get("outputs", [])
+    )
+    assert code_of(loops.take_step) in printed  # the hooks sit in run_loop and the pick, not in take_step

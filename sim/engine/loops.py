@@ -3,7 +3,7 @@
 `sim.model.costs`. Both run `run_loop`; `sim.measurement.batch` is proven equal to this path."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sim.engine.config import PLANNING_STEPS, RunConfig
 from sim.engine.goals import budgeted_calls, goal_of, goal_reached
@@ -139,6 +139,8 @@ class Loop:
     plan: tuple[str, ...] | None = None
     writer: Callable | None = field(init=False)  # AE1's argument writer, None when the rule is off
     reviser: Callable | None = field(init=False)  # RF1-RF3's reviser of a pick, None when off
+    revised: str | None = None  # RF1-RF3: the ordinary pick the step's reflection replaced
+    critiqued: bool = False  # RF1-RF3: the step's pick went through the reflection (job not done)
     state: dict = field(init=False)
     trace: list = field(default_factory=list)
     log: list = field(default_factory=list)
@@ -154,6 +156,7 @@ class Loop:
         self.writer = None if share is None else argument_writer(self.seed, self.task.name, share)
         kind, misleading = self.config.reflection, self.config.misleading_feedback
         self.reviser = kind and reviser(self.seed, self.task.name, kind, misleading, self.config.tools)
+        self.pick = reflective_pick(self, self.pick) if self.reviser else self.pick
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         planned = None if self.plan is None else len(self.plan)
         self.config = self.config.for_task(budgeted_calls(self.goal, planned))  # SB2
@@ -179,27 +182,40 @@ def take_step(loop: Loop) -> LoopStep:
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
     tool = None if loop.goal_stops() else loop.pick(target, done + 1, calls)
-    tool, revised_from = revise_pick(loop, tool, target)  # RF1-RF3 (lesson 8), off: unchanged
     tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
         error = "error" in call_and_observe(tool, loop.state, wrong)
         tokens += observation_tokens(error, loop.config.self_critique)
-        tokens += reflection_tokens(loop.config.reflection, error, target is not None)
         right = None if target is None else tool == target
     held = loop.state.get("result")
-    return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong, revised_from)
+    return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
 
 
-def revise_pick(loop: Loop, tool: str | None, target: str | None) -> tuple[str | None, str | None]:
-    """RF1-RF3 (lesson 8): the pick after the model's reflection while the job is not done, and the
-    ordinary pick it replaced (None: unchanged); off, a stop or a finished job: the pick as it is."""
-    if not loop.reviser or tool is None or target is None:
-        return tool, None
-    last = loop.trace[-1] if loop.trace else None
-    failed = (last.tool, call_arguments(last.tool, loop.state)) if last is not None and last.error else None
-    revised = loop.reviser(tool, target, failed)
-    return revised, (None if revised == tool else tool)
+def reflective_pick(loop: Loop, pick: Callable) -> Callable:
+    """RF1-RF3 (lesson 8): `pick` (the setup's ordinary pick, made first with its own draws) followed
+    by the model's reflection while the job is not done; the pick it replaced is kept in loop.revised."""
+
+    def reflected(target, depth, calls):
+        tool = pick(target, depth, calls)
+        if tool is None or target is None:
+            return tool
+        loop.critiqued = True
+        last, failed = loop.trace[-1] if loop.trace else None, None
+        if last is not None and last.error:  # RF1: the failed call's tool and what it was given
+            failed = (last.tool, call_arguments(last.tool, loop.state))
+        revised = loop.reviser(tool, target, failed)
+        loop.revised = None if revised == tool else tool
+        return revised
+
+    return reflected
+
+
+def reflected_step(loop: Loop, step: LoopStep) -> LoopStep:
+    """A step under RF1-RF3 (lesson 8): its reflection tokens added and the pick replaced noted."""
+    tokens = step.tokens + reflection_tokens(loop.config.reflection, step.error, loop.critiqued)
+    revised, loop.revised, loop.critiqued = loop.revised, None, False
+    return replace(step, tokens=tokens, revised_from=revised)
 
 
 def run_loop(loop: Loop) -> Run:
@@ -208,6 +224,7 @@ def run_loop(loop: Loop) -> Run:
     while loop.steps < config.budget:
         loop.steps += 1
         step = take_step(loop)
+        step = reflected_step(loop, step) if loop.reviser else step  # RF1-RF3 (lesson 8)
         loop.log.append(step)
         loop.tokens += step.tokens
         if step.tool is None:
