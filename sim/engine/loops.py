@@ -214,10 +214,11 @@ def reflective_pick(loop: Loop, pick: Callable) -> Callable:
 def reflected_step(loop: Loop, step: LoopStep) -> LoopStep:
     """A step under RF1-RF3 (lesson 8): its reflection tokens added and the pick replaced noted."""
     tokens = step.tokens + reflection_tokens(loop.config.reflection, step.error, loop.critiqued)
-    revised, loop.revised, loop.critiqued = loop.revised, None, False
-    s = step  # built field by field: dataclasses.replace would cost a tenth of the run
-    return LoopStep(s.step, s.depth, s.target, s.tool, s.right, s.error, s.trace_length, tokens, s.held, s.wrong,
-                    revised)  # fmt: skip
+    # the step is new and not yet shared: set in place (dataclasses.replace would cost a tenth of the run)
+    object.__setattr__(step, "tokens", tokens)
+    object.__setattr__(step, "revised_from", loop.revised)
+    loop.revised, loop.critiqued = None, False
+    return step
 
 
 def run_loop(loop: Loop) -> Run:
