@@ -2,8 +2,8 @@
 where input enters (the API, the CLI, a panel); the engine trusts it. Which option fits which setup is
 decided here only (SETUP_OPTIONS). Options: self_critique, approval (lesson 1); stop_when_done SB1,
 budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (lesson 4); common_draws
-CR1 (lesson 5); argument_errors AE1 (lesson 4); parallel_steps PX1, reviewer RV1-RV4, keep_last CP1-CP2
-(lesson 8)."""
+CR1 (lesson 5); argument_errors AE1 (lesson 4); reflection RF1/RF2 and misleading_feedback RF3, parallel_steps
+PX1, reviewer RV1-RV4, keep_last CP1-CP2 (lesson 8)."""
 
 from collections.abc import Iterable, Mapping
 from copy import copy
@@ -20,6 +20,7 @@ from sim.model.checks import (
     check_switch,
 )
 from sim.model.errors import InputError, InputTypeError
+from sim.model.reflection import REFLECTION_KINDS
 from sim.model.review import REVIEWERS
 from sim.model.world import LOOKALIKE_TOOLS, TOOL_NAMES, WORLD_SEED
 
@@ -45,6 +46,8 @@ OPTIONS = {
     "parallel_steps": (False, None),
     "reviewer": (None, REVIEWERS),
     "keep_last": (None, 1),
+    "reflection": (None, REFLECTION_KINDS),
+    "misleading_feedback": (None, "share"),
 }
 OPTION_HELP = {  # each option's words in the CLI's --help
     "self_critique": "40 more tokens per tool error",
@@ -67,15 +70,29 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "keep_last": "the course's rules CP1-CP2 (lesson 8): each step re-sends only the last this many tool "
     "calls in full and a summary of the earlier ones (20 + 4 tokens a call); a pick that needs a field "
     "only the summary holds is right with 0.6 x its share",
+    "reflection": "the course's rules RF1/RF2 (lesson 8): after a tool error the next pick follows the "
+    "error's feedback (feedback), or every pick is critiqued without feedback (intrinsic)",
+    "misleading_feedback": "the course's rule RF3 (lesson 8), with --reflection feedback: with this share "
+    "(strictly between 0 and 1) the feedback names a wrong tool",
 }
+REFLECTION_OPTIONS = ("reflection", "misleading_feedback")  # lesson 8, RF1-RF3
 PATTERN_OPTIONS = (
+    *REFLECTION_OPTIONS,
     "reviewer",
     "keep_last",
-)  # lesson 8's options: the loops run them seed by seed (no array path)
+)  # lesson 8's: the loops run them seed by seed
 LOOP_OPTIONS = ("stop_when_done", "budget_margin", "lookalike", "common_draws")
 SETUP_OPTIONS = {
-    "single-loop": ("self_critique", "approval", *LOOP_OPTIONS, "argument_errors", "reviewer", "keep_last"),
-    "plan-execute": (*LOOP_OPTIONS, "argument_errors", "reviewer", "keep_last"),
+    "single-loop": (
+        "self_critique",
+        "approval",
+        *LOOP_OPTIONS,
+        "argument_errors",
+        *REFLECTION_OPTIONS,
+        "reviewer",
+        "keep_last",
+    ),
+    "plan-execute": (*LOOP_OPTIONS, "argument_errors", *REFLECTION_OPTIONS, "reviewer", "keep_last"),
     "contract": (
         "max_replans",
         "max_tokens",
@@ -95,8 +112,9 @@ class RunConfig:
     option the setup lacks stays "not given" (False, None), the contract's bounds take defaults.
 
     Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
-    or lookalike with approval or common_draws (those count or pick among the five tools), or reviewer
-    with common_draws or lookalike (RV1 is not implemented with them), or keep_last with common_draws."""
+    or lookalike with approval or common_draws (those count or pick among the five tools); lesson 8's:
+    reflection with self_critique, common_draws or lookalike, misleading_feedback without
+    reflection="feedback", reviewer with common_draws or lookalike, keep_last with common_draws."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -113,6 +131,8 @@ class RunConfig:
     parallel_steps: bool = False
     reviewer: str | None = None
     keep_last: int | None = None
+    reflection: str | None = None
+    misleading_feedback: float | None = None
 
     def __post_init__(self):
         setup = check_setup(self.setup)
@@ -148,6 +168,23 @@ class RunConfig:
                 "keep_last and common_draws cannot be combined: the compacted trace (CP1-CP2) runs on "
                 "each setup's own streams"
             )
+        self._check_reflection()
+
+    def _check_reflection(self):
+        """RF1-RF3's combinations (lesson 8); raises InputError naming both options."""
+        if self.misleading_feedback is not None and self.reflection != "feedback":
+            raise InputError(
+                f"misleading_feedback needs reflection='feedback' (RF3 misleads the error's feedback), "
+                f"got reflection={self.reflection!r}"
+            )
+        refused = {
+            "self_critique": "both charge the model's critique of an error; compare them side by side",
+            "common_draws": "reflection revises picks that common draws tie to a position",
+            "lookalike": "reflection's suppliers and wrong picks are among the five tools",
+        }
+        for name, why in refused.items():
+            if self.reflection is not None and getattr(self, name):
+                raise InputError(f"reflection and {name} cannot be combined: {why}")
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -172,7 +209,16 @@ class RunConfig:
         return rule + lookalike + common + self._argument_rule() + compacted + reviewed
 
     def _argument_rule(self) -> str:
-        return "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"
+        argument = "" if self.argument_errors is None else f", argument errors {self.argument_errors:g} (AE1)"
+        return argument + self._reflection_rule()
+
+    def _reflection_rule(self) -> str:
+        if self.reflection is None:
+            return ""
+        code = "RF1" if self.reflection == "feedback" else "RF2"
+        share = self.misleading_feedback
+        misleading = "" if share is None else f", misleading {share:g} (RF3)"
+        return f", reflection {self.reflection} ({code})" + misleading
 
     def options(self) -> dict:
         """The setup's own options and their values, by name."""

@@ -14,6 +14,7 @@ from sim.model.costs import executor_step_tokens, loop_step_tokens, observation_
 from sim.model.draws import draw_stream, stream_key
 from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import draws_among, executor_pick, single_loop_pick, write_plan
+from sim.model.reflection import reflection_tokens, reviser
 from sim.model.review import (
     REFUSAL,
     REVIEW_TOKENS,
@@ -45,7 +46,8 @@ class ToolCall:
 class LoopStep:
     """One step of a loop run as the loop took it (lesson 1). depth and target: the sequence position
     aimed at and its tool (None once the job is done); tool None: the agent stopped; right: tool ==
-    target; trace_length: calls before the step; tokens: what the step cost."""
+    target; trace_length: calls before the step; tokens: what the step cost; revised_from: the ordinary
+    pick a reflection rule replaced (RF1-RF3, lesson 8; None: not replaced)."""
 
     step: int
     depth: int | None
@@ -57,6 +59,7 @@ class LoopStep:
     tokens: int
     held: int | str | None
     wrong: tuple[str, ...] = ()
+    revised_from: str | None = None
 
 
 class TaskRun:
@@ -157,6 +160,9 @@ class Loop:
     step_tokens: Callable[[int], int]
     plan: tuple[str, ...] | None = None
     writer: Callable | None = field(init=False)  # AE1's argument writer, None when the rule is off
+    reviser: Callable | None = field(init=False)  # RF1-RF3's reviser of a pick, None when off
+    revised: str | None = None  # RF1-RF3: the ordinary pick the step's reflection replaced
+    critiqued: bool = False  # RF1-RF3: the step's pick went through the reflection (job not done)
     state: dict = field(init=False)
     trace: list = field(default_factory=list)
     log: list = field(default_factory=list)
@@ -174,6 +180,9 @@ class Loop:
         share = self.config.argument_errors
         self.writer = None if share is None else argument_writer(self.seed, self.task.name, share)
         self.review_draw = self.config.reviewer and reviewer_draws(self.seed, self.task.name)  # RV1
+        kind, misleading = self.config.reflection, self.config.misleading_feedback
+        self.reviser = kind and reviser(self.seed, self.task.name, kind, misleading, self.config.tools)
+        self.pick = reflective_pick(self, self.pick) if self.reviser else self.pick
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         planned = None if self.plan is None else len(self.plan)
         self.config = self.config.for_task(budgeted_calls(self.goal, planned))  # SB2
@@ -217,6 +226,35 @@ def take_step(loop: Loop) -> LoopStep:
     return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
 
 
+def reflective_pick(loop: Loop, pick: Callable) -> Callable:
+    """RF1-RF3 (lesson 8): `pick` (the setup's ordinary pick, made first with its own draws) followed
+    by the model's reflection while the job is not done; the pick it replaced is kept in loop.revised."""
+
+    def reflected(target, depth, calls):
+        tool = pick(target, depth, calls)
+        if tool is None or target is None:
+            return tool
+        loop.critiqued = True
+        last, failed = loop.trace[-1] if loop.trace else None, None
+        if last is not None and last.error:  # RF1: the failed call's tool and what it was given
+            failed = (last.tool, call_arguments(last.tool, loop.state))
+        revised = loop.reviser(tool, target, failed)
+        loop.revised = None if revised == tool else tool
+        return revised
+
+    return reflected
+
+
+def reflected_step(loop: Loop, step: LoopStep) -> LoopStep:
+    """A step under RF1-RF3 (lesson 8): its reflection tokens added and the pick replaced noted."""
+    tokens = step.tokens + reflection_tokens(loop.config.reflection, step.error, loop.critiqued)
+    # the step is new and not yet shared: set in place (dataclasses.replace would cost a tenth of the run)
+    object.__setattr__(step, "tokens", tokens)
+    object.__setattr__(step, "revised_from", loop.revised)
+    loop.revised, loop.critiqued = None, False
+    return step
+
+
 def choose(loop: Loop, target: str | None, depth: int, calls: int) -> str | None:
     """The step's pick; under a compacted trace (keep_last, lesson 8) with CP2's recall share."""
     if loop.config.keep_last is None or calls <= loop.config.keep_last:  # off, or nothing summarized
@@ -232,6 +270,7 @@ def run_loop(loop: Loop) -> Run:
     while loop.steps < config.budget:
         loop.steps += 1
         step = take_step(loop)
+        step = reflected_step(loop, step) if loop.reviser else step  # RF1-RF3 (lesson 8)
         loop.log.append(step)
         loop.tokens += step.tokens
         if step.tool is None:

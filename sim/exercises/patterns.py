@@ -10,7 +10,10 @@ from its reviews.
 
 compaction_: the cost of a compacted single-loop step (CP1, sim.model.compaction), written by the
 student as a function of the trace length and keep_last, checked against every step the single loop
-takes at the student's seed under keep_last 1, 2 and 3."""
+takes at the student's seed under keep_last 1, 2 and 3.
+
+reflection_: count a run's flips (wrong to right, right to wrong) from its step log; the reference is
+`sim.measurement.reflection_flips`."""
 
 from collections.abc import Callable
 
@@ -19,12 +22,15 @@ from sim.engine.contract import PLANNER_SECONDS
 from sim.engine.fan_out import fan_out_run
 from sim.engine.loops import Run
 from sim.engine.plan_schema import tool_seconds
-from sim.engine.runs import run_with
+from sim.engine.runs import run_task, run_with
+from sim.exercises.step_budget import NotAnswered, answered
+from sim.measurement.reflection_flips import reflection_flips
 from sim.model.checks import check_seed
 from sim.model.compaction import compacted_step_tokens
 from sim.model.costs import loop_step_tokens, observation_tokens
 from sim.model.errors import InputTypeError
 from sim.model.fan_out_tasks import FAN_OUT_TASKS
+from sim.model.reflection import REFLECTION_KINDS
 from sim.model.tasks import TASKS
 from sim.presentation.screen import fits_the_screen
 
@@ -152,3 +158,35 @@ def check_compaction_step_tokens(seed: int, step_tokens: Callable) -> str:
                         "calls beyond the last keep_last"
                     )
     return f"right: your step cost matches all {len(checked)} (trace length, keep_last) pairs at seed {seed}"
+
+
+REFLECTION_BUDGET = 8  # the lesson's budget (steps)
+REFLECTION_SETUPS = ("single-loop", "plan-execute")
+
+
+def reflection_runs(seed: int) -> list:
+    """The runs the reflection exercise counts: both loops, both reflection rules (RF1, RF2), every
+    task at `seed`, budget 8. Raises for a bad seed."""
+    seed = check_seed(seed)
+    return [run_task(setup, task, seed, REFLECTION_BUDGET, reflection=kind)
+            for setup in REFLECTION_SETUPS for kind in REFLECTION_KINDS for task in TASKS]  # fmt: skip
+
+
+@fits_the_screen
+def reflection_check_flips(seed: int, count_flips: Callable) -> str:
+    """The reflection exercise: `count_flips(run)` -> (wrong to right, right to wrong) read from a run's
+    step log, on every run of `reflection_runs(seed)`, against `reflection_flips`; names the first run
+    it miscounts, not by how much. Raises for a bad seed or a count_flips that is not callable."""
+    if not callable(count_flips):
+        raise InputTypeError(f"count_flips must be a function of a run, got {type(count_flips).__name__}")
+    seed, count = check_seed(seed), answered(count_flips)
+    for run in reflection_runs(seed):
+        try:
+            given = count(run)
+        except NotAnswered:
+            return "not answered yet: write the body of count_flips and run the check again"
+        if (tuple(given) if isinstance(given, list | tuple) else given) != reflection_flips(run):
+            where = f"{run.setup}, reflection {run.config.reflection}, task {run.task}"
+            return (f"wrong: at seed {seed} your counts for the run ({where}) are not its flips; "
+                    "compare each step's revised_from and tool with its target (skip steps not revised)")  # fmt: skip
+    return f"right: at seed {seed} your function counts the flips of every run"
