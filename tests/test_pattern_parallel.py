@@ -9,7 +9,7 @@ from sim.engine.config import RunConfig
 from sim.engine.contract import PLANNER_SECONDS, Bounds, contract_run
 from sim.engine.fan_out import CONTRACT_BOUNDS, FAN_OUT_BOUNDS, fan_out_run, right_sequential_run
 from sim.engine.plan_schema import plan_from_tools, tool_seconds
-from sim.exercises.patterns import parallel_check_seconds_from_log, parallel_seconds_from_log
+from sim.exercises.patterns import check_parallel_seconds, parallel_seconds_from_log
 from sim.measurement.batch_contract import contract_batch
 from sim.measurement.fan_out import fan_out_outcomes, schedule_table, speedup_table
 from sim.measurement.harness import held_out_seeds
@@ -206,7 +206,7 @@ def test_an_error_in_a_wave_lets_the_wave_s_other_calls_run_then_replans():
         (lambda: fan_out_outcomes("12", False), InputTypeError),
         (lambda: RunConfig("contract", parallel_steps="yes"), InputTypeError),
         (lambda: RunConfig("single-loop", parallel_steps=True), InputError),
-        (lambda: parallel_check_seconds_from_log(1, 3), InputTypeError),
+        (lambda: check_parallel_seconds(1, 3), InputTypeError),
     ],
 )
 def test_bad_input_is_refused(call, error):
@@ -231,9 +231,9 @@ def test_the_cli_fan_out_subcommand_and_the_contract_flag():
 
 
 def test_the_exercise_checks_right_and_wrong_without_the_answer():
-    assert parallel_check_seconds_from_log(7, parallel_seconds_from_log).startswith("right")
-    assert parallel_check_seconds_from_log(7, lambda events: None).startswith("not answered")
-    wrong = parallel_check_seconds_from_log(7, lambda events: events[-1].seconds)
+    assert check_parallel_seconds(7, parallel_seconds_from_log).startswith("right")
+    assert check_parallel_seconds(7, lambda events: None).startswith("not answered")
+    wrong = check_parallel_seconds(7, lambda events: events[-1].seconds)
     assert (
         wrong.startswith("wrong") and str(fan_out_run("F04", 7, True).seconds) not in wrong.split("seed")[0]
     )

@@ -271,7 +271,7 @@ def test_the_cli_flags():
 
 
 def test_the_exercise_says_right_or_wrong_without_the_answer():
-    from sim.exercises.patterns import reflection_check_flips, reflection_runs
+    from sim.exercises.patterns import check_reflection_flips, reflection_runs
 
     def by_the_log(run):
         revised = [s for s in run.log if s.revised_from is not None]
@@ -280,13 +280,13 @@ def test_the_exercise_says_right_or_wrong_without_the_answer():
     def every_revision(run):
         return (sum(s.revised_from is not None for s in run.log), 0)
 
-    assert reflection_check_flips(20260218, by_the_log).startswith("right")
-    wrong = reflection_check_flips(20260218, every_revision)
+    assert check_reflection_flips(20260218, by_the_log).startswith("right")
+    wrong = check_reflection_flips(20260218, every_revision)
     first = next(run for run in reflection_runs(20260218) if every_revision(run) != reflection_flips(run))
     assert wrong.startswith("wrong") and f"task {first.task}" in " ".join(wrong.split())
-    assert reflection_check_flips(20260219, lambda run: None).startswith("not answered yet")
+    assert check_reflection_flips(20260219, lambda run: None).startswith("not answered yet")
     with pytest.raises(InputTypeError, match="count_flips must be a function"):
-        reflection_check_flips(20260218, 3)
+        check_reflection_flips(20260218, 3)
 
 
 def test_the_step_lesson_1_shows_is_unchanged():

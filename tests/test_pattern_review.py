@@ -203,22 +203,22 @@ def test_the_cli_flag():
 
 
 def test_the_exercise_says_right_or_wrong_without_the_answer():
-    from sim.exercises.patterns import review_check_prevented, review_prevented, review_runs_to_check
+    from sim.exercises.patterns import check_review_prevented, review_prevented, review_runs_to_check
 
     seed = 20260219
-    assert review_check_prevented(seed, review_prevented).startswith("right")
-    naive = review_check_prevented(seed, lambda run: sum(r.wrong and r.refused for r in run.reviews))
+    assert check_review_prevented(seed, review_prevented).startswith("right")
+    naive = check_review_prevented(seed, lambda run: sum(r.wrong and r.refused for r in run.reviews))
     assert naive.startswith("wrong") and "at seed" in naive
-    assert review_check_prevented(seed, lambda run: None).startswith("not answered")
-    assert review_check_prevented(seed, lambda run: 1.0).startswith("wrong")
+    assert check_review_prevented(seed, lambda run: None).startswith("not answered")
+    assert check_review_prevented(seed, lambda run: 1.0).startswith("wrong")
     runs = review_runs_to_check(seed)
     assert sum(map(review_prevented, runs)) > 0 and any(
         r.empty and r.refused for run in runs for r in run.reviews
     )
     with pytest.raises(InputTypeError):
-        review_check_prevented(seed, 3)
+        check_review_prevented(seed, 3)
     with pytest.raises(InputTypeError):
-        review_check_prevented("seed", review_prevented)
+        check_review_prevented("seed", review_prevented)
 
 
 def test_the_differences_agree_with_the_harness_score():

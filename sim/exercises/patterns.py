@@ -57,7 +57,7 @@ def parallel_seconds_from_log(events) -> int:
 
 
 @fits_the_screen
-def parallel_check_seconds_from_log(seed: int, function: Callable) -> str:
+def check_parallel_seconds(seed: int, function: Callable) -> str:
     """The parallel exercise: `function(events)` gives, from a sequential fan-out run's events, the
     simulated seconds of the same task and seed with parallel steps; checked on the 12 fan-out tasks at
     `seed` (runs no bound stopped) against the parallel run itself. Names the first task it misses,
@@ -99,7 +99,7 @@ def review_runs_to_check(seed: int) -> list[Run]:
 
 
 @fits_the_screen
-def review_check_prevented(seed: int, function: Callable) -> str:
+def check_review_prevented(seed: int, function: Callable) -> str:
     """The reviewer exercise: `function(run)` counts the wrong writes the reviewer prevented in a run;
     checked on `review_runs_to_check(seed)`, naming the first run counted wrongly, never its count.
     Raises for a bad seed or a function that is not callable."""
@@ -173,7 +173,7 @@ def reflection_runs(seed: int) -> list:
 
 
 @fits_the_screen
-def reflection_check_flips(seed: int, count_flips: Callable) -> str:
+def check_reflection_flips(seed: int, count_flips: Callable) -> str:
     """The reflection exercise: `count_flips(run)` -> (wrong to right, right to wrong) read from a run's
     step log, on every run of `reflection_runs(seed)`, against `reflection_flips`; names the first run
     it miscounts, not by how much. Raises for a bad seed or a count_flips that is not callable."""
