@@ -521,6 +521,36 @@ def lesson_07() -> list[str]:
     return lines + [""]
 
 
+def lesson_08() -> list[str]:
+    from sim.exercises import patterns
+    from sim.measurement.reflection_flips import reflection_flips
+
+    lines = ["## Lesson 8 · Patterns, measured", ""]
+    lines.append(
+        "1. Count over `run.log` the steps with `revised_from` set: wrong to right when `step.right` is true (the "
+        "pick replaced was not the target), right to wrong when `revised_from == step.target` and the pick made "
+        "is not; `sim.measurement.reflection_flips.reflection_flips(run)` is the reference "
+        f"({patterns.check_reflection_flips(A, reflection_flips)})."
+    )
+    lines.append(
+        "2. Walk the events: a `plan` or `replan` event adds its 5 s and starts a new stretch; within a stretch the "
+        "k-th call of each branch (`detail` starts `bN tool`) runs in wave k, and each wave costs its longest "
+        "call's `tool_seconds`; the sum is the parallel run's seconds "
+        f"(`patterns.parallel_seconds_from_log`; {patterns.check_parallel_seconds(A, patterns.parallel_seconds_from_log)})."
+    )
+    lines.append(
+        "3. `sum(r.wrong and r.refused and not r.made and not r.empty for r in run.reviews)` "
+        f"({patterns.check_review_prevented(A, patterns.review_prevented)}); a refused call with no value "
+        "writes nothing, so it prevents nothing."
+    )
+    lines.append(
+        "4. `60 + 22 * min(trace_length, keep_last)`, plus `20 + 4 * (trace_length - keep_last)` when "
+        "`trace_length > keep_last` (`patterns.compaction_step_tokens`; "
+        f"{patterns.check_compaction_step_tokens(A, patterns.compaction_step_tokens)})."
+    )
+    return lines + [""]
+
+
 def answer_key() -> str:
     lines = [
         "# Answer key to the exercises (for instructors)",
@@ -530,7 +560,7 @@ def answer_key() -> str:
         "with the lesson's panel; the CLI (`.venv/bin/python -m sim table|trace`) reproduces them for slides.",
         "",
     ]
-    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05, lesson_06, lesson_07):
+    for part in (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05, lesson_06, lesson_07, lesson_08):
         lines += part()
     return "\n".join(lines)
 

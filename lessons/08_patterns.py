@@ -1,0 +1,408 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+
+# %% [markdown]
+# # Lesson 8 · Patterns, measured
+#
+# Guides for building agents teach patterns: let the model reflect on an error, run
+# independent tool calls at once, put a guardrail in front of a risky call, compact a long
+# context. Each arrives with a headline figure from its authors' own benchmark. This lesson
+# gives four of them a rule in the course's fictional world, says what each rule puts in,
+# and measures what comes out on [held-out seeds](../GLOSSARY.md#held-out), with
+# [intervals](../GLOSSARY.md#interval) as the verdict.
+#
+# **After this lesson you can:**
+#
+# - state a pattern as a rule with its costs, and say which part of a measured result the rule
+#   puts there ([by construction](../GLOSSARY.md#by-rule)) and which part emerges;
+# - measure reflection with feedback against self-critique without it, counting the picks it
+#   turns from wrong to right and from right to wrong, and what misleading feedback costs;
+# - run a plan's independent branches at once and say what the speed-up depends on;
+# - put a reviewer in front of a side-effect call, blocking or in parallel, and count what it
+#   prevents and what it refuses;
+# - compact a loop's trace and find where the tokens saved stop paying for the tasks lost.
+#
+# **It assumes:** lessons 1, 2 and 4 (the loops, the split, the contract), lesson 5's
+# intervals over seeds and lesson 6's harness. **Time:** about an hour for the core; the
+# exercises about half an hour more; "Going further" at the end is optional.
+#
+# Every rule here is the **course's own**, not the source's: the source lesson's world, tools,
+# 24 tasks and figures stand, and with a pattern's option off every earlier lesson's output
+# is unchanged. Where a rule is a model's (a pick, a reviewer's verdict), it may know the
+# truth, as the course's model does; where it is scaffolding (a schedule, what is re-sent), it
+# sees only what an agent sees.
+#
+# ```mermaid
+# flowchart TD
+#     request["request"] --> pick["the model picks a tool<br/>(reflection: after a tool error)"]
+#     pick --> review{"a side-effect call?<br/>(reviewer)"}
+#     review -- "no" --> call["the tool runs"]
+#     review -- "yes: a verdict first,<br/>or beside it" --> call
+#     call --> trace["the trace re-sent next step<br/>(compaction)"]
+#     trace --> pick
+#     plan["a plan with independent branches"] --> waves["ready steps at once<br/>(parallel execution)"]
+# ```
+#
+# Each section below states the pattern's source and its headline figure, the course's rule
+# (a line of the rule table, an option of `RunConfig` and a flag of `python -m sim`), one
+# task at one seed, and then the measurement over 100 held-out seeds at the budget of 8,
+# each rule against the same loop without it on the same seeds. First, the seeds:
+
+# %%
+import pandas as pd
+from IPython.display import Image, display
+
+import sim
+from sim import RunConfig, run_task
+from sim.engine.contract import PLANNER_SECONDS
+from sim.engine.fan_out import FAN_OUT_BOUNDS, fan_out_run, right_sequential_run
+from sim.engine.plan_schema import tool_seconds
+from sim.engine.reviews import run_seconds
+from sim.engine.runs import run_with
+from sim.exercises.patterns import (
+    check_compaction_step_tokens,
+    check_parallel_seconds,
+    check_reflection_flips,
+    check_review_prevented,
+)
+from sim.measurement import harness
+from sim.measurement.compaction_sweep import compacted_steps, compaction_table, turn
+from sim.measurement.fan_out import fan_out_outcomes, schedule_table, speedup_by_replans, speedup_table
+from sim.measurement.reflection_flips import reflection_batch, reflection_table
+from sim.measurement.review_counts import review_differences, review_runs, review_table, review_units
+from sim.model import compaction, costs
+from sim.model import fan_out_tasks as fo
+from sim.model import reflection as rf
+from sim.model import review as rv
+from sim.presentation import figures, figures_your_agent
+from sim.presentation.screen import say, show
+
+pd.reset_option("display")  # tables print the same whatever your own pandas settings
+BUDGET, SEED = sim.DEFAULT_BUDGET, sim.DEFAULT_SEED
+SEEDS = harness.held_out_seeds(100)
+say(f"budget {BUDGET} steps | one-seed looks at seed {SEED} | {len(SEEDS)} held-out seeds, "
+    f"{SEEDS[0]} to {SEEDS[-1]}, {len(sim.TASKS)} tasks a seed")
+
+# %% [markdown]
+# ## 1 · Reflection after a tool error
+#
+# Reflection is the pattern most tutorials show first: when a step goes wrong, let the model
+# think about what went wrong before it acts again. Its best-known source is Reflexion
+# ([Shinn et al., 2023](https://arxiv.org/abs/2303.11366)), whose feedback is external: a
+# failed test, an error message. [Huang et al. (2023)](https://arxiv.org/abs/2310.01798) asked
+# what happens when the model has only itself to go on. Their abstracts, as published:
+
+# %%
+say('Reflexion (arXiv 2303.11366): "Reflexion achieves a 91% pass@1 accuracy on the HumanEval coding '
+    'benchmark, surpassing the previous state-of-the-art GPT-4 that achieves 80%."',
+    'Huang et al. (arXiv 2310.01798): "our research indicates that LLMs struggle to self-correct their '
+    'responses without external feedback, and at times, their performance even degrades after '
+    'self-correction."')  # fmt: skip
+
+# %% [markdown]
+# Lesson 1's `self_critique` switch is the source's: it charges 40 tokens a tool error and
+# changes no draw, so it can only cost. The course's three rules below let a reflection change
+# the next pick (option `reflection`, `feedback` or `intrinsic`; `misleading_feedback` a
+# share). The course's own rules, not the papers':
+#
+# rule | what it says
+# --- | ---
+# RF1, feedback | After a tool error, the model reflects on it (`REFLECTION_TOKENS` on the error step) and its next pick, while the job is not done, is the tool that supplies the first field the failed call lacked (`SUPPLIERS`), with share `FEEDBACK_SHARE`; otherwise its ordinary pick.
+# RF2, intrinsic | Every pick made while the job is not done is critiqued before its call, with no feedback (`INTRINSIC_TOKENS` a critique): a right pick turns into a wrong one with share `RIGHT_TO_WRONG`, a wrong one into the right one with share `WRONG_TO_RIGHT` (the model may know the right tool: it is the model's skill).
+# RF3, misleading feedback | Under RF1, with the share `misleading_feedback` the feedback names a wrong tool: the pick it replaces is drawn among the other tools.
+#
+# The values, from `sim.model.reflection`:
+
+# %%
+say(f"RF1: FEEDBACK_SHARE {rf.FEEDBACK_SHARE}, REFLECTION_TOKENS {rf.REFLECTION_TOKENS}",
+    f"RF2: RIGHT_TO_WRONG {rf.RIGHT_TO_WRONG}, WRONG_TO_RIGHT {rf.WRONG_TO_RIGHT}, "
+    f"INTRINSIC_TOKENS {rf.INTRINSIC_TOKENS}",
+    "SUPPLIERS: " + ", ".join(f"{name} <- {tool}" for name, tool in rf.SUPPLIERS.items()))  # fmt: skip
+
+# %% [markdown]
+# The model's ordinary pick is always made first, with the loop's own draws; a rule's draws
+# come from a stream of its own, and only then may it replace the pick. So a run under a rule
+# is the ordinary run up to the first pick replaced, and each replacement can be counted as a
+# **flip**: wrong to right, or right to wrong (the step log keeps the pick replaced as
+# `revised_from`). In the split the rules act on the executor's next pick; the blind executor
+# still counts calls to find its plan position, so a replaced call uses up the position it
+# replaced. G05 in the split at seed 20260218, without and with RF1:
+
+# %%
+for kind in (None, "feedback"):
+    run = run_task("plan-execute", "G05", SEED, BUDGET, reflection=kind)
+    steps = [f"{s.tool or 'stop'}{' (error)' if s.error else ''}"
+             + (f" [replaced {s.revised_from}]" if s.revised_from else "") for s in run.log]  # fmt: skip
+    say(f"reflection {kind}: plan {' '.join(run.plan)}; answer {run.answer}, tokens {run.tokens}, "
+        f"errors {run.errors}", "  " + ", ".join(steps))  # fmt: skip
+
+# %% [markdown]
+# The plan's first position is wrong (`tariff` before any reading), so the blind executor's
+# first two calls fail. After `consumption` fails for want of the readings, RF1 sends the
+# executor to `read_meter` in place of the plan's last position, and the job ends a step
+# sooner than without the rule.
+#
+# Over the held-out seeds, each rule against the same loop without reflection, same seeds.
+# In the single loop the source's `self_critique` is a row as well: it charges the same 40
+# tokens an error as RF1 and changes no draw, the fair baseline for RF1's cost. Misleading
+# feedback (RF3) is swept in the split at shares 0.1 and 0.5.
+
+# %%
+variants = {
+    "single-loop": {"RF1 feedback": RunConfig("single-loop", BUDGET, reflection="feedback"),
+                    "RF2 intrinsic": RunConfig("single-loop", BUDGET, reflection="intrinsic"),
+                    "self_critique": RunConfig("single-loop", BUDGET, self_critique=True)},
+    "plan-execute": {"RF1 feedback": RunConfig("plan-execute", BUDGET, reflection="feedback"),
+                     "RF2 intrinsic": RunConfig("plan-execute", BUDGET, reflection="intrinsic"),
+                     **{f"RF3 {m}": RunConfig("plan-execute", BUDGET, reflection="feedback", misleading_feedback=m)
+                        for m in (0.1, 0.5)}},
+}  # fmt: skip
+reflection = {setup: reflection_table(RunConfig(setup, BUDGET), named, SEEDS) for setup, named in variants.items()}
+for setup, table in reflection.items():
+    say(f"{sim.SETUP_LABELS[setup]}, rule minus no reflection, per run of 24 tasks, mean [95 % interval]:")
+    show(pd.DataFrame({
+        "rule": table["variant"],
+        "success": [f"{r['success']:+.4f} [{r['success low']:+.4f}, {r['success high']:+.4f}]" for r in table.to_dict("records")],
+        "tokens": [f"{r['tokens']:+.0f} [{r['tokens low']:+.0f}, {r['tokens high']:+.0f}]" for r in table.to_dict("records")],
+        "tool errors": table["tool errors"].map("{:+.2f}".format),
+        "wrong to right": table["wrong to right"].map("{:.3f}".format),
+        "right to wrong": table["right to wrong"].map("{:.3f}".format),
+    }))  # fmt: skip
+
+# %% [markdown]
+# (The flips are per task run.) **What the rules put there and what emerges.** That RF1 costs
+# 40 tokens an error, exactly what `self_critique` costs on the same calls, that RF2 costs 40
+# a pick critiqued and flips right picks with share 0.1 and wrong ones with 0.05: the rules
+# put that there. What they do not say is whether the feedback names the tool the job needs
+# now. It names the supplier of the missing field, one link back along the task's chain:
+# after `tariff` fails before any reading, it names `consumption`, while the job needs
+# `read_meter`. That emerges, and it decides the result. In the single loop the ordinary
+# pick after a failed call is a fresh draw at the same position, often right already, so
+# RF1 turns right picks wrong more often than wrong picks right, adds steps and errors, and
+# its success interval holds zero; its extra steps, not its own charge, make it dearer than
+# `self_critique`. In the split the blind executor would otherwise walk on through a wrong
+# plan: there RF1's success interval lies above zero, with fewer tool errors, and once a
+# tenth of the feedback misleads (RF3 0.1) the interval holds zero again. Intrinsic critique
+# sees no error at all; in the split its success interval lies below zero, the direction
+# Huang et al. report, which here RF2's shares put there; its size emerges from how many
+# picks are right to begin with.
+#
+# ## 2 · Parallel plan execution
+#
+# LLMCompiler ([Kim et al., 2023](https://arxiv.org/abs/2312.04511)) has a planner write the
+# whole graph of calls first, then runs every call whose inputs are ready at the same time.
+# Its abstract:
+
+# %%
+say('LLMCompiler (arXiv 2312.04511): "We observe consistent latency speedup of up to 3.7x, cost savings '
+    'of up to 6.7x, and accuracy improvement of up to ~9% compared to ReAct."')  # fmt: skip
+
+# %% [markdown]
+# "Up to" is the question. Calls run at once only if they do not wait for each other, so the
+# speed-up depends on how wide the plan's graph is. Lesson 4's contract has a graph
+# (`depends_on`), but every right plan for the 24 tasks is a chain, with nothing to run side
+# by side. So the course adds tasks of its own that fan out: F01 to F12 ask for the total
+# charge of k subscribers, three tasks at each width k from 1 to 4; each subscriber is a
+# branch, lesson 1's charge sequence in a state of its own. The world and the 24 tasks stay
+# as they are. The course's rules (option `parallel_steps` of the contract; the command
+# `python -m sim fan-out`):
+#
+# rule | what it says
+# --- | ---
+# FO1, fan-out tasks | F01 to F12 ask for the total charge of k subscribers (k in `WIDTHS`, `TASKS_PER_WIDTH` tasks a width), drawn from the world seed's own stream. Each subscriber is a branch (read_meter, consumption, tariff) with a state of its own; the answer is the sum of the charges.
+# FO2, the plan | One planner call writes all 3k positions, each right with selection(1), else a random tool (AA24: depth does not enter a plan).
+# FO3, preconditions | A branch's step runs once its previous step's output and its tool's fields are held (CT5); a wrong tool or a tool error stops the branch.
+# FO4, replanning | When no branch can go on, one replan writes every failed branch's remaining positions (CT6), at most `max_replans` times (CT7); costs and seconds as the contract's (CT9, CT10).
+# PX1, parallel steps | One step runs every ready call at once: its seconds are the longest call's, its tokens one executor step (after the calls before it) plus an observation a call. Off, one call a step, branch after branch.
+# FB1, bounds | The fan-out runs' bounds are `BOUND_FACTOR` times the longest right sequential run, the same for both schedules.
+#
+# The values:
+
+# %%
+b = FAN_OUT_BOUNDS
+say(f"FO1: widths {', '.join(map(str, fo.WIDTHS))}, {fo.TASKS_PER_WIDTH} tasks a width; FO2: selection(1) "
+    f"= {sim.selection(1)}", f"FB1: BOUND_FACTOR {fo.BOUND_FACTOR}: {b.max_steps} steps, {b.max_tokens} tokens, "
+    f"{b.max_seconds} s, {b.max_replans} replans")  # fmt: skip
+
+# %% [markdown]
+# One run: F04 (two subscribers) at seed 0, with parallel steps. The planner writes branch
+# 2's first position wrong (`search_docs` for `read_meter`). That call runs in the first
+# wave beside branch 1's and is paid; then the branch's next step finds no readings and the
+# branch stops, while branch 1 goes on. When no branch can go on, one replan writes branch
+# 2's positions again. Below it, what a right run takes by width:
+
+# %%
+run = fan_out_run("F04", 0, parallel_steps=True)
+say(f"each planner call takes {PLANNER_SECONDS} simulated seconds")
+for event in run.events:
+    say(f"step {event.step:2}  {event.seconds:3} s  {event.kind:12} {event.detail.replace(' -> ', ' > ')}")
+branch_seconds = sum(map(tool_seconds, fo.BRANCH_SEQUENCE))
+for width in fo.WIDTHS:
+    seconds = right_sequential_run(width)[2]
+    say(f"width {width}: a right run takes {seconds} s in sequence, "
+        f"{PLANNER_SECONDS + branch_seconds} s with parallel steps")  # fmt: skip
+
+# %% [markdown]
+# Over 100 held-out seeds, each fan-out task run both ways at the same seed (the same plans
+# from the same draws). The speed-up is each seed's sequential simulated seconds over its
+# parallel ones (a width's three tasks together); the other columns are parallel minus
+# sequential, per run; each a mean with its 95 % interval over the seeds.
+
+# %%
+speedups = speedup_table(SEEDS)
+cell = {"speedup": 2, "seconds": 1, "tokens": 0, "calls": 2, "correct": 2}
+show(pd.DataFrame({"width": speedups["width"], **{
+    name: [f"{t[0]:.{d}f} [{t[1]:.{d}f}, {t[2]:.{d}f}]" for t in speedups[name]] for name, d in cell.items()}})
+    .rename(columns={"speedup": "speed-up", "correct": "success"}))  # fmt: skip
+for parallel in (False, True):
+    stopped = fan_out_outcomes(SEEDS, parallel)["bound"]
+    say(f"{'parallel' if parallel else 'sequential'}: {int(stopped.sum())} of {stopped.size} runs "
+        "stopped by an FB1 bound")  # fmt: skip
+say("speed-up by the replans a run needed:")
+show(speedup_by_replans(SEEDS).round(2))
+
+# %% [markdown]
+# **What the rules put there and what emerges.** Both schedules get the same plans from the
+# same draws, so they make the same calls and reach the same success whenever no bound stops
+# a run; the one sequential run an FB1 bound stops is the only calls and success difference
+# in the table. Width 1 gains nothing. A right run of width k takes 5 + 4k seconds in
+# sequence and 9 in parallel, which caps the speed-up at 21/9 = 2.33 at width 4; parallel
+# tokens are lower by construction too, since one step carries the context once for all its
+# calls. What emerges from the planner's errors and the replans they cause is how far the
+# mean speed-up falls below that cap at each width: each replan is a planner call of 5
+# seconds that no schedule shortens, and it usually reruns fewer branches than the first
+# plan did. Under these rules the speed-up grows with the graph's width and shrinks with
+# every replan; the paper's "up to 3.7x" is its best case, on its own benchmarks.
+#
+# ## 3 · A reviewer that can refuse
+#
+# Lesson 1's `approval` switch counts the calls that would ask for approval and never says
+# no. Anthropic's [Building effective agents](https://www.anthropic.com/engineering/building-effective-agents)
+# (under "Workflow: Parallelization") and the OpenAI Agents SDK's
+# [guardrails page](https://openai.github.io/openai-agents-python/guardrails/) describe a judge
+# beside the work:
+
+# %%
+say('Anthropic: "Implementing guardrails where one model instance processes user queries while another '
+    'screens them for inappropriate content or requests. This tends to perform better than having the '
+    'same LLM call handle both guardrails and the core response."',
+    'Agents SDK docs: "Guardrails run _in parallel_ to your agents"; on a tripwire "we immediately raise a '
+    '`{Input,Output}GuardrailTripwireTriggered` exception and halt the Agent execution".')  # fmt: skip
+
+# %% [markdown]
+# The first claim has no figure. The second says when a parallel judge's verdict lands: it
+# may trip after the work it guards has begun. The SDK installed here (lesson 7's) has that
+# default, in its own source:
+
+# %%
+import re
+from importlib.metadata import files, version
+
+guardrail = next(f for f in files("openai-agents") if f.as_posix() == "agents/guardrail.py")
+default = re.search(r"run_in_parallel: bool = (\w+)", guardrail.read_text()).group(1)
+say(f"openai-agents {version('openai-agents')}: InputGuardrail.run_in_parallel = {default} (its source)")
+
+# %% [markdown]
+# In the SDK the parallel input guardrail screens the user's input on the first turn; a
+# check of one tool call is a tool guardrail, which runs before the tool. The course's rules
+# put a reviewer on every write (option `reviewer`, `blocking` or `parallel`), and give the
+# loops a clock. The reviewer is a model call, so under the model's rules it may know the
+# truth (the task's correct answer); the loop that obeys it is scaffolding and sees only the
+# verdict. The course's rules:
+#
+# rule | what it says
+# --- | ---
+# RV1, the reviewer | Every `write_record` call is reviewed by a second model call (`REVIEW_TOKENS`, `REVIEW_SECONDS`). A write is right only when a record task writes its correct answer for its own subscriber; the reviewer refuses a wrong write with share `CATCH_SHARE` and a right one with share `FALSE_REFUSAL_SHARE`, with draws of its own.
+# RV2, blocking | The write waits for the verdict. A refused write is not made: the step's observation is an error (`REFUSAL`), the step is paid, the loop goes on.
+# RV3, parallel | The write runs beside the review. A refusal trips the run at once, after the write, and the run returns no answer (the SDK raises).
+# RV4, a clock | A loop step takes a model call (`MODEL_STEP_SECONDS`) plus its tool's seconds (CT10); blocking adds the review before the write, parallel only the review's overhang past the write.
+#
+# The values, from `sim.model.review`:
+
+# %%
+say(f"RV1: REVIEW_TOKENS {rv.REVIEW_TOKENS}, REVIEW_SECONDS {rv.REVIEW_SECONDS}, CATCH_SHARE {rv.CATCH_SHARE}, "
+    f"FALSE_REFUSAL_SHARE {rv.FALSE_REFUSAL_SHARE}", f"RV2: REFUSAL {rv.REFUSAL!r}",
+    f"RV4: MODEL_STEP_SECONDS {rv.MODEL_STEP_SECONDS}")  # fmt: skip
+
+# %% [markdown]
+# G15 asks for a charge to be written. At seed 20260219 with lesson 4's argument errors
+# (AE1) at a share of 0.1, the single loop holds the m3, not the charge, when it writes. Off,
+# the wrong value is written; blocking, the reviewer refuses it and the model picks
+# `write_record` again until the budget runs out; parallel, the first refusal trips the run.
+
+# %%
+for mode in (None, "blocking", "parallel"):
+    run = run_with(RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer=mode), sim.check_task("G15"), SEED + 1)
+    verdicts = " ".join("refused" if r.refused else "passed" for r in run.reviews) or "-"
+    writes = [s.step for s in run.log if s.tool == "write_record"]
+    say(f"{mode or 'off':8}  writes at steps {writes}, verdicts {verdicts}; answer {run.answer}, "
+        f"tripped {run.tripped}, tokens {run.tokens}, seconds {run_seconds(run)}")  # fmt: skip
+say(f"correct answer of G15: {sim.correct_answer('G15')}")
+
+# %% [markdown]
+# Over 100 held-out seeds, both loops, with AE1 at 0.1 (more wrong writes to catch). "Wrong
+# made" counts writes that reached the world wrong (a wrong value or subscriber, or a write
+# the task never asked for); "prevented" the wrong writes with a value that a refusal kept
+# out (a wrong write picked again and refused again counts again); "empty refused" the
+# refused calls that had no value and would have written nothing anyway.
+
+# %%
+grids = {(setup, mode): review_runs(RunConfig(setup, BUDGET, argument_errors=0.1, reviewer=mode), SEEDS)
+         for setup in ("single-loop", "plan-execute") for mode in (None, "blocking", "parallel")}  # fmt: skip
+names = {key: f"{sim.SETUP_LABELS[key[0]]}, {key[1] or 'off'}" for key in grids}
+counts = review_table({names[key]: grid for key, grid in grids.items()})
+show(counts[["reviews", "wrong writes made", "wrong writes prevented", "right writes refused",
+             "right writes lost", "empty writes refused"]]
+     .rename(columns=lambda c: c.replace(" writes", "")).rename_axis("reviewer").reset_index())  # fmt: skip
+for key in grids:
+    if key[1] == "parallel":
+        row = counts.loc[names[key]]
+        say(f"{names[key]}: {int(row['trips'])} trips, {int(row['trips on a wrong write'])} of them on a "
+            f"wrong write; spent before a trip: {row['tokens a trip']} tokens, {row['seconds a trip']} s")  # fmt: skip
+
+# %% [markdown]
+# The headline: the same-seed differences against the same loop without a reviewer, and
+# parallel against blocking, each a mean over the seeds with its 95 % interval:
+
+# %%
+UNITS = ("success", "tokens", "seconds", "wrong writes made", "right writes made")
+units = {key: review_units(grid) for key, grid in grids.items()}
+pairs = {f"{names[key]} - off": (units[key], units[key[0], None]) for key in grids if key[1]}
+pairs.update({f"{sim.SETUP_LABELS[s]}, parallel - blocking": (units[s, "parallel"], units[s, "blocking"])
+              for s in ("single-loop", "plan-execute")})  # fmt: skip
+digits = dict(zip(UNITS, (3, 0, 1, 2, 2), strict=True))
+show(pd.DataFrame([{"comparison": name, **{
+    unit: f"{t.loc[unit, 'mean difference']:+.{d}f} [{t.loc[unit, 'low']:+.{d}f}, {t.loc[unit, 'high']:+.{d}f}]"
+    for unit, d in digits.items()}} for name, (on, off) in pairs.items() for t in [review_differences(on, off, UNITS)]]))  # fmt: skip
+for key in grids:
+    if key[1] == "blocking":
+        runs = [run for row in grids[key] for run in row]
+        refused = [run for run in runs if any(r.wrong and r.refused for r in run.reviews)]
+        mended = sum(any(not r.wrong and r.made for r in run.reviews) for run in refused)
+        say(f"{names[key]}: {mended} of {len(refused)} runs with a refused wrong write made a right one")
+
+# %% [markdown]
+# **What the rules put there and what emerges.** A review's 100 tokens and 3 seconds, that a
+# blocked write is never made, that a trip ends the run with no answer after the write: the
+# rules put those there. Success here is the answer held (AA30), not the record written, so a
+# blocking reviewer's work shows in the write counts: its success interval holds zero while
+# its wrong writes fall. A parallel reviewer catches as often but too late, and each trip
+# costs the run its answer, so its success interval lies below zero; its runs are shorter,
+# so it spends fewer tokens and seconds than no reviewer at all, an economy bought with lost
+# answers. What emerges: how many wrong writes there are to catch; that the loop, told
+# "refused", picks `write_record` again with the same value, so few runs with a refused wrong
+# write go on to a right one; and the size of the success lost to trips.
