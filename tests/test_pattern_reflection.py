@@ -289,20 +289,52 @@ def test_the_exercise_says_right_or_wrong_without_the_answer():
         check_reflection_flips(20260218, 3)
 
 
-def test_the_step_lesson_1_shows_is_unchanged():
+def printed_by(lesson: str) -> str:
+    """Every text a lesson notebook's stored outputs print."""
     import json
     from pathlib import Path
 
-    from sim.engine import loops
-    from sim.presentation.showcode import code_of
-
-    notebook = json.loads(
-        (Path(__file__).resolve().parents[1] / "lessons" / "01_single_loop.ipynb").read_text()
-    )
-    printed = "".join(
+    notebook = json.loads((Path(__file__).resolve().parents[1] / "lessons" / lesson).read_text())
+    return "".join(
         "".join(output.get("text", ""))
         for cell in notebook["cells"]
         if cell["cell_type"] == "code"
         for output in cell.get("outputs", [])
     )
+
+
+def test_the_step_lesson_1_shows_is_unchanged():
+    from sim.engine import loops
+    from sim.presentation.showcode import code_of
+
+    printed = printed_by("01_single_loop.ipynb")
     assert code_of(loops.take_step) in printed  # the hooks sit in run_loop and the pick, not in take_step
+
+
+def test_the_split_lesson_2_shows_is_unchanged():
+    from sim.engine import loops
+    from sim.presentation.showcode import code_of
+
+    assert "def plan_execute(" in code_of(loops.plan_execute)
+    assert code_of(loops.plan_execute) in printed_by("02_planner_executor.ipynb")  # the patterns: in Loop
+
+
+# the source's single loop (main, before lesson 8), which no lesson prints: lesson 8's patterns hook into
+# Loop and run_loop, never into the setups' own functions
+SOURCE_SINGLE_LOOP = '''def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
+    """The single loop on a checked task, seed and config; random picks draw among the config's tools."""
+    draw = draws_among(draw_stream(stream_key(seed, task.name)), config.tools)
+
+    def pick(target, depth, calls):
+        return single_loop_pick(target, depth, draw)
+
+    return run_loop(Loop(task, seed, config, pick, loop_step_tokens))
+'''
+
+
+def test_the_single_loop_is_the_source_one():
+    import inspect
+
+    from sim.engine import loops
+
+    assert inspect.getsource(loops.single_loop) == SOURCE_SINGLE_LOOP

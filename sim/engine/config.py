@@ -68,8 +68,9 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "reviewer": "the course's rule RV1-RV4 (lesson 8): a model reviews every write_record call and may refuse "
     "it; blocking: the write waits for the verdict; parallel: a refusal halts the run after the write",
     "keep_last": "the course's rules CP1-CP2 (lesson 8): each step re-sends only the last this many tool "
-    "calls in full and a summary of the earlier ones (20 + 4 tokens a call); a pick that needs a field "
-    "only the summary holds is right with 0.6 x its share",
+    "calls in full and a summary of the earlier ones (20 + 4 tokens a call); when a pick's target needs a "
+    "field only the summary holds, a right pick stays right with share 0.6, else the model takes another "
+    "tool drawn uniformly (the executor's plan positions excepted)",
     "reflection": "the course's rules RF1/RF2 (lesson 8): after a tool error the next pick follows the "
     "error's feedback (feedback), or every pick is critiqued without feedback (intrinsic)",
     "misleading_feedback": "the course's rule RF3 (lesson 8), with --reflection feedback: with this share "

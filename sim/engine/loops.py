@@ -16,7 +16,6 @@ from sim.model.errors import InputError, InputTypeError
 from sim.model.picks import draws_among, executor_pick, single_loop_pick, write_plan
 from sim.model.reflection import reflection_tokens, reviser
 from sim.model.review import (
-    REFUSAL,
     REVIEW_TOKENS,
     REVIEWED_TOOL,
     Review,
@@ -139,13 +138,21 @@ def call_and_observe(tool: str, state: dict, wrong: tuple[str, ...] = ()) -> dic
     return observation
 
 
-def produced_fields(tool: str, observation: dict) -> tuple[str, ...]:
-    """The fields a call's observation folds into the state (`call_and_observe`), the answer held
-    ("result") among them; none for a tool error."""
-    if "error" in observation:
-        return ()
-    result = ("result",) if IMITATES.get(tool, tool) in RESULT_FIELDS else ()
-    return tuple(name for name in observation if name not in GIVEN) + result
+# CP2 (lesson 8): the fields a successful call of each tool folds into the state (`call_and_observe`):
+# its observation's fields but the request's (GIVEN), and the answer held ("result") for a tool that sets it
+OUTPUT_FIELDS = {
+    "read_meter": ("previous", "current", "type", "region"),
+    "consumption": ("m3", "result"),
+    "tariff": ("amount", "result"),
+    "search_docs": ("code", "text", "result"),
+    "write_record": ("written", "value"),
+    "estimate_use": ("m3", "result"),
+}
+
+
+def produced_fields(tool: str, error: bool) -> tuple[str, ...]:
+    """The fields a call of `tool` folded into the state (`OUTPUT_FIELDS`); none for a tool error."""
+    return () if error else OUTPUT_FIELDS[tool]
 
 
 @dataclass
@@ -182,6 +189,8 @@ class Loop:
         self.review_draw = self.config.reviewer and reviewer_draws(self.seed, self.task.name)  # RV1
         kind, misleading = self.config.reflection, self.config.misleading_feedback
         self.reviser = kind and reviser(self.seed, self.task.name, kind, misleading, self.config.tools)
+        if self.config.keep_last is not None:  # CP2 (lesson 8): inside the reflection's pick
+            self.pick = recalling_pick(self, self.pick)
         self.pick = reflective_pick(self, self.pick) if self.reviser else self.pick
         self.state, self.goal = initial_state(self.task), goal_of(self.task.request)
         planned = None if self.plan is None else len(self.plan)
@@ -209,18 +218,12 @@ def take_step(loop: Loop) -> LoopStep:
     sequence, done, calls = loop.task.sequence, loop.done, len(loop.trace)  # AA27: the model's pick
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
-    tool = None if loop.goal_stops() else choose(loop, target, done + 1, calls)
+    tool = None if loop.goal_stops() else loop.pick(target, done + 1, calls)
     tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
-        reviewed = loop.config.reviewer is not None and tool == REVIEWED_TOOL  # RV1
-        observation = (
-            reviewed_call(loop, tool, wrong) if reviewed else call_and_observe(tool, loop.state, wrong)
-        )
-        error = "error" in observation
-        if loop.config.keep_last is not None:  # CP2: which call last produced each field
-            loop.produced.update(dict.fromkeys(produced_fields(tool, observation), calls))
-        tokens += observation_tokens(error, loop.config.self_critique) + REVIEW_TOKENS * reviewed
+        error = "error" in call_and_observe(tool, loop.state, wrong)
+        tokens += observation_tokens(error, loop.config.self_critique)
         right = None if target is None else tool == target
     held = loop.state.get("result")
     return LoopStep(loop.steps, depth, target, tool, right, error, calls, tokens, held, wrong)
@@ -255,13 +258,22 @@ def reflected_step(loop: Loop, step: LoopStep) -> LoopStep:
     return step
 
 
-def choose(loop: Loop, target: str | None, depth: int, calls: int) -> str | None:
-    """The step's pick; under a compacted trace (keep_last, lesson 8) with CP2's recall share."""
-    if loop.config.keep_last is None or calls <= loop.config.keep_last:  # off, or nothing summarized
-        return loop.pick(target, depth, calls)
-    needed = compaction.fields_needed(target, GIVEN)  # the model may know what its target needs
-    return loop.pick(target, depth, calls, compaction.recall_share(needed, loop.produced, calls,
-                                                                   loop.config.keep_last))  # fmt: skip
+def recalling_pick(loop: Loop, pick: Callable) -> Callable:
+    """CP2 (lesson 8): `pick` (the setup's ordinary pick, made first with its own draws); when its target
+    needs a field only the summary holds and the pick is not a blind plan position of the executor
+    (AA26), the model's recall (`compaction.recalled`, its own draws) may replace a right pick."""
+    draw, plan = compaction.recall_draws(loop.seed, loop.task.name), loop.plan
+
+    def recalled(target, depth, calls):
+        tool, keep_last = pick(target, depth, calls), loop.config.keep_last
+        if target is None or tool != target or calls <= keep_last or (plan is not None and calls < len(plan)):
+            return tool  # a wrong pick or a stop, nothing summarized yet, or the plan followed blindly
+        needed = compaction.fields_needed(target, GIVEN)  # the model may know what its target needs
+        if not compaction.summarized_fields(needed, loop.produced, calls, keep_last):
+            return tool
+        return compaction.recalled(tool, draw, loop.config.tools)
+
+    return recalled
 
 
 def run_loop(loop: Loop) -> Run:
@@ -269,7 +281,7 @@ def run_loop(loop: Loop) -> Run:
     config = loop.config
     while loop.steps < config.budget:
         loop.steps += 1
-        step = take_step(loop)
+        step = reviewed_step(loop) if config.reviewer else take_step(loop)  # RV1-RV3 (lesson 8)
         step = reflected_step(loop, step) if loop.reviser else step  # RF1-RF3 (lesson 8)
         loop.log.append(step)
         loop.tokens += step.tokens
@@ -279,36 +291,48 @@ def run_loop(loop: Loop) -> Run:
         loop.errors += step.error
         loop.done += bool(step.right) and not step.error  # AA27: the model's progress
         loop.trace.append(ToolCall(step.tool, step.error, step.held, step.wrong))
+        if config.keep_last is not None:  # CP2 (lesson 8): which call last produced each field
+            loop.produced.update(dict.fromkeys(produced_fields(step.tool, step.error), step.trace_length))
         if loop.reviews and loop.reviews[-1].tripped and loop.reviews[-1].step == loop.steps:  # RV3
             return loop.record(stopped=False, tripped=True)
     return loop.record(stopped=False)
 
 
-def reviewed_call(loop: Loop, tool: str, wrong: tuple[str, ...]) -> dict:
-    """A write reviewed by RV1 (the reviewer, a model, judges it against the truth), then blocked (RV2)
-    or made beside the review (RV3); the review is kept on the loop. Returns the observation."""
-    state = loop.state
-    arguments = call_arguments(tool, state)
-    arguments.update({name: wrong_value(name, arguments[name]) for name in wrong})
+def reviewed_step(loop: Loop) -> LoopStep:
+    """`take_step` under the reviewer (RV1-RV3, lesson 8): a write_record call is reviewed (RV1, the
+    reviewer a model that judges the write as the model filled it against the truth; one draw of its own
+    stream), then blocked (RV2) or made beside the review (RV3); the review is kept on the loop. A tool
+    only reads the state (`run_tool`) and the world keeps no record of a write, so a blocked write is the
+    step with the call's fold into the state taken back: the state as before, the step a tool error."""
+    before = dict(loop.state)  # what the model filled the write from
+    step = take_step(loop)
+    if step.tool != REVIEWED_TOOL:
+        return step
+    arguments = call_arguments(step.tool, before)
+    arguments.update({name: wrong_value(name, arguments[name]) for name in step.wrong})
     subscriber, value = arguments.get("subscriber"), arguments.get("value")
     is_wrong = write_is_wrong(loop.task, subscriber, value)
     refused, blocking = refuses(is_wrong, loop.review_draw()), loop.config.reviewer == "blocking"
-    observation = {"error": REFUSAL} if refused and blocking else call_and_observe(tool, state, wrong)
-    made = "error" not in observation
+    tokens = step.tokens + REVIEW_TOKENS
+    if refused and blocking:  # RV2: the write is not made, its observation the error REFUSAL
+        loop.state.clear()
+        loop.state.update(before)
+        critique = loop.config.self_critique
+        tokens += observation_tokens(True, critique) - observation_tokens(step.error, critique)
+        object.__setattr__(step, "error", True)  # the step is new and not yet shared: set in place
+    object.__setattr__(step, "tokens", tokens)
     loop.reviews.append(
-        Review(loop.steps, subscriber, value, is_wrong, refused, made, refused and not blocking)
+        Review(loop.steps, subscriber, value, is_wrong, refused, not step.error, refused and not blocking)
     )
-    return observation
+    return step
 
 
 def single_loop(task: Task, seed: int, config: RunConfig) -> Run:
     """The single loop on a checked task, seed and config; random picks draw among the config's tools."""
     draw = draws_among(draw_stream(stream_key(seed, task.name)), config.tools)
 
-    def pick(target, depth, calls, recall=1.0):  # recall: CP2's share factor (lesson 8)
-        if recall == 1:
-            return single_loop_pick(target, depth, draw)
-        return compaction.recalled_pick(target, depth, draw, recall)
+    def pick(target, depth, calls):
+        return single_loop_pick(target, depth, draw)
 
     return run_loop(Loop(task, seed, config, pick, loop_step_tokens))
 
@@ -318,10 +342,8 @@ def plan_execute(task: Task, seed: int, config: RunConfig) -> Run:
     draw = draws_among(draw_stream(stream_key(seed, task.name, planner=True)), config.tools)
     plan = write_plan(task.sequence, draw)  # AA24, AA29
 
-    def pick(target, depth, calls, recall=1.0):  # recall: CP2's share factor, on fallback picks only
-        if recall == 1:
-            return executor_pick(plan, calls, target, depth, draw)
-        return compaction.recalled_executor_pick(plan, calls, target, depth, draw, recall)
+    def pick(target, depth, calls):
+        return executor_pick(plan, calls, target, depth, draw)
 
     return run_loop(Loop(task, seed, config, pick, executor_step_tokens, plan))
 

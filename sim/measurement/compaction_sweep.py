@@ -82,16 +82,15 @@ def compacted_steps(run) -> pd.DataFrame:
     """A loop run under keep_last step by step as the model re-reads it (CP1-CP2): the calls re-sent in
     full and summarized, the step's tokens, the target, the fields it needs that only the summary holds
     (replayed from the run's own trace) and the pick. Raises InputError for a run without keep_last."""
-    from sim.engine.loops import GIVEN, call_and_observe, check_run, initial_state, produced_fields
+    from sim.engine.loops import GIVEN, check_run, produced_fields
     from sim.model import compaction
     from sim.model.errors import InputError
-    from sim.model.tasks import BY_NAME
 
     run = check_run(run, setups=tuple(PLANNING_STEPS))
     keep_last = run.config.keep_last
     if keep_last is None:
         raise InputError("run must be made with keep_last (the compacted trace, CP1-CP2), got keep_last None")
-    state, produced, rows = initial_state(BY_NAME[run.task]), {}, []
+    produced, rows = {}, []
     for step in run.log:
         needed = compaction.fields_needed(step.target, GIVEN)
         lost = compaction.summarized_fields(needed, produced, step.trace_length, keep_last)
@@ -99,7 +98,6 @@ def compacted_steps(run) -> pd.DataFrame:
         rows.append((step.step, kept, step.trace_length - kept, step.tokens, step.target or "-", ", ".join(lost) or "-",
                      step.tool or "stop", step.right))  # fmt: skip
         if step.tool is not None:
-            observation = call_and_observe(step.tool, state, step.wrong)
-            produced.update(dict.fromkeys(produced_fields(step.tool, observation), step.trace_length))
+            produced.update(dict.fromkeys(produced_fields(step.tool, step.error), step.trace_length))
     columns = ["step", "re-sent", "summarized", "tokens", "target", "only in summary", "pick", "right"]
     return pd.DataFrame(rows, columns=columns)

@@ -6,24 +6,29 @@ CP1 (cost): a step's tokens are the source's step formula on min(trace length, k
 calls in the single loop, 40 + 10 x calls in the executor, sim.model.costs) plus, only when the trace
 holds more than k calls, a summary of SUMMARY_TOKENS = 20 and SUMMARY_TOKENS_PER_CALL = 4 per summarized
 call. A summary of few calls can cost more than the calls it replaces.
-CP2 (what the model loses): a pick whose target tool needs a field (its schema's fields the request
-does not give; write_record's value is the answer held) that only a summarized call produced (the
-latest call that produced it is older than the last k) is right with share selection(d) x
-SUMMARY_RECALL = 0.6 instead of selection(d). The model may know which fields the target needs (a
-model rule); the tools still get the full state: compaction changes what the model re-reads, not what
-the harness holds. The split's executor follows its plan blindly (AA26) while plan positions remain,
-so CP2 touches only its fallback picks. No rule draws: a pick takes the same draw as without the rule.
+CP2 (what the model loses): the model's pick is made as without the rule, with the same draws. When
+the pick's target tool needs a field (its schema's fields the request does not give; write_record's
+value is the answer held) that only a summarized call produced (the latest call that produced it is
+older than the last k), a right pick stays right only with share SUMMARY_RECALL = 0.6; else the model
+takes another tool, drawn uniformly among the other tools of the run's tool set. A wrong pick stays
+as it is. So such a pick is right with share 0.6 x (selection(d) + (1 - selection(d)) / n) among n
+tools, lucky random picks included. The split's executor follows its plan blindly (AA26) while plan
+positions remain, so CP2 touches only its fallback picks. The rule's draws (whether a right pick stays
+right, then which other tool) come from a stream of its own ("compaction/" + task), so the loop's own
+draws are unchanged. The model may know which fields the target needs (a model rule); the tools still
+get the full state: compaction changes what the model re-reads, not what the harness holds.
 """
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
-from sim.model.picks import executor_pick, picks_right, random_tool, right_share, single_loop_pick
+from sim.model.draws import draw_stream, stream_key
+from sim.model.picks import random_tool_index
 from sim.model.world import WORLD_TOOLS
 
 SUMMARY_TOKENS = 20  # CP1: a summary of the earlier calls, once a step
 SUMMARY_TOKENS_PER_CALL = 4  # CP1: and this much per call summarized
-SUMMARY_RECALL = 0.6  # CP2: the right-pick share is selection(d) x this when a needed field is summarized
+SUMMARY_RECALL = 0.6  # CP2: the share of right picks that stay right when a needed field is summarized
 READ_AS = {"value": "result"}  # write_record's value is the answer held (sim.engine.loops.call_arguments)
 
 
@@ -69,25 +74,15 @@ def summarized_fields(needed: Sequence[str], produced: Mapping[str, int], trace_
     return tuple(name for name in needed if name in produced and produced[name] < first_kept)
 
 
-def recall_share(needed: Sequence[str], produced: Mapping[str, int], trace_length: int,
-                 keep_last: int) -> float:  # fmt: skip
-    """CP2: the factor on a pick's right share: SUMMARY_RECALL when a needed field is only in the
-    summary (`summarized_fields`), else 1."""
-    return SUMMARY_RECALL if summarized_fields(needed, produced, trace_length, keep_last) else 1.0
+def recall_draws(seed: int, task_name: str) -> Callable[[], float]:
+    """CP2's draw stream for one run: its draws apart from every other stream."""
+    return draw_stream(stream_key(seed, "compaction/" + task_name))
 
 
-def recalled_pick(target: str | None, depth: int, draw: Callable[[], float], recall: float) -> str | None:
-    """CP2: the single loop's pick (`single_loop_pick`, the same draws) with the right share
-    selection(d) x `recall`; a stop decision (target None) is the source's."""
-    if target is None or recall == 1:
-        return single_loop_pick(target, depth, draw)
-    return target if picks_right(draw(), right_share(depth) * recall) else random_tool(draw)
-
-
-def recalled_executor_pick(plan: Sequence[str], calls: int, target: str | None, depth: int, draw,
-                           recall: float) -> str | None:  # fmt: skip
-    """CP2 in the split: the executor's pick (`executor_pick`); while plan positions remain it follows
-    the plan blindly (AA26), so only its fallback picks take selection(d) x `recall`."""
-    if target is not None and calls < len(plan):
-        return executor_pick(plan, calls, target, depth, draw)
-    return recalled_pick(target, depth, draw, recall)
+def recalled(tool: str, draw: Callable[[], float], tools: Sequence[str]) -> str:
+    """CP2: a right pick `tool` whose target needs a field only the summary holds: `tool` with share
+    SUMMARY_RECALL (one draw), else another tool of `tools` drawn uniformly (a second draw)."""
+    if draw() < SUMMARY_RECALL:
+        return tool
+    others = tuple(name for name in tools if name != tool)
+    return others[random_tool_index(draw(), len(others))]
