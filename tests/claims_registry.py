@@ -2171,6 +2171,254 @@ def replanner_changes_no_call_and_pays() -> bool:
     return bool(same and (on.loc[off["calls"] > 1, "requests"] > off.loc[off["calls"] > 1, "requests"]).all())
 
 
+# ---- lesson 8: the patterns (each the course's own rule), at the lesson's 100 held-out seeds
+
+
+def _p8_seeds():
+    from sim.measurement.harness import held_out_seeds
+
+    return held_out_seeds(100)
+
+
+@cache
+def _p8_reflection(setup: str):
+    """Lesson 8's reflection table of a loop, as the lesson makes it (cached runs)."""
+    from sim.measurement.reflection_flips import reflection_table
+
+    variants = {"RF1 feedback": sim.RunConfig(setup, BUDGET, reflection="feedback"),
+                "RF2 intrinsic": sim.RunConfig(setup, BUDGET, reflection="intrinsic")}  # fmt: skip
+    if setup == "single-loop":
+        variants["self_critique"] = sim.RunConfig(setup, BUDGET, self_critique=True)
+    else:
+        variants.update({f"RF3 {m}": sim.RunConfig(setup, BUDGET, reflection="feedback", misleading_feedback=m)
+                         for m in (0.1, 0.5)})  # fmt: skip
+    return reflection_table(sim.RunConfig(setup, BUDGET), variants, _p8_seeds()).set_index("variant")
+
+
+def patterns_off_change_nothing() -> bool:
+    """Lesson 8: with no pattern option given, the loops' code that lessons 1 and 2 print is the code that
+    runs, and both loops give the golden rows at seeds 0 and 1, budget 8 (every seed and budget: test_sim_golden)."""
+    from golden_runs import golden_by_config
+
+    from sim.presentation.showcode import code_of
+
+    shown = {"01": code_of(loops.take_step), "02": code_of(loops.plan_execute)}
+    for prefix, text in shown.items():
+        notebook = next(LESSONS.glob(f"{prefix}_*.ipynb"))
+        if text not in printed_text(nbformat.read(notebook, as_version=4)):
+            return False
+    checked = 0
+    for (setup, critique, approval), rows in golden_by_config().items():
+        if critique != "0" or approval != "0":
+            continue
+        for row in rows:
+            if int(row["budget"]) == BUDGET and int(row["seed"]) < 2:
+                run = sim.run_task(setup, row["task"], int(row["seed"]), BUDGET)
+                checked += 1
+                if (repr(run.answer), run.steps, run.tokens) != (row["answer"], int(row["steps"]), int(row["tokens"])):
+                    return False
+    return checked > 0
+
+
+def reflection_keeps_the_ordinary_pick_first() -> bool:
+    """Lesson 8, RF1-RF3: a run under a reflection rule is the run without it, step for step, up to its first
+    replaced pick (the rule draws from a stream of its own), in both loops at run A."""
+    for setup in LOOPS:
+        for kind in ("feedback", "intrinsic"):
+            for task in sim.TASKS:
+                off = sim.run_task(setup, task, SEED_A, BUDGET)
+                on = sim.run_task(setup, task, SEED_A, BUDGET, reflection=kind)
+                first = next((i for i, step in enumerate(on.log) if step.revised_from), len(on.log))
+                if [s.tool for s in on.log[:first]] != [s.tool for s in off.log[:first]]:
+                    return False
+                if first < len(on.log) and on.log[first].revised_from != off.log[first].tool:
+                    return False
+    return True
+
+
+def rf1_charges_what_self_critique_charges() -> bool:
+    """Lesson 8: RF1 charges REFLECTION_TOKENS an error, the source's SELF_CRITIQUE_TOKENS; self_critique
+    changes no draw (the same calls as the plain loop at runs A and B)."""
+    from sim.model import reflection
+
+    same_calls = all(
+        [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET).trace]
+        == [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET, self_critique=True).trace]
+        for seed in SEEDS for t in sim.TASKS
+    )
+    return reflection.REFLECTION_TOKENS == costs.SELF_CRITIQUE_TOKENS == 40 and same_calls
+
+
+def _holds_zero(row, unit="success") -> bool:
+    return row[unit + " low"] <= 0 <= row[unit + " high"]
+
+
+def single_loop_rf1_as_stated() -> bool:
+    """Lesson 8: in the single loop RF1 flips more right picks wrong than wrong right, adds tool errors, its
+    success interval holds zero and it costs more tokens than self_critique."""
+    table = _p8_reflection("single-loop")
+    rf1 = table.loc["RF1 feedback"]
+    return (rf1["right to wrong"] > rf1["wrong to right"] and rf1["tool errors"] > 0 and _holds_zero(rf1)
+            and rf1["tokens"] > table.loc["self_critique", "tokens"])  # fmt: skip
+
+
+def split_rf1_as_stated() -> bool:
+    """Lesson 8: in the split RF1's success interval lies above zero with fewer tool errors; at a misleading
+    share of 0.1 the interval holds zero."""
+    table = _p8_reflection("plan-execute")
+    rf1 = table.loc["RF1 feedback"]
+    return rf1["success low"] > 0 and rf1["tool errors"] < 0 and _holds_zero(table.loc["RF3 0.1"])
+
+
+def split_rf2_loses() -> bool:
+    """Lesson 8: intrinsic critique's success interval lies below zero in the split."""
+    return _p8_reflection("plan-execute").loc["RF2 intrinsic", "success high"] < 0
+
+
+def right_plans_are_chains() -> bool:
+    """Lesson 8: the right plan of each of the 24 tasks is a chain (each step depends on the one before it),
+    so parallel steps have nothing to run side by side there."""
+    from sim.engine.goals import goal_of
+
+    for task in sim.TASKS:
+        plan = plan_schema.plan_from_tools(task.sequence, goal_of(task.request), ())
+        steps = plan.steps
+        if any(steps[i - 1].id not in step.depends_on for i, step in enumerate(steps) if i):
+            return False  # each step waits for the one before it: no two steps are ever ready at once
+    return True
+
+
+@cache
+def _p8_fan_out():
+    from sim.measurement.fan_out import fan_out_outcomes
+
+    return fan_out_outcomes(_p8_seeds(), False), fan_out_outcomes(_p8_seeds(), True)
+
+
+def fan_out_schedules_share_plans() -> bool:
+    """Lesson 8: both schedules write the same plans from the same draws (every fan-out task at run A)."""
+    from sim.engine.fan_out import fan_out_run
+    from sim.model.fan_out_tasks import FAN_OUT_TASKS
+
+    return all(fan_out_run(t, SEED_A).plans == fan_out_run(t, SEED_A, parallel_steps=True).plans
+               for t in FAN_OUT_TASKS)  # fmt: skip
+
+
+def fan_out_differs_only_where_a_bound_stops() -> bool:
+    """Lesson 8: over the held-out seeds the schedules make the same calls and answers in every run no bound
+    stopped; a bound stops exactly 1 run (a sequential one); parallel tokens are never higher."""
+    sequential, parallel = _p8_fan_out()
+    free = ~(sequential["bound"] | parallel["bound"])
+    same = (sequential["calls"][free] == parallel["calls"][free]).all() and (
+        sequential["correct"][free] == parallel["correct"][free]).all()  # fmt: skip
+    return bool(same and sequential["bound"].sum() == 1 and parallel["bound"].sum() == 0
+                and (parallel["tokens"] <= sequential["tokens"]).all())  # fmt: skip
+
+
+def right_fan_out_runs_take_5_plus_4k() -> bool:
+    """Lesson 8: a right sequential run of width k takes 5 + 4k simulated seconds, a parallel one 9 (the
+    planner's 5 and one branch's calls), so the cap at width 4 is 21/9."""
+    from sim.engine.fan_out import right_sequential_run
+    from sim.model import fan_out_tasks
+
+    branch = sum(map(plan_schema.tool_seconds, fan_out_tasks.BRANCH_SEQUENCE))
+    return all(right_sequential_run(k)[2] == 5 + 4 * k for k in fan_out_tasks.WIDTHS) and 5 + branch == 9
+
+
+def speedup_grows_with_width_and_falls_with_replans() -> bool:
+    """Lesson 8: the mean speed-up rises with the width, and at every width above 1 it falls with each
+    replan a run needed."""
+    from sim.measurement.fan_out import speedup_by_replans, speedup_table
+
+    means = [t[0] for t in speedup_table(_p8_seeds())["speedup"]]
+    by_replans = speedup_by_replans(_p8_seeds())
+    falling = all(list(group["speedup"]) == sorted(group["speedup"], reverse=True)
+                  and group["speedup"].nunique() == len(group)
+                  for width, group in by_replans.groupby("width") if width > 1)  # fmt: skip
+    return means == sorted(means) and len(set(means)) == len(means) and falling
+
+
+def approval_never_refuses() -> bool:
+    """Lesson 1's approval switch only counts: the same calls with and without it at runs A and B."""
+    return all(
+        [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET).trace]
+        == [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET, approval=True).trace]
+        for seed in SEEDS for t in sim.TASKS
+    )
+
+
+def reviewer_rules_as_stated() -> bool:
+    """Lesson 8, RV1-RV3 at runs A and B (AE1 at 0.1): every review costs REVIEW_TOKENS; a blocked write is
+    never made; a parallel refusal ends the run at its step with no answer, the write made."""
+    from sim.model import review
+
+    for seed in SEEDS:
+        for task in sim.TASKS:
+            blocked = sim.run_task("single-loop", task, seed, BUDGET, argument_errors=0.1, reviewer="blocking")
+            if any(r.refused and r.made for r in blocked.reviews):
+                return False
+            tripped = sim.run_task("single-loop", task, seed, BUDGET, argument_errors=0.1, reviewer="parallel")
+            if tripped.tripped and (tripped.answer is not None or tripped.reviews[-1].step != tripped.steps
+                                    or not tripped.reviews[-1].refused):  # fmt: skip
+                return False
+    return review.REVIEW_TOKENS == 100
+
+
+@cache
+def _p8_review():
+    from sim.measurement.review_counts import review_differences, review_runs, review_units
+
+    units = {mode: review_units(review_runs(sim.RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer=mode),
+                                            _p8_seeds())) for mode in (None, "blocking", "parallel")}  # fmt: skip
+    wanted = ("success", "tokens", "seconds", "wrong writes made")
+    return {mode: review_differences(units[mode], units[None], wanted) for mode in ("blocking", "parallel")}
+
+
+def blocking_reviewer_as_stated() -> bool:
+    """Lesson 8: a blocking reviewer's success interval holds zero while its wrong writes fall."""
+    table = _p8_review()["blocking"]
+    return table.loc["success", "low"] <= 0 <= table.loc["success", "high"] and table.loc["wrong writes made", "high"] < 0
+
+
+def parallel_reviewer_as_stated() -> bool:
+    """Lesson 8: a parallel reviewer's success interval lies below zero, and it spends fewer tokens and
+    seconds than no reviewer (both intervals below zero)."""
+    table = _p8_review()["parallel"]
+    return all(table.loc[unit, "high"] < 0 for unit in ("success", "tokens", "seconds"))
+
+
+def loop_step_costs_60_plus_22() -> bool:
+    """Lesson 1's rule: a single-loop step costs 60 + 22 a call in the trace."""
+    return all(costs.loop_step_tokens(n) == 60 + 22 * n for n in range(12))
+
+
+def compaction_pays_only_with_several_summarized() -> bool:
+    """Lesson 8, CP1: a single-loop step with 1 call summarized costs more than the whole trace and with 2
+    less; an executor step needs 4 summarized calls to cost less."""
+    from sim.model.compaction import compacted_step_tokens
+
+    def saving(step_tokens, summarized, k=2):
+        return step_tokens(k + summarized) - compacted_step_tokens(step_tokens, k + summarized, k)
+
+    return (saving(costs.loop_step_tokens, 1) < 0 < saving(costs.loop_step_tokens, 2)
+            and saving(costs.executor_step_tokens, 3) < 0 < saving(costs.executor_step_tokens, 4))  # fmt: skip
+
+
+def summary_table_as_measured() -> bool:
+    """Lesson 8's summary rows: RF1 gains in the split only and is lost at misleading 0.1, RF2 loses in the
+    split and is the dearest in tokens in both loops, the speed-up grows with width, blocking keeps wrong
+    writes out with no success difference measured, parallel loses answers, compaction at most 1.3 %."""
+    from sim.measurement.compaction_sweep import compaction_table
+
+    dearest = all(_p8_reflection(s)["tokens"].idxmax() == "RF2 intrinsic" for s in LOOPS)
+    single = compaction_table("single-loop", range(1, 7), _p8_seeds(), BUDGET)
+    saved = (single["tokens saved"] / single["tokens"].iloc[0]).max()
+    k1_loses = single.set_index("keep_last").loc[1, ["success lost", "success low"]].min() > 0
+    return (single_loop_rf1_as_stated() and split_rf1_as_stated() and split_rf2_loses() and dearest
+            and speedup_grows_with_width_and_falls_with_replans() and blocking_reviewer_as_stated()
+            and parallel_reviewer_as_stated() and round(100 * saved, 1) == 1.3 and k1_loses)  # fmt: skip
+
+
 REGISTRY: dict[str, list] = {
     "01": [
         ("At every step the agent looks at the job and at everything it has done so far",
@@ -2909,5 +3157,57 @@ REGISTRY: dict[str, list] = {
         ("What differs is each framework's own", Holds(tokens_are_what_each_framework_sends)),
         ("the same endpoint: the sums over the", NotAClaim("describes the panel")),
         ("intervals over every recorded seed", NotAClaim("describes the panel")),
+    ],
+    "08": [
+        ("After this lesson you can", NotAClaim("learning objectives")),
+        ("about an hour for the core; the exercises about half an hour more", NotAClaim("the lesson's time")),
+        ("with a pattern's option off every earlier lesson's output is unchanged", ByRule(patterns_off_change_nothing)),
+        ("Each section below states the pattern's source", NotAClaim("describes the sections")),
+        ("Every pick made while the job is not done is critiqued", NotAClaim("states the course's rule RF2")),
+        ("The model's ordinary pick is always made first", ByRule(reflection_keeps_the_ordinary_pick_first)),
+        ("each rule against the same loop without reflection, same seeds", NotAClaim("says what the table compares")),
+        ("it charges the same 40 tokens an error as RF1 and changes no draw", ByRule(rf1_charges_what_self_critique_charges)),
+        ("the rules put that there", ByRule(rf1_charges_what_self_critique_charges)),
+        ("RF1 turns right picks wrong more often than wrong picks right", Holds(single_loop_rf1_as_stated)),
+        ("there RF1's success interval lies above zero, with fewer tool errors", Holds(split_rf1_as_stated)),
+        ("in the split its success interval lies below zero", Holds(split_rf2_loses)),
+        ("every right plan for the 24 tasks is a chain", ByRule(right_plans_are_chains)),
+        ("one replan writes every failed branch's remaining positions", NotAClaim("states the course's rule FO4")),
+        ("One step runs every ready call at once", NotAClaim("states the course's rule PX1")),
+        ("The fan-out runs' bounds are", NotAClaim("states the course's rule FB1")),
+        ("each fan-out task run both ways at the same seed (the same plans from the same draws)",
+         ByRule(fan_out_schedules_share_plans)),
+        ("so they make the same calls and reach the same success whenever no bound stops",
+         Holds(fan_out_differs_only_where_a_bound_stops)),
+        ("parallel tokens are never higher by construction", ByRule(right_fan_out_runs_take_5_plus_4k)),
+        ("how far the mean speed-up falls below that cap at each width", Holds(speedup_grows_with_width_and_falls_with_replans)),
+        ("the speed-up grows with the graph's width and shrinks with", Holds(speedup_grows_with_width_and_falls_with_replans)),
+        ("switch counts the calls that would ask for approval and never says no", ByRule(approval_never_refuses)),
+        ("The course's rules put a reviewer on every write", NotAClaim("states the course's rules RV1 to RV4")),
+        ("Every call is reviewed by a second model call", NotAClaim("states the course's rule RV1")),
+        ("the single loop with AE1 at 0.1 (more wrong writes to catch", NotAClaim("says what the cell runs")),
+        ("counts writes that reached the world wrong", NotAClaim("defines the table's columns")),
+        ("The headline: the same-seed differences against the same loop without a reviewer",
+         NotAClaim("says what the table holds")),
+        ("that a blocked write is never made", ByRule(reviewer_rules_as_stated)),
+        ("its success interval holds zero while its wrong writes fall", Holds(blocking_reviewer_as_stated)),
+        ("so its success interval lies below zero; its runs are shorter", Holds(parallel_reviewer_as_stated)),
+        ("go on to a right one", Printed("50 of 464 runs with a refused wrong write made a right one")),
+        ("a single-loop step costs 60 + 22 a call in the trace", ByRule(loop_step_costs_60_plus_22)),
+        ("The practitioner's answer is to send less of it", NotAClaim("introduces compaction")),
+        ("The course's rules put a price on the summary", NotAClaim("states the course's rules CP1 and CP2")),
+        ("k from 1 to 6 in both loops against the same loop with the whole", NotAClaim("says what the table holds")),
+        ("Where the curve turns is read two ways", NotAClaim("defines the turn")),
+        ("so compaction pays only when several calls are summarized at once",
+         ByRule(compaction_pays_only_with_several_summarized)),
+        ("The loop patterns on one success-cost plane", NotAClaim("describes the figure")),
+        ("Each source's headline beside what the course's rule gives here", Holds(summary_table_as_measured)),
+        ("Stated as a rule, each one here splits into", NotAClaim("sums up the sections, each checked above")),
+        ("had its pick replaced", NotAClaim("tells the student how to read the step log")),
+        ("The check runs your function on every run of both loops", NotAClaim("describes the check")),
+        ("the simulated seconds the same task takes at the same seed with parallel", NotAClaim("states the exercise")),
+        ("Every planner call takes its 5 s", NotAClaim("restates PX1 for the exercise")),
+        ("The check compares it with every step the single loop takes", NotAClaim("describes the check")),
+        ("At the seed the panel puts the pattern beside", NotAClaim("describes the panel")),
     ],
 }  # fmt: skip

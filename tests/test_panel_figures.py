@@ -14,6 +14,7 @@ from sim.presentation.panel import Settings
 from sim.presentation.panel_contract import contract_view
 from sim.presentation.panel_frameworks import frameworks_view, recorded, recorded_seeds
 from sim.presentation.panel_how_many_seeds import how_many_seeds_view, study_run
+from sim.presentation.panel_patterns import patterns_view
 from sim.presentation.panel_planner_executor import planner_executor_view
 from sim.presentation.panel_single_loop import single_loop_view
 from sim.presentation.panel_step_budget import step_budget_view
@@ -51,6 +52,8 @@ VIEWS = {
     "05_how_many_seeds": (lambda s: how_many_seeds_view(s, _small_study), [_study(10, False), _study(120, True)]),
     "06_your_agent": (your_agent_view, [{"policy": "stop when goal met"}, {"policy": "router (record: split)"}]),
     "07_frameworks": (_frameworks, [{"agent": "LangGraph, limit 16"}, {"agent": "Agents SDK, 10 turns (default)"}]),
+    "08_patterns": (patterns_view, [{"pattern": "parallel reviewer (RV3)", "setup": "plan-execute"},
+                                    {"pattern": "parallel steps, fan-out tasks (PX1)"}]),
 }  # fmt: skip
 SEEDS = (20260218, 7, 3141592653)  # the lesson's, a short one, a 10-digit one
 BUDGETS = (1, 2, 3, 8, 20)

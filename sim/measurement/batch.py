@@ -5,6 +5,7 @@ It calls the same definitions (the draw generator, `sim.model.picks`, `sim.model
 come from `sim.measurement.lanes` (AA22, or CR1), the tools from `sim.measurement.machine`.
 """
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -213,13 +214,20 @@ def batch_run(config: RunConfig, seeds) -> BatchRun:
 
 def seed_by_seed(config: RunConfig, seeds: np.ndarray) -> BatchRun:
     """A checked loop configuration on all 24 tasks at checked seeds, run by the one-seed path and
-    collected as a BatchRun (lesson 8's patterns have no array path; 2,400 runs take about 0.1 s)."""
-    runs = [[run_with(config, task, int(seed)) for seed in seeds] for task in TASKS]
-    out = {
-        name: np.array([[_outcome(run, name) for run in row] for row in runs]).reshape(len(TASKS), len(seeds))
-        for name in TASK_FIELDS
-    }
-    return BatchRun(config, seeds, **out)
+    collected as a BatchRun (lesson 8's patterns have no array path); kept for the next caller, so a
+    lesson that reads the same runs twice runs them once (the arrays are read-only)."""
+    return _seed_by_seed(config, tuple(int(seed) for seed in seeds))
+
+
+@functools.lru_cache(maxsize=32)
+def _seed_by_seed(config: RunConfig, seeds: tuple[int, ...]) -> BatchRun:
+    runs = [[run_with(config, task, seed) for seed in seeds] for task in TASKS]
+    out = {name: np.array([[_outcome(run, name) for run in row] for row in runs]) for name in TASK_FIELDS}
+    for array in out.values():
+        array.setflags(write=False)
+    seed_array = np.array(seeds, dtype=np.int64)
+    seed_array.setflags(write=False)
+    return BatchRun(config, seed_array, **out)
 
 
 def _outcome(run, name: str):
