@@ -80,7 +80,7 @@ from sim.exercises.patterns import (
 )
 from sim.measurement import harness
 from sim.measurement.compaction_sweep import compacted_steps, compaction_table, turn
-from sim.measurement.fan_out import fan_out_outcomes, schedule_table, speedup_by_replans, speedup_table
+from sim.measurement.fan_out import fan_out_outcomes, speedup_by_replans, speedup_table
 from sim.measurement.reflection_flips import reflection_batch, reflection_table
 from sim.measurement.review_counts import review_differences, review_runs, review_table, review_units
 from sim.model import compaction, costs
@@ -93,10 +93,8 @@ from sim.presentation.screen import say, show
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 BUDGET, SEED = sim.DEFAULT_BUDGET, sim.DEFAULT_SEED
 SEEDS = harness.held_out_seeds(100)
-say(
-    f"budget {BUDGET} steps | one-seed looks at seed {SEED} | {len(SEEDS)} held-out seeds, "
-    f"{SEEDS[0]} to {SEEDS[-1]}, {len(sim.TASKS)} tasks a seed"
-)
+print(f"budget {BUDGET} steps | one-run looks at seed {SEED} | {len(SEEDS)} held-out seeds from "
+      f"{SEEDS[0]}, {len(sim.TASKS)} tasks each")  # fmt: skip
 
 # %% [markdown]
 # ## 1 · Reflection after a tool error

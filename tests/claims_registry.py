@@ -2215,7 +2215,11 @@ def patterns_off_change_nothing() -> bool:
             if int(row["budget"]) == BUDGET and int(row["seed"]) < 2:
                 run = sim.run_task(setup, row["task"], int(row["seed"]), BUDGET)
                 checked += 1
-                if (repr(run.answer), run.steps, run.tokens) != (row["answer"], int(row["steps"]), int(row["tokens"])):
+                if (repr(run.answer), run.steps, run.tokens) != (
+                    row["answer"],
+                    int(row["steps"]),
+                    int(row["tokens"]),
+                ):
                     return False
     return checked > 0
 
@@ -2244,7 +2248,8 @@ def rf1_charges_what_self_critique_charges() -> bool:
     same_calls = all(
         [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET).trace]
         == [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET, self_critique=True).trace]
-        for seed in SEEDS for t in sim.TASKS
+        for seed in SEEDS
+        for t in sim.TASKS
     )
     return reflection.REFLECTION_TOKENS == costs.SELF_CRITIQUE_TOKENS == 40 and same_calls
 
@@ -2343,7 +2348,8 @@ def approval_never_refuses() -> bool:
     return all(
         [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET).trace]
         == [c.tool for c in sim.run_task("single-loop", t, seed, BUDGET, approval=True).trace]
-        for seed in SEEDS for t in sim.TASKS
+        for seed in SEEDS
+        for t in sim.TASKS
     )
 
 
@@ -2354,10 +2360,14 @@ def reviewer_rules_as_stated() -> bool:
 
     for seed in SEEDS:
         for task in sim.TASKS:
-            blocked = sim.run_task("single-loop", task, seed, BUDGET, argument_errors=0.1, reviewer="blocking")
+            blocked = sim.run_task(
+                "single-loop", task, seed, BUDGET, argument_errors=0.1, reviewer="blocking"
+            )
             if any(r.refused and r.made for r in blocked.reviews):
                 return False
-            tripped = sim.run_task("single-loop", task, seed, BUDGET, argument_errors=0.1, reviewer="parallel")
+            tripped = sim.run_task(
+                "single-loop", task, seed, BUDGET, argument_errors=0.1, reviewer="parallel"
+            )
             if tripped.tripped and (tripped.answer is not None or tripped.reviews[-1].step != tripped.steps
                                     or not tripped.reviews[-1].refused):  # fmt: skip
                 return False
@@ -2377,7 +2387,10 @@ def _p8_review():
 def blocking_reviewer_as_stated() -> bool:
     """Lesson 8: a blocking reviewer's success interval holds zero while its wrong writes fall."""
     table = _p8_review()["blocking"]
-    return table.loc["success", "low"] <= 0 <= table.loc["success", "high"] and table.loc["wrong writes made", "high"] < 0
+    return (
+        table.loc["success", "low"] <= 0 <= table.loc["success", "high"]
+        and table.loc["wrong writes made", "high"] < 0
+    )
 
 
 def parallel_reviewer_as_stated() -> bool:
