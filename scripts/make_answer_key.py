@@ -521,19 +521,29 @@ def lesson_07() -> list[str]:
     return lines + [""]
 
 
+def _count_flips(run):
+    """Lesson 8's exercise 1 as the key words it: the flips of one run, read from its step log."""
+    revised = [step for step in run.log if step.revised_from is not None]
+    wrong_to_right = sum(bool(step.right) and step.revised_from != step.target for step in revised)
+    right_to_wrong = sum(step.revised_from == step.target and not step.right for step in revised)
+    return wrong_to_right, right_to_wrong
+
+
 def lesson_08() -> list[str]:
+    from sim.engine.contract import PLANNER_SECONDS
     from sim.exercises import patterns
-    from sim.measurement.reflection_flips import reflection_flips
+    from sim.model import compaction, costs
 
     lines = ["## Lesson 8 · Patterns, measured", ""]
     lines.append(
         "1. Count over `run.log` the steps with `revised_from` set: wrong to right when `step.right` is true (the "
         "pick replaced was not the target), right to wrong when `revised_from == step.target` and the pick made "
-        "is not; `sim.measurement.reflection_flips.reflection_flips(run)` is the reference "
-        f"({patterns.check_reflection_flips(A, reflection_flips)})."
+        "is not: "
+        f"({patterns.check_reflection_flips(A, _count_flips)}; the reference is "
+        "`sim.measurement.reflection_flips.reflection_flips`)."
     )
     lines.append(
-        "2. Walk the events: a `plan` or `replan` event adds its 5 s and starts a new stretch; within a stretch the "
+        f"2. Walk the events: a `plan` or `replan` event adds its {PLANNER_SECONDS} s and starts a new stretch; within a stretch the "
         "k-th call of each branch (`detail` starts `bN tool`) runs in wave k, and each wave costs its longest "
         "call's `tool_seconds`; the sum is the parallel run's seconds "
         f"(`patterns.parallel_seconds_from_log`; {patterns.check_parallel_seconds(A, patterns.parallel_seconds_from_log)})."
@@ -544,7 +554,8 @@ def lesson_08() -> list[str]:
         "writes nothing, so it prevents nothing."
     )
     lines.append(
-        "4. `60 + 22 * min(trace_length, keep_last)`, plus `20 + 4 * (trace_length - keep_last)` when "
+        f"4. `{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} * min(trace_length, keep_last)`, plus "
+        f"`{compaction.SUMMARY_TOKENS} + {compaction.SUMMARY_TOKENS_PER_CALL} * (trace_length - keep_last)` when "
         "`trace_length > keep_last` (`patterns.compaction_step_tokens`; "
         f"{patterns.check_compaction_step_tokens(A, patterns.compaction_step_tokens)})."
     )

@@ -115,7 +115,8 @@ class RunConfig:
     Raises InputTypeError, InputError on construction for a bad value, an option of another setup,
     or lookalike with approval or common_draws (those count or pick among the five tools); lesson 8's:
     reflection with self_critique, common_draws or lookalike, misleading_feedback without
-    reflection="feedback", reviewer with common_draws or lookalike, keep_last with common_draws."""
+    reflection="feedback", reflection with keep_last, reviewer with common_draws or lookalike, keep_last with
+    common_draws."""
 
     setup: str
     budget: int = DEFAULT_BUDGET
@@ -182,6 +183,7 @@ class RunConfig:
             "self_critique": "both charge the model's critique of an error; compare them side by side",
             "common_draws": "reflection revises picks that common draws tie to a position",
             "lookalike": "reflection's suppliers and wrong picks are among the five tools",
+            "keep_last": "both revise the ordinary pick, and a flip would credit the compaction's change",
         }
         for name, why in refused.items():
             if self.reflection is not None and getattr(self, name):

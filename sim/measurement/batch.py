@@ -19,7 +19,7 @@ from sim.engine.config import (
     not_given,
     run_config,
 )
-from sim.engine.loops import is_correct
+from sim.engine.loops import Run, is_correct
 from sim.engine.runs import expected_calls, run_with
 from sim.measurement.lanes import lane_draws
 from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
@@ -205,23 +205,31 @@ def batch_run(config: RunConfig, seeds) -> BatchRun:
         raise InputError(
             f"setup must be one of {', '.join(BATCH_SETUPS)} (the batch path), got {config.setup!r}"
         )
-    if config.argument_errors is not None:
-        raise InputError("argument_errors (AE1) has no batch path: measure it seed by seed (sim.measure)")
-    if any(not not_given(getattr(config, name)) for name in PATTERN_OPTIONS):
-        return seed_by_seed(config, check_seeds(seeds))
+    if config.argument_errors is not None or any(not not_given(getattr(config, n)) for n in PATTERN_OPTIONS):
+        return seed_by_seed(config, check_seeds(seeds))  # AE1 and lesson 8's patterns: no array path
     return _run_lanes(config, check_seeds(seeds))
 
 
 def seed_by_seed(config: RunConfig, seeds: np.ndarray) -> BatchRun:
-    """A checked loop configuration on all 24 tasks at checked seeds, run by the one-seed path and
-    collected as a BatchRun (lesson 8's patterns have no array path); kept for the next caller, so a
-    lesson that reads the same runs twice runs them once (the arrays are read-only)."""
-    return _seed_by_seed(config, tuple(int(seed) for seed in seeds))
+    """A checked loop configuration on all 24 tasks at checked seeds, run by the one-seed path
+    (`run_grid`) and collected as a BatchRun (AE1 and lesson 8's patterns have no array path)."""
+    return _collected(config, tuple(int(seed) for seed in seeds))
+
+
+def run_grid(config: RunConfig, seeds) -> tuple[tuple[Run, ...], ...]:
+    """Every run of a checked loop configuration at checked seeds, runs[task][seed position], made once
+    and kept for the next caller (a lesson reads the same runs for several tables)."""
+    return _grid(config, tuple(int(seed) for seed in seeds))
 
 
 @functools.lru_cache(maxsize=32)
-def _seed_by_seed(config: RunConfig, seeds: tuple[int, ...]) -> BatchRun:
-    runs = [[run_with(config, task, seed) for seed in seeds] for task in TASKS]
+def _grid(config: RunConfig, seeds: tuple[int, ...]) -> tuple[tuple[Run, ...], ...]:
+    return tuple(tuple(run_with(config, task, seed) for seed in seeds) for task in TASKS)
+
+
+@functools.lru_cache(maxsize=32)
+def _collected(config: RunConfig, seeds: tuple[int, ...]) -> BatchRun:
+    runs = _grid(config, seeds)
     out = {name: np.array([[_outcome(run, name) for run in row] for row in runs]) for name in TASK_FIELDS}
     for array in out.values():
         array.setflags(write=False)

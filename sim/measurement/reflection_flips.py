@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 
 from sim.engine.config import RunConfig
-from sim.engine.loops import Run, check_run, is_correct
-from sim.engine.runs import run_with
-from sim.measurement.batch import TASK_FIELDS, BatchRun, batch_run
+from sim.engine.loops import Run, check_run
+from sim.measurement.batch import BatchRun, batch_run, run_grid, seed_by_seed
 from sim.measurement.harness import LESSON_SEEDS, headline_first, run_bands
 from sim.measurement.many_seeds import beside_many_seeds, paired_difference
 from sim.model.checks import check_instance, check_items, check_seeds
@@ -70,16 +69,11 @@ def reflection_batch(config: object, seeds) -> tuple[BatchRun, Flips]:
 
 @lru_cache(maxsize=32)
 def _batch(config: RunConfig, seeds: tuple[int, ...]) -> tuple[BatchRun, Flips]:
-    """`reflection_batch` on checked input, kept for the next caller (its arrays are read-only)."""
-    runs = [[run_with(config, task, seed) for seed in seeds] for task in TASKS]
-    out = {name: np.array([[is_correct(run) if name == "correct" else getattr(run, name) for run in row]
-                           for row in runs]) for name in TASK_FIELDS}  # fmt: skip
-    for array in out.values():
-        array.setflags(write=False)
-    totals = np.array([_counts(run) for row in runs for run in row]).sum(axis=0)
-    seed_array = np.array(seeds, dtype=np.int64)
-    seed_array.setflags(write=False)
-    return BatchRun(config, seed_array, **out), Flips(*(int(t) for t in totals), runs=len(TASKS) * len(seeds))
+    """`reflection_batch` on checked input: the runs of `run_grid`, their BatchRun and their flips."""
+    totals = np.array([_counts(run) for row in run_grid(config, seeds) for run in row]).sum(axis=0)
+    return seed_by_seed(config, np.array(seeds)), Flips(
+        *(int(t) for t in totals), runs=len(TASKS) * len(seeds)
+    )
 
 
 def reflection_score(entrant: object, baseline: object, seeds) -> tuple[pd.DataFrame, Flips]:

@@ -9,8 +9,7 @@ import pandas as pd
 from sim.engine.config import RunConfig
 from sim.engine.loops import Run, check_run, is_correct
 from sim.engine.reviews import run_seconds, writes_made
-from sim.engine.runs import run_with
-from sim.measurement.batch import BATCH_SETUPS
+from sim.measurement.batch import BATCH_SETUPS, run_grid
 from sim.measurement.many_seeds import t_interval
 from sim.model.checks import check_instance, check_seeds
 from sim.model.errors import InputError
@@ -30,8 +29,7 @@ def review_runs(config: RunConfig, seeds) -> tuple[tuple[Run, ...], ...]:
     check_instance(config, RunConfig, "config", "a RunConfig")
     if config.setup not in BATCH_SETUPS:
         raise InputError(f"config must be of setup {' or '.join(BATCH_SETUPS)}, got {config.setup!r}")
-    seeds = check_seeds(seeds)
-    return tuple(tuple(run_with(config, task, int(seed)) for seed in seeds) for task in TASKS)
+    return run_grid(config, check_seeds(seeds))
 
 
 def _flat(runs) -> list[Run]:

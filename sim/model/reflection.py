@@ -13,6 +13,8 @@ other tools) with share RIGHT_TO_WRONG, a wrong pick the right one with share WR
 may know the right tool: it is the model's skill).
 RF3 misleading feedback: under RF1, with a stated share the feedback names a wrong tool: the replacing
 pick is uniform among the tools other than the supplier.
+In the split the rules act on every executor pick, its blind plan positions (AA26) included: a replaced
+call uses up the plan position it replaced (the executor counts calls), unlike CP2, which leaves them.
 """
 
 from collections.abc import Callable, Mapping

@@ -28,7 +28,7 @@ PATTERNS = {  # what the panel's pattern control offers: its label -> the option
     "parallel steps, fan-out tasks (PX1)": ("parallel_steps", True),
 }
 LOOP_SETUPS = ("single-loop", "plan-execute")
-KEEP_LAST_RANGE = (1, 6)  # calls kept in full: from 6 on no run of budget 8 summarizes a call
+KEEP_LAST_RANGE = (1, 7)  # calls kept in full: at 7 no single-loop run of budget 8 summarizes a call
 FAN_OUT_TASK = "F10"  # the panel's fan-out task: one of width 4, the widest
 UNITS = ("solved", "steps", "calls", "tokens", "errors")
 
