@@ -64,7 +64,8 @@ OPTION_HELP = {  # each option's words in the CLI's --help
     "argument_errors": "the course's rule AE1 (lesson 4): each subscriber id, m3 or value the model writes "
     "into a call is, with this share (strictly between 0 and 1), a plausible wrong one",
     "parallel_steps": "the course's rule PX1 (lesson 8): one step runs every ready plan step at once (tokens: "
-    "one executor step plus an observation per call; seconds: the longest call's)",
+    "one executor step plus an observation per call; seconds: the longest call's); the 24 tasks' valid plans are "
+    "chains, so there it changes nothing: the fan-out tasks (python -m sim fan-out) branch",
     "reviewer": "the course's rule RV1-RV4 (lesson 8): a model reviews every write_record call and may refuse "
     "it; blocking: the write waits for the verdict; parallel: a refusal halts the run after the write",
     "keep_last": "the course's rules CP1-CP2 (lesson 8): each step re-sends only the last this many tool "

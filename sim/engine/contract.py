@@ -150,6 +150,23 @@ class ContractRun(TaskRun):
         return len(self.trace)
 
 
+def spend_within(counts, bounds: Bounds, tokens: int, seconds: int) -> str | None:
+    """CT11 for anything that counts steps, tokens and seconds (`counts`, changed in place): pay one step
+    of `tokens` and `seconds`, or name the first bound it would break, in the order steps, tokens, seconds."""
+    if counts.steps + 1 > bounds.max_steps:
+        return "max_steps"
+    if counts.tokens + tokens > bounds.max_tokens:
+        return "max_tokens"
+    if counts.seconds + seconds > bounds.max_seconds:
+        return "max_seconds"
+    counts.steps, counts.tokens, counts.seconds = (
+        counts.steps + 1,
+        counts.tokens + tokens,
+        counts.seconds + seconds,
+    )
+    return None
+
+
 @dataclass
 class Contract:
     """A contract run as it goes: its task and config, the scratchpad, the log and the trace."""
@@ -169,15 +186,10 @@ class Contract:
 
     def spend(self, tokens: int, seconds: int) -> str | None:
         """Pay for one call (a step, CT8), or name the first bound it would break (CT11)."""
-        pad, config = self.pad, self.config
-        if pad.steps + 1 > config.budget:
-            return "max_steps"
-        if pad.tokens + tokens > config.max_tokens:
-            return "max_tokens"
-        if pad.seconds + seconds > config.max_seconds:
-            return "max_seconds"
-        pad.steps, pad.tokens, pad.seconds = pad.steps + 1, pad.tokens + tokens, pad.seconds + seconds
-        return None
+        config = self.config
+        return spend_within(
+            self.pad, Bounds(config.budget, config.max_tokens, config.max_seconds), tokens, seconds
+        )
 
     def write(self, tools: tuple[str, ...]) -> Plan:
         """The plan the planner writes around its tools (CT3), its step ids after those written."""

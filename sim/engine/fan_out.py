@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from sim.engine.config import DEFAULT_MAX_REPLANS, DEFAULT_SEED
-from sim.engine.contract import PLANNER_SECONDS, Bounds, Event
+from sim.engine.contract import PLANNER_SECONDS, Bounds, Event, spend_within
 from sim.engine.exit_states import PLAN_COMPLETE, exit_state
 from sim.engine.loops import call_and_observe
 from sim.engine.plan_schema import tool_contract, tool_seconds
@@ -121,16 +121,8 @@ class _Run:
         self.events.append(Event(self.steps, kind, detail, self.tokens, self.seconds, positions))
 
     def spend(self, tokens: int, seconds: int) -> str | None:
-        """Pay for one step, or name the first bound it would break (CT11, the contract's order)."""
-        bounds = self.bounds
-        if self.steps + 1 > bounds.max_steps:
-            return "max_steps"
-        if self.tokens + tokens > bounds.max_tokens:
-            return "max_tokens"
-        if self.seconds + seconds > bounds.max_seconds:
-            return "max_seconds"
-        self.steps, self.tokens, self.seconds = self.steps + 1, self.tokens + tokens, self.seconds + seconds
-        return None
+        """Pay for one step, or name the first bound it would break (CT11, as the contract does)."""
+        return spend_within(self, self.bounds, tokens, seconds)
 
     def plan(self, branches: list, draw, replan: bool) -> str | None:
         """One planner call writing each of `branches`' positions left (CT6; all 3k at first), FO2."""
