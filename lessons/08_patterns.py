@@ -36,14 +36,13 @@
 # - compact a loop's trace and find where the tokens saved stop paying for the tasks lost.
 #
 # **It assumes:** lessons 1, 2 and 4 (the loops, the split, the contract), lesson 5's
-# intervals over seeds and lesson 6's harness. **Time:** about an hour for the core; the
-# exercises about half an hour more.
+# intervals over seeds and lesson 6's harness. **Time:** about an hour and a quarter for the
+# core; the exercises about 40 minutes more; Going further 10 minutes.
 #
-# Every rule here is the **course's own**, not the source's: the source lesson's world, tools,
-# 24 tasks and figures stand, and with a pattern's option off every earlier lesson's output
-# is unchanged. Where a rule is a model's (a pick, a reviewer's verdict), it may know the
-# truth, as the course's model does; where it is scaffolding (a schedule, what is re-sent), it
-# sees only what an agent sees.
+# Every rule here is the **course's own** and off unless asked for: with a pattern's option
+# off every earlier lesson's output is unchanged. A model's rule (a pick, a verdict) may know
+# the truth; a scaffold (a schedule, what is re-sent) sees only what an agent sees. 3 of
+# the patterns sit in the loop:
 #
 # ```mermaid
 # flowchart TD
@@ -53,13 +52,11 @@
 #     review -- "yes: a verdict first,<br/>or beside it" --> runs
 #     runs --> trace["the trace re-sent next step<br/>(compaction)"]
 #     trace --> pick
-#     plan["a plan with independent branches"] --> waves["ready steps at once<br/>(parallel execution)"]
 # ```
 #
-# Each section below states the pattern's source and its headline figure, the course's rule
-# (a line of the rule table, an option of `RunConfig` and a flag of `python -m sim`), one
-# task at one seed, and then the measurement over 100 held-out seeds at the budget of 8,
-# each rule against the same loop without it on the same seeds. First, the seeds:
+# The fourth, parallel execution, runs a plan's independent steps at once. Each section: the
+# source's claim, the course's rule, one task at one seed, then 100 held-out seeds at the
+# budget of 8, the rule against the same loop without it on the same seeds. First, the seeds:
 
 # %%
 import pandas as pd
@@ -80,7 +77,7 @@ from sim.exercises.patterns import (
 )
 from sim.measurement import harness
 from sim.measurement.compaction_sweep import compacted_steps, compaction_table, turn
-from sim.measurement.fan_out import fan_out_outcomes, speedup_by_replans, speedup_table
+from sim.measurement.fan_out import fan_out_outcomes, schedule_table, speedup_by_replans, speedup_table
 from sim.measurement.reflection_flips import reflection_batch, reflection_table
 from sim.measurement.review_counts import review_differences, review_runs, review_table, review_units
 from sim.model import compaction, costs
@@ -120,7 +117,7 @@ say('Reflexion (arXiv 2303.11366): "Reflexion achieves a 91% pass@1 accuracy on 
 #
 # rule | what it says
 # --- | ---
-# RF1, feedback | After a tool error, the model reflects on it (`REFLECTION_TOKENS` on the error step) and its next pick, while the job is not done, is, with share `FEEDBACK_SHARE`, the tool that supplies the first field of the failed tool's schema that the state lacks (`SUPPLIERS`); otherwise, or when no field is missing (an error such as "not found"), its ordinary pick.
+# RF1, feedback | After a tool error the model reflects (`REFLECTION_TOKENS`). With share `FEEDBACK_SHARE` its next pick, while the job is not done, is the tool that supplies the first field the failed tool lacks (`SUPPLIERS`); else, and when no field is missing, its ordinary pick.
 # RF2, intrinsic | Every pick made while the job is not done is critiqued before its call, with no feedback (`INTRINSIC_TOKENS` a critique): a right pick turns into a wrong one with share `RIGHT_TO_WRONG`, a wrong one into the right one with share `WRONG_TO_RIGHT` (the model may know the right tool: it is the model's skill).
 # RF3, misleading feedback | Under RF1, with the share `misleading_feedback` the feedback names a tool other than the supplier, drawn uniformly among the others (it may be the right one).
 #
@@ -133,13 +130,10 @@ say(f"RF1: FEEDBACK_SHARE {rf.FEEDBACK_SHARE}, REFLECTION_TOKENS {rf.REFLECTION_
     "SUPPLIERS: " + ", ".join(f"{name} <- {tool}" for name, tool in rf.SUPPLIERS.items()))  # fmt: skip
 
 # %% [markdown]
-# The model's ordinary pick is always made first, with the loop's own draws; a rule's draws
-# come from a stream of its own, and only then may it replace the pick. So a run under a rule
-# is the ordinary run up to the first pick replaced, and each replacement can be counted as a
-# **flip**: wrong to right, or right to wrong (the step log keeps the pick replaced as
-# `revised_from`). In the split the rules act on the executor's next pick; the blind executor
-# still counts calls to find its plan position, so a replaced call uses up the position it
-# replaced. G05 in the split at seed 20260218, without and with RF1:
+# A rule's draws come from a stream of its own, after the ordinary pick is made, so each pick
+# a rule replaces is logged (`revised_from`) and counted as a **flip**: wrong to right or
+# right to wrong. In the split a replaced executor pick uses up its plan position (the blind
+# executor counts calls). G05 in the split at seed 20260218, without and with RF1:
 
 # %%
 for kind in ("off", "feedback"):
@@ -150,11 +144,12 @@ for kind in ("off", "feedback"):
         f"errors {run.errors}", "  " + ", ".join(steps))  # fmt: skip
 
 # %% [markdown]
-# The plan's first position is wrong (`tariff` before any reading), so the blind executor's
-# first two calls fail. After `consumption` fails for want of the readings, RF1 sends the
-# executor to `read_meter` in place of the plan's last position, and the run takes a step
-# fewer than without the rule. RF1 is nearer to passing a tool's error back within one run
-# than to Reflexion, whose gain comes from a memory of reflections across repeated trials.
+# The plan's first position is wrong (`tariff` before any reading). Without the rule the
+# blind executor's first 3 calls fail. With it, the first error's feedback names
+# `consumption`, already the plan's next position, so nothing is replaced; after
+# `consumption` fails for want of the readings, RF1 sends the executor to `read_meter` in
+# place of the plan's last position, and the run takes a step fewer. RF1 is nearer to
+# passing a tool's error back within one run than to Reflexion's memory across trials.
 #
 # Over the held-out seeds, each rule against the same loop without reflection, same seeds.
 # In the single loop the source's `self_critique` is a row as well: it charges the same 40
@@ -175,37 +170,38 @@ reflection = {
     setup: reflection_table(RunConfig(setup, BUDGET), named, SEEDS) for setup, named in variants.items()
 }
 for setup, table in reflection.items():
-    say(f"{sim.SETUP_LABELS[setup]}, rule minus no reflection, mean [95 % interval]: success a share of the "
-        f"24 tasks, tokens and tool errors a run of 24 tasks, flips a task run")  # fmt: skip
+    say(f"{sim.SETUP_LABELS[setup]}: rule minus no reflection, a run of 24 tasks, mean [95 % interval]")
     show(pd.DataFrame({
         "rule": table["variant"],
         "success": [f"{r['success']:+.4f} [{r['success low']:+.4f}, {r['success high']:+.4f}]" for r in table.to_dict("records")],
         "tokens": [f"{r['tokens']:+.0f} [{r['tokens low']:+.0f}, {r['tokens high']:+.0f}]" for r in table.to_dict("records")],
         "tool errors": table["tool errors"].map("{:+.2f}".format),
-        "flips w>r": table["wrong to right"].map("{:.3f}".format),
-        "flips r>w": table["right to wrong"].map("{:.3f}".format),
+        "w>r a task run": table["wrong to right"].map("{:.3f}".format),
+        "r>w a task run": table["right to wrong"].map("{:.3f}".format),
     }))  # fmt: skip
 
 # %% [markdown]
-# Flips are per task run: w>r wrong to right, r>w right to wrong.
+# The last 2 columns are flips, wrong to right (w>r) and right to wrong (r>w).
 #
-# **What the rules put there and what emerges.** That RF1 costs 40 tokens an error, what
-# `self_critique` costs on the same calls, and that RF2 costs 40 a pick critiqued and flips
-# right picks with share 0.1 and wrong ones with 0.05: the rules put that there. What they
-# do not say is whether the feedback names the tool the job needs now. It names the
-# supplier of the missing field, one link back along the task's chain: after `tariff` fails
-# before any reading, it names `consumption`, while the job needs `read_meter`. That
-# follows from `SUPPLIERS` and the tasks' chains, not from a share the rules set, and it is
-# where the 2 loops part. In the single loop the ordinary pick after a failed
-# call is a fresh draw at the same position, often right already, so RF1 turns right picks
-# wrong more often than wrong picks right, adds tool errors, and its success interval holds
-# zero, at a cost in tokens well above `self_critique`'s for the same charge an error. In
-# the split the blind executor would otherwise walk on through a wrong plan: there RF1's
-# success interval lies above zero, with fewer tool errors, and once a tenth of the feedback
-# misleads (RF3 0.1) the interval holds zero: the gain is no longer measured. Intrinsic critique sees no error at
-# all; in the split its success interval lies below zero, the direction Huang et al.
-# report, which here RF2's shares put there; its size emerges from how many picks are right
-# to begin with.
+# **What the rules put there and what emerges.**
+#
+# - By the rules: RF1 costs 40 tokens an error, what `self_critique` costs on the same calls;
+#   RF2 costs 40 a pick and flips right picks with share 0.1, wrong ones with 0.05.
+# - Set by no share: the feedback names the supplier of the missing field, one link back
+#   along the task's chain (after `tariff` fails before any reading, `consumption`, while the
+#   job needs `read_meter`). That follows from `SUPPLIERS` and the tasks' chains, and it is
+#   where the 2 loops part.
+# - Single loop: the ordinary pick after a failed call is a fresh draw at the same position,
+#   often right already, so RF1 turns right picks wrong more often than wrong picks right,
+#   adds tool errors, and its success interval holds zero, at a cost in tokens well above
+#   `self_critique`'s.
+# - Split: the blind executor would otherwise walk on through a wrong plan. RF1's flips
+#   nearly balance (0.108 against 0.093); its success interval lies above zero, with fewer
+#   tool errors; once a tenth of the feedback misleads (RF3 0.1) the interval holds zero,
+#   and the gain is no longer measured.
+# - Intrinsic critique sees no error at all: in the split its success interval lies below
+#   zero, the direction Huang et al. report, which here RF2's shares put there; its size
+#   emerges from how many picks are right to begin with.
 #
 # ## 2 · Parallel plan execution
 #
@@ -229,12 +225,11 @@ say('LLMCompiler (arXiv 2312.04511): "We observe consistent latency speedup of u
 #
 # rule | what it says
 # --- | ---
-# FO1, fan-out tasks | F01 to F12 ask for the total charge of k subscribers (k in `WIDTHS`, `TASKS_PER_WIDTH` tasks a width), drawn from the world seed's own stream. Each subscriber is a branch (read_meter, consumption, tariff) with a state of its own; the answer is the sum of the charges.
-# FO2, the plan | One planner call writes all 3k positions, each right with selection(1), else a random tool (AA24: depth does not enter a plan).
-# FO3, preconditions | A branch's step runs when its tool's required fields are held in the branch's state (CT5); a wrong tool is called and paid; a failed precondition, a tool error, or positions that end without the amount stop the branch.
-# FO4, replanning | When no branch can go on, one replan writes every failed branch's remaining positions (CT6: the replanner is a model call and, like the contract's, may know the positions done), at most `max_replans` times (CT7); costs and seconds as the contract's (CT9, CT10).
-# PX1, parallel steps | One step runs every ready call at once: its seconds are the longest call's, its tokens one executor step (after the calls before it) plus an observation a call. Off, one call a step, branch after branch. Executor turns take no seconds of their own (CT10 charges the tools and the planner).
-# FB1, bounds | The fan-out runs' bounds are `BOUND_FACTOR` times the longest right sequential run, the same for both schedules (constants fixed in advance, like CT11's).
+# FO1, fan-out tasks | F01 to F12: the total charge of k subscribers (k in `WIDTHS`, `TASKS_PER_WIDTH` tasks a width). Each subscriber is a branch (read_meter, consumption, tariff) with a state of its own; the answer is the sum.
+# FO2, the plan | One planner call writes all 3k positions, each right with selection(1), else a random tool (as the split's planner: depth does not enter).
+# FO3, FO4, preconditions and replans | A branch's step runs when its tool's fields are held in its state; a wrong tool is called and paid; a failed precondition, a tool error, or positions that end without the amount stop the branch. When no branch can go on, one replan writes every failed branch's remaining positions (a model call that, as in lesson 4, may know the positions done), at most `max_replans` times; costs and seconds as the contract's.
+# PX1, parallel steps | One step runs every ready call at once: its seconds are the longest call's, its tokens one executor step (after the calls before it) plus an observation a call. Off: one call a step, branch after branch. Executor turns take no seconds of their own; the tools and the planner do.
+# FB1, bounds | The fan-out runs' bounds are `BOUND_FACTOR` times the longest right sequential run, the same for both schedules, fixed in advance.
 #
 # The values:
 
@@ -266,36 +261,35 @@ for width in fo.WIDTHS:
 # %% [markdown]
 # Over 100 held-out seeds, each fan-out task run both ways at the same seed (the same plans
 # from the same draws). The speed-up is each seed's sequential simulated seconds over its
-# parallel ones (a width's 3 tasks together); the other columns are parallel minus
+# parallel ones (a width's 3 tasks together); seconds and tokens are parallel minus
 # sequential, per run; each a mean with its 95 % interval over the seeds.
 
 # %%
 speedups = speedup_table(SEEDS)
-cell = {"speedup": 2, "seconds": 1, "tokens": 0, "calls": 2, "correct": 2}
+cell = {"speedup": 2, "seconds": 1, "tokens": 0}
 show(pd.DataFrame({"width": speedups["width"], **{
     name: ["{:.{d}f} [{:.{d}f}, {:.{d}f}]".format(*(round(v, d) + 0 for v in t), d=d)  # no "-0.00"
            for t in speedups[name]] for name, d in cell.items()}})
-    .rename(columns={"speedup": "speed-up", "correct": "success"}))  # fmt: skip
-for parallel in (False, True):
-    stopped = fan_out_outcomes(SEEDS, parallel)["bound"]
-    say(f"{'parallel' if parallel else 'sequential'}: {int(stopped.sum())} of {stopped.size} runs "
-        "stopped by an FB1 bound")  # fmt: skip
+    .rename(columns={"speedup": "speed-up"}))  # fmt: skip
+sequential, parallel = fan_out_outcomes(SEEDS, False), fan_out_outcomes(SEEDS, True)
+differ = (sequential["calls"] != parallel["calls"]) | (sequential["correct"] != parallel["correct"])
+bound = sequential["bound"] | parallel["bound"]
+say(f"runs whose calls or answer differ between the schedules: {int(differ.sum())} of {differ.size}, "
+    f"{int((differ & bound).sum())} of them stopped by an FB1 bound; runs a bound stopped: {int(bound.sum())}",
+    f"success by width, parallel steps: {', '.join(f'{s:.2f}' for s in schedule_table(SEEDS, True)['success'])}")  # fmt: skip
 
 # %% [markdown]
 # **What the rules put there and what emerges.** Both schedules get the same plans from the
 # same draws, so they make the same calls and reach the same success whenever no bound stops
-# a run; the one sequential run an FB1 bound stops is the only calls and success difference
-# in the table. Width 1 gains nothing. A right run of width k takes 5 + 4k seconds in
-# sequence and 9 in parallel, which caps the speed-up at 21/9 = 2.33 at width 4, and
-# parallel tokens are never higher by construction, since one step carries the context once
-# for all its calls. What emerges from the planner's errors and the replans they cause is
-# how far the mean speed-up falls below that cap at each width (Going further splits it by
-# the replans a run needed): each replan is a planner
-# call of 5 seconds that no schedule shortens, and it reruns only the branches that failed.
-# Under these rules the speed-up grows with the graph's width and shrinks with
-# each replan; the paper's "up to 3.7x" is its best case, on its own benchmarks, and against
-# ReAct, a model call for each tool call, where here executor turns take no seconds of their
-# own: the cap of 2.33 is the course's clock rules'.
+# a run (the line under the table). Width 1 gains nothing. A right run of width k takes
+# 5 + 4k seconds in sequence (the planner's 5, then each branch's 2 + 1 + 1) and 9 in
+# parallel: the speed-up is at most 21/9 = 2.33 at width 4, and parallel tokens are never
+# higher by construction, since one step carries the context once for all its calls. What
+# emerges from the planner's errors is how far the mean falls below that cap: each replan is
+# a planner call of 5 seconds that no schedule shortens (Going further splits the speed-up
+# by replans). Under these rules the speed-up grows with the graph's width and shrinks with
+# each replan. The paper's "up to 3.7x" is its best case, against ReAct, a model call for
+# each tool call; here executor turns take no seconds of their own.
 #
 # ## 3 · A reviewer that can refuse
 #
@@ -329,9 +323,8 @@ say(
 )
 
 # %% [markdown]
-# In the SDK the parallel input guardrail screens the user's input on the first turn; a
-# check of one tool call is a tool guardrail, which runs before the tool. The course's rules
-# put a reviewer on every write (option `reviewer`, `blocking` or `parallel`), and give the
+# (In the SDK that parallel guardrail screens the user's input on the first turn; a check of
+# one tool call runs before the tool.) The course's rules put a reviewer on every write (option `reviewer`, `blocking` or `parallel`), and give the
 # loops a clock. The reviewer is a model call, so under the model's rules it may know the
 # truth (the task's correct answer); the loop that obeys it is scaffolding and sees only the
 # verdict. The course's rules:
@@ -353,8 +346,9 @@ say(f"RV1: REVIEW_TOKENS {rv.REVIEW_TOKENS}, REVIEW_SECONDS {rv.REVIEW_SECONDS},
 # %% [markdown]
 # G15 asks for a charge to be written. At seed 20260219 (argument errors, AE1, at a share of
 # 0.1, as in the measurement below) a stray `consumption` pick after the tariff replaces the
-# charge with the m3, so the loop holds the m3 when it writes. Off, the wrong value is written; blocking, the reviewer refuses it and the model picks
-# `write_record` again until the budget runs out; parallel, the first refusal trips the run.
+# charge with the m3, so the loop holds the m3 when it writes. Off, the wrong value is
+# written; blocking, the reviewer refuses it and the model picks `write_record` again until
+# the budget runs out; parallel, the first refusal trips the run.
 
 # %%
 for mode in (None, "blocking", "parallel"):
@@ -370,10 +364,11 @@ say(f"correct answer of G15: {sim.correct_answer('G15')}")
 
 # %% [markdown]
 # Over 100 held-out seeds, the single loop with AE1 at 0.1 (more wrong writes to catch; the
-# panel shows the split at any seed). "Wrong made" counts writes that reached the world wrong (a wrong value or subscriber, or a write
-# the task never asked for); "prevented" the wrong writes with a value that a refusal kept
-# out (a wrong write picked again and refused again counts again); "empty refused" the
-# refused calls that had no value and would have written nothing anyway.
+# panel shows the split at any seed), counted over all task runs. "Wrong made": writes
+# that reached the world wrong (a wrong value or subscriber, or a write the task never asked
+# for); "prevented": wrong writes with a value that a refusal kept out (a wrong write picked
+# again and refused again counts again); "right lost": task runs whose right write was
+# refused and never made.
 
 # %%
 grids = {("single-loop", mode): review_runs(RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer=mode), SEEDS)
@@ -381,27 +376,24 @@ grids = {("single-loop", mode): review_runs(RunConfig("single-loop", BUDGET, arg
 names = {key: f"{sim.SETUP_LABELS[key[0]]}, {key[1] or 'off'}" for key in grids}
 counts = review_table({names[key]: grid for key, grid in grids.items()})
 show(counts[["reviews", "wrong writes made", "wrong writes prevented", "right writes refused",
-             "right writes lost", "empty writes refused"]]
+             "right writes lost"]]
      .rename(columns=lambda c: c.replace(" writes", "").replace("wrong prevented", "prevented"))
      .rename_axis("reviewer").reset_index())  # fmt: skip
 for key in grids:
     if key[1] == "parallel":
         row = counts.loc[names[key]]
         say(f"{names[key]}: {int(row['trips'])} trips, {int(row['trips on a wrong write'])} of them on a "
-            f"wrong write; spent before a trip: {row['tokens a trip']} tokens, {row['seconds a trip']} s")  # fmt: skip
+            f"wrong write (an empty call counts as one); spent before a trip: {row['tokens a trip']} tokens, "
+            f"{row['seconds a trip']} s")  # fmt: skip
 
 # %% [markdown]
-# The headline: the same-seed differences against the same loop without a reviewer, and
-# parallel against blocking, each a mean over the seeds with its 95 % interval:
+# The headline: the same-seed differences against the same loop without a reviewer, a run of
+# 24 tasks, each a mean over the seeds with its 95 % interval:
 
 # %%
 UNITS = ("success", "tokens", "seconds", "wrong writes made", "right writes made")
 units = {key: review_units(grid) for key, grid in grids.items()}
 pairs = {f"{names[key]} - off": (units[key], units[key[0], None]) for key in grids if key[1]}
-pairs["single loop, parallel - blocking"] = (
-    units["single-loop", "parallel"],
-    units["single-loop", "blocking"],
-)
 digits = dict(zip(UNITS, (3, 0, 1, 2, 2), strict=True))
 show(pd.DataFrame([{"comparison": name, **{
     unit: f"{t.loc[unit, 'mean difference']:+.{d}f} [{t.loc[unit, 'low']:+.{d}f}, {t.loc[unit, 'high']:+.{d}f}]"
@@ -414,18 +406,21 @@ for key in grids:
         say(f"{names[key]}: {mended} of {len(refused)} runs with a refused wrong write made a right one")
 
 # %% [markdown]
-# **What the rules put there and what emerges.** A review's 100 tokens and 3 seconds, that a
-# blocked write is never made, that a trip ends the run with no answer after the write: the
-# rules put those there. Success here is the answer held (AA30), not the record written, so a
-# blocking reviewer's work shows in the write counts: its success interval holds zero while
-# its wrong writes fall. A parallel reviewer catches as often but too late, and each trip
-# costs the run its answer, so its success interval lies below zero; its runs are shorter,
-# so it spends fewer tokens and seconds than no reviewer at all, an economy bought with lost
-# answers. The retry after a refusal is the model's rule too: its progress (AA27) does not
-# advance on an error, so its next pick aims at `write_record` again with the same answer
-# held, and only AE1's fresh draws of the arguments or a stray pick change what it writes, so
-# few runs with a refused wrong write go on to a right one. What emerges: how many wrong
-# writes there are to catch, and the size of the success lost to trips.
+# **What the rules put there and what emerges.**
+#
+# - By the rules: a review's 100 tokens and 3 seconds; that a blocked write is never made;
+#   that a trip ends the run with no answer after the write; and the retry after a refusal:
+#   the model's progress (AA27) does not advance on an error, so its next pick aims at
+#   `write_record` again with the same answer held, and only a fresh draw of the arguments
+#   (AE1) or a stray pick changes what it writes, so few runs with a refused wrong write go
+#   on to a right one.
+# - Blocking: success is the answer held, not the record written, so the reviewer shows in
+#   the write counts: its success interval holds zero while its wrong writes fall.
+# - Parallel: it catches as often but too late, and each trip costs the run its answer, so
+#   its success interval lies below zero; its runs are shorter, so it spends fewer tokens and
+#   seconds than no reviewer at all, an economy bought with lost answers.
+# - What emerges: how many wrong writes there are to catch, and the size of the success lost
+#   to trips.
 
 # %% [markdown]
 # ## 4 · A compacted trace
@@ -447,8 +442,7 @@ say('Anthropic, context management: "Context editing automatically clears stale 
     'whose importance only becomes apparent later."')  # fmt: skip
 
 # %% [markdown]
-# The 84 % is quoted from reports of the announcement; the course could not read the page
-# itself. The course's rules put a price on the summary and on what the model loses by
+# The course's rules put a price on the summary and on what the model loses by
 # reading it in place of the calls (option `keep_last`, a count of calls, both loops):
 #
 # rule | what it says
@@ -521,8 +515,8 @@ say(f"single loop: the largest saving at k = {saved.idxmax()}, {100 * saved.max(
 # calls are summarized at once. How often a pick needs a field that has moved into the
 # summary, how many extra steps those misses cost, and so the net, emerge: in the single
 # loop the saving peaks at 1.3 % of the tokens (k = 2), keeping 1 call loses tokens and
-# tasks alike (the split, in Going further, gains at no k). Tokens per solved task are least at k = 3, a
-# hair below k = 2 (518.1 against 518.2), and that k is picked on these same seeds: read the
+# tasks alike (the split, in Going further, gains at no k). Tokens per solved task are
+# least at k = 3, a hair below k = 2 (518.1 against 518.2), and that k is picked on these same seeds: read the
 # plane's point for it as a best case. The source's figure comes from 100-turn runs whose old
 # results pile up, by context editing, which clears old tool results and writes no summary;
 # this world's runs are at most 8 steps with small observations, and CP1 pays for its
@@ -570,40 +564,10 @@ show(pd.DataFrame({"pattern": plane["entrant"],
 # pattern | the source says | the course's rule gives
 # --- | --- | ---
 # reflection with feedback | Reflexion: 91 % pass@1 on HumanEval against GPT-4's 80 % | a success gain measured in the split only, no longer measured once a tenth of the feedback misleads; none measured in the single loop
-# self-critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split, the dearest tokens in both loops
+# intrinsic critique (RF2) | Huang et al.: struggles, may degrade | a success loss in the split (its direction set by RF2's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the graph's width and shrinks with each replan, at most 21/9 = 2.33 at width 4 (the widest task) by the clock rules
 # a guardrail beside the work | Anthropic: "tends to perform better" (against one call doing both, not tested here); the Agents SDK runs input guardrails in parallel and halts the run (RV3 puts that timing on a write) | blocking keeps most wrong writes out with no success difference measured; parallel catches them after the write and loses answers
 # a compacted trace | Anthropic, as reported: 84 % fewer tokens in a 100-turn evaluation, by context editing | at most 1.3 % saved in these short runs, with tasks lost when too little is kept
-#
-# The cell prints each row's figure with its interval:
-
-# %%
-headline = [
-    (
-        "RF1, split: success",
-        reflection["plan-execute"].set_index("variant").loc["RF1 feedback"],
-        "success",
-        4,
-    ),
-    (
-        "RF2, split: success",
-        reflection["plan-execute"].set_index("variant").loc["RF2 intrinsic"],
-        "success",
-        4,
-    ),
-]
-for name, row, unit, d in headline:
-    say(f"{name} {row[unit]:+.{d}f} [{row[unit + ' low']:+.{d}f}, {row[unit + ' high']:+.{d}f}]")
-width_4 = speedups.set_index("width").loc[4, "speedup"]
-say(f"PX1, width 4: speed-up {width_4[0]:.2f} [{width_4[1]:.2f}, {width_4[2]:.2f}]")
-for key in (("single-loop", "blocking"), ("single-loop", "parallel")):
-    t = review_differences(units[key], units["single-loop", None], ("success", "wrong writes made"))
-    cells = [f"{u} {t.loc[u, 'mean difference']:+.{d}f} [{t.loc[u, 'low']:+.{d}f}, {t.loc[u, 'high']:+.{d}f}]"
-             for u, d in (("success", 3), ("wrong writes made", 2))]  # fmt: skip
-    say(f"RV, {names[key]}: " + ", ".join(cells))
-say(f"CP, single loop, keep last {CHEAPEST}: tokens saved {best['tokens saved']:+.1f} "
-    f"[{best['saved low']:+.1f}, {best['saved high']:+.1f}], success lost {best['success lost']:+.4f} "
-    f"[{best['success low']:+.4f}, {best['success high']:+.4f}]")  # fmt: skip
 
 # %% [markdown]
 # - A pattern is a rule with costs. Stated as a rule, each one here splits into what the rule
