@@ -882,8 +882,7 @@ display(Image(filename=path))
 # live, and the chosen task's steps. **reset** brings back the lesson's defaults. Its
 # output is not part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_single_loop import single_loop_panel
 
 panel = single_loop_panel()

@@ -571,8 +571,7 @@ print(exercises.check_plan_chance(MY_SEED, my_chance))
 # seed, press **new seed**, move the budget, pick a task for the walk-through; **reset**
 # brings back the lesson's defaults. Its output is not part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_planner_executor import planner_executor_panel
 
 panel = planner_executor_panel()

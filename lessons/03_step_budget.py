@@ -624,8 +624,7 @@ print(exercises.check_stop_predicate(MY_SEED, my_done))
 # The panel shows both setups at the seed and the next seed under the chosen stopping rule,
 # and the outcome grid of one setup for every budget up to the chosen one.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_step_budget import step_budget_panel
 
 panel = step_budget_panel()

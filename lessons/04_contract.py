@@ -1373,8 +1373,7 @@ print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
 # task's contract run, event by event. **reset** brings back the lesson's defaults. Its output
 # is not part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_contract import contract_panel
 
 panel = contract_panel()

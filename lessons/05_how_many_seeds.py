@@ -1062,8 +1062,7 @@ print(exercises.check_coverage(MY_SEED, my_coverage))
 # on common draws, and redraws the spreads and the table of differences and t intervals.
 # **reset** brings back the lesson's defaults. Its output is not part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_how_many_seeds import how_many_seeds_panel
 
 panel = how_many_seeds_panel()

@@ -656,8 +656,7 @@ say(f"the panel below (exercise 4) scores over {PANEL_SEEDS} seeds from its seed
 # cell of your own: `your_agent_panel({"my policy": my_policy})`. The panel's output is not
 # part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_your_agent import your_agent_panel
 
 panel = your_agent_panel()

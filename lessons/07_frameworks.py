@@ -459,8 +459,7 @@ print(check_exercise_2(handler, MY_SEED))
 # own, as its name says and as recorded. **reset** brings back the lesson's defaults. The
 # panel's output is not part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_frameworks import frameworks_panel
 
 panel = frameworks_panel()

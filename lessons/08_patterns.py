@@ -661,8 +661,7 @@ print(check_compaction_step_tokens(MY_SEED, step_tokens))
 # bounds, seconds task by task, and the steps of F10, a task of width 4. **reset** brings
 # back the lesson's defaults. The panel's output is not part of the checked record.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_patterns import patterns_panel
 
 panel = patterns_panel()

@@ -62,6 +62,14 @@ def fix_command(stem: str) -> str:
     return f"{REFRESH} {stem[:2]}"
 
 
+IGNORE_OUTPUT = "nbval-ignore-output"  # nbval's cell tag: a cell whose output is not part of the record
+
+
+def ignores_output(cell) -> bool:
+    """Whether a notebook cell carries nbval's tag that leaves its output out of the record (a panel)."""
+    return IGNORE_OUTPUT in cell.get("metadata", {}).get("tags", [])
+
+
 def lesson_notebooks() -> list[Path]:
     """Every lessons/*.ipynb, found by glob."""
     return sorted(LESSONS.glob("*.ipynb"))

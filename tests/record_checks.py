@@ -3,7 +3,7 @@
 nbval runs a lesson in a kernel of its own and compares each cell's outputs with the stored ones.
 The browser test runs every lesson too, in JupyterLab (Run All), and saves it. Where the browser
 test runs, its saved run is compared with the record here, cell by cell, with nbval's own rules
-(its cell markers such as NBVAL_IGNORE_OUTPUT, its skipped keys, the course's sanitizer file and
+(its cell tags such as nbval-ignore-output, its skipped keys, the course's sanitizer file and
 its comparison), and the figures its kernels saved with figures/ pixel by pixel, so that each
 lesson is executed once per test run instead of twice (conftest.py then leaves out the nbval run
 of those lessons). Introduced for issue 17 (the suite in two minutes, no check weakened).

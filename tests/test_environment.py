@@ -21,7 +21,7 @@ from pathlib import Path
 import matplotlib
 import nbformat
 import pytest
-from course_checks import LESSONS, ROOT
+from course_checks import LESSONS, ROOT, ignores_output
 from matplotlib.figure import Figure
 
 import conftest
@@ -231,7 +231,7 @@ def _printed(cell) -> list[str]:
 def test_a_users_display_options_and_profile_change_no_printed_record(lesson_as_a_user):
     stored = nbformat.read(LESSON, as_version=4)
     for index, (want, got) in enumerate(zip(stored.cells, lesson_as_a_user.executed.cells, strict=True)):
-        if want.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in want.source:
+        if want.cell_type != "code" or ignores_output(want):
             continue
         lines = [line for line in _printed(got) if FALLBACK_LINE not in line]
         assert lines == _printed(want), f"cell {index} prints differently in a user's environment"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from course_checks import ROOT, cell_name, lesson_notebooks
+from course_checks import ROOT, cell_name, ignores_output, lesson_notebooks
 
 from sim.presentation.tables import folded_table
 
@@ -125,7 +125,7 @@ def table_problems(path: Path) -> list[str]:
         if "outputs_hidden" in cell.metadata.get("jupyter", {}):
             problems.append(f"{where} is collapsed by its metadata (jupyter.outputs_hidden): JupyterLab opens "
                             "it again on Run All and the .py then changes; fold its table with folded_table")  # fmt: skip
-        if cell.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in cell.source:
+        if cell.cell_type != "code" or ignores_output(cell):
             continue  # a panel's output is not part of the record
         if FULL_TABLE in cell.metadata.get("tags", []):
             outputs = cell.get("outputs", [])
@@ -229,3 +229,22 @@ def test_the_diagram_check_catches_a_keyword_node(tmp_path):
     path = tmp_path / "09_x.ipynb"
     nbformat.write(notebook, path)
     assert diagram_problems(path) == ["09_x: a diagram names a node 'call', a Mermaid keyword; rename it"]
+
+
+@pytest.mark.parametrize("notebook", lesson_notebooks(), ids=lambda path: path.stem)
+def test_no_testing_marker_in_the_code_students_read(notebook):
+    """nbval's markers are cell tags, not comments in a lesson's code; the panel's cell carries the tag."""
+    from sim.presentation.panel import RUN_FIRST
+
+    cells = nbformat.read(notebook, as_version=4).cells
+    marked = [
+        cell_name(cells, i)
+        for i, cell in enumerate(cells)
+        if cell.cell_type == "code" and "NBVAL" in cell.source
+    ]
+    assert marked == [], f"{notebook.stem}: nbval markers as comments in {marked}; tag the cell instead"
+    panels = [cell for cell in cells if cell.cell_type == "code"
+              and any(o.get("data", {}).get("text/plain") == RUN_FIRST for o in cell.get("outputs", []))]  # fmt: skip
+    assert panels and all(ignores_output(cell) for cell in panels), (
+        f"{notebook.stem}: the panel's cell lacks its tag"
+    )

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import nbformat
 import pytest
-from course_checks import cell_name, lesson_notebooks
+from course_checks import cell_name, ignores_output, lesson_notebooks
 
 from sim.exercises import contract as exercises_contract
 from sim.exercises import how_many_seeds as exercises_how_many_seeds
@@ -78,7 +78,7 @@ def screen_problems(path) -> list[str]:
     notebook = nbformat.read(path, as_version=4)
     problems = []
     for index, cell in enumerate(notebook.cells):
-        if cell.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in cell.source:
+        if cell.cell_type != "code" or ignores_output(cell):
             continue
         where = f"{path.stem}: {cell_name(notebook.cells, index)}"
         text = printed(cell)
