@@ -89,7 +89,7 @@ REVIEW_SEEDS = 5  # seeds the check runs, from the student's seed on (24 tasks e
 def review_prevented(run: Run) -> int:
     """The reviewer exercise's answer: the wrong writes the reviewer prevented in `run` (wrong, refused,
     not made, and with a value to write: a call with no value writes nothing whatever the verdict)."""
-    return sum(r.wrong and r.refused and not r.made and not r.empty for r in run.reviews)
+    return sum(review.prevented for review in run.reviews)
 
 
 def review_runs_to_check(seed: int) -> list[Run]:

@@ -7,28 +7,18 @@ import numpy as np
 import pandas as pd
 
 from sim.engine.contract import Bounds
-from sim.engine.fan_out import FAN_OUT_BOUNDS, check_bounds, fan_out_run
+from sim.engine.fan_out import FAN_OUT_BOUNDS, check_bounds, run_fan_out
 from sim.measurement.many_seeds import t_interval
-from sim.model.checks import check_seed, check_switch
-from sim.model.errors import InputError, InputTypeError
+from sim.model.checks import check_seeds, check_switch
 from sim.model.fan_out_tasks import FAN_OUT_TASKS, WIDTHS
 
 FIELDS = ("correct", "steps", "calls", "tokens", "seconds", "errors", "replans")
 
 
-def _seeds(seeds) -> np.ndarray:
-    if isinstance(seeds, str | bytes) or not hasattr(seeds, "__iter__"):
-        raise InputTypeError(f"seeds must be a sequence of seeds, got {type(seeds).__name__}")
-    checked = np.array([check_seed(int(s) if isinstance(s, np.integer) else s, "seeds") for s in seeds])
-    if checked.size == 0:
-        raise InputError("seeds must hold at least one seed")
-    return checked.astype(np.int64)
-
-
 def fan_out_outcomes(seeds, parallel_steps: bool, bounds: Bounds = FAN_OUT_BOUNDS) -> dict[str, np.ndarray]:
     """Every fan-out task at every seed: FIELDS (and "bound", a bound stopped the run), each an array
     (12 tasks, n seeds). Raises InputTypeError, InputError for bad seeds, as `fan_out_run` otherwise."""
-    seeds, bounds = tuple(_seeds(seeds).tolist()), check_bounds(bounds)
+    seeds, bounds = tuple(check_seeds(seeds).tolist()), check_bounds(bounds)
     parallel_steps = check_switch(parallel_steps, "parallel_steps")
     return {name: values.copy() for name, values in _outcomes(seeds, parallel_steps, bounds).items()}
 
@@ -36,7 +26,7 @@ def fan_out_outcomes(seeds, parallel_steps: bool, bounds: Bounds = FAN_OUT_BOUND
 @lru_cache(maxsize=16)
 def _outcomes(seeds: tuple[int, ...], parallel_steps: bool, bounds: Bounds) -> dict[str, np.ndarray]:
     """`fan_out_outcomes` kept for reuse (a lesson asks for the same seeds' tables several times)."""
-    runs = [[fan_out_run(task, seed, parallel_steps, bounds) for seed in seeds] for task in FAN_OUT_TASKS]
+    runs = [[run_fan_out(task, seed, parallel_steps, bounds) for seed in seeds] for task in FAN_OUT_TASKS]
     out = {name: np.array([[getattr(run, name) for run in row] for row in runs]) for name in FIELDS}
     out["bound"] = np.array([[run.stop_reason.startswith("max_") and run.stop_reason != "max_replans"
                               for run in row] for row in runs])  # fmt: skip

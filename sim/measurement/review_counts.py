@@ -56,7 +56,7 @@ def review_counts(runs) -> dict:
     )  # fmt: skip
     values = (
         len(flat), len(reviews), sum(sum(writes_made(run)) for run in flat),
-        sum(r.wrong and r.refused and not r.made and not r.empty for r in reviews),
+        sum(r.prevented for r in reviews),
         sum(r.refused and not r.wrong for r in reviews), lost, sum(r.refused and r.empty for r in reviews),
         len(tripped),
         sum(r.wrong for r in trip_reviews), sum(not r.wrong for r in trip_reviews),
