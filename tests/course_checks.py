@@ -175,3 +175,114 @@ def execution_problems(path: Path) -> list[str]:
             f"stripped, e.g. by `jupytext --to ipynb` without --update?); run {fix_command(path.stem)}"
         ]
     return []
+
+
+# THE HOUR RULE (issue 31). A lesson's core path is every cell before its first markdown cell that
+# opens with GOING_FURTHER (the whole lesson when it has none); what follows is optional depth.
+# A reader's minutes for a part, at the rates below (fitted to a student's read of lessons 1 to 6:
+# 22,400 words, 1,485 output lines, 21 figures, 13 exercises and their code came to 12 to 16 hours):
+# prose at WORDS_PER_MINUTE, printed lines at LINES_PER_MINUTE (a folded table counts its one summary
+# line), MINUTES_PER_FIGURE per figure, code at CODE_LINES_PER_MINUTE, MINUTES_PER_EXERCISE per
+# checked exercise (a cell that prints a `check_…` call). The core takes at most CORE_MINUTES.
+GOING_FURTHER = "## Going further"
+WORDS_PER_MINUTE = 100
+LINES_PER_MINUTE = 8
+MINUTES_PER_FIGURE = 2
+CODE_LINES_PER_MINUTE = 15
+MINUTES_PER_EXERCISE = 12
+CORE_MINUTES = 65  # "about an hour"
+WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
+CHECKED_EXERCISE = re.compile(r"^print\((?:\w+\.)?check_\w+\(", re.M)
+# the spoken times a lesson's **Time:** line may give, each with the reader's minutes it stands for
+SPOKEN_MINUTES = {
+    "a quarter of an hour": (5, 22),
+    "half an hour": (18, 42),
+    "an hour and a half": (70, 110),
+    "an hour": (40, 75),
+    "two hours and a half": (130, 170),
+    "two hours": (100, 140),
+}
+
+
+def lesson_parts(notebook) -> tuple[list, list]:
+    """A lesson's cells split at its Going further heading: (core, optional)."""
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith(GOING_FURTHER):
+            return notebook.cells[:index], notebook.cells[index:]
+    return notebook.cells, []
+
+
+def output_lines(cell) -> int:
+    """The lines a reader meets in a code cell's stored outputs (a folded table: its summary line)."""
+    lines = 0
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            lines += len(output.get("text", "").splitlines())
+            continue
+        data = output.get("data", {})
+        if "image/png" in data:
+            continue
+        page = data.get("text/html", "")
+        if "<details" in page:
+            lines += page.count("<details")
+        elif page:
+            lines += page.count("<tr")
+        else:
+            lines += len(data.get("text/plain", "").splitlines())
+    return lines
+
+
+def reading(cells) -> dict[str, float]:
+    """What a reader meets in some cells, and the minutes it takes at the hour rule's rates."""
+    prose = " ".join(prose_words(c.source) for c in cells if c.cell_type == "markdown")
+    code = [c for c in cells if c.cell_type == "code"]
+    found = {
+        "words": len(WORD.findall(prose)),
+        "output lines": sum(output_lines(c) for c in code),
+        "figures": sum("image/png" in o.get("data", {}) for c in code for o in c.get("outputs", [])),
+        "code lines": sum(len([x for x in c.source.splitlines() if x.strip()]) for c in code),
+        "exercises": sum(len(CHECKED_EXERCISE.findall(c.source)) for c in code),
+    }
+    found["minutes"] = round(
+        found["words"] / WORDS_PER_MINUTE
+        + found["output lines"] / LINES_PER_MINUTE
+        + found["figures"] * MINUTES_PER_FIGURE
+        + found["code lines"] / CODE_LINES_PER_MINUTE
+        + found["exercises"] * MINUTES_PER_EXERCISE,
+        1,
+    )
+    return found
+
+
+def prose_words(markdown: str) -> str:
+    """A markdown cell's prose as a reader reads it: no fenced code (diagrams), link targets or tags."""
+    markdown = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    markdown = re.sub(r"\]\([^)]*\)", "]", markdown)
+    return re.sub(r"<[^>]+>", " ", markdown)
+
+
+def hour_problems(path: Path) -> list[str]:
+    """The hour rule: the core within CORE_MINUTES, and the **Time:** line's spoken times bear out."""
+    notebook = nbformat.read(path, as_version=4)
+    core, optional = lesson_parts(notebook)
+    problems = []
+    found = reading(core)
+    if found["minutes"] > CORE_MINUTES:
+        problems.append(f"{path.stem}: the core takes {found['minutes']} reader's minutes, over "
+                        f"{CORE_MINUTES} ({found})")  # fmt: skip
+    time_line = re.search(r"\*\*Time:\*\*([^\n]*(?:\n(?!\n)[^\n]*)*)", notebook.cells[0].source)
+    stated = " ".join(time_line.group(1).split()) if time_line else ""
+    claims = [("the core", found["minutes"], r"(%s) for the core")]
+    if optional:
+        claims.append(("Going further", reading(optional)["minutes"], r"Going further[^.;]*?(%s)"))
+    for part, minutes, pattern in claims:
+        spoken = re.search(pattern % "|".join(SPOKEN_MINUTES), stated)
+        if not spoken:
+            problems.append(f"{path.stem}: the **Time:** line gives no time for {part} "
+                            f"(one of {list(SPOKEN_MINUTES)}; {stated!r})")  # fmt: skip
+            continue
+        low, high = SPOKEN_MINUTES[spoken.group(1)]
+        if not low <= minutes <= high:
+            problems.append(f"{path.stem}: {part} is said to take {spoken.group(1)}, but reads in "
+                            f"{minutes} minutes (wanted {low} to {high})")  # fmt: skip
+    return problems

@@ -21,7 +21,16 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from course_checks import ROOT, cell_name, ignores_output, lesson_notebooks
+from course_checks import (
+    ROOT,
+    cell_name,
+    hour_problems,
+    ignores_output,
+    lesson_notebooks,
+    lesson_parts,
+    prose_words,
+    reading,
+)
 
 from sim.presentation.tables import folded_table
 
@@ -248,3 +257,44 @@ def test_no_testing_marker_in_the_code_students_read(notebook):
     assert panels and all(ignores_output(cell) for cell in panels), (
         f"{notebook.stem}: the panel's cell lacks its tag"
     )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_lesson_core_takes_about_an_hour(notebook):
+    """The hour rule (course_checks): the core path within CORE_MINUTES, and the times it states bear out."""
+    assert hour_problems(notebook) == []
+
+
+def test_the_hour_rule_counts_what_a_reader_meets(tmp_path):
+    """Prose, printed lines (a folded table as one), figures, code and checked exercises, split at Going further."""
+    cells = [
+        nbformat.v4.new_markdown_cell(
+            "# L\n\n**Time:** about an hour for the core; Going further a quarter"
+            " of an hour.\n\n```mermaid\nflowchart TD\n a --> b\n```\nfour words [here](x.md)"
+        ),
+        nbformat.v4.new_code_cell("x = 1\n\nprint(check_x(1, x))"),
+        nbformat.v4.new_markdown_cell("## Going further (optional)\n\nmore"),
+        nbformat.v4.new_code_cell("print(2)"),
+    ]
+    cells[1].outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="a\nb\n"),
+        nbformat.v4.new_output(
+            "display_data", data={"text/plain": "t\nu", "text/html": folded_table("t\nu")._repr_html_()}
+        ),
+    ]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    core, optional = lesson_parts(notebook)
+    assert [len(core), len(optional)] == [2, 2]
+    found = reading(core)
+    assert {k: found[k] for k in ("output lines", "figures", "code lines", "exercises")} == {
+        "output lines": 3,
+        "figures": 0,
+        "code lines": 2,
+        "exercises": 1,
+    }
+    assert "flowchart" not in prose_words(cells[0].source) and "x.md" not in prose_words(cells[0].source)
+    path = tmp_path / "99_x.ipynb"
+    nbformat.write(notebook, path)
+    problems = hour_problems(path)
+    # both parts read in far less than they are said to take
+    assert [p.split(": ")[1].split(" is said")[0] for p in problems] == ["the core", "Going further"]

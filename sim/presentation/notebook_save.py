@@ -12,12 +12,18 @@ LESSON_FILE = re.compile(r"\d\d_\w+\.ipynb")  # lessons/NN_name.ipynb
 
 
 def plain_panel_outputs(notebook: MutableMapping) -> MutableMapping:
-    """Keep only the plain line of each course panel's output and no widget state, in place; the notebook."""
+    """Keep only the plain line of each course panel's output, no widget state and no progress bar (a
+    widget view with no plain text, `progress`), in place; the notebook."""
     metadata = notebook.get("metadata")
     if isinstance(metadata, MutableMapping):
         metadata.pop("widgets", None)
     for cell in notebook.get("cells") or []:
-        for output in cell.get("outputs") or [] if cell.get("cell_type") == "code" else []:
+        if cell.get("cell_type") != "code" or not cell.get("outputs"):
+            continue
+        cell["outputs"] = [
+            output for output in cell["outputs"] if set(output.get("data") or {}) != {WIDGET_VIEW}
+        ]
+        for output in cell["outputs"]:
             data = output.get("data") or {}
             if WIDGET_VIEW in data and _text(data.get("text/plain")) == RUN_FIRST:
                 output["data"] = {"text/plain": data["text/plain"]}
