@@ -416,6 +416,23 @@ async ([root, expected]) => {
 )
 
 
+# Mermaid draws node text at the font size its SVG's style gives; JupyterLab shows the SVG as an image
+# scaled to the cell's width, so the text a reader sees is that size times shown width / viewBox width.
+DIAGRAM_TEXT_JS = """box => {
+  const img = box.querySelector("img");
+  const svg = decodeURIComponent(img.src.slice(img.src.indexOf(",") + 1));
+  const font = parseFloat((svg.match(/font-size:\\s*([\\d.]+)px/) || [0, 16])[1]);
+  const box4 = svg.match(/viewBox="\\s*([-\\d.e]+)[\\s,]+([-\\d.e]+)[\\s,]+([\\d.e]+)/);
+  return font * img.getBoundingClientRect().width / parseFloat(box4[3]);
+}"""
+
+
+def diagram_text_px(diagram) -> float:
+    """The size in CSS pixels at which a drawn Mermaid diagram (a `.jp-RenderedMermaid` element) shows
+    its node text."""
+    return diagram.evaluate(DIAGRAM_TEXT_JS)
+
+
 def choose(page, menu: str, item: str) -> None:
     """Click a menu bar entry of the JupyterLab page, then one of its items (what a student does)."""
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(menu)}$")).click()

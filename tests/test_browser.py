@@ -87,6 +87,7 @@ LESSONS = {notebook.stem: notebook for notebook in NOTEBOOKS}
 # and is saved through the same hook (each lesson's save is checked above, byte for byte)
 REOPENED = "02_planner_executor"
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
+DIAGRAM_TEXT_PX = 11  # node text of a drawn setup diagram, in CSS px at the test page's width (1400 px)
 
 
 def _require_chromium() -> None:
@@ -390,7 +391,8 @@ def _served_notebook(lab, name: str, sources: list[str]) -> str:
 
 def _check_diagrams(notebook: Path, lesson: NotebookPage, screenshots: Path) -> None:
     """The lesson's setup diagrams (Mermaid blocks in markdown cells, issue 19) are drawn by
-    JupyterLab as pictures, with no parse warning; a screenshot of the first is kept beside the panel's."""
+    JupyterLab as pictures, with no parse warning and node text of at least DIAGRAM_TEXT_PX at the
+    page's width (issue 31); a screenshot of the first is kept beside the panel's."""
     lesson.activate()
     page, scroller = lesson.page, f"{lesson.panel} .jp-WindowedPanel-outer"
     page.eval_on_selector(scroller, "el => { el.scrollTop = 0; }")
@@ -408,6 +410,11 @@ def _check_diagrams(notebook: Path, lesson: NotebookPage, screenshots: Path) -> 
     picture = first.locator("img, svg").first  # JupyterLab draws the diagram as an SVG image
     picture.wait_for(state="visible", timeout=30_000)
     assert picture.bounding_box()["width"] > 100, f"{notebook.stem}: the diagram is drawn too small to read"
+    text_px = jupyterlab_browser.diagram_text_px(first)
+    assert text_px >= DIAGRAM_TEXT_PX, (
+        f"{notebook.stem}: the diagram's node text is drawn at {text_px:.1f} px, under {DIAGRAM_TEXT_PX} px: "
+        "lay it out top-down (flowchart TD) with shorter labels"
+    )
     assert page.locator(f"{lesson.panel} .jp-RenderedMermaid.jp-mod-warning").count() == 0, (
         f"{notebook.stem}: JupyterLab could not parse a diagram"
     )
