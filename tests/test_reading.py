@@ -242,16 +242,17 @@ def test_the_diagram_check_catches_a_keyword_node(tmp_path):
 
 @pytest.mark.parametrize("notebook", lesson_notebooks(), ids=lambda path: path.stem)
 def test_no_testing_marker_in_the_code_students_read(notebook):
-    """nbval's markers are cell tags, not comments in a lesson's code; the panel's cell carries the tag."""
+    """nbval's markers are cell tags, not comments in a lesson's code, and no formatter's marker
+    (`# fmt: skip`, `# fmt: off`) sits there either; the panel's cell carries the tag."""
     from sim.presentation.panel import RUN_FIRST
 
     cells = nbformat.read(notebook, as_version=4).cells
     marked = [
         cell_name(cells, i)
         for i, cell in enumerate(cells)
-        if cell.cell_type == "code" and "NBVAL" in cell.source
+        if cell.cell_type == "code" and re.search(r"NBVAL|# fmt: (?:skip|off|on)", cell.source)
     ]
-    assert marked == [], f"{notebook.stem}: nbval markers as comments in {marked}; tag the cell instead"
+    assert marked == [], f"{notebook.stem}: testing or formatter markers as comments in {marked}"
     panels = [cell for cell in cells if cell.cell_type == "code"
               and any(o.get("data", {}).get("text/plain") == RUN_FIRST for o in cell.get("outputs", []))]  # fmt: skip
     assert panels and all(ignores_output(cell) for cell in panels), (
