@@ -179,8 +179,9 @@ def execution_problems(path: Path) -> list[str]:
 
 # THE HOUR RULE (issue 31). A lesson's core path is every cell before its first markdown cell that
 # opens with GOING_FURTHER (the whole lesson when it has none); what follows is optional depth.
-# A reader's minutes for a part, at the rates below (fitted to a student's read of lessons 1 to 6:
-# 22,400 words, 1,485 output lines, 21 figures, 13 exercises and their code came to 12 to 16 hours):
+# A reader's minutes for a part, at the rates below (chosen against a student's read of lessons 1 to 6,
+# who put them at 12 to 16 hours; at these rates those lessons, as they stood before issue 31, came to
+# 13.4 hours: 26,132 words, 1,744 output lines, 21 figures, 2,074 code lines, 12 exercises):
 # prose at WORDS_PER_MINUTE, printed lines at LINES_PER_MINUTE (a folded table counts its one summary
 # line), MINUTES_PER_FIGURE per figure, code at CODE_LINES_PER_MINUTE, MINUTES_PER_EXERCISE per
 # checked exercise (a cell that prints a `check_…` call). The core takes at most CORE_MINUTES.
