@@ -289,8 +289,8 @@ for seed, m in zip(SEEDS, single, strict=True):
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
 # record task, G23 on run A and G15 on run B. An equal success share hides how a loop got
-# there: the runs differ in steps, tokens and tool errors, what a user of a real agent
-# waits for and pays for.
+# there: the runs differ in steps, tokens and tool errors, which is what a user of a real
+# agent waits for and pays for.
 #
 # ## Depth: the deeper the position, the fewer right picks
 #
@@ -363,9 +363,10 @@ say(f"{longest.task}: {longest.tokens} tokens, of which {resent} re-send the tra
 
 # %% [markdown]
 # Its wrong picks were `search_docs`, which never fails: a document code sat where the
-# answer belongs until `consumption` replaced it. The right panel of the figure puts every
-# task's total tokens against its sequence length, beside the cheapest possible run of each
-# length (every pick right, then a stop step).
+# answer belongs until `consumption` replaced it. The figure's left panel splits each of its
+# steps into the step's base, the re-sent trace and the observation. The right panel of the
+# figure puts every task's total tokens against its sequence length, beside the cheapest
+# possible run of each length (every pick right, then a stop step).
 
 # %%
 path = figures.save_figure(
@@ -584,8 +585,8 @@ say(f"the expected line falls {step:.3f} from one depth to the next")
 
 # %%
 critique = [measure("single-loop", seed, BUDGET, self_critique=True) for seed in SEEDS]
-print(format_table(seed_table(single + critique)))
-print("rows 1-2: no switch; rows 3-4: self-critique")
+say("with self-critique (the plain loop's rows are the measurement's table above):")
+print(format_table(seed_table(critique)))
 for plain, crit in zip(single, critique, strict=True):
     added = f"+{crit.tokens - plain.tokens} = {costs.SELF_CRITIQUE_TOKENS} x {plain.errors} tool errors"
     say(f"run {sim.run_label(plain.seed)}: tokens {added}")
