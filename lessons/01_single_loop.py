@@ -393,8 +393,8 @@ for label, task_runs in runs.items():
 # dearer. Over all tasks, 32.9 % of run A's tokens and 32.5 % of run B's re-send the trace,
 # the cost lesson 2's executor avoids by carrying a plan instead.
 #
-# This is no artefact of the simulator: a chat API is stateless, so each request carries
-# the conversation so far (Going further shows the requests, and what a prompt cache
+# This is no artefact of the simulator: a chat-completions API is stateless, so each request
+# carries the conversation so far (Going further shows the requests, and what a prompt cache
 # changes).
 #
 # ## Summary
