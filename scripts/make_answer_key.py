@@ -57,29 +57,6 @@ def lesson_01() -> list[str]:
         f"depth 4 keeps {int(at3.loc[4, 'picks'])} picks, so its point disappears. Tasks solved at 8 and not "
         f"at 3: {', '.join(unsolved)}."
     )
-    measured, success = 0, set()
-    for seed in seeds:
-        plain = [measure("single-loop", s) for s in (seed, seed + 1)]
-        critique = [measure("single-loop", s, self_critique=True) for s in (seed, seed + 1)]
-        verdicts = {v.unit: v.verdict for v in compare_setups(plain, critique)}
-        measured += verdicts["tokens"] == "measured"
-        success.add(verdicts["success"])
-    lines.append(
-        f"3. Over the {len(seeds)} seed pairs starting at {A}, the token difference is measured in {measured}. "
-        f"The success verdict is always {' / '.join(sorted(success))}: self-critique changes no draw and no "
-        "trace, so the difference and the band are both 0, and 0 never exceeds 0."
-    )
-    clean, unwanted_more = 0, 0
-    for seed in seeds:
-        calls = side_effect_calls(seed)
-        unwanted = int((~calls["asked_for_record"]).sum())
-        wanted = int(calls["asked_for_record"].sum())
-        clean += unwanted == 0
-        unwanted_more += unwanted > wanted
-    lines.append(
-        f"4. Over seeds {A} to {A + 99}: {clean} runs make no unwanted write call; in {unwanted_more} of "
-        f"{len(seeds)} the unwanted calls outnumber the calls from record tasks."
-    )
     g15 = next(seed for seed in range(A, A + 1000) if not sim.is_correct(sim.run_single_loop("G15", seed, 8)))
     run = sim.run_single_loop("G15", g15, 8)
     right = sim.correct_answer(sim.TASKS[14])
@@ -92,17 +69,40 @@ def lesson_01() -> list[str]:
         None,
     )
     lines.append(
-        f"5. G15 first fails at seed {g15} (budget 8): executed {' -> '.join(c.tool for c in run.trace)}; "
+        f"3. G15 first fails at seed {g15} (budget 8): executed {' -> '.join(c.tool for c in run.trace)}; "
         + (f"the call at step {lost_at} ({run.trace[lost_at - 1].tool}) replaced the right charge {right}."
            if lost_at else f"it never held the right charge {right} (answer {run.answer}).")
     )  # fmt: skip
     from sim.exercises import single_loop as ex01
 
     lines.append(
-        "6. `my_tokens(steps, calls)`: `sum(60 + 22 * n for n in range(calls)) + (steps - calls) * (60 + 22 * calls) "
+        "4. `my_tokens(steps, calls)`: `sum(60 + 22 * n for n in range(calls)) + (steps - calls) * (60 + 22 * calls) "
         "+ 30 * calls`: each step re-sends the calls made before it, the stop step (if any) re-sends them all, "
         f"and each call's observation costs 30 ({ex01.check_loop_tokens(A, ex01.loop_tokens)}). "
         "`sim.exercises.single_loop.loop_tokens` is the reference."
+    )
+    from sim.model import costs
+
+    exact, success_changed = 0, 0
+    for seed in seeds:
+        plain, critique = measure("single-loop", seed), measure("single-loop", seed, self_critique=True)
+        exact += critique.tokens - plain.tokens == costs.SELF_CRITIQUE_TOKENS * plain.errors
+        success_changed += critique.solved != plain.solved
+    lines.append(
+        f"5. Over seeds {A} to {A + 99}: the token difference is {costs.SELF_CRITIQUE_TOKENS} x the tool errors "
+        f"on {exact} of {len(seeds)} runs, and success changes on {success_changed}. Self-critique changes no "
+        "draw and no trace; it only adds its tokens for each tool error, so success cannot change."
+    )
+    clean, unwanted_more = 0, 0
+    for seed in seeds:
+        calls = side_effect_calls(seed)
+        unwanted = int((~calls["asked_for_record"]).sum())
+        wanted = int(calls["asked_for_record"].sum())
+        clean += unwanted == 0
+        unwanted_more += unwanted > wanted
+    lines.append(
+        f"6. Over seeds {A} to {A + 99}: {clean} runs make no unwanted write call; in {unwanted_more} of "
+        f"{len(seeds)} the unwanted calls outnumber the calls from record tasks."
     )
     for seed in (A, 12345):
         tasks = ex01.clean_tasks(seed)

@@ -230,7 +230,7 @@ def approval_asks_for_every_side_effect_call() -> bool:
 
 
 def switches_change_no_draw() -> bool:
-    """The rule, over the 10,000 seeds the lesson prints: with either switch every task's success, steps,
+    """The rule, over the 10,000 seeds of many_seed_run: with either switch every task's success, steps,
     calls and errors equal the plain loop's; tokens too with approval, and with self-critique they
     differ by exactly 40 a tool error."""
     from sim.measurement.many_seeds import many_seed_run
@@ -247,15 +247,6 @@ def switches_change_no_draw() -> bool:
         same
         and (approval.tokens == plain.tokens).all()
         and (critique.tokens - plain.tokens == costs.SELF_CRITIQUE_TOKENS * plain.errors).all()
-    )
-
-
-def band_rule_as_stated_for_the_switches() -> bool:
-    """The band rule's verdicts for both switches against the plain loop are the rule as the lesson
-    words it."""
-    plain = _pair("single-loop")
-    return _band_rule_as_stated(plain, _pair("single-loop", self_critique=True)) and _band_rule_as_stated(
-        plain, _pair("single-loop", approval=True)
     )
 
 
@@ -2446,8 +2437,7 @@ REGISTRY: dict[str, list] = {
          NotAClaim("the prose-figure rule, enforced by tests/test_lessons.py, not a result")),
         ("The world is built once and never changes", ByRule(world_is_fixed_whatever_the_seed)),
         ("and every m3 above 40 at 16", ByRule(tariff_bands_as_stated)),
-        ("But every other request finds something as well",
-         Printed("tasks whose request search_docs cannot match: 0 of 24")),
+        ("So every request finds something", Printed("tasks whose request search_docs cannot match: 0 of 24")),
         ("Each step of the single loop does the same things, in this order",
          NotAClaim("introduces the numbered definition of a step; the code is printed after it")),
         ("that share falls by 0.09 with every position, down to a floor of 0.34",
@@ -2460,12 +2450,12 @@ REGISTRY: dict[str, list] = {
         ("These are the same two rows", Holds(loop_rows_are_lesson_2_rows)),
         ("the deeper the position, the fewer right picks", Holds(right_picks_fall_with_depth_on_both_runs)),
         ("How far does the share fall by the fourth position?", NotAClaim("a question the next cell answers")),
-        ("On run A the share of right picks falls from 0.8 at the first position to 0.5",
+        ("the share of right picks is lower at the fourth position than at the first",
          Printed("run A: depth 1 0.8000 (24/30) -> depth 4 0.5000 (3/6)",
                  "run B: depth 1 0.7742 (24/31) -> depth 4 0.5000 (3/6)")),
         ("the share fell to 0.625 and 0.6458 of its value",
          Printed("depth 4 / depth 1 = 0.6250, a fall of 37.5 %", "depth 4 / depth 1 = 0.6458, a fall of 35.4 %")),
-        ("One pick more or less right would move it by 0.1667",
+        ("one pick more or less right would move it by 0.1667",
          Printed("one right pick more or less at depth 4 moves its share by 1/6 = 0.1667")),
         ("more than the 0.072 the expected line falls from one depth to the next",
          Printed("run A: largest gap between measured and expected share 0.124 at depth 4",
@@ -2478,14 +2468,15 @@ REGISTRY: dict[str, list] = {
         ("Pooled over 200 seeds, the shares fall at every depth", Holds(pooled_shares_fall_near_the_line)),
         ("each step that calls a tool costs 22 tokens more than the one before it",
          ByRule(each_call_costs_22_more_than_the_step_before)),
-        ("The right panel puts every task's total tokens against its sequence length",
+        ("which never fails: a document code sat where the answer belongs",
+         Printed("read_meter -> search_docs -> search_docs -> search_docs -> consumption", "tool errors 0")),
+        ("The right panel of the figure puts every task's total tokens against its sequence length",
          NotAClaim("describes the figure the next cell draws")),
         ("tokens grow faster than steps: each wasted step makes every later step dearer",
          ByRule(tokens_grow_faster_than_steps)),
         ("Each is measured on the same runs as the plain loop",
          NotAClaim("describes the method: the cells measure each switch at the plain loop's seeds and budget")),
-        ("a difference counts as measured only when, on every run, it exceeds the larger",
-         ByRule(band_rule_as_stated_for_the_switches)),
+        ("and holds on every seed, not only on these two", ByRule(switches_change_no_draw)),
         ("reflects on every tool error, which costs 40 tokens an error",
          Printed("run A: tokens +320 = 40 x 8 tool errors", "run B: tokens +280 = 40 x 7 tool errors")),
         ("so all 24 traces are the same on both runs",
@@ -2495,31 +2486,20 @@ REGISTRY: dict[str, list] = {
         ("is the only such tool", Printed("5 tools, 1 with a side effect")),
         ("in tasks that never asked for a record; on run B, 9 and 6",
          Holds(approvals_ask_for_unwanted_writes)),
-        ("and one more kind of damage: G23, a record task, writes TR01", Holds(g23_writes_a_document_code)),
+        ("shows one more kind of damage: G23, a record task, writes TR01", Holds(g23_writes_a_document_code)),
         ("Approval changes none of the counted units",
-         Printed("success: (23, 23) -> (23, 23), band 0: unmeasured",
-                 "steps: (97, 98) -> (97, 98), band 1: unmeasured",
-                 "tool calls: (74, 74) -> (74, 74), band 0: unmeasured",
-                 "tokens: (11978, 11994) -> (11978, 11994), band 16: unmeasured",
-                 "tool errors: (8, 7) -> (8, 7), band 1: unmeasured")),
-        ("7 and 9 approval requests against none, measured against a band of 2",
-         Printed("approvals asked: (0, 0) -> (7, 9), band 2: measured",
-                 "approvals for unwanted writes: (0, 0) -> (4, 6), band 2: measured")),
+         Printed("success, steps, tool calls, tokens and tool errors with approval: as without it, on both runs")),
         ("What refusing them would save is a question",
          NotAClaim("names a question the simulator cannot answer; it claims no saving")),
-        ("every difference but self-critique's tokens is exactly zero on every seed",
-         ByRule(switches_change_no_draw)),
-        ("Right picks fall with depth: from 0.8 to 0.5 on run A",
-         Printed("run A: depth 1 0.8000 (24/30) -> depth 4 0.5000 (3/6); depth 4 / depth 1 = 0.6250, a fall of 37.5 %",
-                 "run B: depth 1 0.7742 (24/31) -> depth 4 0.5000 (3/6); depth 4 / depth 1 = 0.6458, a fall of 35.4 %")),
+        ("Right picks fall with depth on both runs", Holds(right_picks_fall_with_depth_on_both_runs)),
         ("Every step re-sends the trace: 32.9 % and 32.5 % of all tokens",
          Printed("run A: 3938 of 11978 tokens re-send the trace (32.9 %)",
                  "run B: 3894 of 11994 tokens re-send the trace (32.5 %)",
                  "G15: 1306 tokens, of which 616 re-send the trace (47.2 %)")),
-        ("it asks 7 and 9 times, 4 and 6 of them for writes in tasks that never asked for a record",
-         Holds(approvals_ask_for_unwanted_writes)),
         ("why do the depth-1 points move so much less?", NotAClaim("an exercise question for the student")),
-        ("Is the token difference always measured?", NotAClaim("an exercise question for the student")),
+        ("Is the token difference always 40 times the tool errors?", NotAClaim("an exercise question for the student")),
+        ("with more exercises", NotAClaim("lists what the optional part holds; it claims no result")),
+        ("### Is the fall a halving?", NotAClaim("a question the next cells answer")),
         ("Are the unwanted writes usually more or fewer than the wanted ones",
          NotAClaim("an exercise question for the student")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",
