@@ -76,6 +76,7 @@ from sim.measurement.bands import compare_setups
 from sim.measurement.batch import measure_batch, run_batch, study_seeds
 from sim.measurement.counts import measure
 from sim.presentation import figures, figures_how_many_seeds
+from sim.presentation.progress import progress
 from sim.presentation.screen import say, show
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
@@ -322,7 +323,9 @@ coverage_data = {
     "success difference": (split_ps.solved - single_ps.solved) / len(sim.TASKS),
     "token difference": (split_ps.tokens - single_ps.tokens).astype(float),
 }
-coverage = {label: intervals.coverage_table(d, float(d.mean())) for label, d in coverage_data.items()}
+coverage = {}
+for label, d in progress(coverage_data.items(), "coverage studies: 3 methods at 5 sizes"):
+    coverage[label] = intervals.coverage_table(d, float(d.mean()))
 for label, table in coverage.items():
     shown = table.pivot(index="n_seeds", columns="method", values="coverage")[
         list(intervals.INTERVAL_METHODS)
@@ -564,8 +567,8 @@ for label, own, common in (("single loop", single_ps, single_cr_ps), ("split", s
         print(f"  interval of the difference [{ci.low:.2f}, {ci.high:.2f}]: {holds}")
 
 # %% [markdown]
-# What CR1 buys, unit by unit: the correlation at the same seed, the spread of the per-seed
-# difference with and without it, how many seeds CR1 needs for an interval as narrow as 100
+# What common draws (CR1) buy, unit by unit: the correlation at the same seed, the spread of the
+# per-seed difference with and without them, how many seeds they need for an interval as narrow as 100
 # seeds give on the setups' own streams (the width of an interval goes with sd / sqrt(N), so
 # the ratio of the variances), and the seeds for 80 % power by the core's closed form.
 

@@ -2939,7 +2939,7 @@ REGISTRY: dict[str, list] = {
         ("where the single loop picks right (a draw below its share at that depth) the planner does too",
          ByRule(common_draw_right_loop_pick_is_right_plan_entry)),
         ("Both setups again over the same 10,000 seeds, now under CR1", NotAClaim("says what the next cell runs")),
-        ("What CR1 buys, unit by unit", NotAClaim("says what the next cell prints")),
+        ("What common draws (CR1) buy, unit by unit", NotAClaim("says what the next cell prints")),
         ("Checked on the data rather than by the formula", NotAClaim("says what the next cell prints")),
         ("every interval of the difference holds zero",
          Printed("single loop, solved: own streams 22.55, common draws 22.56 interval of the difference [-0.02, 0.04]: holds 0",
