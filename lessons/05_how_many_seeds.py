@@ -248,10 +248,10 @@ say(f"right direction = the sign of the difference over {N_MAX} seeds")
 # and 579.58 above, against a saving of 1237.42), so the band of 2 runs is often larger than the
 # saving. When the effect is small, a "measured" can point the wrong way: for success, 137 of the
 # 374 measured pairs say the split solves *more* tasks; for tool calls, 213 of 562 say it makes
-# fewer calls. The rest of the lesson reports a comparison as its difference with its interval
+# fewer calls. So the lesson reports a comparison from now on as its difference with its interval
 # over many seeds that no rule was designed on ([held-out seeds](../GLOSSARY.md#held-out), in
-# lesson 3's words), as in the 10,000-seed column; the rest of the core asks which interval,
-# and how many seeds.
+# lesson 3's words), as in the 10,000-seed column. Which interval, and how many seeds, are the
+# questions left to the core.
 #
 # ## Paired by seed? Not here
 #
@@ -287,8 +287,8 @@ say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
 # word "paired" is what would be wrong.
 #
 # What does pair here is the **task**. Tasks differ in how hard they are, and they are hard for
-# both setups alike: a task's share of seeds solved by the single loop and by the split move
-# together across the 24 tasks.
+# both setups alike: across the 24 tasks, the share of seeds on which the single loop solves a
+# task and the share on which the split solves it move together.
 
 # %%
 by_task = {label: run.correct.mean(axis=1) for label, run in (("single loop", single), ("split", split))}
