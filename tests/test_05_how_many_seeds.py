@@ -2,7 +2,10 @@
 
 import html
 import math
+import re
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 from scipy import stats
@@ -14,6 +17,7 @@ from sim.presentation.panel import Settings
 from sim.presentation.panel_how_many_seeds import how_many_seeds_panel
 
 SEEDS = study_seeds(400)
+LESSON = Path(__file__).resolve().parents[1] / "lessons" / "05_how_many_seeds.ipynb"
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +213,19 @@ def test_the_same_setup_as_first_and_second_is_refused(panel):
     panel.extra["second"].value = "single loop + self-critique"  # the control changes again: redrawn
     assert panel.message.value == "" and panel.settings.extra["second"] == "single loop + self-critique"
     assert (panel.table.value != table) and panel.view.data["table"].columns[1] == "single loop"
+
+
+# ---- the sources
+
+
+def test_the_sources_are_a_markdown_list_each_with_its_link_and_no_cell_prints_them():
+    cells = nbformat.read(LESSON, as_version=4).cells
+    heading = [c for c in cells if c.cell_type == "markdown" and c.source.startswith("### Sources")]
+    assert len(heading) == 1, "one markdown cell headed ### Sources"
+    items = re.findall(r"^- (.*(?:\n  .*)*)", heading[0].source, re.M)
+    assert len(items) == 13
+    for item in items:
+        assert re.search(r"\]\(https://[^)\s]+\)", item) and "Here: " in item, item
+    assert "https://arxiv.org/abs/2406.12045" in heading[0].source  # tau-bench, where pass^k comes from
+    printed = [c for c in cells if c.cell_type == "code" and "SOURCES" in c.source]
+    assert printed == [], "the sources are prose, not a table a cell prints"
