@@ -97,19 +97,26 @@ def refresh(source: Path) -> None:
     plain_panel_outputs(notebook)
     jupytext.write(notebook, target, fmt="ipynb")
     jupytext.write(notebook, source, fmt="py:percent")
-    changed, added = [], []
+    changed, added, removed = [], [], 0
     if old is not None:
         old_code = [c for c in old.cells if c.cell_type == "code"]
         new_code = [c for c in notebook.cells if c.cell_type == "code"]
         before = {id(new): old for new, old in matched_cells(old_code, new_code)}
+        removed = len(old_code) - len(before)
         for k, cell in enumerate(new_code, start=1):
             if id(cell) not in before:
                 added.append(k)
             elif printed(before[id(cell)]) != printed(cell):
                 changed.append(k)
-    summary = f"printed output changed in code cells {changed}" if changed else "printed outputs unchanged"
+    summary = (
+        f"printed output changed in unedited code cells {changed}"
+        if changed
+        else "unedited code cells print as before"
+    )
     if added:
-        summary += f"; new or edited code cells {added}"
+        summary += f"; new or edited code cells {added} (their output is new)"
+    if removed:
+        summary += f"; {removed} code cells of the old version gone"
     print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary}")
     print(f"  {figure_changes(figures_before, figure_hashes(source.stem))}")
 
