@@ -1,0 +1,280 @@
+"""The course's static site: built by the README's command from the committed lessons, read in Chromium.
+
+The site is built once (scripts/build_site.py, called with the README's own arguments plus an output
+folder) with every connection but loopback refused in this process, where Sphinx runs. It is served on
+127.0.0.1 and every page is opened in Debian's Chromium, which is told to resolve no host name but
+127.0.0.1 and whose every request to another host is refused and counted. Each page must load with no
+console error, no failed request and no error status; every internal link must reach a file of the site
+and its anchor an id on that page; every image must load; every Mermaid diagram must be drawn as an SVG
+picture with no syntax error; no page may show a traceback or a widget's raw repr. Each lesson's page
+must carry the note on what it is (a record at the default seeds, and how to run it live), its folded
+tables still folded, as many diagrams and figures as its notebook stores, and, where the lesson has a
+panel, the panel's still with its image loaded. Where Chromium is missing the test is skipped, except
+under CI=true, where it fails (as tests/test_browser.py).
+"""
+
+import functools
+import http.server
+import importlib.util
+import os
+import re
+import threading
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+from course_checks import ROOT, lesson_notebooks
+from jupyterlab_browser import CHROMIUM, CHROMIUM_FLAGS, chromium_missing_reason
+from offline_sockets import guard_sockets
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+SPEC = importlib.util.spec_from_file_location("build_site", ROOT / "scripts" / "build_site.py")
+build_site = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(build_site)
+
+IN_CI = os.environ.get("CI", "").strip().lower() == "true"
+PAGE_MS = 60_000  # milliseconds for a page to load and its diagrams to be drawn
+# no host name resolves but loopback: a page that asks another host fails at once, and is counted below
+OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+SCRIPT = ".venv/bin/python scripts/build_site.py"
+WIDGET_REPR = re.compile(
+    r"\b\w*(?:Box|Slider|Progress|Button|Dropdown|Checkbox|Output|Widget|Text|HTML|Image)\("
+    r"(?:children|value|layout|description|min|max|options|outputs)="
+    r"|<[\w.]+ object at 0x[0-9a-fA-F]+>|application/vnd\.jupyter\.widget|Loading widgets"
+)
+# a Python or an IPython traceback (a lesson may print an error's one-line message on purpose: no traceback)
+TRACEBACK = re.compile(
+    r"Traceback \(most recent call last\)|^Cell In\[\d+\], line \d+|^-{10,} *\n\w+Error", re.M
+)
+DRAWN = "[...document.querySelectorAll('pre.mermaid')].every(pre => pre.querySelector('svg'))"
+READ_PAGE = """async () => {
+  const images = [...document.images];
+  await Promise.all(images.map(img => { img.loading = "eager"; return img.decode().catch(() => null); }));
+  const still = [...document.querySelectorAll(".alm-panel-still")].map(line => {
+    const cell = line.closest(".cell");
+    return cell ? [...cell.querySelectorAll("img")].some(img => img.complete && img.naturalWidth > 0) : false;
+  });
+  return {
+    ids: [...document.querySelectorAll("[id]")].map(e => e.id)
+      .concat([...document.querySelectorAll("a[name]")].map(a => a.name)),
+    links: [...document.querySelectorAll("a[href]")].map(a => a.href),
+    images: images.map(img => ({src: img.currentSrc || img.src, ok: img.complete && img.naturalWidth > 0})),
+    diagrams: [...document.querySelectorAll("pre.mermaid")].map(pre => ({
+      svg: !!pre.querySelector("svg"),
+      error: !!pre.querySelector('[aria-roledescription="error"]')
+        || /Syntax error|Parse error/.test(pre.textContent),
+    })),
+    folded: [...document.querySelectorAll(".cell_output details")].filter(d => !d.open).length,
+    tracebacks: document.querySelectorAll(".traceback, .output.error").length,
+    note: document.querySelectorAll(".alm-record-note").length,
+    still: still,
+    text: document.body.innerText,
+  };
+}"""
+
+
+def readme_build_arguments() -> list[str]:
+    """The arguments the README gives scripts/build_site.py (its one line that calls it, in a bash block)."""
+    readme = (ROOT / "README.md").read_text()
+    lines = [line.strip() for block in re.findall(r"```bash\n(.*?)```", readme, flags=re.S)
+             for line in block.splitlines() if "scripts/build_site.py" in line]  # fmt: skip
+    assert len(lines) == 1, f"README.md: one bash line must build the site, found {lines}"
+    assert lines[0].startswith(SCRIPT), f"README.md: the site's command must start with {SCRIPT}: {lines[0]}"
+    return lines[0][len(SCRIPT) :].split("#")[0].split()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site as the README's command builds it, into a temporary folder, offline: (folder, seconds)."""
+    out = tmp_path_factory.mktemp("site") / "html"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        guard_sockets(monkeypatch)
+        start = time.monotonic()
+        assert build_site.main([*readme_build_arguments(), "--out", str(out)]) == 0
+        seconds = time.monotonic() - start
+    return out, seconds
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    """The site served on 127.0.0.1 (a port of its own): its base address."""
+    root, _ = site
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def lesson_expectations(notebook_path: Path) -> dict:
+    """What a lesson's page must show, counted from its committed notebook: Mermaid diagrams, folded tables,
+    stored figures, and whether it has a panel (and so a still)."""
+    notebook = nbformat.read(notebook_path, as_version=4)
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    return {
+        "diagrams": sum(c.source.count("```mermaid") for c in notebook.cells if c.cell_type == "markdown"),
+        "folded": sum(o.get("data", {}).get("text/html", "").count("<details") for o in outputs),
+        "figures": sum("image/png" in o.get("data", {}) for o in outputs),
+        "panel": build_site.panel_cell(notebook) is not None,
+    }
+
+
+def site_pages(root: Path) -> list[str]:
+    """The site's HTML pages, as paths from its root (the theme's template fragments in _static/ are none)."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html") if "_static" not in p.parts)
+
+
+def _file_of(root: Path, url: str) -> Path:
+    path = unquote(urlsplit(url).path).lstrip("/")
+    target = root / path
+    return target / "index.html" if path == "" or target.is_dir() else target
+
+
+def test_the_site_builds_from_the_committed_lessons_offline(site):
+    root, seconds = site
+    pages = set(site_pages(root))
+    wanted = {f"lessons/{n.stem}.html" for n in lesson_notebooks()} | {"index.html", "GLOSSARY.html"}
+    assert wanted <= pages, f"pages missing: {sorted(wanted - pages)}"
+    assert (root / "_static" / "mermaid" / "mermaid.min.js").is_file()
+    print(f"site built in {seconds:.1f} s")
+
+
+def read_site(root: Path, served: str, pages: list[str]) -> tuple[dict[str, dict], list[str], list[str]]:
+    """Open each of `pages` in headless Chromium, offline: ({page: what READ_PAGE read there}, the problems
+    seen while loading (console errors, script errors, failed requests, error statuses), the addresses of
+    other hosts that a page asked for, each refused)."""
+    from playwright.sync_api import sync_playwright
+
+    seen: dict[str, dict] = {}
+    problems: list[str] = []
+    outside: list[str] = []
+    current = {"name": ""}
+
+    def route(request_route):
+        if urlsplit(request_route.request.url).hostname == "127.0.0.1":
+            request_route.continue_()
+        else:
+            outside.append(request_route.request.url)
+            request_route.abort("blockedbyclient")
+
+    def said(message):
+        if message.type == "error":
+            problems.append(f"{current['name']}: console error: {message.text}")
+
+    def answered(response):
+        if response.status >= 400:
+            problems.append(f"{current['name']}: {response.status} {response.url}")
+
+    with sync_playwright() as playwright:
+        home = (
+            root.parent / "chromium-home"
+        )  # as launch_chromium (tests/jupyterlab_browser.py), plus OFFLINE_FLAGS
+        env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache")}
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS + OFFLINE_FLAGS, env=env
+        )
+        try:
+            context = browser.new_context(viewport={"width": 1300, "height": 900})
+            context.set_default_timeout(PAGE_MS)
+            context.route("**/*", route)
+            page = context.new_page()
+            page.on("console", said)
+            page.on("pageerror", lambda error: problems.append(f"{current['name']}: script error: {error}"))
+            page.on(
+                "requestfailed", lambda request: problems.append(f"{current['name']}: failed: {request.url}")
+            )
+            page.on("response", answered)
+            for name in pages:
+                current["name"] = name
+                page.goto(served + name, wait_until="load")
+                if page.locator("pre.mermaid").count():
+                    try:
+                        page.wait_for_function(DRAWN, timeout=PAGE_MS)
+                    except PlaywrightTimeout:  # the checks name the diagrams not drawn
+                        pass
+                seen[name] = page.evaluate(READ_PAGE)
+        finally:
+            browser.close()
+    return seen, problems, outside
+
+
+def page_problems(name: str, shown: dict, root: Path, served: str, seen: dict[str, dict]) -> list[str]:
+    """What is wrong with a page as shown: an image not loaded, a diagram not drawn or drawn as an error, a
+    traceback, a widget's raw repr, an internal link to a missing file or to an anchor its page lacks."""
+    problems = [f"{name}: image not loaded: {image['src']}" for image in shown["images"] if not image["ok"]]
+    for k, diagram in enumerate(shown["diagrams"], start=1):
+        if not diagram["svg"] or diagram["error"]:
+            problems.append(f"{name}: diagram {k} {'drawn as an error' if diagram['svg'] else 'not drawn'}")
+    if shown["tracebacks"] or TRACEBACK.search(shown["text"]):
+        problems.append(f"{name}: shows a traceback")
+    problems += [
+        f"{name}: shows a widget's raw repr: {m.group(0)!r}" for m in WIDGET_REPR.finditer(shown["text"])
+    ]
+    for link in (link for link in shown["links"] if link.startswith(served)):
+        target = _file_of(root, link)
+        fragment, key = unquote(urlsplit(link).fragment), target.relative_to(root).as_posix()
+        if not target.is_file():
+            problems.append(f"{name}: link to a missing file: {link}")
+        elif fragment and key in seen and fragment not in seen[key]["ids"]:
+            problems.append(f"{name}: link to a missing anchor: {link}")
+        elif fragment and key not in seen:
+            problems.append(f"{name}: link with an anchor to a file that is no page: {link}")
+    return problems
+
+
+def lesson_problems(name: str, want: dict, shown: dict | None) -> list[str]:
+    """What a lesson's page lacks against its notebook (`want`, from lesson_expectations)."""
+    if shown is None:
+        return [f"{name}: no page for the lesson"]
+    problems = []
+    if shown["note"] != 1:
+        problems.append(
+            f"{name}: the note on what the page is (a record; how to run it) shows {shown['note']} times"
+        )
+    if len(shown["diagrams"]) != want["diagrams"]:
+        problems.append(f"{name}: {len(shown['diagrams'])} diagrams, the notebook has {want['diagrams']}")
+    if shown["folded"] != want["folded"]:
+        problems.append(f"{name}: {shown['folded']} folded tables, the notebook stores {want['folded']}")
+    if len(shown["images"]) < want["figures"] + want["panel"]:
+        problems.append(f"{name}: {len(shown['images'])} images; the notebook: {want['figures']} figures"
+                        f"{' and its panel has a still' if want['panel'] else ''}")  # fmt: skip
+    if want["panel"] and shown["still"] != [True]:
+        problems.append(f"{name}: the panel's still is missing or its image did not load ({shown['still']})")
+    return problems
+
+
+def test_every_page_of_the_site_in_chromium(site, served):
+    reason = chromium_missing_reason()
+    if reason is not None:
+        if IN_CI:
+            pytest.fail(f"{reason}. CI=true, so the site's browser test may not be skipped.", pytrace=False)
+        pytest.skip(reason)
+    root, _ = site
+    seen, problems, outside = read_site(root, served, site_pages(root))
+    for name, shown in seen.items():
+        problems += page_problems(name, shown, root, served, seen)
+    for notebook in lesson_notebooks():
+        name = f"lessons/{notebook.stem}.html"
+        problems += lesson_problems(name, lesson_expectations(notebook), seen.get(name))
+    problems += [f"a page asked another host (refused): {url}" for url in outside]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_pages_workflow_builds_with_the_readme_command():
+    workflow = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    command = " ".join([SCRIPT, *readme_build_arguments()])
+    assert command in workflow, (
+        f".github/workflows/pages.yml must build the site with the README's `{command}`"
+    )
+    assert "path: _site" in workflow, "the workflow must publish _site/, where the command writes the site"
