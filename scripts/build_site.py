@@ -186,17 +186,19 @@ def build(out: Path = OUT) -> float:
 
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="course-site-") as work:
-        source, warnings = Path(work) / "src", Path(work) / "warnings.txt"
+        # built in the work folder (myst-nb writes jupyter_execute/ beside the output), then moved to `out`
+        source, html_out, warnings = Path(work) / "src", Path(work) / "html", Path(work) / "warnings.txt"
         stage(source)
-        if out.exists():
-            shutil.rmtree(out)
         # -W: a warning (a missing image, an unknown directive, a bad toctree) fails the build
         arguments = ["-b", "html", "-q", "-W", "--keep-going", "-w", str(warnings), "-c", str(SITE),
-                     "-d", str(Path(work) / "doctrees"), str(source), str(out)]  # fmt: skip
+                     "-d", str(Path(work) / "doctrees"), str(source), str(html_out)]  # fmt: skip
         code = build_main(arguments)
         if code != 0:
             said = warnings.read_text() if warnings.exists() else ""
             raise SiteError(f"Sphinx failed (exit {code}):\n{said.replace(str(source) + '/', '')}")
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.move(html_out, out)
     (out / ".nojekyll").write_text("")  # GitHub Pages: serve _static/ and _images/ as they are
     return time.monotonic() - start
 

@@ -24,6 +24,8 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 # the notebooks are shown as they were executed and committed (scripts/refresh_lessons.py)
 nb_execution_mode = "off"
 nb_output_stderr = "show"
+# printed output is plain text (the course prints no colours): no ANSI lexer over every table, a faster build
+nb_render_text_lexer = "text"
 # a widget's stored view (a progress bar, a panel) cannot be drawn without its kernel: its plain text shows
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 nb_ipywidgets_js = {}  # no widget manager (it would come from a CDN)
@@ -39,7 +41,7 @@ html_title = project
 html_static_path = [str(HERE / "_static")]
 html_favicon = str(HERE / "_static" / "favicon.svg")  # else the browser asks for /favicon.ico, a 404
 html_css_files = ["course.css"]
-html_js_files = ["mermaid/mermaid.min.js", "mermaid-init.js"]
+MERMAID_JS = ["mermaid/mermaid.min.js", "mermaid-init.js"]  # only on a page with a diagram (add_mermaid)
 html_copy_source = False
 html_show_sourcelink = False
 html_theme_options = {
@@ -64,6 +66,14 @@ class Mermaid(Directive):
         return [nodes.raw("", f'<pre class="mermaid">{html.escape(text)}</pre>', format="html")]
 
 
+def add_mermaid(app, pagename, templatename, context, doctree):
+    """Load Mermaid (2.7 MB) on the pages that have a diagram, and on no other."""
+    if doctree is not None and any('class="mermaid"' in node.astext() for node in doctree.findall(nodes.raw)):
+        for script in MERMAID_JS:
+            app.add_js_file(script)
+
+
 def setup(app):
     app.add_directive("mermaid", Mermaid)
+    app.connect("html-page-context", add_mermaid)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
