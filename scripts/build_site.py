@@ -10,7 +10,7 @@ into HTML (site/conf.py), and Mermaid's JavaScript is served from the site itsel
 copy: README.md (the home page), GLOSSARY.md, INSTRUCTORS.md, lessons/*.ipynb and figures/ laid out
 as in the repository, so every relative link in them resolves on the site as it does on GitHub.
 
-In each lesson's copy two things are added, nothing is taken from its record:
+In each lesson's copy two things are added, and only stored widget views (which need a kernel) are taken out:
 - below its first cell, a note on what the page is: the lesson executed at its default seeds and
   budget, and the command that runs it live;
 - in its control panel's cell (the cell whose stored output is the panel's plain line), a still of
@@ -123,6 +123,16 @@ def record_note(name: str, command: str) -> str:
     )
 
 
+def drop_widget_views(notebook) -> None:
+    """Take out every stored widget view (a progress bar, a widget): with no kernel it can be drawn only dead,
+    and its plain text, where it has one, is a widget's repr. The panel's cell is replaced by its still."""
+    from sim.presentation.notebook_save import WIDGET_VIEW
+
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.get("outputs", []) if WIDGET_VIEW not in o.get("data", {})]
+
+
 def add_note(notebook, note: str) -> None:
     """Put `note` right below the lesson's title (the first Markdown line starting with "# "), else on top."""
     for cell in notebook.cells:
@@ -165,6 +175,7 @@ def stage(dest: Path) -> list[str]:
     (dest / "lessons").mkdir(parents=True)
     for path in lessons:
         notebook = nbformat.read(path, as_version=4)
+        drop_widget_views(notebook)
         index = panel_cell(notebook)
         if index is not None:
             notebook.cells[index].outputs = still_outputs(path.stem, path.name)

@@ -26,9 +26,9 @@ nb_execution_mode = "off"
 nb_output_stderr = "show"
 # printed output is plain text (the course prints no colours): no ANSI lexer over every table, a faster build
 nb_render_text_lexer = "text"
-# a widget's stored view (a progress bar, a panel) cannot be drawn without its kernel: its plain text shows
-nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
-nb_ipywidgets_js = {}  # no widget manager (it would come from a CDN)
+# a widget's stored view cannot be drawn without its kernel: scripts/build_site.py takes such outputs out,
+# and no widget manager is loaded (it would come from a CDN)
+nb_ipywidgets_js = {}
 myst_enable_extensions = ["colon_fence", "html_image"]
 myst_fence_as_directive = ["mermaid"]
 myst_heading_anchors = 3
