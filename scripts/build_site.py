@@ -69,10 +69,25 @@ def _build_panel(source: str, name: str):
     return eval(compile(ast.Expression(tree.body[-1].value), name, "eval"), namespace)
 
 
+def _text(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def controls(row) -> list[str]:
+    """The names of a panel's controls, as they are labelled (a widget's description), in their order."""
+    import ipywidgets as widgets
+
+    if isinstance(row, widgets.Box):
+        return [name for child in row.children for name in controls(child)]
+    label = getattr(row, "description", "")
+    return [label] if label else []
+
+
 def write_panel_still(notebook_path: Path, stills: Path = STILLS) -> Path | None:
-    """Make the still of a lesson's panel at its defaults, by the panel's own code: the figure as
-    `stills/STEM.png` and the status line, table and text as `stills/STEM.json`; return the PNG's path
-    (None when the lesson has no panel). Raises SiteError when the panel cell does not end with a panel."""
+    """Make the still of a lesson's panel at its defaults, by the panel's own code: its figure as
+    `stills/STEM.png`; its status line, its controls' names, its table and its text as `stills/STEM.json`.
+    Return the PNG's path (None when the lesson has no panel). SiteError when the panel cell does not end
+    with a panel."""
     from sim.presentation.figures import figure_png
 
     notebook = nbformat.read(notebook_path, as_version=4)
@@ -89,7 +104,8 @@ def write_panel_still(notebook_path: Path, stills: Path = STILLS) -> Path | None
     png = stills / f"{notebook_path.stem}.png"
     png.write_bytes(figure_png(view.figure))
     record = {
-        "showing": panel._describe(panel.settings),
+        "showing": _text(panel.status.value).split(" Redrawn:")[0],  # its status line, as the panel shows it
+        "controls": controls(panel.widget.children[0]),
         "table_html": view.table_html,
         "text_html": view.text,
     }
@@ -153,9 +169,10 @@ def still_outputs(stem: str, name: str) -> list:
                         f" `.venv/bin/python scripts/refresh_lessons.py {stem[:2]}`")  # fmt: skip
     record = json.loads(data.read_text())
     line = (
-        f'<p class="{STILL_CLASS}"><b>The control panel, as a still</b> at the lesson\'s defaults'
-        f" (showing {html.escape(record['showing'])}). Live, it redraws this table and figure as you change"
-        f" its controls: run the lesson in JupyterLab (Run &gt; Run All Cells) to use it.</p>"
+        f'<p class="{STILL_CLASS}"><b>The control panel, as a still</b> at the lesson\'s defaults:'
+        f" {html.escape(record['showing'])} Live, its controls ({html.escape(', '.join(record['controls']))})"
+        " redraw this table and figure in place: run the lesson in JupyterLab (Run &gt; Run All Cells) to use"
+        " them.</p>"
     )
     outputs = [nbformat.v4.new_output("display_data", {"text/html": line + record["table_html"]})]
     image = base64.b64encode(png.read_bytes()).decode()

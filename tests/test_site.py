@@ -282,3 +282,26 @@ def test_the_pages_workflow_builds_with_the_readme_command():
         f".github/workflows/pages.yml must build the site with the README's `{command}`"
     )
     assert "path: _site" in workflow, "the workflow must publish _site/, where the command writes the site"
+
+
+# one lesson stands for all (each still is made by the same function, from its own panel cell), as
+# tests/test_browser.py's REOPENED: making every still again would cost about 30 s
+STILL_CHECKED = "02_planner_executor"
+
+
+def test_a_committed_still_is_what_the_maintainer_command_draws(tmp_path):
+    """The maintainer command's step (build_site.write_panel_still, called by scripts/refresh_lessons.py)
+    draws the committed still of a lesson's panel again: the same status line, controls, table and text,
+    the same figure (matplotlib's compare_images, tol=1, as the lessons' figures)."""
+    from matplotlib.testing.compare import compare_images
+
+    lesson = next(n for n in lesson_notebooks() if n.stem == STILL_CHECKED)
+    drawn = build_site.write_panel_still(lesson, stills=tmp_path)
+    committed = build_site.STILLS / drawn.name
+    assert committed.is_file(), (
+        f"no committed still {committed}: run scripts/refresh_lessons.py {lesson.stem[:2]}"
+    )
+    assert drawn.with_suffix(".json").read_text() == committed.with_suffix(".json").read_text(), (
+        f"site/stills/{lesson.stem}.json is stale: run scripts/refresh_lessons.py {lesson.stem[:2]}"
+    )
+    assert compare_images(str(committed), str(drawn), tol=1) is None, f"site/stills/{drawn.name} is stale"
