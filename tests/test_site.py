@@ -147,39 +147,47 @@ def _file_of(root: Path, url: str) -> Path:
     return target / "index.html" if path == "" or target.is_dir() else target
 
 
+# the site's pages: the home page (README.md), the course's other Markdown pages, the lessons, Sphinx's own
+LESSON_PAGES = [f"lessons/{notebook.stem}.html" for notebook in lesson_notebooks()]
+PAGES = (
+    ["index.html"]
+    + [f"{Path(name).stem}.html" for name in build_site.PAGES[1:]]
+    + LESSON_PAGES
+    + ["genindex.html", "search.html"]
+)
+
+
 def test_the_site_builds_from_the_committed_lessons_offline(site):
     root, seconds = site
-    pages = set(site_pages(root))
-    wanted = {f"lessons/{n.stem}.html" for n in lesson_notebooks()} | {"index.html", "GLOSSARY.html"}
-    assert wanted <= pages, f"pages missing: {sorted(wanted - pages)}"
+    assert site_pages(root) == sorted(PAGES), "the pages built are not the pages this test opens"
     assert (root / "_static" / "mermaid" / "mermaid.min.js").is_file()
     print(f"site built in {seconds:.1f} s")
 
 
-def read_site(root: Path, served: str, pages: list[str]) -> tuple[dict[str, dict], list[str], list[str]]:
-    """Open each of `pages` in headless Chromium, offline: ({page: what READ_PAGE read there}, the problems
-    seen while loading (console errors, script errors, failed requests, error statuses), the addresses of
-    other hosts that a page asked for, each refused by OFFLINE_FLAGS)."""
+def read_site(root: Path, served: str, pages: list[str]) -> tuple[dict[str, dict], dict[str, list[str]]]:
+    """Open each of `pages` in headless Chromium, offline: ({page: what READ_PAGE read there}, {page: the
+    problems seen while it loaded: console errors, script errors, failed requests, error statuses, and each
+    request to another host, refused by OFFLINE_FLAGS})."""
     from playwright.sync_api import sync_playwright
 
     seen: dict[str, dict] = {}
-    problems: list[str] = []
-    outside: list[str] = []
-    current = {"name": ""}
+    loading: dict[str, list[str]] = {name: [] for name in pages}
+    current = {"name": pages[0]}
+
+    def note(problem: str) -> None:
+        loading[current["name"]].append(f"{current['name']}: {problem}")
 
     def failed(request):
-        if urlsplit(request.url).hostname == "127.0.0.1":
-            problems.append(f"{current['name']}: failed: {request.url}")
-        else:
-            outside.append(request.url)
+        outside = urlsplit(request.url).hostname != "127.0.0.1"
+        note(f"asked another host (refused): {request.url}" if outside else f"failed: {request.url}")
 
     def said(message):
         if message.type == "error":
-            problems.append(f"{current['name']}: console error: {message.text}")
+            note(f"console error: {message.text}")
 
     def answered(response):
         if response.status >= 400:
-            problems.append(f"{current['name']}: {response.status} {response.url}")
+            note(f"{response.status} {response.url}")
 
     with sync_playwright() as playwright:
         home = (
@@ -194,7 +202,7 @@ def read_site(root: Path, served: str, pages: list[str]) -> tuple[dict[str, dict
             context.set_default_timeout(PAGE_MS)
             page = context.new_page()
             page.on("console", said)
-            page.on("pageerror", lambda error: problems.append(f"{current['name']}: script error: {error}"))
+            page.on("pageerror", lambda error: note(f"script error: {error}"))
             page.on("requestfailed", failed)
             page.on("response", answered)
             for name in pages:
@@ -208,7 +216,7 @@ def read_site(root: Path, served: str, pages: list[str]) -> tuple[dict[str, dict
                 seen[name] = page.evaluate(READ_PAGE)
         finally:
             browser.close()
-    return seen, problems, outside
+    return seen, loading
 
 
 def page_problems(name: str, shown: dict, root: Path, served: str, seen: dict[str, dict]) -> list[str]:
@@ -256,7 +264,10 @@ def lesson_problems(name: str, want: dict, shown: dict | None) -> list[str]:
     return problems
 
 
-def test_every_page_of_the_site_in_chromium(site, served):
+@pytest.fixture(scope="module")
+def read(site, served):
+    """Every page of the site as Chromium showed it, offline: (root, address, {page: shown}, {page: problems
+    while it loaded}). Skipped when Chromium is missing, except under CI=true, where it fails."""
     reason = chromium_missing_reason()
     if reason is not None:
         if IN_CI:
@@ -264,14 +275,19 @@ def test_every_page_of_the_site_in_chromium(site, served):
         pytest.skip(reason)
     root, _ = site
     start = time.monotonic()
-    seen, problems, outside = read_site(root, served, site_pages(root))
+    seen, loading = read_site(root, served, site_pages(root))
     print(f"{len(seen)} pages read in Chromium in {time.monotonic() - start:.1f} s")
-    for name, shown in seen.items():
-        problems += page_problems(name, shown, root, served, seen)
-    for notebook in lesson_notebooks():
-        name = f"lessons/{notebook.stem}.html"
-        problems += lesson_problems(name, lesson_expectations(notebook), seen.get(name))
-    problems += [f"a page asked another host (refused): {url}" for url in outside]
+    return root, served, seen, loading
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_page_of_the_site_in_chromium(read, name):
+    root, served, seen, loading = read
+    assert name in seen, f"{name}: not built"
+    problems = loading[name] + page_problems(name, seen[name], root, served, seen)
+    if name in LESSON_PAGES:
+        notebook = ROOT / "lessons" / Path(name).with_suffix(".ipynb").name
+        problems += lesson_problems(name, lesson_expectations(notebook), seen[name])
     assert not problems, "\n".join(problems)
 
 
