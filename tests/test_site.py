@@ -9,8 +9,10 @@ and its anchor an id on that page; every image must load; every Mermaid diagram 
 picture with no syntax error; no page may show a traceback or a widget's raw repr. Each lesson's page
 must carry the note on what it is (a record at the default seeds, and how to run it live), its folded
 tables still folded, as many diagrams and figures as its notebook stores, and, where the lesson has a
-panel, the panel's still with its image loaded. Where Chromium is missing the test is skipped, except
-under CI=true, where it fails (as tests/test_browser.py).
+panel, the panel's still with its image loaded. Chromium reads every page once (one fixture); each page is
+then one test. Where Chromium is missing those tests are skipped, except under CI=true, where they fail
+(as tests/test_browser.py). Last, one lesson's still is drawn again by the maintainer command's step and
+must be the committed one.
 """
 
 import functools
