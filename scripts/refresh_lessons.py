@@ -6,7 +6,8 @@
 For each lessons/NN_name.py (the source you edit): read it with jupytext, execute it top to
 bottom with nbclient in a fresh kernel (working directory lessons/, figures written to the
 repository's figures/), store each panel as its one plain line (no widget state), and write
-lessons/NN_name.ipynb. The .py is
+lessons/NN_name.ipynb; then draw the still of its panel at the lesson's defaults for the static site
+(site/stills/NN_name.png and .json, by scripts/build_site.py's write_panel_still). The .py is
 then rewritten by jupytext from the executed notebook, so the pair is in sync. The .py is
 formatted with ruff first, as the lint test expects.
 
@@ -17,6 +18,7 @@ figures changed.
 """
 
 import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -32,6 +34,9 @@ from sim.presentation.notebook_save import WIDGET_VIEW, plain_panel_outputs  # n
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
+_SITE = importlib.util.spec_from_file_location("build_site", ROOT / "scripts" / "build_site.py")
+build_site = importlib.util.module_from_spec(_SITE)  # the static site's panel stills (write_panel_still)
+_SITE.loader.exec_module(build_site)
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
@@ -97,6 +102,7 @@ def refresh(source: Path) -> None:
     plain_panel_outputs(notebook)
     jupytext.write(notebook, target, fmt="ipynb")
     jupytext.write(notebook, source, fmt="py:percent")
+    still = build_site.write_panel_still(target)  # the site's still of the panel, at the lesson's defaults
     changed, added, removed = [], [], 0
     if old is not None:
         old_code = [c for c in old.cells if c.cell_type == "code"]
@@ -119,6 +125,8 @@ def refresh(source: Path) -> None:
         summary += f"; {removed} code cells of the old version gone"
     print(f"refreshed {source.relative_to(ROOT)} and its .ipynb: {summary}")
     print(f"  {figure_changes(figures_before, figure_hashes(source.stem))}")
+    if still is not None:
+        print(f"  the site's still of its panel: {still.relative_to(ROOT)}")
 
 
 def matched_cells(old_cells, new_cells):
