@@ -262,7 +262,34 @@ say(
 
 # %% [markdown]
 # Over 10,000 seeds the split does solve fewer tasks, by less than 1 % of them a run: an effect 2
-# runs could not show. Lesson 3 looks at why tasks are lost, and when a loop should stop.
+# runs could not show.
+#
+# ### Which tasks were lost, and why
+#
+# It is tempting to blame wrong plans. The cell lists every task each setup lost at runs A and B with
+# its cause, read from the run's steps: an answer spoiled after the job was done means the
+# [agent](../GLOSSARY.md#agent) held the right answer when its last position was done, did not stop,
+# and lost it.
+
+# %%
+from sim.measurement.outcomes import loss_cause
+
+for setup in ("single-loop", "plan-execute"):
+    for seed in SEEDS:
+        runs = [sim.run_task(setup, task, seed, BUDGET) for task in sim.TASKS]
+        lost = [run for run in runs if not sim.is_correct(run)]
+        causes = []
+        for run in lost:
+            plan = "" if run.plan is None else " (plan fully right)"
+            if run.plan is not None and run.plan != sim.check_task(run.task).sequence:
+                plan = " (plan wrong)"
+            causes.append(f"{run.task} {loss_cause(run)}{plan}")
+        say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}")
+
+# %% [markdown]
+# On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the job was
+# done: the executor finished the plan and did not stop. Only G23 had a wrong plan. Lesson 3 is about
+# exactly this: when a loop should stop.
 #
 # ### Steps and tool calls: the cost of planning, exactly
 #
@@ -294,10 +321,10 @@ say(
 #
 # ### Tokens: where the split pays off
 #
-# The fall is 13.6 % on run A and 15.5 % on run B, far above the setups' own bands of 16 and 210
-# tokens: measured. Much of it is given by the rules rather than found: for the same trace an
-# executor step costs 40 + 10 tokens a call against the single loop's 60 + 22 (AA28), less the
-# plans' cost. Going further takes it apart. For a real agent this is a question to ask, not a
+# Tokens fall by 13.6 % on run A and 15.5 % on run B, far above the setups' own bands of 16 and 210
+# tokens: measured. Much of the fall is given by the rules rather than found: for the same trace an
+# executor step costs 40 + 10 tokens a call against the single loop's 60 + 22 (AA28), and the plans'
+# cost takes some of it back. Going further takes it apart. For a real agent this is a question to ask, not a
 # result to carry over: a split saves tokens only where its executor's requests are shorter than the
 # loop's, and that depends on what the prompts hold, not on the arrangement's name.
 
@@ -343,6 +370,8 @@ for seed in SEEDS:
 #   order; correction starts only after the plan runs out. One wrong position, as in G05, can waste
 #   the plan.
 # - Success: the difference never exceeds the split's own band, and the band rule prints unmeasured.
+#   Of the split's 3 lost tasks on run A, 2 had fully right plans and were spoiled after the job was
+#   done.
 # - Steps: planning adds exactly one step per task, by the rules. On run A 121 would be expected and
 #   the split took 118: 3 fewer tool calls. On run B, 122 and 116: 4 fewer tool calls and 2 fewer
 #   stop steps.
@@ -357,8 +386,9 @@ for seed in SEEDS:
 # ## Next: where should the loop stop?
 #
 # Both setups ran on the same step budget, 8 steps, and nobody justified it. G05 needed 3 more steps
-# after its plan ran out; with a smaller budget it ends with a wrong answer, as the cell shows. Lesson
-# 3 sweeps the budget and writes a stopping rule down.
+# after its plan ran out; with a smaller budget it ends with a wrong answer, as the cell shows. And an
+# agent that has finished but does not stop can spoil the right answer it holds. Lesson 3 sweeps the
+# budget and writes a stopping rule down.
 
 # %%
 for budget in (6, 7, BUDGET):
@@ -416,8 +446,8 @@ panel
 # ## Going further (optional)
 #
 # What this part adds: where the split comes from, the loop around the executor's pick, what the split
-# sends on the wire, the lesson's runs in detail (lost tasks, where the tokens go, the plans by length,
-# the counted units as bars) and a further exercise.
+# sends on the wire, the lesson's runs in detail (G05 as a table, where the tokens go, the plans by
+# length, the counted units as bars) and a further exercise.
 #
 # ### Where the split comes from
 #
@@ -472,33 +502,6 @@ from sim.presentation.tables import split_step_table
 print(split_step_table(g05).to_string(index=False))
 
 # %% [markdown]
-# ### Which tasks were lost, and why
-#
-# It is tempting to blame wrong plans. The cell lists every task each setup lost at runs A and B with
-# its cause, read from the run's steps: an answer spoiled after the job was done means the
-# [agent](../GLOSSARY.md#agent) held the right answer when its last position was done, did not stop,
-# and lost it.
-
-# %%
-from sim.measurement.outcomes import loss_cause
-
-for setup in ("single-loop", "plan-execute"):
-    for seed in SEEDS:
-        runs = [sim.run_task(setup, task, seed, BUDGET) for task in sim.TASKS]
-        lost = [run for run in runs if not sim.is_correct(run)]
-        causes = []
-        for run in lost:
-            plan = "" if run.plan is None else " (plan fully right)"
-            if run.plan is not None and run.plan != sim.check_task(run.task).sequence:
-                plan = " (plan wrong)"
-            causes.append(f"{run.task} {loss_cause(run)}{plan}")
-        say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}")
-
-# %% [markdown]
-# On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the job was
-# done: the executor finished the plan and did not stop. Only G23 had a wrong plan. Lesson 3 is about
-# exactly this.
-#
 # ### Where the split's tokens go
 #
 # Against 11978 and 11994 tokens for the single loop stand 10345 and 10135 for the split. The cell
