@@ -267,13 +267,13 @@ say(format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
 # Both are scaffolding in lesson 1's sense: they decide from what a loop can observe (the request, the
 # fields its tools returned, its own counts), never from the task's hidden sequence.
 #
-# - **[SB1](../GLOSSARY.md#rule-codes), stop once the goal is observed.** A
+# - **Stop once the goal is observed ([SB1](../GLOSSARY.md#rule-codes)).** A
 #   [router](../GLOSSARY.md#router) (rule RT1) reads the request's words for the field it asks for: the
 #   charge, the consumption, a document's code or a record. The [goal test](../GLOSSARY.md#goal-test)
 #   (GT1) holds when the answer held is that field's value; for a record, when the record was written
 #   with the amount the tariff returned. Once it holds, the next step stops, and that step is paid
 #   like any other, with no call (`stop_when_done=True`).
-# - **SB2, a budget from what the loop expects.** Each task gets the calls it expects, plus 1 step of
+# - **A budget from what the loop expects (SB2).** Each task gets the calls it expects, plus 1 step of
 #   planning in the split, plus a margin for wrong picks and the stop step (`budget_margin=m`). The
 #   split expects its own plan's length. The single loop has no plan: it takes the router's count of
 #   calls for the goal (RT2, what the tools' documentation says each goal takes).
@@ -343,9 +343,9 @@ for setup in SETUPS:
 #
 # ### What stopping saves, at one budget
 #
-# First SB1 alone, against the loop without it at the same budget of 12 steps; both pay for their
-# stop step alike. For runs A and B the cell takes the saved steps apart (the calls made after the
-# goal was observed, and the stop steps of both); then it prints the verdict, the same-seed
+# First the stop (SB1) alone, against the loop without it at the same budget of 12 steps; both pay
+# for their stop step alike. For runs A and B the cell takes the saved steps apart (the calls made
+# after the goal was observed, and the stop steps of both); then it prints the verdict, the same-seed
 # difference with its interval over the held-out seeds.
 
 # %%
@@ -370,7 +370,7 @@ for setup in SETUPS:
     print(comparison_text(paired_comparison(plain, stopping, units=units)).to_string(index=False))
 
 # %% [markdown]
-# At the same budget, SB1 saves little. In the single loop it saves 1 step and 134 tokens on run A and
+# At the same budget, stopping when done saves little. In the single loop it saves 1 step and 134 tokens on run A and
 # 3 steps and 446 tokens on run B; in the split, 3 and 2 steps and 330 and 190 tokens: exactly the
 # calls made after the goal was observed, since the stop steps cancel. Over the held-out seeds the
 # intervals stay below zero: 3.17 and 3.14 steps a run, 553.81 and 344.42 tokens. What the rule buys
@@ -378,8 +378,9 @@ for setup in SETUPS:
 #
 # ### The whole rule against the fixed budgets
 #
-# Now SB1 with SB2 against the fixed budgets. The folded table holds the lesson's runs: the last rows
-# of each setup are SB1 alone at budget 12 and SB1 with SB2 at the setup's tuned margin.
+# Now the whole rule, the stop with its budget (SB1 with SB2), against the fixed budgets. The folded
+# table holds the lesson's runs: the last rows of each setup are the stop alone at budget 12 and the
+# whole rule at the setup's tuned margin.
 
 # %% tags=["full-table"]
 ruled = []
@@ -571,9 +572,9 @@ print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
 # ### The rows with a stopping rule
 #
 # From the folded table of the rule against the fixed budgets, the rows with a stopping rule, per
-# setup and run: SB1 alone, and SB1 with SB2 (its rule column says "stop, plan length + margin" for
-# "stop when done, budget plan length + margin"). On runs A and B the margin never cuts a run short:
-# SB1 alone and SB1 with SB2 give the same rows.
+# setup and run: the stop alone, and the whole rule (its rule column says "stop, plan length + margin"
+# for "stop when done, budget plan length + margin"). On runs A and B the margin never cuts a run
+# short: the stop alone and the whole rule give the same rows.
 
 # %%
 rows = seed_table([m for m in ruled if m.config.stop_when_done])
@@ -607,8 +608,8 @@ for setup in SETUPS:
 #
 # ### Stopping alone, at the fixed budget
 #
-# SB1 alone at the fixed budget of 8 steps, against the fixed budget without it, over the held-out
-# seeds: the effect of stopping when done with the budget held equal.
+# The stop (SB1) alone at the fixed budget of 8 steps, against the fixed budget without it, over the
+# held-out seeds: the effect of stopping when done with the budget held equal.
 
 # %%
 for setup in SETUPS:
