@@ -17,9 +17,12 @@
 # %% [markdown]
 # # Lesson 2 · Planner and executor
 #
-# Lesson 1 watched the [single loop](../GLOSSARY.md#single-loop) lose its way the deeper it got into a task: the share of
-# right [tool](../GLOSSARY.md#tool) picks falls with every position of the sequence. Part of the reason is
-# structural. One call has to hold the plan of the whole job *and* choose the next action.
+# Lesson 1 watched the [single loop](../GLOSSARY.md#single-loop) lose its way the deeper it got into a
+# task: the share of right [tool](../GLOSSARY.md#tool) picks falls with every position of the sequence.
+# One call has to hold the plan of the whole job *and* choose the next action. The first fix anyone
+# reaches for is to split that call in two: a [**planner**](../GLOSSARY.md#planner) writes the whole
+# [plan](../GLOSSARY.md#plan) at once, and an [**executor**](../GLOSSARY.md#executor) carries it out
+# step by step and chooses nothing itself.
 #
 # **After this lesson you can:**
 #
@@ -30,45 +33,27 @@
 # - account for the split's [step](../GLOSSARY.md#step) and [token](../GLOSSARY.md#token) costs from its rules;
 # - check a two-run verdict against what many [seeds](../GLOSSARY.md#seed) say.
 #
-# **It assumes:** lesson 1 (the world, the single loop, the [counted units](../GLOSSARY.md#counted-units)). **Time:** about an
-# hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
-#
-# The first fix anyone reaches for is to split that call in two. A
-# [**planner**](../GLOSSARY.md#planner) writes the whole [plan](../GLOSSARY.md#plan) at once;
-# an [**executor**](../GLOSSARY.md#executor) carries it out step by step and chooses nothing
-# itself.
+# **It assumes:** lesson 1 (the world, the single loop, the [counted units](../GLOSSARY.md#counted-units)).
+# **Time:** about an hour for the core; Going further about half an hour. Terms in links are explained
+# in the course [glossary](../GLOSSARY.md).
 #
 # ```mermaid
-# flowchart LR
-#     job["task"] --> planner["planner: one call writes<br/>the whole plan, sees no observation"]
-#     planner --> plan["plan: one tool per position"]
-#     plan --> executor{"executor: plan positions left<br/>and the job not done?"}
-#     executor -- "yes: run the next position,<br/>right or wrong" --> tool["tool call and observation"]
+# flowchart TD
+#     job["task"] --> planner["planner: one call,<br/>no observation"]
+#     planner --> plan["plan: one tool<br/>a position"]
+#     plan --> executor{"positions left and<br/>job not done?"}
+#     executor -- "yes: run the next,<br/>right or wrong" --> tool["tool call,<br/>observation"]
 #     tool --> executor
-#     executor -- "plan used up, job not done" --> loop["the single loop's rule<br/>picks what remains"]
+#     executor -- "plan used up,<br/>job not done" --> loop["single loop's rule<br/>picks the rest"]
 #     loop --> tool
 #     executor -- "job done" --> answer["answer"]
 # ```
 #
-# Splitting planning from acting has a literature. Plan-and-Solve prompting has the model
-# write a plan before it carries it out
-# ([Plan-and-Solve Prompting](https://arxiv.org/abs/2305.04091), Wang et al., 2023); ReWOO
-# has a planner write all its [tool calls](../GLOSSARY.md#tool-call) up front, workers run them, and a solver read the
-# results, so the model does not read each [observation](../GLOSSARY.md#observation) before its next call
-# ([ReWOO: Decoupling Reasoning from Observations](https://arxiv.org/abs/2305.18323), Xu et al.,
-# 2023). Our planner is the simplest of these: a plan of tool names, written blind.
-#
-# This lesson builds the split on the course's simulator and asks two questions at once:
-#
-# 1. Does the split solve more tasks than the single loop?
-# 2. What does it cost, in steps, tool calls, tokens and [tool errors](../GLOSSARY.md#tool-error)?
-#
-# The baseline is the single loop of lesson 1, with no scaffolding. Everything here is
-# **fictional**: no model, no tool server, no network. Every figure in this text is printed
-# by a cell of this notebook, and CI fails if the two ever part.
-#
-# We start with the versions of the libraries whose output the stored cells depend on, and
-# with the lesson's two runs and its [step budget](../GLOSSARY.md#step-budget).
+# The lesson asks two questions at once. Does the split solve more tasks than the single loop? And
+# what does it cost, in steps, tool calls, tokens and [tool errors](../GLOSSARY.md#tool-error)? The
+# baseline is lesson 1's single loop with no scaffolding. Everything here is **fictional**, and every
+# figure in this text is printed by a cell of this notebook. The first cell prints the library versions
+# the stored outputs depend on, the lesson's two runs and its [step budget](../GLOSSARY.md#step-budget).
 
 # %%
 import ipywidgets
@@ -80,17 +65,12 @@ import sim
 from sim.engine import loops
 from sim.measurement.bands import compare_setups, verdict_table
 from sim.measurement.counts import measure, plan_accuracy
+from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run
 from sim.model import costs, picks
 from sim.presentation import figures, figures_planner_executor
 from sim.presentation.screen import fitted, say
 from sim.presentation.showcode import code_of
-from sim.presentation.tables import (
-    format_plan_accuracy,
-    format_table,
-    format_trace,
-    seed_table,
-    split_step_table,
-)
+from sim.presentation.tables import format_plan_accuracy, format_table, format_trace, seed_table
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(f"pandas {pd.__version__} | matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}")
@@ -102,36 +82,29 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 # %% [markdown]
 # ## The rules of the split
 #
-# The world, the tools, the 24 tasks and the single loop are the ones lesson 1 built.
-# The split adds these rules; each carries its number in the source lesson
-# ([rule codes](../GLOSSARY.md#rule-codes) AA22 to AA30, AA22 being the shared world itself):
+# The world, the tools, the 24 tasks and the single loop are lesson 1's. The split adds these rules,
+# each with its number in the source lesson ([rule codes](../GLOSSARY.md#rule-codes) AA22 to AA30,
+# AA22 being the shared world):
 #
-# - **One plan, one call (AA23, AA29).** The planner writes the whole plan in a single call. The plan is
-#   as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence): the planner knows the length, not the sequence.
+# - **One plan, one call (AA23, AA29).** The planner writes the whole plan in a single call, as long as
+#   the task's [tool sequence](../GLOSSARY.md#tool-sequence): it knows the length, not the tools.
 # - **No observation for the planner (AA24).** It chooses every position at once, with the same
-#   information, so the depth penalty of the single loop does not reach it: every position
-#   is right with the flat share of the first position, `selection(1)`.
+#   information, so the single loop's depth penalty does not reach it: each position is right with
+#   the flat share of the first, `selection(1)`.
 # - **Planning is a step (AA25).** It is paid out of the same budget as every other step.
-# - **A blind executor (AA26).** The executor runs the plan in order; a wrong position is run too.
-# - **Correction comes late (AA27).** Only when the plan is used up and the job is still not done
-#   does the executor fall back to the single loop's rule for what remains.
-# - **Tokens are counted per setup (AA28).** A single-loop step costs 60 + 22 x trace length,
-#   because it re-sends the whole reasoning trace. The planner's call costs 60 + 25 x plan
-#   length. An executor step costs 40 + 10 x trace length: it carries the plan and the
-#   state, not the reasoning. Every observation costs 30.
-# - **The units counted (AA30)** are success, steps, tool calls, tokens and tool errors. A
-#   difference no larger than the run-to-run difference counts as unmeasured.
+# - **A blind executor (AA26, AA27).** The executor runs the plan in order, a wrong position too. Only
+#   when the plan is used up and the job is still not done does the executor fall back to the single
+#   loop's rule for what remains.
+# - **Tokens per setup (AA28).** A single-loop step re-sends the whole reasoning trace; an executor
+#   step carries the plan and the state instead, at a lower price per call in the trace; the
+#   planner's call is priced by the plan's length. Every observation costs 30.
+# - **The counted units (AA30)** are success, steps, tool calls, tokens and tool errors.
 #
-# Two of these rules are the model's given skill, on the model's side of lesson 1's line,
-# and not scaffolding that a real runtime could copy. AA29: the planner knows how long the
-# plan must be, though not which tools fill it. AA27: the executor follows the plan only
-# while the job is not done, and when the plan ends with the job not done it turns to the
-# single loop's rule; both read the job's progress, which a real runtime cannot see. They
-# are the source's rules and they stay, so that the source's figures stand. A real executor
-# knows that its job is done only from a test it can observe, such as lesson 3's goal test.
-#
-# The cell below prints these constants from `sim` itself, so the text and the simulator
-# cannot drift apart.
+# Two of these rules are the model's given skill, not scaffolding a real runtime could copy: the
+# planner knows how long the plan must be (AA29), and the executor reads whether the job is done
+# (AA27). They stay so that the source's figures stand. A real executor knows that its job is done
+# only from a test it can observe, such as lesson 3's goal test. The cell prints the constants from
+# `sim` itself, so the text and the simulator cannot drift apart.
 
 # %%
 rules = pd.DataFrame(
@@ -166,77 +139,40 @@ rules = pd.DataFrame(
 print(rules.to_string(index=False))
 
 # %% [markdown]
-# The planner is short. Every position of the plan is one [draw](../GLOSSARY.md#draw): right with the flat share,
-# otherwise a tool picked at random from the whole tool set.
+# The planner is short. Every position of the plan is one [draw](../GLOSSARY.md#draw): right with the
+# flat share, otherwise a tool picked at random from the whole tool set.
 
 # %%
 print(code_of(picks.write_plan))
 
 # %% [markdown]
-# The executor's pick is where the split differs from the single loop. Read its branches
-# in order: a plan that still has positions while the job is not done is followed blindly;
-# otherwise the single loop's rule decides (a finished job stops with the stop chance above).
-# Each step around the pick is lesson 1's `take_step`; the planning step comes first.
+# The executor's pick is where the split differs from the single loop. Read its branches in order: a
+# plan that still has positions while the job is not done is followed blindly; otherwise the single
+# loop's rule decides (a finished job stops with the stop chance above).
 
 # %%
 print(code_of(picks.executor_pick))
-print(code_of(loops.plan_execute))
-
-# %% [markdown]
-# ### The split's two kinds of request
-#
-# On the wire, as in lesson 1 (the OpenAI chat format), the split sends two kinds of
-# request. The planner's one call carries the planner's system message and the user's
-# request, and its reply is the plan; each executor step carries the executor's system
-# message, the request with the plan after it, and the trace so far. Here are both for
-# G05 at [run A](../GLOSSARY.md#run): the planner's request, then the executor's last request.
-
-# %%
-from sim.chat import messages
-
-split_wire = sim.run_plan_execute("G05", SEED_A, BUDGET)
-split_sent = messages.requests(split_wire)
-say(f"G05, run A: plan {', '.join(split_wire.plan)}; {len(split_sent)} requests")
-print("the planner's request:")
-print(messages.format_messages(split_sent[0]))
-print("the executor's last request:")
-print(messages.format_messages(split_sent[-1]))
-print(messages.request_sizes(split_wire).to_string(index=False))
-
-# %% [markdown]
-# The planner's request is short and is sent once. The executor's requests re-send the
-# trace like the single loop's, and the token rule (AA28) prices each call in that trace at
-# 10 tokens for the executor against 22 for the single loop. That difference is the rule's,
-# [by construction](../GLOSSARY.md#by-rule): on the wire, the calls in both traces are written alike.
 
 # %% [markdown]
 # ## One task, step by step: G05
 #
 # G05 asks for a subscriber's charge; the right sequence is read the meter, compute the
-# consumption, apply the tariff. Here is the split at run A's seed.
+# consumption, apply the tariff. Here is the split at [run A](../GLOSSARY.md#run)'s seed.
 
 # %%
 g05 = sim.run_plan_execute("G05", SEED_A, BUDGET)
 say(format_trace(g05))
 
-
 # %% [markdown]
-# The plan's first position is wrong, and that one mistake spends the whole plan. `tariff`
-# fails because there is no consumption in the state yet; `consumption` fails because no
-# meter was read; the third position is `tariff` again and fails again. The executor is
-# bound to the plan, so it runs all 3 positions and collects 3 tool errors. Only then does
-# the single loop's rule take over, and it finds `read_meter`, `consumption`, `tariff`. The
-# answer is right in the end (550), but only after every one of the 8 steps was used.
+# The plan's first position is wrong, and that one mistake spends the whole plan. `tariff` fails
+# because there is no consumption in the state yet; `consumption` fails because no meter was read;
+# the third position is `tariff` again and fails again. The executor is bound to the plan, so it runs
+# all 3 positions and collects 3 tool errors. Only then does the single loop's rule take over, and it
+# finds `read_meter`, `consumption`, `tariff`. The answer is right in the end (550), but only after
+# every one of the 8 steps was used.
 #
-# The same run as a table, one row a step:
-
-
-# %%
-print(split_step_table(g05).to_string(index=False))
-
-# %% [markdown]
-# The figure puts the plan's positions (open squares) beside what was executed (dots; a
-# cross is a tool error). The shaded steps are the ones the executor spent on the plan.
+# The figure puts the plan's positions (open squares) beside what was executed (dots; a cross is a
+# tool error). The shaded steps are the ones the executor spent on the plan.
 
 # %%
 path = figures.save_figure(figures_planner_executor.draw_plan_and_trace(g05), "02_planner_executor-g05-trace")
@@ -245,9 +181,9 @@ display(Image(filename=path))
 # %% [markdown]
 # ## The measurement
 #
-# Now all 24 tasks, in both setups, on both runs, with the same step budget. One row per
-# setup and run; success is the share of the 24 tasks whose final answer is right. The two
-# lines under the table count how right the planner's plans are.
+# Now all 24 tasks, in both setups, on both runs, with the same step budget. One row per setup and
+# run; success is the share of the 24 tasks whose final answer is right. The two lines under the
+# table count how right the planner's plans are.
 
 # %%
 single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
@@ -257,13 +193,15 @@ for seed in SEEDS:
     print(format_plan_accuracy(plan_accuracy(seed)))
 
 # %% [markdown]
+# On both runs 0.8868 of the plan positions are right (47 of 53), yet only 18 of the 24 plans are
+# right from start to finish: a plan is only as good as all of its positions together.
+#
 # ## Reading the table, one unit at a time
 #
-# Each unit gets the same test, the band rule: a difference between the two setups counts
-# as **measured** only when, on every run, it is larger than the larger of the two setups'
-# own run-to-run differences. The rule compares exact counts (tasks solved, not rounded
-# shares). `sim` applies it; the table below is its verdict, and the text only repeats what
-# this table prints.
+# Each unit gets the same test, the band rule: a difference between the two setups counts as
+# **measured** only when, on every run, it is larger than the larger of the two setups' own
+# run-to-run differences (the band). The rule compares exact counts (tasks solved, not rounded
+# shares). `sim` applies it; the text only repeats what its table prints.
 
 # %%
 verdicts = compare_setups(single, split)
@@ -272,14 +210,12 @@ print(fitted(verdict_table(verdicts, SEEDS), "unit", breaks=["band first"]))
 print("first = single loop, second = planner + executor, difference = second - first")
 
 # %% [markdown]
-# Two runs are a small sample. Beside each verdict, the next cell runs both setups over
-# 10,000 seeds (the lesson's runs A and B are the first 2 of them) and prints the mean [paired
-# difference](../GLOSSARY.md#paired) per run, with its 95 % [interval](../GLOSSARY.md#interval); lesson 5 explains how such an interval is made
-# and how many seeds a question needs. Read the last column before the verdicts.
+# Two runs are a small sample. Beside each verdict, the next cell runs both setups over 10,000 seeds
+# (runs A and B are the first 2 of them) and prints the mean [paired difference](../GLOSSARY.md#paired)
+# per run with its 95 % [interval](../GLOSSARY.md#interval); lesson 5 explains how such an interval
+# is made. Read the last column before the verdicts.
 
 # %%
-from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, fully_right_plans, many_seed_run
-
 many_single = many_seed_run(sim.RunConfig("single-loop", BUDGET))
 many_split = many_seed_run(sim.RunConfig("plan-execute", BUDGET))
 beside = beside_many_seeds(verdicts, many_single, many_split)
@@ -288,14 +224,14 @@ print(beside.drop(columns="agrees").to_string(index=False))
 print()
 for row in beside.itertuples():
     print(f"{row.unit}: does the 2-run verdict agree? {row.agrees}")
-say(
-    f"the 2-run verdict agrees with {MANY_SEEDS} seeds on {sum(beside['agrees'] == 'yes')} of {len(beside)} units"
-)
+agreed = sum(beside["agrees"] == "yes")
+say(f"the 2-run verdict agrees with {MANY_SEEDS} seeds on {agreed} of {len(beside)} units")
+many_by_unit = beside.set_index("unit")
 
 # %% [markdown]
-# The same figures as a picture: for each unit, the difference on each run (dots) against
-# the band (grey bar), in percent of the single loop's mean. A unit is measured only when
-# both dots sit outside the grey bar.
+# The same figures as a picture: for each unit, the difference on each run (dots) against the band
+# (grey bar), in percent of the single loop's mean. A unit is measured only when both dots sit
+# outside the grey bar.
 
 # %%
 path = figures.save_figure(figures_planner_executor.draw_band_chart(verdicts), "02_planner_executor-bands")
@@ -304,35 +240,36 @@ display(Image(filename=path))
 # %% [markdown]
 # ### Success: no finding
 #
-# The single loop solves 0.9583 of the tasks on both runs; the split solves 0.8750 on run A
-# and 0.9583 on run B. The split's own run-to-run difference is 0.0833, that is 2 tasks.
-# Between the setups the difference is 2 tasks on run A and 0 on run B: on run A it only
-# equals the band, on run B there is none. The verdict table says unmeasured. A gap you can
-# see in a table is not yet a measured gap.
+# The split's own run-to-run difference is 2 tasks. Between the setups the difference is 2 tasks on
+# run A and 0 on run B: on run A it only equals the band, on run B there is none. The verdict is
+# unmeasured: a gap you can see in a table is not yet a measured gap.
 
 # %%
 success = by_unit["success"]
 for name, runs in (("single loop", single), ("planner + executor", split)):
-    print(
-        name,
-        " | ".join(f"run {sim.run_label(m.seed)}: {m.success:.4f} ({m.solved}/{m.n_tasks})" for m in runs),
-    )
+    shares = [f"run {sim.run_label(m.seed)}: {m.success:.4f} ({m.solved}/{m.n_tasks})" for m in runs]
+    print(name, " | ".join(shares))
 say(
     f"split's run-to-run difference: {success.band_second} tasks = {success.band_second / len(sim.TASKS):.4f}"
 )
+gaps = [abs(difference) for difference in success.differences]
+say(f"difference between setups: {gaps[0]} tasks on run A, {gaps[1]} on run B")
+many = many_by_unit.loc["success"]
 say(
-    f"difference between setups: {abs(success.differences[0])} tasks on run A, {abs(success.differences[1])} on run B"
+    f"over {MANY_SEEDS} seeds: {many['mean difference']} of the tasks a run, "
+    f"95 % interval {many['95 % interval']}: {many['many seeds']}"
 )
-success_many = beside.set_index("unit").loc["success"]
-say(f"over {MANY_SEEDS} seeds: {success_many['mean difference']} of the tasks a run, 95 % interval "
-               f"{success_many['95 % interval']}: {success_many['many seeds']}")  # fmt: skip
 
 # %% [markdown]
-# Over 10,000 seeds the split does solve fewer tasks, by less than 1 % of them a run: an
-# effect 2 runs could not show. Which tasks did each setup lose at runs A and B, and why?
-# It is tempting to blame wrong plans. The cell lists every lost task with its cause, read
-# from the run's steps: an answer spoiled after the job was done means the [agent](../GLOSSARY.md#agent) held the
-# right answer when its last position was done, did not stop, and lost it.
+# Over 10,000 seeds the split does solve fewer tasks, by less than 1 % of them a run: an effect 2
+# runs could not show.
+#
+# ### Which tasks were lost, and why
+#
+# It is tempting to blame wrong plans. The cell lists every task each setup lost at runs A and B with
+# its cause, read from the run's steps: an answer spoiled after the job was done means the
+# [agent](../GLOSSARY.md#agent) held the right answer when its last position was done, did not stop,
+# and lost it.
 
 # %%
 from sim.measurement.outcomes import loss_cause
@@ -341,65 +278,55 @@ for setup in ("single-loop", "plan-execute"):
     for seed in SEEDS:
         runs = [sim.run_task(setup, task, seed, BUDGET) for task in sim.TASKS]
         lost = [run for run in runs if not sim.is_correct(run)]
-        causes = [
-            f"{run.task} {loss_cause(run)}"
-            + (
-                ""
-                if run.plan is None
-                else f" (plan {'fully right' if run.plan == sim.check_task(run.task).sequence else 'wrong'})"
-            )
-            for run in lost
-        ]
+        causes = []
+        for run in lost:
+            plan = "" if run.plan is None else " (plan fully right)"
+            if run.plan is not None and run.plan != sim.check_task(run.task).sequence:
+                plan = " (plan wrong)"
+            causes.append(f"{run.task} {loss_cause(run)}{plan}")
         say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}")
 
 # %% [markdown]
-# On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the
-# job was done: the executor finished the plan and did not stop. Only G23 had a wrong plan.
-# Lesson 3 is about exactly this: when a loop should stop.
-
-# %% [markdown]
+# On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the job was
+# done: the executor finished the plan and did not stop. Only G23 had a wrong plan. Lesson 3 is about
+# exactly this: when a loop should stop.
+#
 # ### Steps and tool calls: the cost of planning, exactly
 #
-# Planning adds one step to every task, 24 steps in all: that much holds by the rules
-# (AA25), not by measurement. If nothing else changed, the split would take the single
-# loop's steps plus 24. It takes fewer, and the difference can be accounted for to the
-# step: a step is either a tool call, the planning step, or a step spent deciding to stop
-# (a run the budget ends spends none).
+# Planning adds one step to every task, 24 steps in all: that much holds by the rules (AA25), not by
+# measurement. If nothing else changed, the split would take the single loop's steps plus 24. It
+# takes fewer, and the difference can be accounted for to the step: a step is either a tool call,
+# the planning step, or a step spent deciding to stop (a run the budget ends spends none).
 
 # %%
 for label, one, two in zip("AB", single, split, strict=True):
     expected = one.steps + len(sim.TASKS)
-    fewer_calls = one.calls - two.calls
     stops_one, stops_two = one.steps - one.calls, two.steps - two.calls - len(sim.TASKS)
-    say(f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
-                   f"{expected - two.steps} fewer = {fewer_calls} fewer tool calls + {stops_one - stops_two} fewer "
-                   f"stop steps (single loop {stops_one}, split {stops_two})")  # fmt: skip
-calls_many = beside.set_index("unit").loc["tool calls"]
-say(f"tool calls over {MANY_SEEDS} seeds: {calls_many['mean difference']} a run, 95 % interval "
-               f"{calls_many['95 % interval']}: {calls_many['many seeds']}")  # fmt: skip
+    say(
+        f"run {label}: {one.steps} + {len(sim.TASKS)} = {expected} expected, {two.steps} measured: "
+        f"{expected - two.steps} fewer = {one.calls - two.calls} fewer tool calls + "
+        f"{stops_one - stops_two} fewer stop steps (single loop {stops_one}, split {stops_two})"
+    )
+many = many_by_unit.loc["tool calls"]
+say(
+    f"tool calls over {MANY_SEEDS} seeds: {many['mean difference']} a run, "
+    f"95 % interval {many['95 % interval']}: {many['many seeds']}"
+)
 
 # %% [markdown]
-# On run A the 3 missing steps are all tool calls; on run B the 6 missing steps are 4 tool
-# calls and 2 stop steps, from runs the budget ended before the agent stopped. So the two
-# runs do not tell the same story in detail. And the fewer tool calls are these seeds'
-# luck, not a property of following a plan: over 10,000 seeds the split makes about 0.86
-# more calls a run, as the last line prints.
-
-# %% [markdown]
+# On run A the 3 missing steps are all tool calls; on run B the 6 missing steps are 4 tool calls and
+# 2 stop steps, from runs the budget ended before the agent stopped. So the two runs do not tell the
+# same story in detail. And the fewer tool calls are these seeds' luck, not a property of following a
+# plan: over 10,000 seeds the split makes about 0.86 more calls a run, as the last line prints.
+#
 # ### Tokens: where the split pays off
 #
-# Against 11978 and 11994 tokens for the single loop stand 10345 and 10135 for the split: a
-# fall of 13.6 % on run A and 15.5 % on run B. The setups' own bands are 16 and 210 tokens,
-# and the difference stands far above both, so it is measured. Much of it is given by the
-# rules rather than found: for the same trace an executor step costs 40 + 10 tokens a call
-# against the single loop's 60 + 22 (AA28). The second cell prices the split's own steps at
-# the single loop's rate: the rules alone then account for the fall, less the plans' cost,
-# and what is left comes from the two setups taking different steps.
-#
-# For a real agent this is a question to ask, not a result to carry over: a split saves
-# tokens only where its executor's requests are shorter than the loop's, and that depends on
-# what the prompts hold (here, by rule, the plan and the state instead of the reasoning),
-# not on the arrangement's name.
+# Tokens fall by 13.6 % on run A and 15.5 % on run B, far above the setups' own bands of 16 and 210
+# tokens: measured. Much of the fall is given by the rules rather than found: for the same trace an
+# executor step costs 40 + 10 tokens a call against the single loop's 60 + 22 (AA28), and the plans'
+# cost takes some of it back. Going further takes it apart. For a real agent this is a question to ask, not a
+# result to carry over: a split saves tokens only where its executor's requests are shorter than the
+# loop's, and that depends on what the prompts hold, not on the arrangement's name.
 
 # %%
 tokens = by_unit["tokens"]
@@ -411,34 +338,25 @@ say(
     f"bands: single loop {tokens.band_first}, planner + executor {tokens.band_second} tokens; verdict: {tokens.verdict}"
 )
 
-# %%
-for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
-    runs = [sim.run_plan_execute(task, seed, BUDGET) for task in sim.TASKS]
-    by_rules = sum(costs.loop_step_tokens(s.trace_length) - costs.executor_step_tokens(s.trace_length)
-                   for run in runs for s in run.log)  # fmt: skip
-    plans_cost = sum(costs.planner_tokens(len(run.plan)) for run in runs)
-    rest = (one.tokens - two.tokens) - (by_rules - plans_cost)
-    say(f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's price, "
-                   f"by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)")  # fmt: skip
-
 # %% [markdown]
 # ### Tool errors: a direction, not a measured size
 #
-# The split makes more tool errors: 10 and 12 against 8 and 7. The direction is the same on
-# both runs, and the mechanism is plain: a wrong position that is executed blindly can call
-# a tool whose fields are not in the state yet (a wrong `read_meter` or `search_docs` always
-# finds its fields and makes no tool error). The cell below counts where the split's
-# errors happen, and the plan's positions carry most of them. But the bands are 1 and 2,
-# and on run A the difference is only 2. We know the direction from the mechanism; at this
-# scale we cannot measure the size.
+# The split makes more tool errors: 10 and 12 against 8 and 7. The direction is the same on both
+# runs, and the mechanism is plain: a wrong position that is executed blindly can call a tool whose
+# fields are not in the state yet (a wrong `read_meter` or `search_docs` always finds its fields and
+# makes no tool error). The cell counts where the split's errors happen: the plan's positions carry
+# most of them. But the bands are 1 and 2, and on run A the difference is only 2. We know the
+# direction from the mechanism; at this scale we cannot measure the size.
 
 # %%
 errors = by_unit["tool errors"]
 say(
     f"single loop {errors.first[0]}, {errors.first[1]} | planner + executor {errors.second[0]}, {errors.second[1]}"
 )
-say(f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
-               f"{errors.differences[1]} | verdict: {errors.verdict}")  # fmt: skip
+say(
+    f"bands: {errors.band_first} and {errors.band_second} | differences: {errors.differences[0]} and "
+    f"{errors.differences[1]} | verdict: {errors.verdict}"
+)
 for seed in SEEDS:
     runs = [sim.run_plan_execute(task, seed, BUDGET) for task in sim.TASKS]
     at_plan = sum(call.error for run in runs for call in run.trace[: len(run.plan)])
@@ -446,19 +364,177 @@ for seed in SEEDS:
     say(f"run {sim.run_label(seed)}: split's tool errors at plan positions {at_plan}, after the plan {after}")
 
 # %% [markdown]
-# ### The plan itself: right position by position, wrong as a whole
+# ## Summary
 #
-# On both runs 0.8868 of the plan positions are right (47 of 53), yet only 18 of the 24
-# plans are right from start to finish. A plan is only as good as all of its positions
-# together. By the rules each position is an independent pick: the draw takes the right
-# tool with share `selection(1)` = 0.8, and a missed draw picks one of the 5 tools at
-# random, the right one with share 1/5, so a position is right with share 0.84 and a plan
-# of length L is fully right with share 0.84 to the power L: 0.84 for length 1, 0.4979 for
-# length 4. The cell counts what the planner wrote at runs A and B, by plan length, beside
-# that model and beside 10,000 seeds. With 8 tasks or fewer per length, the 2 runs' counts
-# are small; the 10,000 seeds follow the model.
+# - The planner writes the whole plan before any observation; the executor runs it blindly, in
+#   order; correction starts only after the plan runs out. One wrong position, as in G05, can waste
+#   the plan.
+# - Success: the difference never exceeds the split's own band, and the band rule prints unmeasured.
+#   Of the split's 3 lost tasks on run A, 2 had fully right plans and were spoiled after the job was
+#   done.
+# - Steps: planning adds exactly one step per task, by the rules. On run A 121 would be expected and
+#   the split took 118: 3 fewer tool calls. On run B, 122 and 116: 4 fewer tool calls and 2 fewer
+#   stop steps.
+# - Tokens fall by 13.6 % and 15.5 %, far above bands of 16 and 210: measured, and much of the fall
+#   is given by the token rules.
+# - Tool errors rise on both runs (10 and 12 against 8 and 7), with a clear mechanism, but the size
+#   is not measured at this scale.
+# - Beside 10,000 seeds the 2-run verdicts agree on 2 of 5 units: the split solves fewer tasks and
+#   makes more tool calls and more tool errors; it uses fewer tokens. Two runs measured fewer tool
+#   calls; 10,000 seeds resolve more.
+#
+# ## Next: where should the loop stop?
+#
+# Both setups ran on the same step budget, 8 steps, and nobody justified it. G05 needed 3 more steps
+# after its plan ran out; with a smaller budget it ends with a wrong answer, as the cell shows. And an
+# agent that has finished but does not stop can spoil the right answer it holds. Lesson 3 sweeps the
+# budget and writes a stopping rule down.
 
 # %%
+for budget in (6, 7, BUDGET):
+    run = sim.run_plan_execute("G05", SEED_A, budget)
+    say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}")
+
+# %% [markdown]
+# ## Exercises
+#
+# Use the panel under **Explore**; each question can be answered with its controls.
+#
+# 1. Press **new seed** until the split solves more tasks than the single loop on both runs. Is the
+#    difference measured? What would it take, by the band rule, for it to be?
+# 2. Set the budget to 4. Which units change verdict, and why does the planning step weigh more at a
+#    small budget?
+# 3. Pick a record task (sequence of length 4) in the task picker and find a seed where its plan is
+#    wrong at the first position. How many tool errors does the blind executor pay?
+# 4. The token fall is measured at the lesson's seeds. Find the smallest budget at which the split
+#    still uses fewer tokens than the single loop on both runs.
+#
+# The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
+# say); the checks compute the answers for that seed and say right or wrong, and what is off, never
+# the answer.
+#
+# 5. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and `second`
+#    are one unit's exact counts in the two setups, one value a run, and it returns `"measured"` or
+#    `"unmeasured"` by the band rule. The check runs it on every counted unit at several seed pairs
+#    from your seed and compares it with `compare_setups`.
+
+# %%
+from sim.exercises import planner_executor as exercises
+
+MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32 - 10
+
+
+def my_band_verdict(first, second): ...  # return "measured" or "unmeasured"
+
+
+print(exercises.check_band_verdict(MY_SEED, my_band_verdict))
+
+# %% [markdown]
+# ## Explore
+#
+# The panel compares the two setups at a seed (run A) and the next seed (run B). Change the seed,
+# press **new seed**, move the budget, pick a task for the walk-through; **reset** brings back the
+# lesson's defaults. Its output is not part of the checked record.
+
+# %% tags=["nbval-ignore-output"]
+from sim.presentation.panel_planner_executor import planner_executor_panel
+
+panel = planner_executor_panel()
+panel
+
+# %% [markdown]
+# ## Going further (optional)
+#
+# What this part adds: where the split comes from, the loop around the executor's pick, what the split
+# sends on the wire, the lesson's runs in detail (G05 as a table, where the tokens go, the plans by
+# length, the counted units as bars) and a further exercise.
+#
+# ### Where the split comes from
+#
+# Splitting planning from acting has a literature. Plan-and-Solve prompting has the model write a plan
+# before it carries it out ([Plan-and-Solve Prompting](https://arxiv.org/abs/2305.04091), Wang et al.,
+# 2023); ReWOO has a planner write all its [tool calls](../GLOSSARY.md#tool-call) up front, workers run
+# them, and a solver read the results, so the model does not read each
+# [observation](../GLOSSARY.md#observation) before its next call
+# ([ReWOO: Decoupling Reasoning from Observations](https://arxiv.org/abs/2305.18323), Xu et al., 2023).
+# Our planner is the simplest of these: a plan of tool names, written blind.
+#
+# ### The loop around the pick
+#
+# Each step around the executor's pick is lesson 1's `take_step`; the planning step comes first.
+
+# %%
+print(code_of(loops.plan_execute))
+
+# %% [markdown]
+# ### The split's two kinds of request
+#
+# On the wire, as in lesson 1 (the OpenAI chat format), the split sends two kinds of request. The
+# planner's one call carries the planner's system message and the user's request, and its reply is
+# the plan; each executor step carries the executor's system message, the request with the plan
+# after it, and the trace so far. Here are both for G05 at run A: the planner's request, then the
+# executor's last request.
+
+# %%
+from sim.chat import messages
+
+split_sent = messages.requests(g05)
+say(f"G05, run A: plan {', '.join(g05.plan)}; {len(split_sent)} requests")
+print("the planner's request:")
+print(messages.format_messages(split_sent[0]))
+print("the executor's last request:")
+print(messages.format_messages(split_sent[-1]))
+print(messages.request_sizes(g05).to_string(index=False))
+
+# %% [markdown]
+# The planner's request is short and is sent once. The executor's requests re-send the trace like
+# the single loop's, and the token rule (AA28) prices each call in that trace at 10 tokens for the
+# executor against 22 for the single loop. That difference is the rule's,
+# [by construction](../GLOSSARY.md#by-rule): on the wire, the calls in both traces are written alike.
+#
+# ### G05 as a table
+#
+# The walk-through's run, one row a step:
+
+# %%
+from sim.presentation.tables import split_step_table
+
+print(split_step_table(g05).to_string(index=False))
+
+# %% [markdown]
+# ### Where the split's tokens go
+#
+# Against 11978 and 11994 tokens for the single loop stand 10345 and 10135 for the split. The cell
+# prices the split's own steps at the single loop's rate: the rules alone then account for the fall,
+# less the plans' cost, and what is left comes from the two setups taking different steps.
+
+# %%
+for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
+    runs = [sim.run_plan_execute(task, seed, BUDGET) for task in sim.TASKS]
+    steps = [step for run in runs for step in run.log]
+    by_rules = sum(
+        costs.loop_step_tokens(s.trace_length) - costs.executor_step_tokens(s.trace_length) for s in steps
+    )
+    plans_cost = sum(costs.planner_tokens(len(run.plan)) for run in runs)
+    rest = (one.tokens - two.tokens) - (by_rules - plans_cost)
+    say(
+        f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's "
+        f"price, by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)"
+    )
+
+# %% [markdown]
+# ### The plan, length by length
+#
+# By the rules each position is an independent pick: the draw takes the right tool with share
+# `selection(1)` = 0.8, and a missed draw picks one of the 5 tools at random, the right one with
+# share 1/5, so a position is right with share 0.84 and a plan of length L is fully right with share
+# 0.84 to the power L: 0.84 for length 1, 0.4979 for length 4. The cell counts what the planner wrote
+# at runs A and B, by plan length, beside that model and beside 10,000 seeds. With 8 tasks or fewer
+# per length, the 2 runs' counts are small; the 10,000 seeds follow the model.
+
+# %%
+from sim.measurement.many_seeds import fully_right_plans
+
 rows = []
 for length in sorted({len(task.sequence) for task in sim.TASKS}):
     tasks = [task for task in sim.TASKS if len(task.sequence) == length]
@@ -477,11 +553,9 @@ plans_table[f"{MANY_SEEDS} seeds"] = [
 print(plans_table.to_string(index=False))
 
 # %% [markdown]
-# The split gathers the whole decision into one call, and with it the cost of a mistake: one
-# wrong position, as in G05, can waste the plan.
+# ### The counted units as bars
 #
-# The counted units once more, as bars, each setup's two runs side by side: the gap between
-# a setup's own two bars is its band.
+# Each setup's two runs side by side: the gap between a setup's own two bars is its band.
 
 # %%
 path = figures.save_figure(
@@ -490,89 +564,14 @@ path = figures.save_figure(
 display(Image(filename=path))
 
 # %% [markdown]
-# ## Summary
+# ### A further exercise
 #
-# - The planner writes the whole plan before any observation; the executor runs it blindly,
-#   in order; correction starts only after the plan runs out.
-# - Success: 0.9583 and 0.9583 for the single loop, 0.8750 and 0.9583 for the split. The
-#   difference never exceeds the split's own band, and the band rule prints unmeasured.
-# - Steps: planning adds exactly one step per task, by the rules. On run A 121 would be
-#   expected and the split took 118: 3 fewer tool calls. On run B, 122 and 116: 4 fewer tool
-#   calls and 2 fewer stop steps.
-# - Tokens fall by 13.6 % and 15.5 %, far above bands of 16 and 210: measured. Much of the
-#   fall is given by the token rules (a cheaper executor step), less the plans' cost.
-# - Beside 10,000 seeds the 2-run verdicts agree on 2 of 5 units: the split solves fewer
-#   tasks and makes more tool calls and more tool errors; it uses fewer tokens. Two runs
-#   measured fewer tool calls; 10,000 seeds resolve more.
-# - Of the split's 3 lost tasks on run A, 2 had fully right plans and were spoiled after
-#   the job was done.
-# - Tool errors rise on both runs (10 and 12 against 8 and 7), with a clear mechanism, but
-#   the size is not measured at this scale.
-# - 0.8868 of plan positions are right, but only 18 of 24 plans are right throughout.
-#
-# ## Next: where should the loop stop?
-#
-# Both setups ran on the same step budget, 8 steps, and that budget was a choice nobody
-# justified. G05 needed 3 more steps after its plan ran out; with a smaller budget it ends
-# with a wrong answer, as the cell shows. And an agent that has finished but does not stop
-# can spoil the right answer it holds. Lesson 3 sweeps the budget and writes a stopping
-# rule down.
+# 6. **A plan's chance of being fully right, from the pick rule.** The check cell prints the tasks
+#    your seed names. Before running anything, compute the chance that the planner writes a fully
+#    right plan for each of them at one seed, from the rule table, and put it in `my_chance`,
+#    unrounded.
 
 # %%
-for budget in (6, 7, BUDGET):
-    run = sim.run_plan_execute("G05", SEED_A, budget)
-    say(f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}")
-
-# %% [markdown]
-# ## Exercises
-#
-# Use the panel below; each question can be answered with its controls.
-#
-# 1. Press **new seed** until the split solves more tasks than the single loop on both runs.
-#    Is the difference measured? What would it take, by the band rule, for it to be?
-# 2. Set the budget to 4. Which units change verdict, and why does the planning step weigh
-#    more at a small budget?
-# 3. Pick a record task (sequence of length 4) in the task picker and find a seed where its
-#    plan is wrong at the first position. How many tool errors does the blind executor pay?
-# 4. The token fall is measured at the lesson's seeds. Find the smallest budget at which
-#    the split still uses fewer tokens than the single loop on both runs.
-#
-# The next two are code you write, checked for a seed of your own. Set `MY_SEED` once (from
-# your name, say); the checks compute the answers for that seed and say right or wrong, and
-# what is off, never the answer.
-#
-# 5. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and
-#    `second` are one unit's exact counts in the two setups, one value a run, and it returns
-#    `"measured"` or `"unmeasured"` by the band rule. The check runs it on every counted
-#    unit at several seed pairs from your seed and compares it with `compare_setups`.
-# 6. **A plan's chance of being fully right, from the pick rule.** The check cell prints the
-#    tasks your seed names. Before running anything, compute the chance that the planner
-#    writes a fully right plan for each of them at one seed, from the rule table, and put it
-#    in `my_chance`, unrounded.
-
-# %%
-from sim.exercises import planner_executor as exercises
-
-MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32 - 10
-
-
-def my_band_verdict(first, second): ...  # return "measured" or "unmeasured"
-
-
 my_chance = None  # exercise 6: the chance that all your tasks' plans are fully right
-print(exercises.check_band_verdict(MY_SEED, my_band_verdict))
 say(f"exercise 6, your tasks: {', '.join(exercises.plan_tasks(MY_SEED))}")
 print(exercises.check_plan_chance(MY_SEED, my_chance))
-
-# %% [markdown]
-# ## Explore
-#
-# The panel compares the two setups at a seed (run A) and the next seed (run B). Change the
-# seed, press **new seed**, move the budget, pick a task for the walk-through; **reset**
-# brings back the lesson's defaults. Its output is not part of the checked record.
-
-# %% tags=["nbval-ignore-output"]
-from sim.presentation.panel_planner_executor import planner_executor_panel
-
-panel = planner_executor_panel()
-panel
