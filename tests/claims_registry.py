@@ -3131,7 +3131,7 @@ REGISTRY: dict[str, list] = {
     "07": [
         ("Real frameworks, the same model", NotAClaim("the lesson's title")),
         ("as the course reads its own: the same", NotAClaim("a learning objective")),
-        ("about an hour for the core; the exercises about half an", NotAClaim("the lesson's time")),
+        ("about an hour for the core; Going further about half an", NotAClaim("the lesson's time")),
         ("gets, step for step, the picks the course's single loop gets at the same seed",
          ByRule(picks_follow_the_conversation_not_the_prompt)),
         ("so a framework that sends a longer system prompt or longer schemas pays for them",
