@@ -71,6 +71,7 @@ from sim.chat import framework_runs, frameworks, model_endpoint, plan_graph
 from sim.exercises.frameworks import HANDLER_TURNS, TURNS, check_exercise_1, check_exercise_2
 from sim.measurement import harness, many_seeds
 from sim.presentation import figures, figures_your_agent
+from sim.presentation.progress import progress
 from sim.presentation.screen import say, show
 from sim.presentation.showcode import code_of
 
@@ -123,7 +124,7 @@ say(
 # %%
 bodies = {}
 with_run = {}
-for name, run in frameworks.RUNNERS.items():
+for name, run in progress(frameworks.RUNNERS.items(), f"{TASK} through each loop"):
     bodies[name] = []
     with model_endpoint.serve(bodies=bodies[name]) as base_url:
         with_run[name] = run(TASK, SEED, base_url)
@@ -430,7 +431,7 @@ print(code_of(frameworks.run_langgraph))
 
 # %%
 COMPARED = ("correct", "steps", "calls", "tokens", "errors")  # what the record keeps of a task run
-for agent in [a for a in framework_runs.LESSON_AGENTS if a.name in AT_BUDGET]:
+for agent in progress([a for a in framework_runs.LESSON_AGENTS if a.name in AT_BUDGET], "live runs"):
     live, record = harness.entrant_run(agent, SEEDS[:1]), recorded[agent.name].head(1)
     again = all((getattr(live, f) == getattr(record, f)).all() for f in COMPARED)
     say(f"{agent.name}: run live at seed {SEEDS[0]}, the same as the record: {'yes' if again else 'no'}")
