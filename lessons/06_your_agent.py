@@ -108,7 +108,7 @@ say(
 # %%
 fields = [(f.name, type_label(f.type)) for f in dataclasses.fields(policy.Observation)]
 show(pd.DataFrame(fields, columns=["field", "type"]))
-say("a policy returns one of:", ", ".join(policy.DECISIONS))
+say(f"a policy returns one of: {', '.join(policy.DECISIONS)}")
 
 # %% [markdown]
 # A policy runs under the single loop's rules, as lesson 1's rule table gives them: each step
@@ -128,7 +128,10 @@ def watched(observation):
 
 policy.run_policy(watched, "G05", SEED_A, BUDGET)
 say(f"request: {seen[0][0].request}")
-steps = [(o.step, o.steps_left, len(o.trace), ", ".join(o.fields) or None, o.held, d) for o, d in seen]
+steps = []
+for o, d in seen:
+    held = None if o.held is None else str(o.held)  # the answer held, as text
+    steps.append((o.step, o.steps_left, len(o.trace), ", ".join(o.fields) or None, held, d))
 show(pd.DataFrame(steps, columns=["step", "steps left", "calls so far", "fields", "held", "decision"]))
 
 # %% [markdown]
