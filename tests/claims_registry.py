@@ -153,15 +153,6 @@ def right_picks_fall_with_depth_on_both_runs() -> bool:
     return True
 
 
-def draw_share_falls_with_depth() -> bool:
-    """The rule: the draw's share of taking the right tool falls with the position, to a floor."""
-    shares = [sim.selection(d) for d in range(1, 10)]
-    return (
-        all(a >= b for a, b in zip(shares, shares[1:], strict=False))
-        and shares[-1] == sim.model.picks.SELECTION_FLOOR
-    )
-
-
 def right_share_above_draw_share() -> bool:
     """The rule: counting lucky random picks, the share of right picks is above the draw's share at
     every position."""
