@@ -22,45 +22,38 @@
 # **After this lesson you can:**
 #
 # - write a [policy](../GLOSSARY.md#policy): a function that picks the next [tool](../GLOSSARY.md#tool) or stops;
-# - score any policy like the course's setups, on [held-out seeds](../GLOSSARY.md#held-out);
+# - score any policy against a baseline on [held-out seeds](../GLOSSARY.md#held-out), with
+#   [intervals](../GLOSSARY.md#interval);
 # - build a [stop rule](../GLOSSARY.md#stopping-criterion) and a [router](../GLOSSARY.md#router), and read their gains on the
 #   success-cost plane;
-# - see each [step](../GLOSSARY.md#step) of a loop as the chat-API messages a real model would receive, and replay a
-#   recorded model run.
+# - replay a recorded run of a policy that asks a chat endpoint, and say what its seed controls.
 #
-# **It assumes:** lessons 1 to 5 (the setups, the [band rule](../GLOSSARY.md#band-rule), [intervals](../GLOSSARY.md#interval) over many [seeds](../GLOSSARY.md#seed)) and
-# enough Python to write a function. **Time:** about an hour and a half. Terms in links are
-# explained in the course [glossary](../GLOSSARY.md).
+# **It assumes:** lessons 1 to 5 (the setups, intervals over many [seeds](../GLOSSARY.md#seed)) and enough
+# Python to write a function. **Time:** about an hour for the core; Going further about half an
+# hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # Where your policy sits: the harness runs it inside the [single loop](../GLOSSARY.md#single-loop)'s engine, in place of
 # the loop's pick.
 #
 # ```mermaid
-# flowchart LR
-#     obs["observation: the request, the state,<br/>the trace so far"] --> policy["your policy(observation)"]
+# flowchart TD
+#     obs["observation:<br/>request, state, trace"] --> policy["your policy"]
 #     policy -- "a tool name" --> act["the engine calls the tool,<br/>counts steps and tokens"]
 #     act --> obs
-#     policy -- "stop" --> score["the harness scores the run:<br/>counted units, band rule, intervals"]
+#     policy -- "stop" --> score["the harness<br/>scores the run"]
 # ```
 #
-# A **policy** is a plain Python function that, at each step, decides which tool to call next
-# or to stop. `sim` runs it on the 24 tasks, in the single loop's engine and at its [token](../GLOSSARY.md#token)
-# prices, and scores it the way every setup of the course was scored: the same [counted units](../GLOSSARY.md#counted-units),
-# the mean [same-seed difference](../GLOSSARY.md#paired) with its interval over many held-out seeds (the
-# headline, as from lesson 5 on), the band rule against a baseline at runs A and B in a column
-# beside it, tokens per solved task, and success against cost.
-#
-# The lesson builds its policies in steps, each scored by the same harness:
+# `sim` runs a policy on the 24 tasks at the single loop's [token](../GLOSSARY.md#token) prices and scores it the
+# way every setup of the course was scored: the same [counted units](../GLOSSARY.md#counted-units), the mean
+# [same-seed difference](../GLOSSARY.md#paired) from a baseline with its interval over held-out seeds, and
+# success against cost. The lesson builds its policies in steps:
 #
 # 1. a **stop rule** that stops when the task's goal has been observed;
-# 2. a **router** that reads what each request asks for and sends the task to the setup that
-#    does best on such requests;
+# 2. a **router** that sends each request to the setup that does best on such requests;
 # 3. **your own policy**, in a cell you fill in.
 #
-# Everything is **fictional** and deterministic, as in every lesson. Seeds come in 2 blocks:
-# a **tuning** block, to design a policy on, and a **held-out** block, used once for the
-# reported figures; the harness reports on the held-out block unless told otherwise. First,
-# the versions, the seeds and the [budget](../GLOSSARY.md#step-budget).
+# Everything is **fictional** and deterministic. Seeds come in 2 blocks: a **tuning** block, to
+# design a policy on, and a **held-out** block, used once for the reported figures.
 
 # %%
 import dataclasses
@@ -79,82 +72,49 @@ import sim
 from sim.engine import goals, policy
 from sim.exercises.your_agent import check_exercise_1, check_exercise_2
 from sim.measurement import harness, many_seeds, power
-from sim.model import costs, picks
 from sim.presentation import figures, figures_your_agent
 from sim.presentation.screen import say, show, type_label
 from sim.presentation.showcode import code_of
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 
-print(
-    f"numpy {np.__version__} | scipy {scipy.__version__} | pandas {pd.__version__} | "
-    f"matplotlib {matplotlib.__version__} | ipywidgets {ipywidgets.__version__}"
-)
-SEED_A, SEED_B = harness.LESSON_SEEDS
+say(" | ".join(f"{m.__name__} {m.__version__}" for m in (np, scipy, pd, matplotlib, ipywidgets)))
+SEED_A = harness.LESSON_SEEDS[0]
 BUDGET = sim.DEFAULT_BUDGET
 N_TUNING, N_HELD_OUT = 2000, harness.REPORT_SEEDS
 TUNING, HELD_OUT = harness.tuning_seeds(N_TUNING), harness.held_out_seeds(N_HELD_OUT)
-print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps | tasks: {len(sim.TASKS)}")
-print(
-    f"tuning block: {N_TUNING} seeds from {TUNING[0]} | held-out block: {N_HELD_OUT} seeds from {HELD_OUT[0]}"
+say(f"run A: seed {SEED_A} | step budget: {BUDGET} steps | tasks: {len(sim.TASKS)}")
+say(f"tuning block: {N_TUNING} seeds from {TUNING[0]} | held-out: {N_HELD_OUT} seeds from {HELD_OUT[0]}")
+say(
+    f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per "
+    f"solved task: percentile bootstrap, {harness.RESAMPLES} resamples, seeded with {harness.RESAMPLING_SEED}"
 )
-say(f"intervals: {harness.CONFIDENCE:.0%} t intervals over seeds (scipy.stats.ttest_1samp); tokens per solved "
-               f"task: percentile bootstrap, {harness.RESAMPLES} resamples, numpy Generator seeded with "
-               f"{harness.RESAMPLING_SEED}")  # fmt: skip
 
 # %% [markdown]
 # ## The policy interface
 #
 # A policy is called once a step with an [**observation**](../GLOSSARY.md#observation) and returns a tool name or
 # `"stop"`. The observation holds what a real [agent](../GLOSSARY.md#agent) would know at that point, and nothing
-# more: the request's text, the [tool calls](../GLOSSARY.md#tool-call) so far (each with its
-# [tool error](../GLOSSARY.md#tool-error) flag and the answer held after it), the names of the fields the tools have
-# returned (sorted) and their values (`state`, read-only), the answer held now, the step and
-# the steps left, and what a harness tells an agent of its run: the seed it runs at and the
-# task's name (an id such as G05). It never holds the task's kind, its tool sequence or that sequence's length
-# (a right [plan](../GLOSSARY.md#plan)'s length): those are what the simulator knows, and what the fictional model's
-# skill is drawn from. A policy that wants to know what is asked must read the request.
+# more: the request's text, the [tool calls](../GLOSSARY.md#tool-call) so far, the fields the tools have returned
+# and their values (`state`), the answer held, the step and the steps left, the seed and the
+# task's name. It never holds the task's kind, its tool sequence or that sequence's length:
+# a policy that wants to know what is asked must read the request.
 #
-# It also holds 2 functions. `draw()` is the run's own [draw](../GLOSSARY.md#draw) stream: a policy that wants
-# randomness takes it from there, so that a run stays deterministic for its seed.
-# `model_pick()` is the fictional model's **proposal** for this step, drawn by lesson 1's rule
-# from the same stream. Why hand a policy the model's proposal? Lesson 1's loop picks the
-# right tool with a share that falls with depth; to draw that pick, something must know the
-# right tool, and a policy may not. The proposal stands for what a language model would
-# suggest. A policy may take it, overrule it, or never call it.
+# It also holds 2 functions. `draw()` is the run's own [draw](../GLOSSARY.md#draw) stream, so that a run
+# stays deterministic for its seed. `model_pick()` is the fictional model's **proposal** for
+# this step, drawn by lesson 1's rule: it stands for what a language model would suggest, and
+# a policy may take it, overrule it, or never call it.
 
 # %%
-print(pd.DataFrame([(f.name, type_label(f.type)) for f in dataclasses.fields(policy.Observation)],
-                   columns=["field", "type"]).to_string(index=False))  # fmt: skip
-print("a policy returns one of:", ", ".join(policy.DECISIONS))
+fields = [(f.name, type_label(f.type)) for f in dataclasses.fields(policy.Observation)]
+show(pd.DataFrame(fields, columns=["field", "type"]))
+say(f"a policy returns one of: {', '.join(policy.DECISIONS)}")
 
 # %% [markdown]
-# The rules a policy runs under are the single loop's, printed from `sim`: what a step and
-# an observation cost, what ends a run, and the proposal's own rule.
-
-# %%
-rules = pd.DataFrame(
-    [
-        (
-            "a step (tokens)",
-            f"{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} x trace length",
-        ),
-        ("an observation (tokens)", f"{costs.OBSERVATION_TOKENS}"),
-        ('saying "stop"', "a step: its tokens are paid, no tool is called"),
-        ("step budget (steps)", f"{BUDGET}: a run ends when its steps reach it"),
-        (
-            "the proposal, job not done",
-            "the right tool with share selection(depth), else a random tool",
-        ),
-        ("the proposal, job done", f'"stop" with share {picks.STOP_SHARE}, else a random tool'),
-    ],
-    columns=["rule", "value"],
-)
-show(rules)
-
-# %% [markdown]
-# What does a policy see? Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
-# row a step: the observation it was given, in the observation's own fields, and what it decided.
+# A policy runs under the single loop's rules, as lesson 1's rule table gives them: each step
+# is paid in tokens, saying `"stop"` is a step too (paid, with no tool called), the proposal
+# is the model's pick, and a run ends when its steps reach the step budget. What does a policy see? Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
+# row a step: the observation it was given and what it decided.
 
 # %%
 seen = []
@@ -168,15 +128,15 @@ def watched(observation):
 
 policy.run_policy(watched, "G05", SEED_A, BUDGET)
 say(f"request: {seen[0][0].request}")
-show(pd.DataFrame([{"step": o.step, "steps left": o.steps_left, "calls so far": len(o.trace),
-                     "fields": ", ".join(o.fields) or "-", "held": "-" if o.held is None else str(o.held),
-                     "decision": d} for o, d in seen]))  # fmt: skip
+steps = []
+for o, d in seen:
+    held = None if o.held is None else str(o.held)  # the answer held, as text
+    steps.append((o.step, o.steps_left, len(o.trace), ", ".join(o.fields) or None, held, d))
+show(pd.DataFrame(steps, columns=["step", "steps left", "calls so far", "fields", "held", "decision"]))
 
 # %% [markdown]
-# The request asks for a charge ("bedeli"). The agent sees the meter's fields after its first
-# call, the consumption after its second and the amount after its third; with the amount
-# observed and held, the goal the request asks for is met and the stop rule says `"stop"` at
-# step 4.
+# The request asks for a charge ("bedeli"). The amount is observed and held after the third
+# call, so the goal is met and the stop rule says `"stop"` at step 4.
 #
 # The built-in single loop is the policy that always takes the proposal:
 
@@ -186,8 +146,7 @@ print(code_of(policy.model_policy))
 # %% [markdown]
 # Because it draws from the same stream in the same order, its runs are the built-in
 # runner's runs, [by construction](../GLOSSARY.md#by-rule). The cell checks it on every task at every seed of the
-# held-out block, all counted units compared task run by task run, and stops if they ever
-# part.
+# held-out block, all counted units compared task run by task run.
 
 # %%
 as_policy = harness.entrant_run(policy.model_policy, HELD_OUT, BUDGET)
@@ -198,102 +157,51 @@ for name in FIELDS:
 say(f"the policy form and the built-in single loop agree on all {as_policy.correct.size} task runs")
 
 # %% [markdown]
-# ### When a policy misbehaves
-#
-# A policy that raises, or returns something that is not a tool or `"stop"`, ends the run
-# with a `PolicyError` that names the policy, the task, the seed and the step. The harness
-# then reports nothing: no partial score. A policy that never stops is stopped by the step
-# budget, like any loop.
-
-
-# %%
-def typo(observation):
-    return "read meter"  # not a tool name
-
-
-def never_stops(observation):
-    return "search_docs"
-
-
-try:
-    harness.entrant_run(typo, HELD_OUT, BUDGET)
-except policy.PolicyError as error:
-    say(f"PolicyError: {error}")
-run = policy.run_policy(never_stops, "G01", SEED_A, BUDGET)
-say(
-    f"never_stops on G01: {run.steps} steps of a budget of {run.budget}, stopped by itself: {'yes' if run.stopped else 'no'}"
-)
-
-# %% [markdown]
-# The refusal names where it happened; the budget, not the policy, ended the second run.
-#
 # ## Step 1: stop when the goal is observed
 #
-# Lesson 3 found that a loop can spoil an answer after its job is done (the split did on run
-# A): a finished agent stops only with the stop chance, and a stray call can replace the answer
-# it held. Lesson
-# 3's fix, "stop when done", reads only what a loop can observe: the request's words say
-# which field it asks for (rule RT1), and the goal test GT1 checks that the answer held is
-# that field's value (for a record: written, with the amount observed). A policy can run the
-# same test on its observation, and pays a step to say `"stop"`:
+# Lesson 3 found that a finished loop stops only with the stop chance, and that a stray call
+# can replace the answer it held. Its fix, "stop when done", reads only what a loop can
+# observe: the request's words say which field it asks for (rule RT1), and the goal test
+# (GT1) checks that the answer held is that field's value. A policy can run the same test on
+# its observation, and pays a step to say `"stop"`:
 
 # %%
-for rule in (goals.goal_of, goals.goal_reached, policy.goal_met):  # their rules as sim states them
+for rule in (goals.goal_of, goals.goal_reached):  # the rules as sim states them
     say(f"{rule.__module__}.{rule.__name__}: {' '.join(inspect.getdoc(rule).split())}")
 print(code_of(policy.stop_when_goal_met))
 
 # %% [markdown]
-# The harness scores it against the built-in single loop: the same-seed difference over the
-# held-out block with its interval first (policy minus single loop, per run of 24 tasks;
-# success as a share of the tasks), and the band rule at runs A and B in the column beside.
+# The harness scores it against the built-in single loop: for each counted unit, the
+# same-seed difference (policy minus single loop, per run of 24 tasks; success as a share of
+# the tasks) over the held-out block, with its 95 % interval. `harness.score` gives these
+# intervals in one call, with lesson 2's two-run band verdict in columns beside them; from
+# lesson 5 on the interval is the verdict, so this lesson prints the intervals alone.
+
 
 # %%
-stop_score = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, HELD_OUT)
-show(stop_score)
+def headline(baseline_run, entrant_run):
+    """Entrant minus baseline on the same seeds: each unit's mean difference and its 95 % interval."""
+    table = many_seeds.comparison_text(many_seeds.paired_comparison(baseline_run, entrant_run))
+    return table[["unit", "mean difference", "95 % interval"]]
+
+
 stop_rule = harness.entrant_run(policy.stop_when_goal_met, HELD_OUT, BUDGET)
-for unit in ("success", "tokens"):
-    many = many_seeds.paired_difference(built_in, stop_rule, unit)
-    say(f"{unit}: the interval is {many['high'] - many['low']:.4f} wide at {many['n_seeds']} held-out seeds")
+say(f"stop rule minus single loop, {len(HELD_OUT)} held-out seeds:")
+show(headline(built_in, stop_rule))
 
 # %% [markdown]
 # Over the 500 held-out seeds the stop rule solves +0.0356 of the tasks more per run than
 # the single loop, with an interval of [+0.0322, +0.0390], and takes 552.42 tokens fewer per
-# run, [-580.20, -524.63]: both intervals leave zero out. At runs A and B, the column beside,
-# the band rule calls every unit unmeasured: 2 runs could not show what 500 seeds do. At 500
-# seeds the intervals are 0.0068 of the tasks and 55.5637 tokens wide: an effect smaller
-# than half that width leaves zero inside an interval of that width even when its estimate
-# is exact, and needs more seeds.
-#
-# How does the policy compare with lesson 3's rule, sim's option `stop_when_done`? Compare
-# like for like: both at budget 8, both testing GT1 on what was observed, both paying a step
-# for their stop, against a single loop that pays for its own stop too.
-
-# %%
-sb1 = harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), HELD_OUT)
-same = all(np.array_equal(getattr(stop_rule, name), getattr(sb1, name)) for name in FIELDS)
-say(
-    f"stop rule against lesson 3's stop when done, run by run, every counted unit: {'the same' if same else 'different'}"
-)
-saved = pd.DataFrame([{"minus single loop": label, "unit": unit, **many_seeds.paired_difference(built_in, run, unit)}
-                      for label, run in (("stop rule (policy)", stop_rule), ("stop when done (lesson 3)", sb1))
-                      for unit in ("tokens", "steps")])  # fmt: skip
-show(saved.drop(columns="truncated"), float_format="{:+.2f}".format)
-say(f"per run of 24 tasks, over {len(HELD_OUT)} held-out seeds")
-
-# %% [markdown]
-# The 2 are one rule written in 2 places, and they give the same runs on every held-out task
-# run. What stopping when the goal is observed saves, paid stop and all, is 552.42 tokens a
-# run (interval [-580.20, -524.63]) and 3.21 steps, over the 500 held-out seeds. That is the
-# whole of the saving: the single loop's own stops are paid steps as well, so none of it is
-# a stop that one side gets free.
+# run, [-580.20, -524.63], and 3.21 steps fewer, its own stop paid: each interval leaves zero
+# out.
 #
 # ## Step 2: a router by request
 #
 # Lesson 5 found that the [split](../GLOSSARY.md#split) does worse than the single loop on charge tasks and
-# better on record tasks. A router uses that: it sends each task to the setup that does
-# best on tasks like it. The task's kind is not in the observation, but the request is, and
-# its words say what it asks for. The course's router reads them by rule RT1: the first of
-# these phrases found in the request names the field it asks for.
+# better on record tasks. A router sends each task to the setup that does best on tasks like
+# it. The task's kind is not in the observation, but the request is: the course's router
+# reads it by rule RT1, the first of these phrases found in the request naming the field it
+# asks for.
 
 # %%
 show(pd.DataFrame(goals.ROUTES, columns=["phrase in the request", "asks for"]))
@@ -309,9 +217,7 @@ ASKED_BY_KIND = {"charge": "amount", "consumption": "m3", "document": "code", "r
 read = [goals.goal_of(task.request) for task in sim.TASKS]
 right = sum(goal == ASKED_BY_KIND[task.kind] for goal, task in zip(read, sim.TASKS, strict=True))
 templates = {re.sub(r"A\d+", "A...", task.request) for task in sim.TASKS}
-say(
-    f"the router reads the right goal on {right} of {len(sim.TASKS)} requests; request templates: {len(templates)}"
-)
+say(f"the router reads the right goal on {right} of {len(sim.TASKS)} requests; templates: {len(templates)}")
 
 # %% [markdown]
 # 24 of 24, and by construction: the 24 requests come from 4 templates, one per kind, and
@@ -322,40 +228,30 @@ say(
 # Which setup does best on which goal is measured on the **tuning** block only:
 
 # %%
-tuning_single, tuning_split = (
-    harness.entrant_run(s, TUNING, BUDGET) for s in ("single-loop", "plan-execute")
-)
-by_goal = harness.goal_differences(tuning_single, tuning_split)
-print("planner + executor (second) minus single loop (first), share of each goal's tasks solved per seed:")
-show(by_goal, float_format="{:+.4f}".format)
+tuning_single = harness.entrant_run("single-loop", TUNING, BUDGET)
+tuning_split = harness.entrant_run("plan-execute", TUNING, BUDGET)
+say("planner + executor (second) minus single loop (first), share of each goal's tasks solved per seed:")
+show(harness.goal_differences(tuning_single, tuning_split), float_format="{:+.4f}".format)
 router = harness.best_route(tuning_single, tuning_split)
-print(router.name)
+say(router.name)
 
 # %% [markdown]
 # The split is better where the request asks for a record to be written (+0.0247, interval
 # [+0.0095, +0.0398]) and worse where it asks for a charge (-0.0350); for consumption and
 # document requests the intervals hold zero, so the router leaves them with the single loop:
-# a difference the tuning seeds cannot show should not move a task. The panel below offers
-# the same router. A router of your own is a mapping from what a request asks for to a setup,
-# `harness.route({"amount": ..., "m3": ..., "code": ..., "written": ...})`, or a policy that
-# reads `observation.request` itself.
-
-# %%
-from sim.presentation.panel_your_agent import PANEL_SEEDS, ROUTER
-
-assert router == ROUTER, (router, ROUTER)
-say(f"the lesson's router is the panel's: {'yes' if router == ROUTER else 'no'}")
-
-# %% [markdown]
+# a difference the tuning seeds cannot show should not move a task. (A router of your own:
+# `harness.route({"amount": ..., "m3": ..., "code": ..., "written": ...})`.)
+#
 # Now the router on the **held-out** block, against each setup it routes to. By
-# construction, it solves exactly what the single loop solves on every request it sends
-# there, and what the split solves on the rest; the question is whether that adds up to a
-# difference the seeds can show.
+# construction, it solves what the single loop solves on every request it sends there, and
+# what the split solves on the rest; does that add up to a difference the seeds can show?
 
 # %%
-for baseline in ("single-loop", "plan-execute"):
-    say(f"router minus {sim.SETUP_LABELS[baseline]}:")
-    show(harness.score(router, baseline, BUDGET, HELD_OUT))
+router_run = harness.entrant_run(router, HELD_OUT, BUDGET)
+split_run = harness.entrant_run("plan-execute", HELD_OUT, BUDGET)
+for label, baseline_run in (("single loop", built_in), ("planner + executor", split_run)):
+    say(f"router minus {label}:")
+    show(headline(baseline_run, router_run))
 
 # %% [markdown]
 # Against the split the router solves +0.0061 of the tasks more per run, with an interval
@@ -364,48 +260,6 @@ for baseline in ("single-loop", "plan-execute"):
 # +0.0043], is no effect shown at 500 seeds. Its steps and tool errors rise by +2.04 and
 # +1.98 against the single loop: on record tasks the router is the split, steps and tool
 # errors included, by construction.
-#
-# How many seeds does it take to show the router's effect on success? The router runs on
-# the batch path, so the held-out block can grow to many seeds: the table gives the
-# same-seed difference and its interval over the first N seeds of 10,000, N growing. Each
-# block holds the smaller ones, so the table is one path through the seeds, as lesson 5
-# showed, and no sample size can be read off it; the closed form for power (lesson 5) gives
-# one, from the spread and the effect over the 10,000 seeds.
-
-# %%
-SIZES = (100, 300, 1000, 3000, 10000)
-big = harness.held_out_seeds(max(SIZES))
-router_big = harness.entrant_run(router, big, BUDGET)
-growth = {}
-for baseline in ("single-loop", "plan-execute"):
-    label = f"router minus {sim.SETUP_LABELS[baseline]}"
-    growth[label] = harness.interval_growth(
-        harness.entrant_run(baseline, big, BUDGET), router_big, "success", SIZES
-    )
-    print(label)
-    show(growth[label].drop(columns="from_here_on"), float_format="{:+.4f}".format)
-    d = router_big.per_seed().success - harness.entrant_run(baseline, big, BUDGET).per_seed().success
-    need = int(np.ceil(power.seeds_for_power(d.std(ddof=1), d.mean())))
-    say(
-        f"  seeds for {power.TARGET_POWER:.0%} power (closed form, spread and effect over {len(big)} seeds): {need}"
-    )
-
-# %%
-path = figures.save_figure(
-    figures_your_agent.draw_interval_growth(
-        growth, "The router's effect on success against the held-out seeds"
-    ),
-    "06_your_agent-router-seeds",
-)
-display(Image(filename=path))
-
-# %% [markdown]
-# At 10000 seeds the router solves +0.0014 of the tasks more per run than the single loop,
-# interval [+0.0006, +0.0023]; against the split its interval leaves zero out at every size
-# of this path. For 80 % power the closed form asks for 264 seeds against the split and
-# 6981 against the single loop. The router beats both setups in success, and it lands between them in tokens; but its
-# edge over the single loop is small, and the lesson's 500 held-out seeds cannot be counted on
-# to show it.
 #
 # ## Step 3: your own policy
 #
@@ -438,27 +292,35 @@ show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".for
 
 # %% [markdown]
 # The held-out score: the same-seed differences against the built-in single loop with their
-# intervals (the band rule beside them), and every entrant of the lesson on the success-cost
-# plane.
+# intervals, and every entrant of the lesson on the success-cost plane.
 
 # %%
-show(harness.score(my_policy, "single-loop", BUDGET, HELD_OUT))
+my_run = harness.entrant_run(my_policy, HELD_OUT, BUDGET)
+say("my policy minus single loop:")
+show(headline(built_in, my_run))
 print()
-entrants = {"single-loop": "single-loop", "plan-execute": "plan-execute", "stop when goal met": policy.stop_when_goal_met,
-            "router": router, "my policy": my_policy}  # fmt: skip
-plane = harness.cost_success({
-    (sim.SETUP_LABELS[name] if name in sim.SETUP_LABELS else name): harness.entrant_run(entrant, HELD_OUT, BUDGET)
-    for name, entrant in entrants.items()
-})  # fmt: skip
-PER_SUCCESS = ["tokens_per_success", "per_success_low", "per_success_high"]
-TRUNCATED = ["success_truncated", "tokens_truncated"]  # whether an interval was cut at its unit's bound
-show(plane.drop(columns=PER_SUCCESS + TRUNCATED), float_format="{:.4f}".format)
-print()
-show(plane[["entrant", *PER_SUCCESS]], float_format="{:.4f}".format)
+runs = {"single loop": built_in, "planner + executor": split_run, "stop when goal met": stop_rule}
+plane = harness.cost_success(runs | {"router": router_run, "my policy": my_run})
+
+
+def bracket(value, low, high, digits):
+    """A value with its 95 % interval, as text: value [low, high]."""
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+say(f"per run of {len(sim.TASKS)} tasks, {len(HELD_OUT)} held-out seeds, 95 % intervals:")
+rows = [
+    (
+        r.entrant,
+        bracket(r.success, r.success_low, r.success_high, 4),
+        bracket(r.tokens, r.tokens_low, r.tokens_high, 1),
+        bracket(r.tokens_per_success, r.per_success_low, r.per_success_high, 2),
+    )
+    for r in plane.itertuples()
+]
+show(pd.DataFrame(rows, columns=["entrant", "success", "tokens", "tokens per solved task"]))
 per_run = plane.set_index("entrant")["tokens"]
-say(
-    f"tokens per run: my policy {per_run['my policy']:.2f}, stop when goal met {per_run['stop when goal met']:.2f}"
-)
+say(f"tokens per run: my policy {per_run['my policy']:.2f}, stop rule {per_run['stop when goal met']:.2f}")
 
 # %%
 path = figures.save_figure(
@@ -471,143 +333,23 @@ display(Image(filename=path))
 # 0.9733 for the stop rule (a difference this lesson does not test), and spends 10230.24
 # tokens per run against 11105.59: refusing a proposal whose inputs are missing avoids calls
 # that would fail (tool errors -5.53 per run against the single loop, interval [-5.73,
-# -5.32]). On the plane, the points with the most success per token are
-# to the upper left.
-
-# %% [markdown]
-# ## A real model in the loop
-#
-# Lesson 1 showed each step as the request a chat API receives. `sim.chat.chat_policy` sends
-# those requests to any endpoint that speaks the OpenAI chat-completions format, with the
-# official `openai` client, and turns the reply into a decision: a tool call becomes the
-# next tool, a text answer with no tool call becomes `"stop"`. It is a policy like the
-# others, so the harness scores it the same way. Nothing in this lesson calls a model: the
-# cells below **replay a transcript** shipped with the course, and the transcript was
-# recorded against the course's own fictional model served as a chat endpoint on 127.0.0.1
-# (`sim.chat.model_endpoint`, lesson 7's too), not a model. The model name addresses a run,
-# `sim-model@seed={seed}&task={task}`: the policy fills the placeholders for each run from the
-# observation's seed and task name. Its header says so:
-
-# %%
-from sim.chat import chat_policy
-
-header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
-say(f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}")
-say(f"recorded against: {header['label']}")
-print("its first line, as the file holds it (JSON):")
-print(json.dumps(lines[0], indent=1, ensure_ascii=False))
-
-# %% [markdown]
-# The endpoint builds each reply from the conversation it is sent: it replays the earlier picks
-# from the start of the run's own draw stream (keyed by the seed and task the name gives), folds
-# the tool results into the state, and draws the next pick by lesson 1's rule. A task's first
-# request is one text at every seed; its reply follows the seed:
-
-# %%
-CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
-first_replies = {}  # task -> the reply to its first request, seed by seed
-for line in lines:
-    if line["messages"] == 2:  # a run's first request: the system and the user message
-        first_replies.setdefault(line["model"].split("task=")[1], []).append(line["reply"]["tool"] or "stop")
-say(f"G05's first request, its reply at each of the {len(CHAT_SEEDS)} held-out seeds:")
-say("  " + ", ".join(first_replies["G05"][-len(CHAT_SEEDS) :]))
-varied = sum(len(set(replies)) > 1 for replies in first_replies.values())
-say(
-    f"tasks whose first request gets more than one reply over the seeds recorded: {varied} of {len(sim.TASKS)}"
-)
-
-# %% [markdown]
-# Replayed, the transcript gives the recorded runs with no endpoint (a test re-records it
-# against the endpoint and compares it line by line): each request finds its reply by its
-# key, and a replay can make no more calls than the recording made. The cell replays it on
-# the 10 held-out seeds it was recorded on, asks whether the runs differ from one seed to
-# another, and puts them beside the built-in single loop's runs at those seeds.
-
-# %%
-replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
-chat_run = harness.entrant_run(replayed, CHAT_SEEDS, BUDGET)
-loop_run = harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)
-say(f"failed requests: {len(replayed.failures)}")
-alike = all((getattr(chat_run, name) == getattr(chat_run, name)[:, :1]).all() for name in FIELDS)
-say(f"the replayed runs on the {len(CHAT_SEEDS)} seeds, task by task: "
-    f"{'all the same' if alike else 'they differ from seed to seed'}")  # fmt: skip
-equal = [name for name in FIELDS if np.array_equal(getattr(chat_run, name), getattr(loop_run, name))]
-say(f"equal to the single loop's runs, task by task at each seed: {len(equal)} of {len(FIELDS)} "
-    f"outcomes ({', '.join(equal)})")  # fmt: skip
-plane = harness.cost_success({"model endpoint (replayed)": chat_run, "single loop": loop_run})
-for row in plane.itertuples():
-    say(f"{row.entrant}: {row.seeds} seeds, success {row.success:.4f} [{row.success_low:.4f}, "
-        f"{row.success_high:.4f}], tokens {row.tokens:.1f} [{row.tokens_low:.1f}, {row.tokens_high:.1f}]")  # fmt: skip
-
-# %% [markdown]
-# The replayed runs differ from seed to seed, and at each seed they are the single loop's, task
-# by task, in all 6 outcomes: the endpoint draws by the single loop's rule on the run's own
-# stream, and the name tells it the run. So the 10 seeds are 10 trials, and the interval over
-# them is the single loop's: success 0.9583 [0.9340, 0.9827], tokens 11456.2 [10924.0, 11988.4].
-# The tokens are rule [AA28](../GLOSSARY.md#rule-codes)'s, which the engine charges whatever
-# policy runs; the endpoint's usage figures (an estimate from characters, lesson 7) are another
-# count, and a transcript does not keep them. **What the seed does and does not control.** The
-# seed keys the draws `sim` makes (`draw()`, `model_pick()`) and, through the model name, the
-# endpoint's. A real model's name holds no seed, and a policy that asks one calls neither
-# function, so there the seed fixes the tasks and the order of the runs, and nothing else.
-# A real model's run-to-run spread comes from its own sampling (its temperature), from the
-# service's batching and from model updates behind the same name; the intervals over seeds
-# then measure that spread, seed by seed, as repeated trials. Record a transcript to keep
-# what the model answered, so the scores can be re-computed offline.
-#
-# **Measuring a model of your own.** Start a local server that speaks the OpenAI format
-# (for example Ollama, which serves it under `/v1`), point the policy at it, and score it
-# on a few held-out seeds, recording what it answered:
-#
-# ```python
-# live = chat_policy.chat_policy("your-model", base_url="http://127.0.0.1:11434/v1", api_key="none",
-#                                timeout=30, max_retries=1, record="my_model.jsonl", label="your-model, local")
-# print(harness.score(live, "single-loop", BUDGET, harness.held_out_seeds(20)))
-# print(live.failures)
-# ```
-#
-# Without arguments it reads `OPENAI_MODEL`, `OPENAI_BASE_URL` and `OPENAI_API_KEY`. An HTTP
-# error, a timeout, a server that cannot be reached, a reply with neither a tool call nor an
-# answer, or a call to a tool that does not exist ends that task's run and is kept in
-# `live.failures`, with the kind, the request, the step and a message. The cell shows the
-# failure kinds:
-
-# %%
-print(", ".join(chat_policy.FAILURE_KINDS))
-
-# %% [markdown]
-# **What to expect to differ from the simulator.** A real model is not lesson 1's pick: its
-# share of right picks need not fall with depth by the rule's line, and it may write
-# arguments the tools do not take (the policy ignores them: the engine fills a tool's
-# fields from the agent's state, as for every policy, so a real model scored here cannot show
-# lesson 4's wrong arguments, AE1, and its success leaves that failure out). Its tokens are counted by its own
-# tokenizer, not by rule [AA28](../GLOSSARY.md#rule-codes) (the course's token rule), and
-# the harness's token columns still show AA28's; the
-# service bills what its own usage figures say. And each run costs real time and money:
-# start with a few held-out seeds.
+# -5.32]). On the plane, the points with the most success per token are to the upper left.
 
 # %% [markdown]
 # ## Summary
 #
-# - A policy is a function from an observation to a tool or `"stop"`; `sim` runs it in the
-#   single loop's engine, with the run's own draw stream, so a run is deterministic for its
-#   seed. The built-in single loop is the policy that takes the model's proposal, and its
-#   runs equal the built-in runner's, by construction.
-# - A policy that raises or returns a wrong value is refused with the policy, task, seed and
-#   step named; the harness then reports nothing.
+# - A policy is a function from an observation to a tool or `"stop"`, run in the single
+#   loop's engine on the run's own draw stream. The built-in single loop is the policy that
+#   takes the model's proposal, and its runs equal the built-in runner's, by construction.
 # - The harness scores any policy like the course's setups: same-seed differences with
-#   intervals over held-out seeds (the headline), the band rule at runs A and B beside them,
-#   tokens per solved task, and the success-cost plane. `python -m sim score FILE.py:FUNCTION` does the same from the
-#   command line.
+#   intervals over held-out seeds, tokens per solved task, and the success-cost plane.
+#   `python -m sim score FILE.py:FUNCTION` does the same from the command line.
 # - Stopping when the goal is observed solves +0.0356 of the tasks more per run than the
 #   single loop over 500 held-out seeds, and costs 552.42 tokens fewer per run (interval
-#   [-580.20, -524.63]), its own stop paid; run for run it is lesson 3's stop when done.
+#   [-580.20, -524.63]), its own stop paid.
 # - A router by request reads the right goal on 24 of 24 requests, by construction of their
-#   4 templates. Tuned on separate seeds (record requests to the split), it beats the split
-#   in success, and the single loop by +0.0014 of the tasks at 10000 seeds; 80 % power needs
-#   about 264 and 6981 seeds.
-# - The replayed transcript of the course's model behind a chat endpoint, each run addressed by
-#   its seed and task, gives at every held-out seed the single loop's run: 10 trials, not one.
+#   4 templates. Tuned on separate seeds (record requests to the split), it beats the split in
+#   success on the held-out block; against the single loop its interval holds zero.
 #
 # ## Exercises
 #
@@ -624,11 +366,6 @@ print(", ".join(chat_policy.FAILURE_KINDS))
 #    solve each in the fewest steps there are. Then score it with `harness.score`: what does
 #    a fixed workflow buy when every request is one of 4 templates, and what would it lose on
 #    a request worded otherwise?
-# 3. Change `my_policy` above, score it on the tuning block, and only then on the held-out
-#    block. Does it beat the stop rule in success? In tokens per solved task?
-# 4. In the panel below, score the router at a few new seeds. How often does the band rule
-#    call its success difference measured? How often does the interval over the 40 seeds
-#    leave zero out?
 
 # %%
 MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
@@ -643,21 +380,234 @@ def scripted(observation):
 
 print(check_exercise_1(MY_SEED, answer_1))
 print(check_exercise_2(scripted, MY_SEED))
-say(f"the panel below (exercise 4) scores over {PANEL_SEEDS} seeds from its seed")
 
 # %% [markdown]
 # ## Explore
 #
-# The panel scores a policy against the built-in single loop over a block of 40 seeds from
-# the seed (same-seed differences with their intervals), with the band rule at the seed and
-# the next seed beside them, and puts the single loop, the split and the policy on the
-# success-cost plane over that block. Choose the policy, the seed and the budget;
-# **reset** brings back the lesson's defaults. To offer your own policy too, build it in a
-# cell of your own: `your_agent_panel({"my policy": my_policy})`. The panel's output is not
-# part of the checked record.
+# The panel scores a policy (the lesson's router among them) against the built-in single
+# loop over a block of 40 seeds from the seed, with intervals (and the band rule at the seed
+# and the next beside them), and draws the success-cost plane. Choose the policy, the seed
+# and the budget; **reset** brings back the lesson's defaults. To offer your own policy too:
+# `your_agent_panel({"my policy": my_policy})`. Its output is not part of the checked record.
+
+# %%
+from sim.presentation.panel_your_agent import PANEL_SEEDS, ROUTER, your_agent_panel
+
+same = "yes" if router == ROUTER else "no"
+say(f"the lesson's router is the panel's: {same}; the panel scores over {PANEL_SEEDS} seeds from its seed")
 
 # %% tags=["nbval-ignore-output"]
-from sim.presentation.panel_your_agent import your_agent_panel
-
 panel = your_agent_panel()
 panel
+
+# %% [markdown]
+# ## Going further (optional)
+#
+# It adds a model behind a chat endpoint, replayed from a transcript, and what its seed
+# controls; a model of your own; what a policy that misbehaves gets; why the stop rule is
+# lesson 3's rule; how many seeds the router's small edge needs; and 2 more exercises.
+
+# %% [markdown]
+# ### A model behind a chat endpoint
+#
+# Lesson 1 showed each step as the request a chat API receives. `sim.chat.chat_policy` sends
+# those requests to an endpoint in the OpenAI chat-completions format and turns the reply
+# into a decision: a tool call becomes the next tool, a text answer becomes `"stop"`. It is a
+# policy like the others, so the harness scores it the same way. Nothing here calls a model:
+# the cells **replay a transcript** shipped with the course, recorded against the course's
+# own fictional model served as a chat endpoint on 127.0.0.1 (`sim.chat.model_endpoint`,
+# lesson 7's too). The model name addresses a run, `sim-model@seed={seed}&task={task}`, filled
+# in from the observation. The transcript's header and first line:
+
+# %%
+from sim.chat import chat_policy
+
+header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
+say(f"transcript: {chat_policy.SHIPPED_TRANSCRIPT.name} | model: {header['model']} | requests: {len(lines)}")
+say(f"recorded against: {header['label']}")
+say(f"its first line (JSON): {json.dumps(lines[0], ensure_ascii=False)}")
+
+# %% [markdown]
+# Replayed, the transcript gives the recorded runs with no endpoint: each request finds its
+# reply by its key. The cell replays it on the 10 held-out seeds it was recorded on, asks
+# whether the runs differ from one seed to another, and puts them beside the built-in single
+# loop's runs at those seeds.
+
+# %%
+CHAT_SEEDS = harness.held_out_seeds(chat_policy.SHIPPED_HELD_OUT)
+replayed = chat_policy.replay_policy(chat_policy.SHIPPED_TRANSCRIPT)
+chat_run = harness.entrant_run(replayed, CHAT_SEEDS, BUDGET)
+loop_run = harness.entrant_run("single-loop", CHAT_SEEDS, BUDGET)
+say(f"failed requests: {len(replayed.failures)}")
+alike = all((getattr(chat_run, name) == getattr(chat_run, name)[:, :1]).all() for name in FIELDS)
+differ = "all the same" if alike else "they differ from seed to seed"
+say(f"the replayed runs on the {len(CHAT_SEEDS)} seeds, task by task: {differ}")
+equal = [name for name in FIELDS if np.array_equal(getattr(chat_run, name), getattr(loop_run, name))]
+outcomes = f"{len(equal)} of {len(FIELDS)} outcomes ({', '.join(equal)})"
+say(f"equal to the single loop's runs, task by task at each seed: {outcomes}")
+chat_plane = harness.cost_success({"model endpoint (replayed)": chat_run, "single loop": loop_run})
+for r in chat_plane.itertuples():
+    success, tokens = (
+        bracket(r.success, r.success_low, r.success_high, 4),
+        bracket(r.tokens, r.tokens_low, r.tokens_high, 1),
+    )
+    say(f"{r.entrant}: {r.seeds} seeds, success {success}, tokens {tokens}")
+
+# %% [markdown]
+# The replayed runs differ from seed to seed, and at each seed they are the single loop's, task
+# by task, in all 6 outcomes: the endpoint draws by the single loop's rule on the run's own
+# stream, and the name tells it the run. So the 10 seeds are 10 trials, and the interval over
+# them is the single loop's: success 0.9583 [0.9340, 0.9827], tokens 11456.2 [10924.0, 11988.4].
+#
+# **What the seed does and does not control.** The seed keys the draws `sim` makes (`draw()`,
+# `model_pick()`) and, through the model name, the endpoint's. A real model's name holds no
+# seed, so there the seed fixes the tasks and the order of the runs, and nothing else. A real
+# model's run-to-run spread comes from its own sampling, the service's batching and model
+# updates behind the same name; the intervals over seeds then measure that spread, as
+# repeated trials. Record a transcript to keep what it answered and re-compute offline.
+
+# %% [markdown]
+# The endpoint builds each reply from the conversation it is sent: it replays the earlier picks
+# from the start of the run's own draw stream (keyed by the seed and task the name gives), folds
+# the tool results into the state, and draws the next pick by lesson 1's rule. A task's first
+# request is one text at every seed; its reply follows the seed:
+
+# %%
+first_replies = {}  # task -> the reply to its first request, seed by seed
+for line in lines:
+    if line["messages"] == 2:  # a run's first request: the system and the user message
+        first_replies.setdefault(line["model"].split("task=")[1], []).append(line["reply"]["tool"] or "stop")
+say(f"G05's first request, its reply at each of the {len(CHAT_SEEDS)} held-out seeds:")
+say("  " + ", ".join(first_replies["G05"][-len(CHAT_SEEDS) :]))
+varied = sum(len(set(replies)) > 1 for replies in first_replies.values())
+say(f"tasks whose first request gets more than one reply over the seeds: {varied} of {len(sim.TASKS)}")
+
+# %% [markdown]
+# A test re-records the transcript against the endpoint and compares it line by line, and a
+# replay can make no more calls than the recording made. The tokens of the replayed runs are
+# rule [AA28](../GLOSSARY.md#rule-codes)'s, which the engine charges whatever policy runs; the endpoint's
+# usage figures (an estimate from characters, lesson 7) are another count, and a transcript
+# does not keep them.
+#
+# ### Measuring a model of your own
+#
+# Start a local server that speaks the OpenAI format
+# (for example Ollama, which serves it under `/v1`), point the policy at it, and score it
+# on a few held-out seeds, recording what it answered:
+#
+# ```python
+# live = chat_policy.chat_policy("your-model", base_url="http://127.0.0.1:11434/v1", api_key="none",
+#                                timeout=30, max_retries=1, record="my_model.jsonl", label="your-model, local")
+# print(harness.score(live, "single-loop", BUDGET, harness.held_out_seeds(20)))
+# print(live.failures)
+# ```
+#
+# Without arguments it reads `OPENAI_MODEL`, `OPENAI_BASE_URL` and `OPENAI_API_KEY`. An HTTP
+# error, a timeout, a server that cannot be reached, a reply with neither a tool call nor an
+# answer, or a call to a tool that does not exist ends that task's run and is kept in
+# `live.failures`, with the kind, the request, the step and a message. The failure kinds:
+
+# %%
+say(", ".join(chat_policy.FAILURE_KINDS))
+
+# %% [markdown]
+# **What to expect to differ from the simulator.** A real model is not lesson 1's pick: its
+# share of right picks need not fall with depth by the rule's line, and it may write
+# arguments the tools do not take (the policy ignores them: the engine fills a tool's fields
+# from the agent's state, as for every policy, so a real model scored here cannot show lesson
+# 4's wrong arguments, AE1, and its success leaves that failure out). Its tokens are counted
+# by its own tokenizer, not by rule AA28 (the course's token rule), and the harness's token
+# columns still show AA28's; the service bills what its own usage figures say. And each run
+# costs real time and money: start with a few held-out seeds.
+
+# %% [markdown]
+# ### When a policy misbehaves
+#
+# A policy that raises, or returns something that is not a tool or `"stop"`, ends the run
+# with a `PolicyError` that names the policy, the task, the seed and the step. The harness
+# then reports nothing: no partial score. A policy that never stops is stopped by the step
+# budget, like any loop.
+
+
+# %%
+def typo(observation):
+    return "read meter"  # not a tool name
+
+
+def never_stops(observation):
+    return "search_docs"
+
+
+try:
+    harness.entrant_run(typo, HELD_OUT, BUDGET)
+except policy.PolicyError as error:
+    say(f"PolicyError: {error}")
+run = policy.run_policy(never_stops, "G01", SEED_A, BUDGET)
+by_itself = "yes" if run.stopped else "no"
+say(f"never_stops on G01: {run.steps} steps of a budget of {run.budget}, stopped by itself: {by_itself}")
+
+# %% [markdown]
+# The refusal names where it happened; the budget, not the policy, ended the second run.
+#
+# ### The stop rule is lesson 3's stop when done
+#
+# How does the policy compare with lesson 3's rule, sim's option `stop_when_done`? Compare
+# like for like: both at budget 8, both testing GT1 on what was observed, both paying a step
+# for their stop, against a single loop that pays for its own stop too.
+
+# %%
+sb1 = harness.entrant_run(sim.RunConfig("single-loop", BUDGET, stop_when_done=True), HELD_OUT)
+same = all(np.array_equal(getattr(stop_rule, name), getattr(sb1, name)) for name in FIELDS)
+say(
+    f"stop rule against lesson 3's stop when done, run by run, every unit: {'the same' if same else 'different'}"
+)
+
+# %% [markdown]
+# The 2 are one rule written in 2 places, and they give the same runs on every held-out task
+# run. The single loop's own stops are paid steps as well, so none of the stop rule's saving
+# is a stop that one side gets free.
+#
+# ### How many seeds the router's edge needs
+#
+# The router runs on the batch path, so the held-out block can grow to many seeds: the table
+# gives the same-seed difference and its interval over the first N seeds of 10,000, N
+# growing. Each block holds the smaller ones, so the table is one path through the seeds, as
+# lesson 5 showed, and no sample size can be read off it; the closed form for power (lesson
+# 5) gives one, from the spread and the effect over the 10,000 seeds.
+
+# %%
+SIZES = (100, 300, 1000, 3000, 10000)
+big = harness.held_out_seeds(max(SIZES))
+router_big = harness.entrant_run(router, big, BUDGET)
+growth = {}
+for baseline in ("single-loop", "plan-execute"):
+    label = f"router minus {sim.SETUP_LABELS[baseline]}"
+    baseline_big = harness.entrant_run(baseline, big, BUDGET)
+    growth[label] = harness.interval_growth(baseline_big, router_big, "success", SIZES)
+    say(label)
+    show(growth[label].drop(columns="from_here_on"), float_format="{:+.4f}".format)
+    d = router_big.per_seed().success - baseline_big.per_seed().success
+    need = int(np.ceil(power.seeds_for_power(d.std(ddof=1), d.mean())))
+    say(f"  seeds for {power.TARGET_POWER:.0%} power (closed form, over {len(big)} seeds): {need}")
+
+# %%
+title = "The router's effect on success against the held-out seeds"
+figure = figures_your_agent.draw_interval_growth(growth, title)
+path = figures.save_figure(figure, "06_your_agent-router-seeds")
+display(Image(filename=path))
+
+# %% [markdown]
+# At 10000 seeds the router solves +0.0014 of the tasks more per run than the single loop,
+# interval [+0.0006, +0.0023]; against the split its interval leaves zero out at every size
+# of this path. For 80 % power the closed form asks for 264 seeds against the split and
+# 6981 against the single loop. The router beats both setups in success, and it lands
+# between them in tokens; but its edge over the single loop is small, and the lesson's 500
+# held-out seeds cannot be counted on to show it.
+#
+# ### More exercises
+#
+# 3. Change `my_policy` above, score it on the tuning block, and only then on the held-out
+#    block. Does it beat the stop rule in success? In tokens per solved task?
+# 4. In the panel, score the router at a few new seeds. How often does the band rule call its
+#    success difference measured? How often does the interval over the 40 seeds leave zero
+#    out?

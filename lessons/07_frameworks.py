@@ -18,46 +18,44 @@
 # # Lesson 7 · Real frameworks, the same model
 #
 # Lessons 1 to 6 ran loops the course wrote. This lesson runs agent frameworks that
-# practitioners use, LangGraph, the OpenAI Agents SDK and smolagents, each with its own loop,
-# against the course's fictional model, and measures them the way the course measures its own
-# setups.
+# practitioners use, LangGraph, the OpenAI Agents SDK and smolagents, against the course's
+# fictional model, and measures them the way the course measures its own setups.
 #
 # **After this lesson you can:**
 #
-# - point LangGraph, the OpenAI Agents SDK and smolagents at an OpenAI-compatible endpoint and
-#   give them the 5 [tools](../GLOSSARY.md#tool) as their own tool objects, with no key and no network;
-# - read a framework's run as the course reads its own: the same [draws](../GLOSSARY.md#draw), the same
-#   [counted units](../GLOSSARY.md#counted-units), [tokens](../GLOSSARY.md#token) as the endpoint counts the request each framework sends;
+# - point each framework at an OpenAI-compatible endpoint, the 5 [tools](../GLOSSARY.md#tool) as its own tool
+#   objects, offline;
+# - read a framework's run as the course reads its own: the same [draws](../GLOSSARY.md#draw) and
+#   [counted units](../GLOSSARY.md#counted-units), [tokens](../GLOSSARY.md#token) as the endpoint counts each request;
 # - hit each framework's bound on purpose and say what it does with the answer it holds;
 # - compare a framework with the course's [single loop](../GLOSSARY.md#single-loop) over [held-out seeds](../GLOSSARY.md#held-out), with
-#   [intervals](../GLOSSARY.md#interval), from recorded runs that replay;
+#   [intervals](../GLOSSARY.md#interval), from recorded runs;
 # - write a framework-side fix (an Agents SDK error handler) and check it.
 #
 # **It assumes:** lessons 1, 2 and 5 (the setups, intervals over seeds) and lesson 6's harness;
-# no framework knowledge. **Time:** about an hour for the core; the exercises about half an
-# hour more. Terms in links are explained in the course [glossary](../GLOSSARY.md).
+# no framework knowledge. **Time:** about an hour for the core; Going further about half an
+# hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
-# The frameworks do not know they are talking to a simulator. The course serves its model as
-# a chat-completions [endpoint](../GLOSSARY.md#model-endpoint) on 127.0.0.1; each framework sends
-# its requests there, runs the tool calls it gets back, and sends the results on.
+# The course serves its model as a chat-completions [endpoint](../GLOSSARY.md#model-endpoint) on 127.0.0.1;
+# each framework sends its requests there, runs the tool calls it gets back, and sends the
+# results on.
 #
 # ```mermaid
 # flowchart TD
-#     fw["a framework's loop<br/>(LangGraph, Agents SDK, smolagents)"] -- "request: messages<br/>and tool schemas" --> ep["the course's endpoint<br/>on 127.0.0.1"]
-#     ep -- "reply: a tool call<br/>or a final answer" --> fw
-#     fw -- "runs the call" --> tools["the five tools<br/>(the course's world)"]
+#     fw["a framework's loop"] -- "messages and<br/>tool schemas" --> ep["the course's endpoint<br/>on 127.0.0.1"]
+#     ep -- "a tool call<br/>or an answer" --> fw
+#     fw -- "runs the call" --> tools["the five tools"]
 #     tools -- "result" --> fw
-#     ep --- model["the fictional model:<br/>the run's draw stream,<br/>rebuilt from the conversation"]
+#     ep --- model["the fictional model:<br/>the run's draws"]
 # ```
 #
 # The endpoint reads the run (seed and task) from the model name, replays the conversation it
 # is sent on the run's own draw stream, and replies with the pick the course's model makes
 # next. So a framework that passes each tool result back gets, step for step, the picks the
 # course's single loop gets at the same seed, by the endpoint's rules: the model reads the
-# calls and results of the conversation, never its prompt, so a prompt cannot change a pick
-# here, and what a framework's prompt might buy with a real model is not measured. What this
-# lesson measures is what each framework sends, pays and does at its bound. Everything is
-# **fictional** and deterministic; nothing leaves the machine. First, the versions:
+# calls and results, never the prompt, so what a prompt might buy with a real model is not
+# measured; what each framework sends, pays and does at its bound is. Everything is
+# **fictional** and deterministic; nothing leaves the machine.
 
 # %%
 import json
@@ -73,13 +71,14 @@ from sim.chat import framework_runs, frameworks, model_endpoint, plan_graph
 from sim.exercises.frameworks import HANDLER_TURNS, TURNS, check_exercise_1, check_exercise_2
 from sim.measurement import harness, many_seeds
 from sim.presentation import figures, figures_your_agent
+from sim.presentation.progress import progress
 from sim.presentation.screen import say, show
 from sim.presentation.showcode import code_of
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 
-print(" | ".join(f"{name} {version(name)}" for name in
-                 ("langgraph", "langchain-openai", "openai-agents", "smolagents", "openai")))  # fmt: skip
+PACKAGES = ("langgraph", "langchain-openai", "openai-agents", "smolagents", "openai")
+say(" | ".join(f"{name} {version(name)}" for name in PACKAGES))
 SEED, TASK, BUDGET = sim.DEFAULT_SEED, "G05", sim.DEFAULT_BUDGET
 REQUEST = sim.check_task(TASK).request
 say(f"seed {SEED} | task {TASK}: {REQUEST!r} | step budget {BUDGET}")
@@ -87,76 +86,75 @@ say(f"seed {SEED} | task {TASK}: {REQUEST!r} | step budget {BUDGET}")
 # %% [markdown]
 # ## The model behind an endpoint
 #
-# `model_endpoint.serve()` starts the endpoint in a background thread and stops it when the
-# `with` block ends. The model name carries the run: `sim-model@seed=N&task=GNN` (several
-# tasks share a request's text, so the task is named). Here is one request, sent with the
-# official `openai` client, as any framework would send it: the system message, the user's
+# `model_endpoint.serve()` runs the endpoint in a background thread for the `with` block. The
+# model name carries the run: `sim-model@seed=N&task=GNN`. Here is one request, sent with the
+# official `openai` client as a framework would send it: the system message, the user's
 # request and the 5 tools' schemas.
 
 # %%
 with model_endpoint.serve() as base_url:
     client = OpenAI(base_url=base_url, api_key="none")  # no key: the endpoint is on 127.0.0.1
+    messages = [{"role": "system", "content": frameworks.SYSTEM_LOOP}, {"role": "user", "content": REQUEST}]
+    model = f"sim-model@seed={SEED}&task={TASK}"
     reply = client.chat.completions.create(
-        model=f"sim-model@seed={SEED}&task={TASK}",
-        messages=[{"role": "system", "content": frameworks.SYSTEM_LOOP},
-                  {"role": "user", "content": REQUEST}],
-        tools=sim.chat.messages.tool_schemas(),
-    )  # fmt: skip
+        model=model, messages=messages, tools=sim.chat.messages.tool_schemas()
+    )
 say("served at http://127.0.0.1:PORT/v1 (a free port each time)")
 call = reply.choices[0].message.tool_calls[0]
 say(f"reply: call {call.function.name} with {call.function.arguments}")
-usage = reply.usage
-say(f"usage (an estimate, characters / {model_endpoint.CHARACTERS_PER_TOKEN}): prompt {usage.prompt_tokens}, "
-    f"completion {usage.completion_tokens}, total {usage.total_tokens} tokens")  # fmt: skip
+usage, per_token = reply.usage, model_endpoint.CHARACTERS_PER_TOKEN
+say(
+    f"usage (an estimate, characters / {per_token}): prompt {usage.prompt_tokens}, "
+    f"completion {usage.completion_tokens}, total {usage.total_tokens} tokens"
+)
 
 # %% [markdown]
 # The usage is the course's own estimate, not a tokenizer's: the characters of the messages
-# and of the tool schemas as sent (JSON keys and quotes included), over 4. It is counted from
-# the request each framework really builds, so a framework that sends a longer system prompt
-# or longer schemas pays for them, by the course's rule; a provider's tokenizer would count
-# the same text otherwise.
+# and tool schemas as sent, over 4, counted from the request each framework really builds;
+# so a framework that sends a longer system prompt or longer schemas pays for them.
 #
 # ## One task through the frameworks
 #
-# The course's single loop, sent through the endpoint by a plain client
-# (`frameworks.run_course_loop`), is the baseline: the same loop as lesson 1, with its tokens
-# now counted by the endpoint, so that every entrant below is counted the same way. Each
-# framework runs with its own loop and its own tool objects, built from the same schemas; the
-# tools run on the course's world. The cell runs task G05 at the lesson's seed through each
-# and beside them the one-seed engine (`sim.run_single_loop`).
+# The baseline is the course's single loop sent through the endpoint by a plain client
+# (`frameworks.run_course_loop`), so that every entrant is counted the same way. Each
+# framework runs with its own loop and its own tool objects, built from the same schemas.
+# The cell runs task G05 at the lesson's seed through each, beside the one-seed engine
+# (`sim.run_single_loop`).
 
 # %%
 bodies = {}
 with_run = {}
-for name, run in frameworks.RUNNERS.items():
+for name, run in progress(frameworks.RUNNERS.items(), f"{TASK} through each loop"):
     bodies[name] = []
     with model_endpoint.serve(bodies=bodies[name]) as base_url:
         with_run[name] = run(TASK, SEED, base_url)
 engine = sim.run_single_loop(TASK, SEED, BUDGET)
-show(pd.DataFrame([{"loop": name, "requests": r.requests, "tokens": r.tokens, "answer": r.answer, "ended": r.ended}
-                   for name, r in with_run.items()]))  # fmt: skip
+runs = [(name, r.requests, r.tokens, r.answer, r.ended) for name, r in with_run.items()]
+show(pd.DataFrame(runs, columns=["loop", "requests", "tokens", "answer", "ended"]))
 same = all(r.tools == [c.tool for c in engine.trace] and r.answer == engine.answer for r in with_run.values())
-say(f"engine (sim.run_single_loop): {' '.join(c.tool for c in engine.trace)}, {engine.steps} steps, "
-    f"answer {engine.answer}")  # fmt: skip
+calls = " ".join(c.tool for c in engine.trace)
+say(f"engine (sim.run_single_loop): {calls}, {engine.steps} steps, answer {engine.answer}")
 say(f"every loop makes the engine's calls and gives its answer: {'yes' if same else 'no'}")
 
 # %% [markdown]
-# Same draws, same picks: each framework passes the tool results back, the endpoint replays
-# them, and the run is the engine's, call for call. What differs is what each one sends. The
-# endpoint kept every request body; the cell reads the first request of each loop, and the
-# tokens a request over the run:
+# Same draws, same picks: the run is the engine's, call for call. What differs is what each
+# one sends. The endpoint kept every request body; the cell reads the first request of each
+# loop, and the tokens a request over the run:
 
 # %%
 rows = []
 for name, sent in bodies.items():
     first = sent[0]
     system = [m for m in first["messages"] if m["role"] in ("system", "developer")]
-    rows.append({"loop": name, "system prompt": len(json.dumps(system)), "tools": len(first.get("tools", [])),
-                 "schemas": len(json.dumps(first.get("tools"))),
-                 "other fields": ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-",
-                 "run's tokens a request": round(with_run[name].tokens / with_run[name].requests)})  # fmt: skip
+    other = ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-"
+    a_request = round(with_run[name].tokens / with_run[name].requests)
+    tools = first.get("tools", [])
+    rows.append(
+        (name, len(json.dumps(system)), len(tools), len(json.dumps(first.get("tools"))), other, a_request)
+    )
 say("the first request of each loop (system prompt and schemas in characters as sent):")
-show(pd.DataFrame(rows))
+columns = ["loop", "system prompt", "tools", "schemas", "other fields", "run's tokens a request"]
+show(pd.DataFrame(rows, columns=columns))
 
 # %% [markdown]
 # LangGraph sends the course's system prompt and schemas as they are. The Agents SDK, at its
@@ -170,15 +168,6 @@ show(pd.DataFrame(rows))
 # endpoint was written to read that form too. Each of these is paid on every request of a
 # run.
 #
-# This is the LangGraph agent as the lesson runs it: LangGraph's prebuilt `create_react_agent`
-# with `ChatOpenAI` pointed at the endpoint (the other two runners, `run_openai_agents` and
-# `run_smolagents`, are in the same module). At the pinned version `create_react_agent` is
-# deprecated in favour of `langchain.agents.create_agent`, and still shipped.
-
-# %%
-print(code_of(frameworks.run_langgraph))
-
-# %% [markdown]
 # ## Each framework's bound, hit on purpose
 #
 # Every loop has a bound, and each framework ends differently when it reaches it. The course's
@@ -197,19 +186,25 @@ print(code_of(frameworks.run_langgraph))
 from langchain_core.runnables.config import DEFAULT_RECURSION_LIMIT as LANGCHAIN_LIMIT
 from langgraph._internal._config import DEFAULT_RECURSION_LIMIT as LANGGRAPH_LIMIT
 
-say(f"recursion limit: {LANGCHAIN_LIMIT} in langchain_core's config, {int(LANGGRAPH_LIMIT)} as the pinned "
-    f"LangGraph fills it in (the course's runner: {frameworks.DEFAULT_BOUNDS['langgraph']})")  # fmt: skip
-bound_cases = {"course loop, 2 steps": partial(frameworks.run_course_loop, max_steps=2),
-               "LangGraph, limit 2": partial(frameworks.run_langgraph, recursion_limit=2),
-               "LangGraph, limit 3": partial(frameworks.run_langgraph, recursion_limit=3),
-               "Agents SDK, 2 turns": partial(frameworks.run_openai_agents, max_turns=2),
-               "smolagents, 2 steps": partial(frameworks.run_smolagents, max_steps=2)}  # fmt: skip
+ours = frameworks.DEFAULT_BOUNDS["langgraph"]
+say(
+    f"recursion limit: {LANGCHAIN_LIMIT} in langchain_core's config, {int(LANGGRAPH_LIMIT)} as the pinned "
+    f"LangGraph fills it in (the course's runner: {ours})"
+)
+bound_cases = {
+    "course loop, 2 steps": partial(frameworks.run_course_loop, max_steps=2),
+    "LangGraph, limit 2": partial(frameworks.run_langgraph, recursion_limit=2),
+    "LangGraph, limit 3": partial(frameworks.run_langgraph, recursion_limit=3),
+    "Agents SDK, 2 turns": partial(frameworks.run_openai_agents, max_turns=2),
+    "smolagents, 2 steps": partial(frameworks.run_smolagents, max_steps=2),
+}
 with model_endpoint.serve() as base_url:
     bounded = [(label, run(TASK, SEED, base_url)) for label, run in bound_cases.items()]
-show(pd.DataFrame([{"loop and bound": label, "calls": len(r.tools), "requests": r.requests,
-                    "answer held": "-" if r.held is None else r.held,
-                    "answer": "no answer" if r.answer is None else r.answer, "ended": r.ended}
-                   for label, r in bounded]))  # fmt: skip
+ends = []
+for label, r in bounded:
+    held, answer = ("-" if r.held is None else r.held), ("no answer" if r.answer is None else r.answer)
+    ends.append((label, len(r.tools), r.requests, held, answer, r.ended))
+show(pd.DataFrame(ends, columns=["loop and bound", "calls", "requests", "answer held", "answer", "ended"]))
 for label, r in bounded:
     say(f"{label}: " + ("no final text" if r.text is None else f"final text {r.text!r}"))
 
@@ -229,22 +224,16 @@ for label, r in bounded:
 #   the answer held. A real model given smolagents' "an agent tried to answer but got stuck"
 #   prompt may answer otherwise.
 #
-# Whether a cut-short run gives back what it holds is a design choice of each framework; the
-# next section measures what it costs over many runs.
-#
 # ## Over held-out seeds
 #
 # One task at one seed is one trial. The recorded runs hold every task at the first 100 seeds
-# of the held-out block (lesson 6's), through each agent, at two bounds each: one at the
-# course loop's budget of 8 (LangGraph's recursion limit 16, the Agents SDK's 8 turns,
-# smolagents' 8 steps; smolagents then pays a 9th request for its answer), and each
-# framework's own default. They were made by the maintainer's command
-# `scripts/record_framework_runs.py` and are read back here as BatchRuns, so the harness of
-# lesson 6 scores them. As in lessons 5 and 6, a **run** below is all 24 tasks at one seed
-# and a **task run** one task at one seed; steps are model requests. The record keeps each
-# task run's answer, requests, calls, tool errors and tokens, not its calls' names. First,
-# the record replays: the cell runs each framework at the budget of 8 live at the first
-# recorded seed and compares.
+# of lesson 6's held-out block, through each agent, at two bounds each: the course loop's
+# budget of 8 (LangGraph's recursion limit 16, the Agents SDK's 8 turns, smolagents' 8 steps,
+# then a 9th request for its answer), and each framework's own default. They are read back as
+# BatchRuns, so lesson 6's harness scores them. A **run** is all 24 tasks at one seed, a
+# **task run** one task at one seed; steps are model requests. The record keeps each task
+# run's answer, requests, calls, tool errors and tokens, not its calls' names (Going further
+# runs the frameworks live at a recorded seed and compares).
 
 # %%
 recorded = framework_runs.recorded_runs()
@@ -252,24 +241,22 @@ baseline = recorded[framework_runs.BASELINE]  # the course loop, 8 steps
 SEEDS = baseline.seeds
 say(f"recorded: {len(recorded)} agents x {len(sim.TASKS)} tasks x {len(SEEDS)} seeds from {SEEDS[0]}")
 AT_BUDGET = ["LangGraph, limit 16", "Agents SDK, 8 turns", "smolagents, 8 steps"]
-for agent in [a for a in framework_runs.LESSON_AGENTS if a.name in AT_BUDGET]:
-    live = harness.entrant_run(agent, SEEDS[:1])
-    again = all((getattr(live, f) == getattr(recorded[agent.name].head(1), f)).all()
-                for f in ("correct", "steps", "calls", "tokens", "errors"))  # fmt: skip
-    say(f"{agent.name}: run live at seed {SEEDS[0]}, the same as the record: {'yes' if again else 'no'}")
 
 # %% [markdown]
-# The headline, from lesson 5 on, is the interval over held-out seeds. For each agent, the
-# cell gives success and tokens per run with 95 % t intervals over the 100 seeds, then the
-# same-seed difference from the course loop in each counted unit.
+# For each agent, success and tokens per run with 95 % t intervals over the 100 seeds, and
+# then the same-seed difference from the course loop, which is the verdict.
 
 # %%
 cost = harness.cost_success(recorded, per_success_interval=False)
-show(pd.DataFrame({"agent": cost["entrant"],
-                   "success [95 % interval]": [f"{r.success:.4f} [{r.success_low:.4f}, {r.success_high:.4f}]"
-                                               for r in cost.itertuples()],
-                   "tokens per run [95 % interval]": [f"{r.tokens:.0f} [{r.tokens_low:.0f}, {r.tokens_high:.0f}]"
-                                                      for r in cost.itertuples()]}))  # fmt: skip
+rows = [
+    (
+        r.entrant,
+        f"{r.success:.4f} [{r.success_low:.4f}, {r.success_high:.4f}]",
+        f"{r.tokens:.0f} [{r.tokens_low:.0f}, {r.tokens_high:.0f}]",
+    )
+    for r in cost.itertuples()
+]
+show(pd.DataFrame(rows, columns=["agent", "success [95 % interval]", "tokens per run [95 % interval]"]))
 
 # %% [markdown]
 # On the success-cost plane, the agents bounded at the course loop's budget of 8 (the
@@ -277,11 +264,10 @@ show(pd.DataFrame({"agent": cost["entrant"],
 # a difference from the same-seed table below, which is the verdict:
 
 # %%
-AT_8 = [framework_runs.BASELINE, *AT_BUDGET, "LangGraph plan-execute, no replanner",
-        "LangGraph plan-execute, replanner"]  # fmt: skip
-plane = cost[cost["entrant"].isin(AT_8)]
-path = figures.save_figure(figures_your_agent.draw_cost_success(plane, "(held-out, bound of 8)"),
-                           "07_frameworks-cost-success")  # fmt: skip
+GRAPHS = ["LangGraph plan-execute, no replanner", "LangGraph plan-execute, replanner"]
+plane = cost[cost["entrant"].isin([framework_runs.BASELINE, *AT_BUDGET, *GRAPHS])]
+figure = figures_your_agent.draw_cost_success(plane, "(held-out, bound of 8)")
+path = figures.save_figure(figure, "07_frameworks-cost-success")
 display(Image(filename=path))
 
 # %%
@@ -291,12 +277,13 @@ for name, run in recorded.items():
         table = many_seeds.comparison_text(many_seeds.paired_comparison(baseline, run)).set_index("unit")
         differences[name] = table["mean difference"] + " " + table["95 % interval"]
 say("agent minus course loop, same seeds, mean [95 % interval]:")
-show(pd.DataFrame(differences).T[["success", "tokens"]].rename_axis("agent").reset_index())
-print()
-show(pd.DataFrame(differences).T[["steps", "tool calls"]].rename_axis("agent").reset_index())
+by_agent = pd.DataFrame(differences).T.rename_axis("agent").reset_index()
+show(by_agent[["agent", "success", "tokens"]])
+smol_steps = differences["smolagents, 8 steps"]["steps"]
+say(f"smolagents at 8 steps minus course loop, steps (requests) per run: {smol_steps}")
 per_run = cost.set_index("entrant")["tokens"]
-say(f"smolagents at 8 steps over the course loop, tokens per run: "
-    f"{per_run['smolagents, 8 steps'] / per_run[framework_runs.BASELINE]:.1f} times")  # fmt: skip
+times = per_run["smolagents, 8 steps"] / per_run[framework_runs.BASELINE]
+say(f"smolagents at 8 steps over the course loop, tokens per run: {times:.1f} times")
 say(f"how the recorded task runs ended ({len(sim.TASKS) * len(SEEDS)} an agent):")
 for name, ends in framework_runs.recorded_endings().items():
     say(f"  {name}: " + ", ".join(f"{state} {count}" for state, count in ends.items()))
@@ -308,22 +295,24 @@ for name, ends in framework_runs.recorded_endings().items():
 
 # %%
 cut = ~baseline.stopped  # the course loop's task runs that reached its budget
-say(f"the course loop reaches its budget in {cut.sum()} task runs and holds the right answer in "
-    f"{(baseline.correct & cut).sum()} of them")  # fmt: skip
+held = (baseline.correct & cut).sum()
+say(
+    f"the course loop reaches its budget in {cut.sum()} task runs and holds the right answer in {held} of them"
+)
 for name, run in recorded.items():
     if name != framework_runs.BASELINE:
         gained, lost = run.correct & ~baseline.correct, baseline.correct & ~run.correct
         other_calls = (run.calls != baseline.calls).sum()
-        say(f"  {name}: +{gained.sum()} / -{lost.sum()} task runs, at the budget "
-            f"+{(gained & cut).sum()} / -{(lost & cut).sum()}; calls differ in {other_calls}")  # fmt: skip
+        counts = f"+{gained.sum()} / -{lost.sum()} task runs"
+        at_budget = f"+{(gained & cut).sum()} / -{(lost & cut).sum()}"
+        say(f"  {name}: {counts}, at the budget {at_budget}; calls differ in {other_calls}")
 
 # %% [markdown]
 # How to read it:
 #
 # - **Success.** At the budget of 8, a framework's task run that ends before the bound has
-#   the course loop's answer, requests, calls and tool errors (same draws; the record keeps no
-#   calls' names, and the one-task cells above show them equal). What changes success is only
-#   how a task run that reaches the bound ends. The course loop reaches its budget in 41 of
+#   the course loop's answer, requests, calls and tool errors (same draws). What changes
+#   success is only how a task run that reaches the bound ends. The course loop reaches its budget in 41 of
 #   2400 task runs and holds the right answer in 21. There LangGraph at limit 16 and the Agents
 #   SDK at 8 turns end with no answer and lose those 21 (-21 task runs, -0.0087 of the tasks
 #   per run, interval [-0.0123, -0.0052]); LangGraph's last call is lost too (calls differ in
@@ -337,14 +326,127 @@ for name, run in recorded.items():
 # - **Defaults.** At their own defaults (LangGraph 10007, the Agents SDK 10 turns, smolagents
 #   20 steps) a framework allows more requests than the course's budget of 8, so the
 #   comparison is no longer like for like. LangGraph and smolagents then solve 5 task runs
-#   the course loop does not, all of them task runs the course loop cut at its budget
-#   (+0.0021 of the tasks per run, interval [+0.0003, +0.0039], on 5 of 2400 task runs: a
-#   thin result). The Agents SDK at 10 turns gains 2 and loses 2: it still ends 6 task runs
-#   with `MaxTurnsExceeded` and drops the answers they held.
-# - **The split.** The two plan-execute rows are lesson 2's split, a different setup, against
-#   the single loop; the next section compares them with each other.
+#   the course loop does not, all cut at its budget (+0.0021 of the tasks per run, interval
+#   [+0.0003, +0.0039]: a thin result). The Agents SDK at 10 turns gains 2 and loses 2: it
+#   still ends 6 task runs with `MaxTurnsExceeded` and drops the answers they held.
+# - **The split.** The two plan-execute rows are lesson 2's split written as a LangGraph
+#   graph, a different setup; Going further shows the graph and compares the two.
+
+# %% [markdown]
+# ## Summary
 #
-# ## A plan-and-execute graph
+# - The course's fictional model, served on 127.0.0.1 in the chat-completions format, runs
+#   the frameworks offline. Until it reaches its bound, each framework's task run has the
+#   course's single loop's answer, requests and calls, by the endpoint's rules: it replays
+#   the conversation on the run's draws and never reads the prompt.
+# - What differs is each framework's own: the request it sends (smolagents' system prompt and
+#   extra tool, the Agents SDK's strict schemas) and what it does at its bound (LangGraph's
+#   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer
+#   request, against the course loop's answer held).
+# - Over 100 held-out seeds, the intervals give each framework's success and tokens against
+#   the course loop at the same bound; at their defaults, the frameworks run longer.
+#
+# ## Exercises
+#
+# Set your own seed in the cell below; the checks run the frameworks against the endpoint at
+# your seed and say right or wrong, never the answer.
+#
+# 1. At your seed, with the Agents SDK at 4 turns and the course loop at 4 steps, on how
+#    many tasks does the course loop answer right while the SDK ends with `MaxTurnsExceeded`?
+#    Use `frameworks.run_openai_agents`, `frameworks.run_course_loop` and
+#    `sim.correct_answer` inside `model_endpoint.serve()`, and put the count in `answer_1`.
+# 2. Give the Agents SDK the course loop's ending. `Runner.run` takes error handlers;
+#    `run_openai_agents(..., on_max_turns=handler)` passes yours as the `max_turns` one. Your
+#    handler gets the SDK's `RunErrorHandlerInput`; its `run_data.new_items` hold the run's
+#    items, and a tool result's item has type `"tool_call_output_item"` and the result's JSON
+#    text in `output`. Return the text `"The answer is <JSON>."` with the answer the results
+#    hold: the last `m3`, `amount` or `code` a tool returned. The check runs the SDK at 3
+#    turns with your handler on all 24 tasks at your seed: each must end as the course loop
+#    at 3 steps does. Then score it (both agents run live, up to a minute) and ask what the
+#    handler buys at 8 turns, and against which baseline:
+#
+#    ```python
+#    run = partial(frameworks.run_openai_agents, max_turns=8, on_max_turns=handler)
+#    mine = framework_runs.FrameworkAgent("SDK + handler", run)
+#    harness.score(mine, framework_runs.LESSON_AGENTS[3], seeds=harness.held_out_seeds(5))
+#    ```
+
+# %%
+MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
+
+answer_1 = None  # replace with your count
+
+
+def handler(data):
+    return None  # replace with the text of the answer the run's tool results hold
+
+
+say(
+    f"the checks run exercise 1 at {TURNS} turns and steps, exercise 2 at {HANDLER_TURNS} turns, "
+    f"on all {len(sim.TASKS)} tasks"
+)
+print(check_exercise_1(MY_SEED, answer_1))
+print(check_exercise_2(handler, MY_SEED))
+
+# %% [markdown]
+# ## Explore
+#
+# The panel replays the recorded runs: no model is called. Choose a framework agent and one
+# of the recorded held-out seeds (**new seed** draws another of them). At the seed it puts
+# the agent beside the course loop sent through the same endpoint: the sums over the tasks,
+# how the runs ended, the tasks where the two differ, and tokens per task as the figure;
+# below, the same-seed differences with their 95 % intervals over every recorded seed. Each
+# agent's bound is its own, as its name says. **reset** brings back the lesson's defaults.
+# The panel's output is not part of the checked record.
+
+# %% tags=["nbval-ignore-output"]
+from sim.presentation.panel_frameworks import frameworks_panel
+
+panel = frameworks_panel()
+panel
+
+# %% [markdown]
+# ## Going further (optional)
+#
+# How a framework runner is written, the record replayed live, the recorded runs' steps and
+# tool calls, and lesson 2's split as a LangGraph plan-and-execute graph, with and without a
+# replanner.
+
+# %% [markdown]
+# ### How a runner is written
+#
+# This is the LangGraph agent as the lesson runs it: LangGraph's prebuilt `create_react_agent`
+# with `ChatOpenAI` pointed at the endpoint (the other two runners, `run_openai_agents` and
+# `run_smolagents`, are in the same module). At the pinned version `create_react_agent` is
+# deprecated in favour of `langchain.agents.create_agent`, and still shipped.
+
+# %%
+print(code_of(frameworks.run_langgraph))
+
+# %% [markdown]
+# ### The record replays
+#
+# The cell runs each framework at the budget of 8 live at the first recorded seed, through
+# the endpoint, and compares the runs with the record:
+
+# %%
+COMPARED = ("correct", "steps", "calls", "tokens", "errors")  # what the record keeps of a task run
+for agent in progress([a for a in framework_runs.LESSON_AGENTS if a.name in AT_BUDGET], "live runs"):
+    live, record = harness.entrant_run(agent, SEEDS[:1]), recorded[agent.name].head(1)
+    again = all((getattr(live, f) == getattr(record, f)).all() for f in COMPARED)
+    say(f"{agent.name}: run live at seed {SEEDS[0]}, the same as the record: {'yes' if again else 'no'}")
+
+# %% [markdown]
+# ### Steps and tool calls
+#
+# The other counted units of the recorded runs, each agent minus the course loop, same seeds,
+# mean [95 % interval]:
+
+# %%
+show(by_agent[["agent", "steps", "tool calls"]])
+
+# %% [markdown]
+# ### A plan-and-execute graph
 #
 # Lesson 2's split, a [planner](../GLOSSARY.md#planner) then an [executor](../GLOSSARY.md#executor), is LangGraph's plan-and-execute tutorial in
 # miniature, and the tutorial adds a **replanner**: after each executed step, the planner is
@@ -366,23 +468,26 @@ print(code_of(plan_graph.plan_graph))
 
 # %%
 with model_endpoint.serve() as base_url:
-    graph_runs = {replan: plan_graph.run_langgraph_plan_execute(TASK, SEED, base_url, replan=replan)
-                  for replan in (False, True)}  # fmt: skip
+    graph_runs = {
+        r: plan_graph.run_langgraph_plan_execute(TASK, SEED, base_url, replan=r) for r in (False, True)
+    }
 split = sim.run_plan_execute(TASK, SEED, BUDGET)
-show(pd.DataFrame([{"graph": "with replanner" if replan else "no replanner", "requests": r.requests,
-                    "replans": r.replans, "tokens": r.tokens, "answer": r.answer} for replan, r in graph_runs.items()]))  # fmt: skip
+rows = [
+    (f"{'with' if replan else 'no'} replanner", r.requests, r.replans, r.tokens, r.answer)
+    for replan, r in graph_runs.items()
+]
+show(pd.DataFrame(rows, columns=["graph", "requests", "replans", "tokens", "answer"]))
 for replan, r in graph_runs.items():
     say(f"{'with' if replan else 'no'} replanner: plan {' '.join(r.plan)}; calls {' '.join(r.tools)}")
-say(f"lesson 2's split (engine): plan {' '.join(split.plan)}; calls {' '.join(c.tool for c in split.trace)}; "
-    f"answer {split.answer}")  # fmt: skip
+calls = " ".join(c.tool for c in split.trace)
+say(f"lesson 2's split (engine): plan {' '.join(split.plan)}; calls {calls}; answer {split.answer}")
 
 # %% [markdown]
 # Over the recorded seeds, the replanner's cost and its effect on success, same seeds, the
 # interval as the headline:
 
 # %%
-with_replanner = many_seeds.comparison_text(many_seeds.paired_comparison(
-    recorded["LangGraph plan-execute, no replanner"], recorded["LangGraph plan-execute, replanner"]))  # fmt: skip
+with_replanner = many_seeds.comparison_text(many_seeds.paired_comparison(*(recorded[g] for g in GRAPHS)))
 say("replanner minus no replanner, 100 held-out seeds:")
 show(with_replanner)
 
@@ -393,74 +498,3 @@ show(with_replanner)
 # replanner could buy, with a model that plans better the second time and an executor that
 # follows the new plan, this lesson does not measure; here it is the cost of this graph's
 # extra node, nothing more.
-#
-# ## Summary
-#
-# - The course's fictional model, served on 127.0.0.1 in the chat-completions format, runs
-#   LangGraph's prebuilt agent, the OpenAI Agents SDK and smolagents with no key and no
-#   network. Until it reaches its bound, each framework's task run has the course's single
-#   loop's answer, requests and calls, by the endpoint's rules: it replays the conversation
-#   on the run's draws and never reads the prompt.
-# - What differs is each framework's own: the request it sends (smolagents' system prompt and
-#   extra tool, the Agents SDK's strict schemas) and what it does at its bound (LangGraph's
-#   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer
-#   request, against the course loop's answer held).
-# - Over 100 held-out seeds, the intervals above give each framework's success and tokens
-#   against the course loop at the same bound; at their defaults, the frameworks run longer.
-# - A replanner in this plan-and-execute graph pays for its requests and buys nothing, by
-#   construction: the model writes one plan a run and the executor keeps the first.
-#
-# ## Exercises
-#
-# Set your own seed in the cell below; the checks run the frameworks against the endpoint at
-# your seed and say right or wrong, never the answer.
-#
-# 1. At your seed, with the Agents SDK at 4 turns and the course loop at 4 steps, on how
-#    many tasks does the course loop answer right while the SDK ends with `MaxTurnsExceeded`?
-#    Use `frameworks.run_openai_agents`, `frameworks.run_course_loop` and
-#    `sim.correct_answer` inside `model_endpoint.serve()`, and put the count in `answer_1`.
-# 2. Give the Agents SDK the course loop's ending. `Runner.run` takes error handlers;
-#    `run_openai_agents(..., on_max_turns=handler)` passes yours as the `max_turns` one. Your
-#    handler gets the SDK's `RunErrorHandlerInput`; its `run_data.new_items` hold the run's
-#    items, and a tool result's item has type `"tool_call_output_item"` and the result's JSON
-#    text in `output`. Return the text `"The answer is <JSON>."` with the answer the results
-#    hold: the last `m3`, `amount` or `code` a tool returned. The check runs the SDK at 3
-#    turns with your handler on all 24 tasks at your seed: each must end as the course loop
-#    at 3 steps does. Then score your agent with the harness (it runs both agents live, up
-#    to a minute): `mine = framework_runs.FrameworkAgent("SDK + handler", partial(frameworks.run_openai_agents, max_turns=8, on_max_turns=handler))`,
-#    then `harness.score(mine, framework_runs.LESSON_AGENTS[3], seeds=harness.held_out_seeds(5))`.
-#    What does the handler buy at 8 turns, and against which baseline?
-
-# %%
-MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
-
-answer_1 = None  # replace with your count
-
-
-def handler(data):
-    return None  # replace with the text of the answer the run's tool results hold
-
-
-say(f"the checks run exercise 1 at {TURNS} turns and steps, exercise 2 at {HANDLER_TURNS} turns, "
-    f"on all {len(sim.TASKS)} tasks")  # fmt: skip
-print(check_exercise_1(MY_SEED, answer_1))
-print(check_exercise_2(handler, MY_SEED))
-
-# %% [markdown]
-# ## Explore
-#
-# The panel replays the recorded runs: no model is called and nothing leaves this machine.
-# Choose a framework agent and one of the recorded held-out seeds (**new seed** draws another
-# of them; a seed that was not recorded is refused, with the recorded ones named). At the seed
-# it puts the agent beside the course loop sent through the same endpoint: the sums over the
-# tasks, how the runs ended, and only the tasks where the two differ, with tokens per task as
-# the figure. Below it, the same-seed differences, agent minus course loop, with their 95 %
-# intervals over every recorded seed. There is no budget control: each agent's bound is its
-# own, as its name says and as recorded. **reset** brings back the lesson's defaults. The
-# panel's output is not part of the checked record.
-
-# %% tags=["nbval-ignore-output"]
-from sim.presentation.panel_frameworks import frameworks_panel
-
-panel = frameworks_panel()
-panel
