@@ -82,10 +82,10 @@ say(f"budget {BUDGET} steps | {len(SEEDS)} held-out seeds from {SEEDS[0]}, {len(
 # ## 1 · Reflection after a tool error
 #
 # Reflection: when a step goes wrong, let the model think about what went wrong before it
-# acts again. Reflexion
-# ([Shinn et al., 2023](https://arxiv.org/abs/2303.11366)) feeds it something external: a
-# failed test, an error message. [Huang et al. (2023)](https://arxiv.org/abs/2310.01798) asked
-# what happens when the model has only itself to go on. Their abstracts:
+# acts again. Reflexion ([Shinn et al., 2023](https://arxiv.org/abs/2303.11366)) feeds it
+# something external: a failed test, an error message.
+# [Huang et al. (2023)](https://arxiv.org/abs/2310.01798) asked what happens when the model
+# has only itself to go on. Their abstracts:
 
 # %%
 say(
@@ -98,8 +98,8 @@ say(
 
 # %% [markdown]
 # Lesson 1's `self_critique` switch charges 40 tokens a tool error and changes no draw, so it
-# can only cost; it is the single loop's baseline row below. The course's rules let a reflection change the next pick (option
-# `reflection`: `feedback` or `intrinsic`):
+# can only cost; it is the single loop's baseline row below. The course's rules let a
+# reflection change the next pick (option `reflection`: `feedback` or `intrinsic`):
 #
 # rule | what it says
 # --- | ---
@@ -369,7 +369,7 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 # the summary's 20 once, so compaction pays only when several calls are summarized at once.
 # What emerges is how often a pick needs a field only in the summary, and the extra steps
 # those misses cost: the saving peaks at 1.3 % of the tokens (k = 2), and keeping 1 call
-# loses tokens and tasks alike. The source's 84 % comes from 100-turn runs whose old results
+# costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
 # pile up; these runs are at most 8 steps. What a real summary loses the simulator cannot say.
 #
 # ## Summary
