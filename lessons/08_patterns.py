@@ -151,18 +151,19 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
 # %% [markdown]
 # **What the rules put there and what emerges.**
 #
-# - By the rules: the tokens (RF1 40 an error, as `self_critique`; RF2 40 a pick) and RF2's
-#   flip shares, 0.1 and 0.05.
+# - By the rules: the tokens (40 an error with feedback, as `self_critique`; 40 a pick
+#   without) and the flip shares of critique without feedback, 0.1 and 0.05.
 # - Set by no share, but by `SUPPLIERS` and the tasks' chains: the feedback names the supplier
 #   of the missing field, one link back (after `tariff` fails before any reading,
 #   `consumption`, while the job needs `read_meter`). That is where the 2 loops part.
-# - Single loop: the pick after a failed call is a fresh draw, often right already, so RF1
-#   turns right picks wrong more often than wrong picks right, adds tool errors, and its
-#   success interval holds zero.
-# - Split: the blind executor would otherwise walk on through a wrong plan, so RF1's success
-#   interval lies above zero, with fewer tool errors. At RF3 0.1 it holds zero.
-# - RF2 sees no error at all: in the split its success interval lies below zero, the
-#   direction Huang et al. report, here set by RF2's shares.
+# - Single loop: the pick after a failed call is a fresh draw, often right already, so
+#   feedback (RF1) turns right picks wrong more often than wrong picks right, adds tool
+#   errors, and its success interval holds zero.
+# - Split: the blind executor would otherwise walk on through a wrong plan, so with feedback
+#   the success interval lies above zero, with fewer tool errors. Once a tenth of the
+#   feedback misleads (RF3 0.1), it holds zero.
+# - Critique without feedback (RF2) sees no error at all: in the split its success interval
+#   lies below zero, the direction Huang et al. report, here set by the rule's shares.
 #
 # ## 2 · Parallel plan execution
 #
@@ -379,13 +380,13 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 # pattern | the source says | the course's rule gives
 # --- | --- | ---
 # reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, gone once a tenth of the feedback misleads
-# critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by RF2's shares), the dearest tokens in both loops
+# critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
 # a guardrail beside the work | the Agents SDK runs guardrails in parallel | blocking keeps most wrong writes out, with no success difference measured; parallel catches them after the write and loses answers
 # a compacted trace | Anthropic, as reported: 84 % fewer tokens over 100 turns | at most 1.3 % saved in these short runs; tasks lost when too little is kept
 #
-# In each, the rule sets the costs (the tokens of a reflection or a review, the cap on a
-# speed-up, a blocked write) and the rest of the model decides how large the effect is.
+# In each, the rule sets the costs and the caps; the rest of the model decides how large the
+# effect is.
 #
 # ## Exercises
 #
@@ -425,9 +426,9 @@ print(check_review_prevented(MY_SEED, prevented))
 # %% [markdown]
 # ## Explore
 #
-# Choose a pattern, a loop (and for compaction the calls kept), a seed (**new seed** draws
-# one) and a budget: the panel puts the pattern beside the same loop without it, one run of
-# each task (the intervals above are the verdict). **reset** brings back the defaults. The
+# Choose a pattern, a loop (for compaction, the calls kept), a seed (**new seed** draws one)
+# and a budget: the panel puts the pattern beside the same loop without it, one run a task
+# (the intervals above are the verdict). **reset** brings back the defaults. The
 # panel's output is not part of the checked record.
 
 # %% tags=["nbval-ignore-output"]
@@ -470,9 +471,10 @@ for kind in ("off", "feedback"):
 # The plan's first position is wrong (`tariff` before any reading). Without the rule the
 # blind executor's first 3 calls fail. With it, the first error's feedback names
 # `consumption`, already the plan's next position, so nothing is replaced; after
-# `consumption` fails for want of the readings, RF1 sends the executor to `read_meter` in
-# place of the plan's last position, and the run takes a step fewer. RF1 is nearer to
-# passing a tool's error back within one run than to Reflexion's memory across trials.
+# `consumption` fails for want of the readings, the feedback sends the executor to
+# `read_meter` in place of the plan's last position, and the run takes a step fewer. This
+# feedback is nearer to passing a tool's error back within one run than to Reflexion's
+# memory across trials.
 #
 # ### A parallel run with a replan
 #
@@ -594,8 +596,8 @@ say(
 # section 4. Where the curve turns is read two ways: the k with the least tokens per solved
 # task, and the smallest k from which the success lost holds zero in its interval at that k
 # and every larger one. In the split the executor's kept call costs 10 tokens, not 22, so a
-# summary pays only when 4 or more calls are summarized (CP1); and CP2 still touches its
-# picks after the plan.
+# summary pays only when 4 or more calls are summarized (CP1); and the recall rule (CP2)
+# still touches its picks after the plan.
 
 # %%
 from sim.measurement.compaction_sweep import turn
@@ -697,8 +699,8 @@ print(check_parallel_seconds(MY_SEED, parallel_seconds))
 
 # %% [markdown]
 # 4. **A compacted step.** Write `step_tokens(trace_length, keep_last)`: a single-loop step's
-#    tokens under CP1, before its observation (lesson 1's 60 + 22 x the calls re-sent, plus
-#    the summary's cost when calls are summarized). The check compares it with every step the
+#    tokens under the cost rule (CP1), before its observation (lesson 1's 60 + 22 x the calls
+#    re-sent, plus the summary's cost when calls are summarized). The check compares it with every step the
 #    single loop takes at your seed with keep_last 1, 2 and 3.
 
 
