@@ -543,15 +543,15 @@ def lesson_08() -> list[str]:
         "`sim.measurement.reflection_flips.reflection_flips`)."
     )
     lines.append(
-        f"2. Walk the events: a `plan` or `replan` event adds its {PLANNER_SECONDS} s and starts a new stretch; within a stretch the "
+        "2. `sum(r.wrong and r.refused and not r.made and not r.empty for r in run.reviews)` "
+        f"({patterns.check_review_prevented(A, patterns.review_prevented)}); a refused call with no value "
+        "writes nothing, so it prevents nothing."
+    )
+    lines.append(
+        f"3. Walk the events: a `plan` or `replan` event adds its {PLANNER_SECONDS} s and starts a new stretch; within a stretch the "
         "k-th call of each branch (`detail` starts `bN tool`) runs in wave k, and each wave costs its longest "
         "call's `tool_seconds`; the sum is the parallel run's seconds "
         f"(`patterns.parallel_seconds_from_log`; {patterns.check_parallel_seconds(A, patterns.parallel_seconds_from_log)})."
-    )
-    lines.append(
-        "3. `sum(r.wrong and r.refused and not r.made and not r.empty for r in run.reviews)` "
-        f"({patterns.check_review_prevented(A, patterns.review_prevented)}); a refused call with no value "
-        "writes nothing, so it prevents nothing."
     )
     lines.append(
         f"4. `{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} * min(trace_length, keep_last)`, plus "
