@@ -267,6 +267,7 @@ def pytest_terminal_summary(terminalreporter, config):
 
 MAX_WORKERS = 4  # `-n auto`: one worker per core, at most this many (the longest groups bound the rest)
 BROWSER_GROUP = "tests/test_browser.py"
+LONG_GROUPS = ("tests/test_site.py",)  # few tests, a minute or more each run (a build and a browser): early
 FIGURE_TEST = "tests/test_lessons.py::test_committed_figures_are_what_the_lesson_draws["
 
 
@@ -281,10 +282,12 @@ def course_group(nodeid: str) -> str:
 def group_order(sizes: dict[str, int]) -> list[str]:
     """The order in which groups (name -> number of tests) are handed to the workers: the browser
     test first (its JupyterLab kernels then run every lesson while the workers go on), then the
-    lessons under nbval, then the other test files; within each, most tests first."""
+    LONG_GROUPS (so none starts last), the lessons under nbval, then the other test files; within
+    each, most tests first."""
 
     def rank(group: str) -> tuple:
-        kind = 0 if group == BROWSER_GROUP else 1 if group.startswith("lessons/") else 2
+        kind = (0 if group == BROWSER_GROUP else 1 if group in LONG_GROUPS
+                else 2 if group.startswith("lessons/") else 3)  # fmt: skip
         return kind, -sizes[group]
 
     return sorted(sizes, key=rank)

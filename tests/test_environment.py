@@ -341,11 +341,12 @@ def test_a_lessons_cells_and_its_figure_test_share_a_group_and_other_tests_go_by
     assert group("tests/test_cli.py::TestX::test_y") == "tests/test_cli.py"  # a class does not split its file
 
 
-def test_the_browser_test_is_handed_out_first_then_the_lessons_then_the_rest_largest_first():
+def test_the_browser_test_is_handed_out_first_then_the_long_groups_the_lessons_and_the_rest_largest_first():
     sizes = {"tests/test_cli.py": 30, "lessons/01_a.ipynb": 40, "tests/test_browser.py": 12,
-             "tests/test_sim_golden.py": 300, "lessons/04_b.ipynb": 60}  # fmt: skip
-    assert conftest.group_order(sizes) == ["tests/test_browser.py", "lessons/04_b.ipynb", "lessons/01_a.ipynb",
-                                           "tests/test_sim_golden.py", "tests/test_cli.py"]  # fmt: skip
+             "tests/test_sim_golden.py": 300, "lessons/04_b.ipynb": 60, "tests/test_site.py": 5}  # fmt: skip
+    assert conftest.group_order(sizes) == ["tests/test_browser.py", "tests/test_site.py", "lessons/04_b.ipynb",
+                                           "lessons/01_a.ipynb", "tests/test_sim_golden.py",
+                                           "tests/test_cli.py"]  # fmt: skip
 
 
 def _options(numprocesses=None, dist="no"):
