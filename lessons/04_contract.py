@@ -37,7 +37,7 @@
 #   rules give.
 #
 # **It assumes:** lessons 1 to 3. **Time:** about an hour for the core; Going further about
-# two hours and a half. Terms in links are explained in the course [glossary](../GLOSSARY.md).
+# an hour and a half. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # A run under the contract, with the rules ([CT1 to CT12](../GLOSSARY.md#rule-codes), stated below) that govern each move:
 #
@@ -115,18 +115,18 @@ print(
 #
 # rule | what it says
 # --- | ---
-# CT1, the plan | A goal field and a list of steps. A step has an id, a tool, the ids of the steps it depends on, the fields it requires and produces, and a timeout in simulated seconds. Steps run in list order, so a step may depend only on earlier steps.
-# CT2, the first plan | The contract's first plan for a task is the split's plan for the same task and seed, from the same [draws](../GLOSSARY.md#draw) (`sim.model.picks.write_plan`): each position is right with the flat share selection(1), else a random tool (AA24), and the plan is as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence) (AA29). Only what happens after the first plan differs, so every run pairs with lesson 2's run.
-# CT3, around the tools | A step's requires and produces are its tool's contract (`TOOL_CONTRACTS`); it depends on the latest earlier step producing each field it requires; its timeout is `TIMEOUT_FACTOR` x its tool's duration. The goal is the field the request asks for (`GOALS`).
-# CT4, validation before execution | The schema refuses duplicate step ids, unknown tools and a dependency on a missing or a later step. The data-flow check refuses a step whose required field neither an upstream step nor the scratchpad holds, and a plan that produces no goal field. Each refusal names the step; a refused plan is not run: it is a replan event.
+# CT1, the plan | A goal field and a list of steps; a step has an id, a tool, the steps it depends on, the fields it requires and produces, and a timeout in simulated seconds. Steps run in list order, so a step may depend only on earlier steps.
+# CT2, the first plan | The contract's first plan for a task is the split's plan for the same task and seed, from the same [draws](../GLOSSARY.md#draw): each position right with the flat share selection(1), else a random tool (AA24), as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence) (AA29). Only what happens after the first plan differs, so every run pairs with lesson 2's run.
+# CT3, around the tools | A step's requires and produces are its tool's (`TOOL_CONTRACTS`); it depends on the latest earlier step producing each field it requires; its timeout is `TIMEOUT_FACTOR` x its tool's duration. The goal is the field the request asks for (`GOALS`).
+# CT4, validation | The schema refuses duplicate ids, unknown tools and a dependency on a missing or later step; the data-flow check refuses a step whose required field neither an upstream step nor the scratchpad holds, and a plan that produces no goal field. A refused plan is not run: it is a replan event.
 # CT5, preconditions | Before every tool call the executor checks that the scratchpad holds every field the step requires. A missing field, a tool error, a call cut at its timeout, or a plan ending without its goal field is a replan event.
-# CT6, replanning | The planner sees the scratchpad (the fields held, and the loops' progress count: how far the job has got) and the error (which step failed, and why). It drops the rest of the plan and writes a sub-plan for the positions that remain: each position of the sub-plan is again right with the flat share selection(1), else a random tool, drawn from the same stream after the first plan's draws.
-# CT7, the replan limit | Every replan counts against `max_replans`, including a replan whose sub-plan is refused in turn. A replan event after `max_replans` replans ends the run (stop reason "max_replans").
+# CT6, replanning | The planner sees the scratchpad (with the loops' progress count: how far the job has got) and the error, drops the rest of the plan and writes a sub-plan for the positions that remain: each position of the sub-plan is again right with the flat share selection(1), else a random tool, from the same draw stream.
+# CT7, the replan limit | Every replan counts against `max_replans`, including a replan whose sub-plan is refused in turn; a replan event beyond the limit ends the run.
 # CT8, steps | Every planner call (the first plan and every replan) is a step, and so is every tool call (AA25). Validation and precondition checks are local code: no step, no token, no simulated second.
-# CT9, tokens | A plan costs 60 + 25 x its length (AA28), a replan 30 more for the error context; a tool call costs 40 + 10 x tool calls so far, plus 30 for its observation (AA28). All of it is `sim.model.costs`.
-# CT10, simulated seconds | A planner call takes `PLANNER_SECONDS`; a tool call its tool's duration, or its step's timeout when it is cut there.
-# CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (1000), `max_seconds` (22), `max_replans` (2). The token and seconds defaults are twice the cost of the longest run that goes right first time: a record task, 1 plan and 4 tool calls, 500 tokens and 11 seconds. Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if not, the run stops there, naming the first bound that fails in that order. No bound is ever exceeded.
-# CT12, the exit state | From what the runtime observes, the first that holds: SUCCESS, the plan completed and the goal test GT1 holds (the answer held is the requested field's value, RT1; for a record, written with the amount the tariff returned); PARTIAL_SUCCESS, the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record), a run cut by a bound included; REPLAN_EXHAUSTED, the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run.
+# CT9, tokens | A plan costs 60 + 25 x its length (AA28), a replan 30 more for the error; a tool call 40 + 10 x tool calls so far, plus 30 for its observation (AA28).
+# CT10, seconds | A planner call takes `PLANNER_SECONDS`; a tool call its tool's duration, or its step's timeout when cut there.
+# CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (1000), `max_seconds` (22), `max_replans` (2). Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if not, the run stops, naming the first bound that fails. No bound is ever exceeded.
+# CT12, the exit state | From what the runtime observes, the first that holds: SUCCESS, the plan completed and the goal test GT1 holds (the answer held is the requested field's value, RT1; for a record, written with the tariff's amount); PARTIAL_SUCCESS, the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record); REPLAN_EXHAUSTED, a replan was needed beyond `max_replans`; else TIMEOUT. A stop reason names what ended the run.
 #
 # CT2 and CT6 are the model's given skill, like the source's AA29: the planner knows how long a
 # plan must be and, at a replan, how many positions remain (the progress count is kept from the
@@ -212,13 +212,12 @@ say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.eve
 # %% [markdown]
 # ## Preconditions during execution
 #
-# Validation trusts what each step says it produces. A tool can return something other
-# than the plan expected, so the executor checks each step's required fields against the
-# scratchpad before every call. In this world every tool produces what its contract says, so
-# a plan that passes validation never fails a precondition; to see the check work we build
-# a plan whose first step *claims* `read_meter` produces m3. Validation accepts it; the
-# precondition check stops the second step before its call, and the replan writes a
-# sub-plan for the 2 positions that remain.
+# Validation trusts what each step says it produces; a tool can return something else, so the
+# executor checks each step's required fields against the scratchpad before every call. In
+# this world every tool produces what its contract says, so a plan that passes validation
+# never fails a precondition. To see the check work, a plan whose first step *claims*
+# `read_meter` produces m3: validation accepts it, the precondition check stops the second step
+# before its call, and the replan writes a sub-plan for the 2 positions that remain.
 
 # %%
 claims_m3 = plan_schema.plan_from_tools(("read_meter", "tariff"), "amount", INITIAL).model_dump()
@@ -249,13 +248,11 @@ say(
 # %% [markdown]
 # ## Bounds and exit states
 #
-# Before every planner call and every tool call, the contract checks that the call fits all
-# of max_steps, max_tokens and max_seconds; if it does not, the run stops there, so no bound
-# is ever exceeded. Then CT12 decides the exit state from what the runtime observed. The exit
-# state never reads the right answer: a runtime does not have it. So an exit state is a claim
-# the runtime makes, and whether the answer was right (the original success measure) is a
-# second column beside it. Two counts compare the claim with the truth: a
-# [**silent failure**](../GLOSSARY.md#silent-failure) is a run reported SUCCESS with a wrong
+# Before every call the contract checks that the call fits the bounds, so no bound is ever
+# exceeded; then CT12 decides the exit state from what the runtime observed. The exit state
+# never reads the right answer: a runtime does not have it. So an exit state is a claim, and
+# whether the answer was right (the original success measure) is a second column beside it:
+# a [**silent failure**](../GLOSSARY.md#silent-failure) is a run reported SUCCESS with a wrong
 # answer, a [**false alarm**](../GLOSSARY.md#false-alarm) a run reported otherwise with the
 # right one. One constructed case per state:
 
@@ -282,10 +279,9 @@ for case, kwargs in constructed.items():
 show(pd.DataFrame(rows))
 
 # %% [markdown]
-# The third row is worth a second look: the record task holds the right amount, so by the
-# original measure its answer is correct, yet the record was never written. The exit state
-# says PARTIAL_SUCCESS, and that is the difference between the two measures. Counted against
-# the answer it is a false alarm, one where the runtime is stricter than the answer measure.
+# In the third row the record task holds the right amount, so by the original measure its
+# answer is correct, yet the record was never written: PARTIAL_SUCCESS, a false alarm where the
+# runtime is stricter than the answer measure.
 #
 # ## G05 under the contract, beside G05 under the split
 #
@@ -313,10 +309,8 @@ say(
 #
 # All 24 tasks on both runs at the budget of 8 steps, with the contract's default bounds. The
 # first table is the contract's rows of lesson 2's table (the loops' rows are there). The second
-# is new: the replans and the exit states, from the rule CT12 applied to what each run observed,
-# for every setup (a loop's fields are its [trace](../GLOSSARY.md#trace)'s calls replayed; a loop
-# that stopped by itself counts as a completed plan). Its first block is what each setup
-# reports; its second is the truth: tasks solved, silent failures and false alarms.
+# applies CT12 to what each run observed, for every setup (a loop's fields are its
+# [trace](../GLOSSARY.md#trace)'s calls replayed): first what each setup reports, then the truth.
 
 # %%
 contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
@@ -327,14 +321,13 @@ exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
 show(exits, ["setup", "run"], breaks=["solved (true)"])
 
 # %% [markdown]
-# Two runs are a small sample, so the verdict comes from many seeds. The next cell runs the
-# setups over 10,000 seeds (runs A and B are the first 2) and prints the contract minus each other
-# setup, seed by seed, as a mean per run of 24 tasks (success as a share of the tasks) with its
-# 95 % [interval](../GLOSSARY.md#interval); lesson 5 explains such intervals. The loops as lesson 2
-# ran them follow the model's own stop, which does not always come when the job is done, so they
-# may wander after it: not like for like. So the table also sets the contract beside the loops
-# under lesson 3's stop-when-done rule (SB1): once the goal test GT1 holds, the next step is a
-# stop, paid like any step. The last lines count what the loops pay to stop.
+# Two runs are a small sample, so the verdict comes from 10,000 seeds (runs A and B are the
+# first 2): the contract minus each other setup, seed by seed, as a mean per run of 24 tasks
+# (success as a share of the tasks) with its 95 % [interval](../GLOSSARY.md#interval); lesson 5
+# explains such intervals. The loops as lesson 2 ran them follow the model's own stop, which
+# does not always come when the job is done, so they may wander after it: not like for like. So
+# the table also sets the contract beside the loops under lesson 3's stop-when-done rule (SB1):
+# once the goal test GT1 holds, the next step is a stop, paid like any step.
 
 
 # %%
@@ -358,27 +351,21 @@ for label, other in LOOPS:
     left_out = many["contract"].steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0)
     mean, low, high = t_interval(left_out)
     say(f"steps, the stop steps of the {label} with SB1 left out: {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
-for seed in SEEDS:
-    runs = [sim.run_task("single-loop", task, seed, BUDGET, stop_when_done=True) for task in sim.TASKS]
-    stops = [step for run in runs for step in run.log if step.tool is None]
-    tokens = sum(step.tokens for step in stops)
-    say(f"single loop with SB1, run {sim.run_label(seed)}: stop steps {len(stops)}, their tokens {tokens}")
 
 # %% [markdown]
 # - **Cheaper on every count.** Against both loops the contract takes fewer steps, tool calls
-#   and tokens and makes fewer tool errors: -11.03 steps a run against the single loop and
-#   -34.41 against the split, -3400.81 and -2163.38 tokens, every interval below zero. On runs A
-#   and B it makes 0 tool errors, which holds [by construction](../GLOSSARY.md#by-rule) in this
-#   world, as the next section shows: it pays for wrong plans in replans (9 and 8) instead.
+#   and tokens and makes fewer tool errors (every interval below zero): -11.03 steps a run
+#   against the single loop, -34.41 against the split. Its 0 tool errors on runs A and B hold
+#   [by construction](../GLOSSARY.md#by-rule), as the next section shows; it pays for wrong plans in
+#   replans (9 and 8) instead.
 # - **A little more success** than the loops as lesson 2 ran them: +0.0172 of the tasks against
 #   the single loop and +0.0251 against the split.
 # - **Like for like, the lead shrinks.** It solves fewer tasks than either stopping loop
-#   (-0.0167 and -0.0071 of the tasks), and still uses fewer steps, tool calls and tokens and
-#   makes fewer tool errors. Part of its lead in steps is how each pays for its end: the single
-#   loop spends 23 and 24 stop steps on runs A and B (2810 and 3002 tokens), while the
-#   contract's plan names its last step and its runtime ends with no call (CT8). With the stop
-#   steps left out, the contract takes more steps than the single loop (+15.66 a run), not
-#   fewer, and still fewer than the split (-9.38).
+#   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
+#   tool errors. Part of its lead in steps is how each pays for its end: a stopping loop pays a
+#   step to stop, while the contract's runtime ends with no call (CT8).
+#   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
+#   run), and still fewer than the split (-9.38).
 #
 # Which of these matter depends on what a tool error or a lost task costs in a real system.
 
@@ -397,21 +384,13 @@ for seed in SEEDS:
 # %%
 import itertools
 
-for kind in plan_schema.GOALS:
+for kind, goal in plan_schema.GOALS.items():
     task = next(t for t in sim.TASKS if t.kind == kind)
-    goal, candidates = (
-        plan_schema.GOALS[kind],
-        list(itertools.product(sim.TOOL_NAMES, repeat=len(task.sequence))),
-    )
-    passing = [
-        tools
-        for tools in candidates
-        if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL), INITIAL)
-    ]
-    say(
-        f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
-        f"the right plan: {'yes' if passing == [task.sequence] else 'no'}"
-    )
+    candidates = list(itertools.product(sim.TOOL_NAMES, repeat=len(task.sequence)))
+    plans = {tools: plan_schema.plan_from_tools(tools, goal, INITIAL) for tools in candidates}
+    passing = [tools for tools, plan in plans.items() if not plan_schema.validate_plan(plan, INITIAL)]
+    right = "yes" if passing == [task.sequence] else "no"
+    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, the right plan: {right}")
 
 # %% [markdown]
 # ## Summary
