@@ -123,7 +123,7 @@ print(
 # CT6, replanning | The planner sees the scratchpad (with the loops' progress count: how far the job has got) and the error, drops the rest of the plan and writes a sub-plan for the positions that remain: each position of the sub-plan is again right with the flat share selection(1), else a random tool, from the same draw stream.
 # CT7, the replan limit | Every replan counts against `max_replans`, including a replan whose sub-plan is refused in turn; a replan event beyond the limit ends the run.
 # CT8, steps | Every planner call (the first plan and every replan) is a step, and so is every tool call (AA25). Validation and precondition checks are local code: no step, no token, no simulated second.
-# CT9, tokens | A plan costs 60 + 25 x its length (AA28), a replan 30 more for the error; a tool call 40 + 10 x tool calls so far, plus 30 for its observation (AA28).
+# CT9, tokens | A plan costs 60 + 25 x its length (AA28), a replan 60 + 25 x its length, plus 30 for the error context; a tool call 40 + 10 x tool calls so far, plus 30 for its observation (AA28).
 # CT10, seconds | A planner call takes `PLANNER_SECONDS`; a tool call its tool's duration, or its step's timeout when cut there.
 # CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (1000), `max_seconds` (22), `max_replans` (2). Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if not, the run stops, naming the first bound that fails. No bound is ever exceeded.
 # CT12, the exit state | From what the runtime observes, the first that holds: SUCCESS, the plan completed and the goal test GT1 holds (the answer held is the requested field's value, RT1; for a record, written with the tariff's amount); PARTIAL_SUCCESS, the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record); REPLAN_EXHAUSTED, a replan was needed beyond `max_replans`; else TIMEOUT. A stop reason names what ended the run.
@@ -178,8 +178,7 @@ print("goal field per kind of task:", ", ".join(f"{kind} {goal}" for kind, goal 
 #
 # The schema is two pydantic models, a step and a plan. The plan model checks the structure
 # when it is built, so a plan with a duplicate id, an unknown tool or a dependency on a
-# missing or later step cannot even be constructed
-# (Going further shows every kind of refusal).
+# missing or later step cannot even be constructed. Going further lists the refusals.
 
 # %%
 print(code_of(plan_schema.PlanStep, docstring=True))
@@ -358,7 +357,7 @@ for label, other in LOOPS:
 #   against the single loop, -34.41 against the split. Its 0 tool errors on runs A and B hold
 #   [by construction](../GLOSSARY.md#by-rule), as the next section shows; it pays for wrong plans in
 #   replans (9 and 8) instead.
-# - **A little more success** than the loops as lesson 2 ran them: +0.0172 of the tasks against
+# - **A little more success** than the loops with the model's own stop: +0.0172 of the tasks against
 #   the single loop and +0.0251 against the split.
 # - **Like for like, the lead shrinks.** It solves fewer tasks than either stopping loop
 #   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
@@ -457,7 +456,7 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: where the default bounds come from, every kind of refusal, the contract's
+# What this part adds: where the default bounds come from, the refusals kind by kind, the contract's
 # loop in code, the scratchpad at a run's end, a run as the chat requests it would send, the tasks the contract loses, the
 # loops' exit states, validation that is no longer an oracle (a look-alike tool), wrong
 # arguments, the step budget and the replan limit swept, the contract beside real frameworks,
@@ -484,9 +483,9 @@ say(
 )
 
 # %% [markdown]
-# ### Every kind of refusal
+# ### The refusals, kind by kind
 #
-# A plan with a broken structure is refused by the schema itself. Below, a right plan for
+# The schema refuses a plan with a broken structure. Below, a right plan for
 # G05 with its third step given the id of the second:
 
 # %%
