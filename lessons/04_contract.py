@@ -842,20 +842,18 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   failures are record tasks written right and then spoiled by a later call: the answer
 #   measure reads the last result, the runtime the record.
 # - **Against loops that follow the model's own stop, the contract solves more** over 10,000
-#   seeds: +0.0336 a run against the single loop and +0.0275 against the split; on runs A and
-#   B success is unmeasured. Steps, tool calls, tokens and tool errors stay measured and
-#   lower, as with the 5 tools.
+#   seeds: +0.0336 of the tasks against the single loop and +0.0275 against the split.
+#   Steps, tool calls, tokens and tool errors stay lower, as with the 5 tools.
 # - **Like for like, with both loops stopping when done (SB1, paid), it still solves a little
-#   more**: +0.0139 a run against the single loop, 95 % interval [+0.0125, +0.0153], and
-#   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds; on runs A and
-#   B the difference is unmeasured. That is about a third of a task and a quarter of a task
-#   in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
+#   more**: +0.0139 of the tasks against the single loop, 95 % interval [+0.0125, +0.0153], and
+#   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds. That is about
+#   a third of a task and a quarter of a task in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
 #   than the contract; what turns it is the look-alike's cost, which is larger for a loop
 #   with SB1 (on the truth table's seeds, 23.35 solved a run with the 5 tools, 22.07 with the
 #   look-alike) than for the contract (22.96 and 22.44). That fits SB1 stopping on the
 #   look-alike's amount, as its silent failures show, though these figures do not trace it
 #   run by run.
-# - **The look-alike costs every setup tasks**: -0.0400 a run for the single loop, -0.0260
+# - **The look-alike costs every setup tasks**: -0.0400 of the tasks for the single loop, -0.0260
 #   for the split and -0.0236 for the contract. Validation does not catch it, so the
 #   contract's lead is not validation telling the two tools apart; these figures do not say
 #   where each setup loses its tasks.

@@ -1835,8 +1835,8 @@ LOOKALIKE_SB1 = [(setup, {"lookalike": True, "stop_when_done": True}) for setup 
 lookalike_contract_solves_more_than_stopping_loops = says("lookalike_contract_solves_more_than_stopping_loops",
     LOOKALIKE_SB1, LOOKALIKE["contract"], success="unmeasured; up")
 lookalike_contract_stays_lower = says("lookalike_contract_stays_lower",
-    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down",
-    tool_calls="measured down", tokens="measured down", tool_errors="measured down")
+    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down; down",
+    tool_calls="measured down; down", tokens="measured down; down", tool_errors="measured down; down")
 # fmt: on
 
 
@@ -2761,7 +2761,7 @@ REGISTRY: dict[str, list] = {
          ByRule(exit_states_read_only_observations)),
         ("and 2 and 1 of those hold an answer the original measure counts right: false alarms",
          Holds(sweep_false_alarms_at_budget_4)),
-        ("Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools",
+        ("Steps, tool calls, tokens and tool errors stay lower, as with the 5 tools",
          Holds(lookalike_contract_stays_lower)),
         ("The look-alike costs every setup tasks", Holds(lookalike_costs_every_setup_tasks)),
         ("Lower max tokens at budget 8", NotAClaim("an exercise for the student")),
