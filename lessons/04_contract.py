@@ -17,83 +17,75 @@
 # %% [markdown]
 # # Lesson 4 · The planner-executor contract
 #
-# Lesson 2 split the loop into a [planner](../GLOSSARY.md#planner) and a blind [executor](../GLOSSARY.md#executor). The [split](../GLOSSARY.md#split) was cheaper in
-# [tokens](../GLOSSARY.md#token), but a wrong position in the [plan](../GLOSSARY.md#plan) was run anyway and only understood after it had
-# failed: G05 paid 3 [tool errors](../GLOSSARY.md#tool-error) for one wrong first position. Lesson 3 swept the [step budget](../GLOSSARY.md#step-budget)
-# and asked where a loop should stop.
+# Lesson 2's blind [executor](../GLOSSARY.md#executor) ran a wrong position of its [plan](../GLOSSARY.md#plan) anyway and
+# learned only from the failure: G05 paid 3 [tool errors](../GLOSSARY.md#tool-error) for one wrong first position. This
+# lesson puts a [**contract**](../GLOSSARY.md#contract) between the [planner](../GLOSSARY.md#planner) and the executor,
+# as the course's contract template describes, builds each part in `sim/engine/contract.py`,
+# and measures it against the [single loop](../GLOSSARY.md#single-loop) and the blind [split](../GLOSSARY.md#split) on the
+# same 24 tasks, [seeds](../GLOSSARY.md#seed) and [step budget](../GLOSSARY.md#step-budget). As before, everything is
+# **fictional**: no model, no tool server, no network.
 #
 # **After this lesson you can:**
 #
 # - write a plan as a [small graph](../GLOSSARY.md#dag) of [steps](../GLOSSARY.md#step) under a schema, and [validate](../GLOSSARY.md#validation) it before any call;
-# - name the contract's parts ([preconditions](../GLOSSARY.md#precondition), the
-#   [scratchpad](../GLOSSARY.md#scratchpad), [replanning](../GLOSSARY.md#replanning) with a
-#   limit, [bounds](../GLOSSARY.md#bounds)) and follow one task through them;
-# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it, and tell
-#   the state a runtime reports from whether the answer was right;
-# - measure the contract against the [single loop](../GLOSSARY.md#single-loop) and the split, and say which of its gains
-#   the model's rules give and which hold only while validation knows the [tools](../GLOSSARY.md#tool);
-# - map the contract's exit states onto the bounds and end signals of real frameworks.
+# - follow one task through the contract's parts: [preconditions](../GLOSSARY.md#precondition), the
+#   [scratchpad](../GLOSSARY.md#scratchpad), [replanning](../GLOSSARY.md#replanning) with a limit, and
+#   [bounds](../GLOSSARY.md#bounds);
+# - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it, and tell the state a runtime
+#   reports from whether the answer was right;
+# - measure the contract against both loops, like for like, and say which of its gains the model's
+#   rules give.
 #
-# **It assumes:** lessons 1 to 3 (both setups, the [band rule](../GLOSSARY.md#band-rule), the step budget). **Time:**
-# about two hours. Terms in links are explained in the course [glossary](../GLOSSARY.md).
-#
-# This lesson puts a [**contract**](../GLOSSARY.md#contract) between the planner and the executor, the arrangement the
-# course's contract template describes: the plan is a small graph of steps under a schema;
-# it is **validated before anything runs**; the executor checks each step's
-# **preconditions** before calling its tool; one **scratchpad** holds what is known; a failed
-# check is a **replan** event, and replans are counted against a limit; hard **bounds** on
-# steps, tokens and simulated seconds stop every run; and every run ends in exactly one
-# **exit state**. We build each piece in `sim/engine/contract.py`, show it in code, and measure the
-# contract against the single loop and the blind split on the same 24 tasks, [seeds](../GLOSSARY.md#seed) and
-# budgets. As before, everything is **fictional**: no model, no tool server, no network.
+# **It assumes:** lessons 1 to 3. **Time:** about an hour for the core; Going further about
+# an hour and a half. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # A run under the contract, with the rules ([CT1 to CT12](../GLOSSARY.md#rule-codes), stated below) that govern each move:
 #
 # ```mermaid
-# flowchart LR
-#     plan["first plan: a graph of steps<br/>(CT1 to CT3)"] --> validate(["validate the plan (CT4)"])
-#     validate -- "accepted" --> bound(["next call within<br/>the bounds? (CT11)"])
-#     validate -- "refused" --> replan(["replans left?<br/>(CT6, CT7)"])
+# flowchart TD
+#     plan["first plan<br/>(CT1 to CT3)"] --> validate(["plan valid?<br/>(CT4)"])
+#     validate -- "yes" --> bound(["next call fits<br/>the bounds? (CT11)"])
+#     validate -- "no" --> replan(["replans left?<br/>(CT6, CT7)"])
 #     bound -- "yes" --> pre(["preconditions<br/>hold? (CT5)"])
 #     bound -- "no" --> exit
-#     pre -- "yes" --> act["call the tool, write<br/>the scratchpad"]
+#     pre -- "yes" --> act["call the tool,<br/>write the scratchpad"]
 #     pre -- "no" --> replan
-#     act -- "tool error<br/>or timeout" --> replan
-#     act -- "ok" --> done(["plan complete?"])
+#     act -- "error or<br/>timeout" --> replan
+#     act -- "ok" --> done(["plan<br/>complete?"])
 #     done -- "no" --> bound
 #     done -- "yes" --> exit
-#     replan -- "yes: a new plan<br/>for the rest" --> validate
+#     replan -- "yes: a plan<br/>for the rest" --> validate
 #     replan -- "no" --> exit
-#     exit["exit state (CT12), the first that holds:<br/>SUCCESS: plan complete, goal field held (GT1)<br/>PARTIAL_SUCCESS: the goal or a field on the way held<br/>REPLAN_EXHAUSTED: a replan was needed beyond the limit<br/>TIMEOUT: otherwise"]
+#     exit["exit state<br/>(CT12)"]
 # ```
 #
-# The plan as a graph of steps, each naming the steps it depends on, is the form
-# LLMCompiler uses to run independent [tool calls](../GLOSSARY.md#tool-call) side by side
-# ([An LLM Compiler for Parallel Function Calling](https://arxiv.org/abs/2312.04511), Kim et
-# al., 2023); here the steps run one at a time, in the plan's order.
-#
-# First the versions of the libraries whose output the stored cells depend on, then the
-# lesson's runs, budget and the contract's default bounds.
+# The plan as a graph of steps is the form LLMCompiler uses to run independent
+# [tool calls](../GLOSSARY.md#tool-call) side by side ([Kim et al., 2023](https://arxiv.org/abs/2312.04511)); here the steps run one at
+# a time. First the library versions, the lesson's runs and budget, and the contract's defaults.
 
 # %%
 import ipywidgets
 import matplotlib
 import pandas as pd
 import pydantic
-from IPython.display import Image, display
 
 import sim
 from sim.engine import contract, plan_schema
-from sim.engine import exit_states as exit_rules
-from sim.engine.labels import SETUP_LABELS
-from sim.measurement.bands import compare_setups, verdict_table
-from sim.measurement.counts import ContractCounts, measure
+from sim.measurement.counts import measure
 from sim.measurement.exit_tables import exit_state_frame
+from sim.measurement.many_seeds import (
+    MANY_SEEDS,
+    comparison_text,
+    many_seed_run,
+    paired_comparison,
+    t_interval,
+)
 from sim.model import costs
-from sim.presentation import figures, figures_contract, tables
-from sim.presentation.screen import fitted, say, show
+from sim.presentation import tables
+from sim.presentation.progress import progress
+from sim.presentation.screen import say, show
 from sim.presentation.showcode import code_of
-from sim.presentation.tables import folded_table, format_table, seed_table
+from sim.presentation.tables import format_table, seed_table
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 print(
@@ -104,6 +96,9 @@ SEED_A, SEED_B = sim.DEFAULT_SEED, sim.DEFAULT_SEED + 1
 SEEDS = (SEED_A, SEED_B)
 BUDGET = sim.DEFAULT_BUDGET
 DEFAULTS = contract.Bounds()
+SETUPS = ("single-loop", "plan-execute", "contract")
+LOOPS = (("single loop", "single-loop"), ("planner + executor", "plan-execute"))
+INITIAL = ("subscriber", "query", "column")  # the fields the scratchpad holds before any call
 print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} steps for every setup")
 print(f"tasks: {len(sim.TASKS)}")
 print(
@@ -115,63 +110,47 @@ print(
 # ## The contract's model, as rules
 #
 # The world, the tools and the 24 tasks are the source lesson's; the split's rules
-# ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still
-# hold for the split. The contract adds the rules CT1 to CT12, stated in full in
-# this table (the cell after it prints their numbers from `sim` itself):
+# ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still hold for the split. The
+# contract adds the rules CT1 to CT12 (the cell after the table prints their numbers from `sim`):
 #
 # rule | what it says
 # --- | ---
-# CT1, the plan | A plan is a goal field and a list of steps. A step has an id, a tool, the ids of the steps it depends on, the fields it requires, the fields it produces, and a timeout in simulated seconds. Steps run in list order, so a step may depend only on earlier steps.
-# CT2, the first plan | The contract's first plan for a task is the split's plan for the same task and seed, from the same [draws](../GLOSSARY.md#draw) (`sim.model.picks.write_plan` on the stream seed ^ trace_id("plan" + name)): each position is right with the flat share selection(1), else a random tool (AA24), and the plan is as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence) (AA29). Only what happens after the first plan differs, so every run pairs with lesson 2's run.
-# CT3, what the planner writes around the tools | Each step's requires and produces are its tool's documented contract (`TOOL_CONTRACTS`). A step depends on the latest earlier step that produces each field it requires. Its timeout is `TIMEOUT_FACTOR` x its tool's duration. The plan's goal is the field the request asks for (`GOALS`): the planner reads the kind of job from the request, not from the tool sequence.
-# CT4, validation before execution | The schema refuses bad structure: duplicate step ids, unknown tools, a dependency on a missing or a later step (cycles included). The data-flow check refuses a step whose required field neither an upstream step (through depends_on) nor the scratchpad holds, and a plan that produces no goal field. Each refusal names the step. A refused plan is not run: it is a replan event.
-# CT5, preconditions during execution | Before every tool call the executor checks that the scratchpad holds every field the step requires; it never calls blindly. A missing field, a tool error, or a call cut at its step's timeout is a replan event carrying the error, and so is a plan that ends without its goal field held.
-# CT6, replanning | At a replan the planner sees the scratchpad (which fields are held, and the loops' progress count: how far the job has got) and the error (which step failed, and why). It drops the rest of the current plan and writes a sub-plan for the positions that remain (the sequence's length minus the progress). The error tells it where to restart, not which tool is right: each position of the sub-plan is again right with the flat share selection(1), else a random tool, drawn from the same stream after the first plan's draws.
-# CT7, the replan limit | Every replan counts against `max_replans`, including a replan whose sub-plan is refused in turn. A replan event after `max_replans` replans were already made ends the run (stop reason "max_replans").
+# CT1, the plan | A goal field and a list of steps; a step has an id, a tool, the steps it depends on, the fields it requires and produces, and a timeout in simulated seconds. Steps run in list order, so a step may depend only on earlier steps.
+# CT2, the first plan | The contract's first plan for a task is the split's plan for the same task and seed, from the same [draws](../GLOSSARY.md#draw): each position right with the flat share selection(1), else a random tool (AA24), as long as the task's [tool sequence](../GLOSSARY.md#tool-sequence) (AA29). Only what happens after the first plan differs, so every run pairs with lesson 2's run.
+# CT3, around the tools | A step's requires and produces are its tool's (`TOOL_CONTRACTS`); it depends on the latest earlier step producing each field it requires; its timeout is `TIMEOUT_FACTOR` x its tool's duration. The goal is the field the request asks for (`GOALS`).
+# CT4, validation | The schema refuses duplicate ids, unknown tools and a dependency on a missing or later step; the data-flow check refuses a step whose required field neither an upstream step nor the scratchpad holds, and a plan that produces no goal field. A refused plan is not run: it is a replan event.
+# CT5, preconditions | Before every tool call the executor checks that the scratchpad holds every field the step requires. A missing field, a tool error, a call cut at its timeout, or a plan ending without its goal field is a replan event.
+# CT6, replanning | The planner sees the scratchpad (with the loops' progress count: how far the job has got) and the error, drops the rest of the plan and writes a sub-plan for the positions that remain: each position of the sub-plan is again right with the flat share selection(1), else a random tool, from the same draw stream.
+# CT7, the replan limit | Every replan counts against `max_replans`, including a replan whose sub-plan is refused in turn; a replan event beyond the limit ends the run.
 # CT8, steps | Every planner call (the first plan and every replan) is a step, and so is every tool call (AA25). Validation and precondition checks are local code: no step, no token, no simulated second.
-# CT9, tokens | The first plan costs 60 + 25 x plan length (AA28); a replan costs 60 + 25 x sub-plan length, plus 30 for the error context; a tool call costs 40 + 10 x tool calls so far, plus 30 for its observation (AA28's executor step). All of it is `sim.model.costs`.
-# CT10, simulated seconds | A planner call takes `PLANNER_SECONDS`. A tool call takes its tool's duration (`TOOL_SECONDS`, `tool_seconds`), or its step's timeout when it is cut there.
-# CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (default 1000), `max_seconds` (default 22) and `max_replans` (default 2). The token and seconds defaults are twice the cost of the longest run that goes right first time: a record task, 1 plan and 4 tool calls, 500 tokens and 11 seconds. Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if it does not, the run stops there, naming the first bound that fails in that order. No bound is ever exceeded.
-# CT12, the exit state | Decided only from what the runtime observes, in this order: SUCCESS when the plan completed and the goal test GT1 holds (the answer held is the value of the field the request asks for, read by the router RT1; for a record, written with the amount the tariff returned); else PARTIAL_SUCCESS when the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record), a run cut by a bound with its goal held included; else REPLAN_EXHAUSTED when the run stopped because a replan was needed beyond `max_replans`; else TIMEOUT. The stop reason names what ended the run ("plan complete" or a bound). The answer is not read: its truth, the seed's success measure (the answer held equals the correct answer), is a separate column, with silent failures (SUCCESS reported, answer wrong) and false alarms (another state reported, answer right).
+# CT9, tokens | A plan costs 60 + 25 x its length (AA28), a replan 60 + 25 x its length, plus 30 for the error context; a tool call 40 + 10 x tool calls so far, plus 30 for its observation (AA28).
+# CT10, seconds | A planner call takes `PLANNER_SECONDS`; a tool call its tool's duration, or its step's timeout when cut there.
+# CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (1000), `max_seconds` (22), `max_replans` (2). Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if not, the run stops, naming the first bound that fails. No bound is ever exceeded.
+# CT12, the exit state | From what the runtime observes, the first that holds: SUCCESS, the plan completed and the goal test GT1 holds (the answer held is the requested field's value, RT1; for a record, written with the tariff's amount); PARTIAL_SUCCESS, the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record); REPLAN_EXHAUSTED, a replan was needed beyond `max_replans`; else TIMEOUT. A stop reason names what ended the run.
 #
 # CT2 and CT6 are the model's given skill, like the source's AA29: the planner knows how long a
 # plan must be and, at a replan, how many positions remain (the progress count is kept from the
 # task's sequence, which no real runtime holds). The rest is scaffolding a runtime could copy.
 
 # %%
-rules = pd.DataFrame(
-    [
-        ("CT2", "share of right positions, first plan", f"selection(1) = {sim.selection(1)}"),
-        ("CT6", "share of right positions, every replan", f"selection(1) = {sim.selection(1)}"),
-        ("CT3", "a step's timeout", f"{plan_schema.TIMEOUT_FACTOR} x its tool's duration"),
-        (
-            "CT9",
-            "first plan (tokens)",
-            f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x plan length",
-        ),
-        (
-            "CT9",
-            "replan (tokens)",
-            f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x sub-plan length"
-            f" + {costs.REPLAN_CONTEXT_TOKENS}",
-        ),
-        (
-            "CT9",
-            "tool call (tokens)",
-            f"{costs.EXECUTOR_STEP_TOKENS} + {costs.EXECUTOR_TOKENS_PER_CALL} x calls so far"
-            f" + {costs.OBSERVATION_TOKENS}",
-        ),
-        ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
-        ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
-        ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
-        ("CT11", "max_steps (steps)", f"{DEFAULTS.max_steps}"),
-        ("CT11", "max_tokens (tokens)", f"{DEFAULTS.max_tokens}"),
-        ("CT11", "max_seconds (simulated seconds)", f"{DEFAULTS.max_seconds}"),
-        ("CT11", "max_replans (replans)", f"{DEFAULTS.max_replans}"),
-    ],
-    columns=["rule", "what", "value"],
-)
-show(rules)
+plan_cost = f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x"
+call_cost = f"{costs.EXECUTOR_STEP_TOKENS} + {costs.EXECUTOR_TOKENS_PER_CALL} x calls so far + {costs.OBSERVATION_TOKENS}"
+rules = [
+    ("CT2", "share of right positions, first plan", f"selection(1) = {sim.selection(1)}"),
+    ("CT6", "share of right positions, every replan", f"selection(1) = {sim.selection(1)}"),
+    ("CT3", "a step's timeout", f"{plan_schema.TIMEOUT_FACTOR} x its tool's duration"),
+    ("CT9", "first plan (tokens)", f"{plan_cost} plan length"),
+    ("CT9", "replan (tokens)", f"{plan_cost} sub-plan length + {costs.REPLAN_CONTEXT_TOKENS}"),
+    ("CT9", "tool call (tokens)", call_cost),
+    ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
+    ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
+    ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
+    ("CT11", "max_steps (steps)", f"{DEFAULTS.max_steps}"),
+    ("CT11", "max_tokens (tokens)", f"{DEFAULTS.max_tokens}"),
+    ("CT11", "max_seconds (simulated seconds)", f"{DEFAULTS.max_seconds}"),
+    ("CT11", "max_replans (replans)", f"{DEFAULTS.max_replans}"),
+]
+show(pd.DataFrame(rules, columns=["rule", "what", "value"]))
 
 # %% [markdown]
 # Each tool's contract: what it needs in the scratchpad, what it adds, how long it takes,
@@ -195,31 +174,11 @@ show(tools)
 print("goal field per kind of task:", ", ".join(f"{kind} {goal}" for kind, goal in plan_schema.GOALS.items()))
 
 # %% [markdown]
-# The token and seconds defaults are sized to this simulator: twice the cost of the longest
-# run that goes right first time, a record task (1 plan and 4 tool calls). The cell runs that
-# case and prints its cost.
-
-# %%
-record_task = next(task for task in sim.TASKS if task.kind == "record")
-INITIAL = ("subscriber", "query", "column")
-right_record = contract.run_contract(
-    record_task, first_plan=plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
-)
-say(
-    f"{record_task.name}, right first plan: {right_record.steps} steps, {right_record.tokens} tokens, "
-    f"{right_record.seconds} simulated seconds, exit {right_record.exit_state}"
-)
-say(
-    f"defaults: max_tokens {DEFAULTS.max_tokens} = 2 x {right_record.tokens}, "
-    f"max_seconds {DEFAULTS.max_seconds} = 2 x {right_record.seconds}"
-)
-
-# %% [markdown]
 # ## The plan under a schema
 #
 # The schema is two pydantic models, a step and a plan. The plan model checks the structure
 # when it is built, so a plan with a duplicate id, an unknown tool or a dependency on a
-# missing or later step cannot even be constructed.
+# missing or later step cannot even be constructed. Going further lists the refusals.
 
 # %%
 print(code_of(plan_schema.PlanStep, docstring=True))
@@ -237,7 +196,296 @@ say(f"contract's plan: {' -> '.join(step.tool for step in first_plan.steps)}  (g
 print(pd.DataFrame([step.model_dump() for step in first_plan.steps]).to_string(index=False))
 
 # %% [markdown]
-# A plan with a broken structure is refused by the schema itself. Below, a right plan for
+# ## Validation before execution
+#
+# G05's first plan is structurally sound, so the schema accepts it. The data-flow check does
+# not: its first step calls `tariff`, which requires m3 and type, and at that point neither
+# an upstream step nor the scratchpad provides them. In lesson 2 the blind executor called
+# `tariff` here and collected a tool error. The contract refuses the plan before any call.
+
+# %%
+for problem in plan_schema.validate_plan(first_plan, INITIAL):
+    say(f"{problem.kind} at {problem.step}: {problem.message}")
+say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
+
+# %% [markdown]
+# ## Preconditions during execution
+#
+# Validation trusts what each step says it produces; a tool can return something else, so the
+# executor checks each step's required fields against the scratchpad before every call. In
+# this world every tool produces what its contract says, so a plan that passes validation
+# never fails a precondition. To see the check work, a plan whose first step *claims*
+# `read_meter` produces m3: validation accepts it, the precondition check stops the second step
+# before its call, and the replan writes a sub-plan for the 2 positions that remain.
+
+# %%
+claims_m3 = plan_schema.plan_from_tools(("read_meter", "tariff"), "amount", INITIAL).model_dump()
+first_step = claims_m3["steps"][0]
+first_step["produces"] = [*first_step["produces"], "m3"]  # a field its tool does not produce
+print("validation:", plan_schema.validate_plan(claims_m3, INITIAL) or "accepted")
+lying = contract.run_contract("G05", SEED_A, BUDGET, first_plan=claims_m3)
+print(tables.format_events(lying))
+
+# %% [markdown]
+# ## Replanning
+#
+# The refusal is a replan event. The replanner sees the scratchpad (nothing done yet) and the
+# error (step s1 lacks m3 and type). It writes a new plan for the 3 positions that remain,
+# each right with the same flat share as before, from the same draw stream; this time all
+# 3 are right, the plan passes validation and runs. The log shows each event with the steps,
+# tokens and simulated seconds spent so far.
+
+# %%
+print(tables.format_events(g05, width=100))
+replan = next(e for e in g05.events if e.kind == "replan")
+plan_event = g05.events[0]
+say(
+    f"the replan cost 1 step, {replan.tokens - plan_event.tokens} tokens and "
+    f"{replan.seconds - plan_event.seconds} simulated seconds"
+)
+
+# %% [markdown]
+# ## Bounds and exit states
+#
+# Before every call the contract checks that the call fits the bounds, so no bound is ever
+# exceeded; then CT12 decides the exit state from what the runtime observed. The exit state
+# never reads the right answer: a runtime does not have it. So an exit state is a claim, and
+# whether the answer was right (the original success measure) is a second column beside it:
+# a [**silent failure**](../GLOSSARY.md#silent-failure) is a run reported SUCCESS with a wrong
+# answer, a [**false alarm**](../GLOSSARY.md#false-alarm) a run reported otherwise with the
+# right one. One constructed case per state:
+
+# %%
+record_task = next(task for task in sim.TASKS if task.kind == "record")
+right_plan = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
+record_plan = plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
+constructed = {
+    "G05, its own first plan": dict(task="G05"),
+    "G05, right plan, max_steps 3": dict(task="G05", max_steps=3, first_plan=right_plan),
+    f"{record_task.name}, right plan, max_steps 4": dict(
+        task=record_task.name, max_steps=4, first_plan=record_plan
+    ),
+    "G05, its own first plan, max_replans 0": dict(task="G05", max_replans=0),
+    "G05, right plan, max_steps 2": dict(task="G05", max_steps=2, first_plan=right_plan),
+    "G05, right plan, max_tokens 205": dict(task="G05", max_tokens=205, first_plan=right_plan),
+    "G05, right plan, max_seconds 7": dict(task="G05", max_seconds=7, first_plan=right_plan),
+}
+shown = ("exit_state", "stop_reason", "correct", "steps", "tokens", "seconds", "replans")
+rows = []
+for case, kwargs in constructed.items():
+    run = contract.run_contract(kwargs.pop("task"), SEED_A, **{"max_steps": BUDGET, **kwargs})
+    rows.append({"case": case, **{name.replace("_", " "): getattr(run, name) for name in shown}})
+show(pd.DataFrame(rows))
+
+# %% [markdown]
+# In the third row the record task holds the right amount, so by the original measure its
+# answer is correct, yet the record was never written: PARTIAL_SUCCESS, a false alarm where the
+# runtime is stricter than the answer measure.
+#
+# ## G05 under the contract, beside G05 under the split
+#
+# The same first plan, from the same draws. The split ran it blindly; the contract refused it
+# at step s1 before any call, paid for one replan, and ran the new plan.
+
+# %%
+for name, run in (("planner + executor", g05_split), ("contract", g05)):
+    say(
+        f"{name:>18}: steps {run.steps}, tool calls {run.calls}, tokens {run.tokens}, "
+        f"tool errors {run.errors}, replans {getattr(run, 'replans', 0)}, answer {run.answer}"
+    )
+say(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
+say(
+    f"the contract saves {g05_split.steps - g05.steps} steps, {g05_split.calls - g05.calls} tool calls, "
+    f"{g05_split.tokens - g05.tokens} tokens and {g05_split.errors - g05.errors} tool errors on G05"
+)
+
+# %% [markdown]
+# On G05 the refusal costs 1 planner call (165 tokens) and saves the 3 blind calls that
+# failed; the contract ends with 5 steps and 540 tokens where the split used 8 steps and 805
+# tokens, with the same answer, 550.
+#
+# ## The measurement
+#
+# All 24 tasks on both runs at the budget of 8 steps, with the contract's default bounds. The
+# first table is the contract's rows of lesson 2's table (the loops' rows are there). The second
+# applies CT12 to what each run observed, for every setup (a loop's fields are its
+# [trace](../GLOSSARY.md#trace)'s calls replayed): first what each setup reports, then the truth.
+
+# %%
+contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
+print(format_table(seed_table(contract_runs)))
+print()
+exits = exit_state_frame(SETUPS, SEEDS, BUDGET)
+exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
+show(exits, ["setup", "run"], breaks=["solved (true)"])
+
+# %% [markdown]
+# Two runs are a small sample, so the verdict comes from 10,000 seeds (runs A and B are the
+# first 2): the contract minus each other setup, seed by seed, as a mean per run of 24 tasks
+# (success as a share of the tasks) with its 95 % [interval](../GLOSSARY.md#interval); lesson 5
+# explains such intervals. The loops as lesson 2 ran them follow the model's own stop, which
+# does not always come when the job is done, so they may wander after it: not like for like. So
+# the table also sets the contract beside the loops under lesson 3's stop-when-done rule (SB1):
+# once the goal test GT1 holds, the next step is a stop, paid like any step.
+
+
+# %%
+def contract_minus(others, ours):
+    """Per unit, the contract minus each other setup over the same seeds: mean [95 % interval]."""
+    texts = {label: comparison_text(paired_comparison(other, ours)) for label, other in others.items()}
+    table = pd.DataFrame({"unit": next(iter(texts.values()))["unit"]})
+    for label, text in texts.items():
+        table[label] = text["mean difference"] + " " + text["95 % interval"]
+    return table
+
+
+many = {setup: many_seed_run(sim.RunConfig(setup, BUDGET)) for setup in progress(SETUPS, "10,000 seeds")}
+many_sb1 = {other: many_seed_run(sim.RunConfig(other, BUDGET, stop_when_done=True)) for _, other in LOOPS}
+others = {label: many[other] for label, other in LOOPS}
+others |= {f"{label}, SB1": many_sb1[other] for label, other in LOOPS}
+say(f"the contract minus each setup, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
+show(contract_minus(others, many["contract"]))
+for label, other in LOOPS:
+    loop = many_sb1[other]
+    left_out = many["contract"].steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0)
+    mean, low, high = t_interval(left_out)
+    say(f"steps, the stop steps of the {label} with SB1 left out: {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+
+# %% [markdown]
+# - **Cheaper on every count.** Against both loops the contract takes fewer steps, tool calls
+#   and tokens and makes fewer tool errors (every interval below zero): -11.03 steps a run
+#   against the single loop, -34.41 against the split. Its 0 tool errors on runs A and B hold
+#   [by construction](../GLOSSARY.md#by-rule), as the next section shows; it pays for wrong plans in
+#   replans (9 and 8) instead.
+# - **A little more success** than the loops with the model's own stop: +0.0172 of the tasks against
+#   the single loop and +0.0251 against the split.
+# - **Like for like, the lead shrinks.** It solves fewer tasks than either stopping loop
+#   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
+#   tool errors. Part of its lead in steps is how each pays for its end: a stopping loop pays a
+#   step to stop, while the contract's runtime ends with no call (CT8).
+#   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
+#   run), and still fewer than the split (-9.38).
+#
+# Which of these matter depends on what a tool error or a lost task costs in a real system.
+
+# %% [markdown]
+# ## In this world validation is an oracle
+#
+# Why does the contract make no tool error at all? Because here the validator knows more
+# than a real one would. The cell writes every plan the planner could write for each kind
+# of task (5 tools at each position: 5 to the power of the plan's length), wraps each as the
+# planner does (CT3) and validates it (CT4). For every kind exactly 1 candidate passes, and
+# it is the right plan. So the contract's 0 tool errors, and its never calling a wrong tool,
+# hold by construction of the simulator (each tool's fields name exactly what the next tool
+# needs), not as a finding about validation. A real validator checks types and fields; it
+# cannot tell two tools apart that take and give the same fields.
+
+# %%
+import itertools
+
+for kind, goal in plan_schema.GOALS.items():
+    task = next(t for t in sim.TASKS if t.kind == kind)
+    candidates = list(itertools.product(sim.TOOL_NAMES, repeat=len(task.sequence)))
+    plans = {tools: plan_schema.plan_from_tools(tools, goal, INITIAL) for tools in candidates}
+    passing = [tools for tools, plan in plans.items() if not plan_schema.validate_plan(plan, INITIAL)]
+    right = "yes" if passing == [task.sequence] else "no"
+    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, the right plan: {right}")
+
+# %% [markdown]
+# ## Summary
+#
+# - The contract's first plan is the split's; only what happens after it differs. G05's first
+#   plan is refused at step s1 before any call; one replan costs 165 tokens, and the run ends
+#   with 5 steps, 540 tokens and the right answer, against 8 steps, 805 tokens and 3 tool
+#   errors under the split.
+# - In this world a plan that passes validation never fails a precondition, so the check is
+#   shown on a constructed plan.
+# - Every run ends in one exit state with a stop reason, from what the runtime observes;
+#   whether the answer was right is a second column.
+# - Over 10,000 seeds the contract takes fewer steps, tool calls and tokens than both loops,
+#   paid for in replans. Against loops that also stop when done it solves fewer tasks.
+# - Validation is an oracle in this world, so the 0 tool errors hold by construction. Going
+#   further shows what changes when it is not.
+#
+# ## Exercises
+#
+# Use the panel of the Explore section below; each question can be answered with its controls.
+#
+# 1. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
+#    lost tasks, and how do the contract's tokens move against the split's?
+# 2. Lower **max tokens** at budget 8: at what value do runs first end in TIMEOUT, and which
+#    kind of task goes first?
+# 3. At budget 3, which tasks end in PARTIAL_SUCCESS, what do they hold, and is their answer
+#    correct by the original measure?
+# 4. Pick G03 and find a seed at which the contract solves it. How many replans did it take?
+# 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the
+#    difference measured by the band rule?
+#
+# The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from
+# your name, say); the checks compute the answers for that seed and say right or wrong, and
+# what is off, never the answer.
+#
+# 6. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
+#    (`contract.run_contract`) and count the tasks that end in each exit state. Put the
+#    counts in `my_exits`, a dict from each exit state's name to its count (a state left
+#    out counts as none).
+
+# %%
+from sim.exercises import contract as exercises
+
+MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
+
+my_exits = None  # exercise 6: {exit state: tasks}
+
+print(exercises.check_exit_counts(MY_SEED, my_exits))
+
+# %% [markdown]
+# ## Explore
+#
+# The panel runs the 3 setups at a seed (run A) and the next (run B), with the budget, max
+# replans and max tokens you set: the tables, the exit-state figure and the chosen task's
+# contract run, event by event. **reset** brings back the lesson's defaults. Its output is not
+# part of the checked record.
+
+# %% tags=["nbval-ignore-output"]
+from sim.presentation.panel_contract import contract_panel
+
+panel = contract_panel()
+panel
+
+# %% [markdown]
+# ## Going further (optional)
+#
+# What this part adds: where the default bounds come from, the refusals kind by kind, the contract's
+# loop in code, the scratchpad at a run's end, a run as the chat requests it would send, the tasks the contract loses, the
+# loops' exit states, validation that is no longer an oracle (a look-alike tool), wrong
+# arguments, the step budget and the replan limit swept, the contract beside real frameworks,
+# and a second exercise. Its many-seed cells take a while; a bar shows their progress.
+
+# %% [markdown]
+# ### Where the default bounds come from
+#
+# The token and seconds defaults are sized to this simulator: twice the cost of the longest
+# run that goes right first time, a record task (1 plan and 4 tool calls). The cell runs that
+# case and prints its cost.
+
+# %%
+right_record = contract.run_contract(
+    record_task, first_plan=plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
+)
+say(
+    f"{record_task.name}, right first plan: {right_record.steps} steps, {right_record.tokens} tokens, "
+    f"{right_record.seconds} simulated seconds, exit {right_record.exit_state}"
+)
+say(
+    f"defaults: max_tokens {DEFAULTS.max_tokens} = 2 x {right_record.tokens}, "
+    f"max_seconds {DEFAULTS.max_seconds} = 2 x {right_record.seconds}"
+)
+
+# %% [markdown]
+# ### The refusals, kind by kind
+#
+# The schema refuses a plan with a broken structure. Below, a right plan for
 # G05 with its third step given the id of the second:
 
 # %%
@@ -248,7 +496,6 @@ try:
 except pydantic.ValidationError as error:
     say(f"{error.title}: {error.error_count()} error")
     print(error.errors()[0]["msg"])
-
 
 # %% [markdown]
 # Each kind of refusal beyond pydantic's own field checks (a missing field, a wrong type),
@@ -283,45 +530,18 @@ for row in refusals:
     say(f"{row['kind']:>18}: {row['message']}")
 
 # %% [markdown]
-# ## Validation before execution
+# ### The contract's loop in code
 #
-# G05's first plan is structurally sound, so the schema accepts it. The data-flow check does
-# not: its first step calls `tariff`, which requires m3 and type, and at that point neither
-# an upstream step nor the scratchpad provides them. In lesson 2 the blind executor called
-# `tariff` here and collected a tool error. The contract refuses the plan before any call.
+# The lesson's figures come from one function, `contract_run`: it writes the first plan, validates
+# and executes each plan, and replans after each replan event until a bound, the replan limit or a
+# complete plan stops the run. `run_plan` holds validation (CT4) and the preconditions (CT5);
+# `call_planner` and each tool call pay through the bounds (CT11).
 
 # %%
-for problem in plan_schema.validate_plan(first_plan, INITIAL):
-    say(f"{problem.kind} at {problem.step}: {problem.message}")
-say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
+print(code_of(contract.contract_run))
 
 # %% [markdown]
-# ## Preconditions during execution
-#
-# Validation trusts what each step says it produces. A tool can return something other
-# than the plan expected, so the executor checks each step's required fields against the
-# scratchpad before every call. In this world every tool produces what its contract says, so
-# a plan that passes validation never fails a precondition; to see the check work we build
-# a plan whose first step *claims* `read_meter` produces m3. Validation accepts it; the
-# precondition check stops the second step before its call, and the replan writes a
-# sub-plan for the 2 positions that remain.
-
-# %%
-claims_m3 = {
-    "goal": "amount",
-    "steps": [
-        {"id": "s1", "tool": "read_meter", "requires": ["subscriber"],
-         "produces": ["previous", "current", "type", "m3"], "timeout": 4},
-        {"id": "s2", "tool": "tariff", "depends_on": ["s1"], "requires": ["m3", "type"],
-         "produces": ["amount"], "timeout": 2},
-    ],
-}  # fmt: skip
-print("validation:", plan_schema.validate_plan(claims_m3, INITIAL) or "accepted")
-lying = contract.run_contract("G05", SEED_A, BUDGET, first_plan=claims_m3)
-print(tables.format_events(lying))
-
-# %% [markdown]
-# ## The scratchpad
+# ### The scratchpad
 #
 # One object holds the state of a run: the fields known (the initial ones, then whatever
 # each completed step produced), each completed step's outputs, every raw tool result, a
@@ -344,33 +564,8 @@ say(
 )
 
 # %% [markdown]
-# ## Replanning
+# ### The run as chat requests
 #
-# The refusal is a replan event. The replanner sees the scratchpad (nothing done yet) and the
-# error (step s1 lacks m3 and type). It writes a new plan for the 3 positions that remain,
-# each right with the same flat share as before, from the same draw stream; this time all
-# 3 are right, the plan passes validation and runs. The log shows each event with the steps,
-# tokens and simulated seconds spent so far.
-
-# %%
-print(tables.format_events(g05, width=100))
-replan = next(e for e in g05.events if e.kind == "replan")
-plan_event = g05.events[0]
-say(
-    f"the replan cost 1 step, {replan.tokens - plan_event.tokens} tokens and "
-    f"{replan.seconds - plan_event.seconds} simulated seconds"
-)
-
-# %% [markdown]
-# The lesson's figures come from one function, `contract_run`: it writes the first plan, validates
-# and executes each plan, and replans after each replan event until a bound, the replan limit or a
-# complete plan stops the run. `run_plan` holds validation (CT4) and the preconditions (CT5);
-# `call_planner` and each tool call pay through the bounds (CT11).
-
-# %%
-print(code_of(contract.contract_run))
-
-# %% [markdown]
 # G05's run at seed A as the requests a real [agent](../GLOSSARY.md#agent) would send to a chat API (the format of lessons 1
 # and 2, from `sim.chat.messages`). The replan is a planner request whose user message carries the
 # error that stopped the plan before it (rule CT9 charges 30 tokens for that context). A tool
@@ -386,203 +581,41 @@ print()
 show(messages.request_sizes(g05))
 
 # %% [markdown]
-# ## Bounds and exit states
+# ### The loops' exit states
 #
-# Before every planner call and every tool call, the contract checks that the call fits all
-# of max_steps, max_tokens and max_seconds; if it does not, the run stops there, so no bound
-# is ever exceeded. Then the exit state is decided from what the runtime observed, in this
-# order:
-#
-# 1. SUCCESS: the plan completed and the goal test GT1 holds: the answer held is the goal
-#    field's value (the goal read from the request's words, rule RT1), or for a record, the
-#    record is written with the amount the tariff returned;
-# 2. PARTIAL_SUCCESS: the goal field or a field on the way to it is held (m3 for a charge;
-#    m3 or the amount for a record), including a run that a bound cut with the goal held;
-# 3. REPLAN_EXHAUSTED: the run stopped because a replan was needed beyond max_replans;
-# 4. TIMEOUT: anything else (in practice, a bound stopped the run).
-#
-# None of these reads the right answer: a runtime does not have it. So an exit state is a
-# claim the runtime makes, and whether the answer was right (the original success measure)
-# is a second column beside it. Two counts compare the claim with the truth: a
-# [**silent failure**](../GLOSSARY.md#silent-failure) is a run reported SUCCESS with a wrong
-# answer, a [**false alarm**](../GLOSSARY.md#false-alarm) a run reported otherwise with the
-# right one. One constructed case per state:
+# The exit states as a figure, one bar per setup and run: the bars are what each setup
+# reports, the hatched part of SUCCESS its silent failures, and the truth is written beside
+# each bar.
 
 # %%
-right_plan = plan_schema.plan_from_tools(sim.TASKS[4].sequence, "amount", INITIAL)
-record_plan = plan_schema.plan_from_tools(record_task.sequence, "written", INITIAL)
-constructed = {
-    "G05, its own first plan": dict(task="G05"),
-    "G05, right plan, max_steps 3": dict(task="G05", max_steps=3, first_plan=right_plan),
-    f"{record_task.name}, right plan, max_steps 4": dict(
-        task=record_task.name, max_steps=4, first_plan=record_plan
-    ),
-    "G05, its own first plan, max_replans 0": dict(task="G05", max_replans=0),
-    "G05, right plan, max_steps 2": dict(task="G05", max_steps=2, first_plan=right_plan),
-    "G05, right plan, max_tokens 205": dict(task="G05", max_tokens=205, first_plan=right_plan),
-    "G05, right plan, max_seconds 7": dict(task="G05", max_seconds=7, first_plan=right_plan),
-}
-rows = []
-for case, kwargs in constructed.items():
-    run = contract.run_contract(kwargs.pop("task"), SEED_A, **{"max_steps": BUDGET, **kwargs})
-    rows.append({"case": case, "exit state": run.exit_state, "stop reason": run.stop_reason,
-                 "correct": run.correct, "steps": run.steps, "tokens": run.tokens,
-                 "seconds": run.seconds, "replans": run.replans})  # fmt: skip
-show(pd.DataFrame(rows))
+from IPython.display import Image, display
+
+from sim.presentation import figures, figures_contract
+
+path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
+display(Image(filename=path))
 
 # %% [markdown]
-# The third row is worth a second look: the record task holds the right amount, so by the
-# original measure its answer is correct, yet the record was never written. The exit state
-# says PARTIAL_SUCCESS, and that is the difference between the two measures. Counted against
-# the answer it is a false alarm, one where the runtime is stricter than the answer measure.
-#
-# ## G05 under the contract, beside G05 under the split
-#
-# The same first plan, from the same draws. The split ran it blindly; the contract refused it
-# at step s1 before any call, paid for one replan, and ran the new plan.
+# The loops have no exit state of their own; the figure applies CT12 to what they observed.
+# A loop that stopped by itself with a spoiled answer reports SUCCESS only when its goal test
+# still holds; the spoiled runs listed below, at the lesson's budget, all fail it, because a
+# call after the job was done replaced the answer held. So they report PARTIAL_SUCCESS when
+# a field on the way to the goal is held (m3 for a charge; m3 or the amount for a record)
+# and TIMEOUT otherwise, and none of them is a silent failure.
 
 # %%
-side = pd.DataFrame(
-    [
-        {"setup": "planner + executor", "first plan": " -> ".join(g05_split.plan),
-         "where it is stopped": "not stopped: all 3 positions run", "steps": g05_split.steps,
-         "tool calls": g05_split.calls, "tokens": g05_split.tokens, "tool errors": g05_split.errors,
-         "replans": 0, "answer": g05_split.answer},
-        {"setup": "contract", "first plan": " -> ".join(g05.plan),
-         "where it is stopped": f"refused at {plan_schema.validate_plan(first_plan, INITIAL)[0].step}, before any call",
-         "steps": g05.steps, "tool calls": g05.calls, "tokens": g05.tokens, "tool errors": g05.errors,
-         "replans": g05.replans, "answer": g05.answer},
-    ]
-)  # fmt: skip
-print(side.set_index("setup").T.to_string())
-say(f"correct answer: {sim.correct_answer(sim.TASKS[4])}")
-say(
-    f"the contract saves {g05_split.steps - g05.steps} steps, {g05_split.calls - g05.calls} tool calls, "
-    f"{g05_split.tokens - g05.tokens} tokens and {g05_split.errors - g05.errors} tool errors on G05"
-)
+from sim.engine import exit_states as exit_rules
 
-# %% [markdown]
-# On G05 the refusal costs 1 planner call (165 tokens) and saves the 3 blind calls that
-# failed; the contract ends with 5 steps and 540 tokens where the split used 8 steps and 805
-# tokens, with the same answer, 550.
-#
-# ## The measurement
-#
-# All 24 tasks, in all 3 setups, on both runs, at the budget of 8 steps, with the
-# contract's default bounds. The first table is the original one; the second adds what only the
-# contract counts: its replans, and the exit states, which come from the rule CT12 applied to
-# what each run observed, for every setup (a loop's fields are its
-# [trace](../GLOSSARY.md#trace)'s calls replayed; a loop that stopped by itself counts as a
-# completed plan). Its first block is what each setup reports; its second is the truth:
-# tasks solved, silent failures and false alarms.
-
-# %%
-single = [measure("single-loop", seed, BUDGET) for seed in SEEDS]
-split = [measure("plan-execute", seed, BUDGET) for seed in SEEDS]
-contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
-print(format_table(seed_table(single + split + contract_runs)))
-print()
-exits = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
-exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
-show(exits, ["setup", "run"], breaks=["solved (true)"])
-
-# %% [markdown]
-# The band rule decides each unit, as in lesson 2: a difference counts as measured only when,
-# on every run, it is larger than the larger of the two setups' own run-to-run differences.
-# First the contract against the single loop, then against the blind split.
-
-# %%
-against_loop = compare_setups(single, contract_runs)
-against_split = compare_setups(split, contract_runs)
-print("first = single loop, second = contract")
-print(fitted(verdict_table(against_loop, SEEDS), "unit", breaks=["band first"]))
-print()
-print("first = planner + executor, second = contract")
-print(fitted(verdict_table(against_split, SEEDS), "unit", breaks=["band first"]))
-
-# %% [markdown]
-# Two runs are a small sample. Beside each verdict, the next cell runs the 3 setups over
-# 10,000 seeds (runs A and B are the first 2; the contract on its own batch path, equal run
-# for run to its one-seed path) and prints the mean difference per run, seed by seed, with its
-# 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains such intervals, and how little
-# setups that draw from different streams gain from being compared at the same seed).
-
-# %%
-from sim.measurement.many_seeds import MANY_SEEDS, beside_many_seeds, many_seed_run, t_interval
-
-many = {
-    setup: many_seed_run(sim.RunConfig(setup, BUDGET))
-    for setup in ("single-loop", "plan-execute", "contract")
-}
-for label, first, verdicts_two in (("single loop", "single-loop", against_loop),
-                                   ("planner + executor", "plan-execute", against_split)):  # fmt: skip
-    beside = beside_many_seeds(verdicts_two, many[first], many["contract"])
-    say(f"contract minus {label}, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
-    show(beside.drop(columns="agrees"))
-    say(f"the 2-run verdict agrees on {sum(beside['agrees'] == 'yes')} of {len(beside)} units")
-
-# %% [markdown]
-# What the verdicts say, unit by unit, on runs A and B:
-#
-# - **Success is unmeasured** against both. The contract solves 23 tasks on both runs, as
-#   the single loop does; against the split the difference is 2 tasks on [run A](../GLOSSARY.md#run) and 0 on run
-#   B, which never exceeds the split's own band of 2. Over 10,000 seeds the contract solves
-#   more than either, as the tables above print.
-# - **Steps, tool calls and tokens are measured**, and lower: 84 and 83 steps against 97 and
-#   98 (single loop) and 118 and 116 (split); 51 tool calls on both runs against 74 and 74
-#   (single loop) and 71 and 70 (split); 8075 and 7960 tokens against 11978 and 11994
-#   (single loop) and 10345 and 10135 (split).
-# - **Tool errors are measured**: 0 on both runs. That holds [by construction](../GLOSSARY.md#by-rule) in this world,
-#   as the next section shows: the contract pays for wrong plans in replans (9 and 8)
-#   instead of tool errors.
-#
-# Beside the truth, with the 5 tools no setup reports SUCCESS for a wrong answer on runs A
-# and B: every silent-failure count is 0. The split's 2 false alarms on run B are record
-# tasks whose budget ran out just after the right record was written: the agent never
-# stopped, so what a runtime sees is a run cut by its bound, PARTIAL_SUCCESS.
-#
-# These comparisons are not like for like. The contract ends when its plan completes; the
-# loops above follow the model's own stop, which does not always come when the job is done,
-# so they may wander after it. Lesson 3's stop-when-done rule (SB1) gives the loops an
-# observable stop: once the goal test GT1 holds, the next step is a stop, paid like any step.
-# The next cell compares the contract with the loops under SB1, at the same budget of 8
-# steps, on runs A and B and over 10,000 seeds, and counts what the loops pay to stop.
-
-# %%
-stopping = {setup: [measure(setup, seed, BUDGET, stop_when_done=True) for seed in SEEDS]
-            for setup in ("single-loop", "plan-execute")}  # fmt: skip
-print(format_table(seed_table(stopping["single-loop"] + stopping["plan-execute"] + contract_runs)))
-many_sb1 = {}
-for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
-    verdicts_two = compare_setups(stopping[setup], contract_runs)
-    many_sb1[setup] = many_seed_run(sim.RunConfig(setup, BUDGET, stop_when_done=True))
-    beside = beside_many_seeds(verdicts_two, many_sb1[setup], many["contract"])
-    say(f"contract minus {label} with stop when done: 2 runs, and {MANY_SEEDS} seeds")
-    show(beside.drop(columns="agrees"))
+for name, runner in (("single loop", sim.run_single_loop), ("planner + executor", sim.run_plan_execute)):
     for seed in SEEDS:
-        runs = [sim.run_task(setup, task, seed, BUDGET, stop_when_done=True) for task in sim.TASKS]
-        stops = [step for run in runs for step in run.log if step.tool is None]
-        say(f"  run {sim.run_label(seed)}: the loop's stop steps: {len(stops)}, "
-            f"their tokens: {sum(step.tokens for step in stops)}")  # fmt: skip
-    loop_sb1 = many_sb1[setup]
-    left_out = many["contract"].steps.sum(axis=0) - (loop_sb1.steps - loop_sb1.stopped).sum(axis=0)
-    mean, low, high = t_interval(left_out)
-    say(f"  steps, the loop's stop steps left out, {MANY_SEEDS} seeds: {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
-    print()
+        runs = [runner(task, seed, BUDGET) for task in sim.TASKS]
+        spoiled = [
+            f"{r.task} {exit_rules.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
+        ]
+        say(f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}")
 
 # %% [markdown]
-# Like for like, the contract's lead shrinks. Against a single loop that also stops when
-# done, it still takes fewer steps (84 and 83 against 96 and 95) and tokens, measured on both
-# runs and over 10,000 seeds, but part of that is how each pays for its end: the loop spends
-# a step and its tokens to stop once its goal test holds (23 and 24 stop steps on runs A and
-# B, 2810 and 3002 tokens), while the contract's plan names its last step and its runtime
-# ends with no call (CT8). With the single loop's stop steps left out, the contract takes
-# more steps than it, not fewer; against the split it still takes fewer. Over 10,000 seeds
-# it solves fewer tasks than either stopping loop, though on runs A and B the success
-# differences are unmeasured. What the contract keeps
-# against both stopping loops is fewer tool calls and fewer tool errors. Against the split
-# with the same stop, it uses fewer steps, calls, tokens and errors. Which of these matter
-# depends on what a tool error or a lost task costs in a real system.
+# ### The tasks the contract loses
 #
 # The contract loses one task on each run, G03 on run A and G04 on run B, both ending
 # REPLAN_EXHAUSTED. The cell lists them and prints G03's log: its first plan and both
@@ -596,60 +629,7 @@ g03 = contract.run_contract("G03", SEED_A, BUDGET)
 print(tables.format_events(g03, width=100))
 
 # %% [markdown]
-# ## In this world validation is an oracle
-#
-# Why does the contract make no tool error at all? Because here the validator knows more
-# than a real one would. The cell writes every plan the planner could write for each kind
-# of task (5 tools at each position: 5 to the power of the plan's length), wraps each as the
-# planner does (CT3) and validates it (CT4). For every kind exactly 1 candidate passes, and
-# it is the right plan. So in this world a plan that passes validation is right: the
-# contract's 0 tool errors, and its never calling a wrong tool, hold by construction of the
-# simulator (each tool's fields name exactly what the next tool needs), not as a finding
-# about validation. A real validator checks types and fields; it cannot tell two tools
-# apart that take and give the same fields.
-
-# %%
-import itertools
-
-for kind in plan_schema.GOALS:
-    task = next(t for t in sim.TASKS if t.kind == kind)
-    goal, candidates = (
-        plan_schema.GOALS[kind],
-        list(itertools.product(sim.TOOL_NAMES, repeat=len(task.sequence))),
-    )
-    passing = [tools for tools in candidates
-               if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL), INITIAL)]  # fmt: skip
-    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, "
-                   f"the right plan: {'yes' if passing == [task.sequence] else 'no'}")  # fmt: skip
-
-# %% [markdown]
-# The exit states as a figure, one bar per setup and run: the bars are what each setup
-# reports, the hatched part of SUCCESS its silent failures, and the truth is written beside
-# each bar.
-
-# %%
-path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
-display(Image(filename=path))
-
-# %% [markdown]
-# The loops have no exit state of their own; the figure applies CT12 to what they observed.
-# A loop that stopped by itself with a spoiled answer reports SUCCESS only when its goal test
-# still holds; the spoiled runs listed below, at the lesson's budget, all fail it, because a
-# call after the job was done replaced the answer held. So they report PARTIAL_SUCCESS when
-# a field on the way to the goal is held (m3 for a charge; m3 or the amount for a record)
-# and TIMEOUT otherwise, and none of them is a silent failure.
-
-# %%
-for name, runner in (("single loop", sim.run_single_loop), ("planner + executor", sim.run_plan_execute)):
-    for seed in SEEDS:
-        runs = [runner(task, seed, BUDGET) for task in sim.TASKS]
-        spoiled = [
-            f"{r.task} {exit_rules.exit_state_of(r)}" for r in runs if r.stopped and not sim.is_correct(r)
-        ]
-        say(f"{name}, run {sim.run_label(seed)}: stopped with a wrong answer: {', '.join(spoiled) or 'none'}")
-
-# %% [markdown]
-# ## When validation is not an oracle: a [look-alike tool](../GLOSSARY.md#look-alike)
+# ### When validation is not an oracle: a [look-alike tool](../GLOSSARY.md#look-alike)
 #
 # The oracle is a property of this world's 5 tools, not of validation. The course's own rule
 # **LA1** (not the source's; the option `lookalike`, off everywhere else in the course) puts a
@@ -701,11 +681,17 @@ for kind in plan_schema.GOALS:
         plan_schema.GOALS[kind],
         list(itertools.product(TOOL_SET_LA, repeat=len(task.sequence))),
     )
-    passing = [tools for tools in candidates
-               if not plan_schema.validate_plan(plan_schema.plan_from_tools(tools, goal, INITIAL, tool_set=TOOL_SET_LA),
-                                                INITIAL, TOOL_SET_LA)]  # fmt: skip
-    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
-          + "; ".join(" -> ".join(tools) for tools in passing))  # fmt: skip
+    passing = [
+        tools
+        for tools in candidates
+        if not plan_schema.validate_plan(
+            plan_schema.plan_from_tools(tools, goal, INITIAL, tool_set=TOOL_SET_LA), INITIAL, TOOL_SET_LA
+        )
+    ]
+    say(
+        f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation: "
+        + "; ".join(" -> ".join(tools) for tools in passing)
+    )
 
 # %% [markdown]
 # The measurement with the look-alike in every setup's tool set: the 3 setups on runs A and
@@ -726,29 +712,24 @@ exits_la["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_la]
 show(exits_la, ["setup", "run"], breaks=["solved (true)"])
 for seed in SEEDS:
     runs = [sim.run_task("contract", task, seed, BUDGET, lookalike=True) for task in sim.TASKS]
-    fooled = [f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
-              f"{sim.correct_answer(r.task)}), {r.errors} tool errors, stop reason {r.stop_reason}, exit {r.exit_state}"
-              for r in runs if r.stop_reason == "plan complete" and not r.correct]  # fmt: skip
+    fooled = [
+        f"{r.task} called {' -> '.join(c.tool for c in r.trace)}, answer {r.answer} (correct "
+        f"{sim.correct_answer(r.task)}), {r.errors} tool errors, stop reason {r.stop_reason}, exit {r.exit_state}"
+        for r in runs
+        if r.stop_reason == "plan complete" and not r.correct
+    ]
     say(f"run {sim.run_label(seed)}: plan complete with a wrong answer: {'; '.join(fooled) or 'none'}")
 
 # %% [markdown]
-# The band rule's verdicts, contract against each loop with the same tool set, each beside
-# the same comparison over 10,000 seeds.
+# The contract against each loop with the same tool set, over the same 10,000 seeds.
 
 # %%
 many_la = {
     setup: many_seed_run(sim.RunConfig(setup, BUDGET, lookalike=True))
-    for setup in ("single-loop", "plan-execute", "contract")
+    for setup in progress(SETUPS, "10,000 seeds, look-alike")
 }
-for label, first, runs_two in (("single loop", "single-loop", single_la),
-                               ("planner + executor", "plan-execute", split_la)):  # fmt: skip
-    verdicts_two = compare_setups(runs_two, contract_la)
-    say(f"first = {label}, second = contract, both with the look-alike")
-    print(fitted(verdict_table(verdicts_two, SEEDS), "unit", breaks=["band first"]))
-    beside = beside_many_seeds(verdicts_two, many_la[first], many_la["contract"])
-    say(f"the same over {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
-    show(beside.drop(columns="agrees"))
-    print()
+say(f"the contract minus each setup, all with the look-alike, {MANY_SEEDS} seeds from {SEED_A}")
+show(contract_minus({label: many_la[other] for label, other in LOOPS}, many_la["contract"]))
 
 # %% [markdown]
 # What the look-alike costs each setup over the same 10,000 seeds (with the look-alike minus
@@ -757,41 +738,43 @@ for label, first, runs_two in (("single loop", "single-loop", single_la),
 # it.
 
 # %%
+from sim.engine.labels import SETUP_LABELS
 from sim.measurement.many_seeds import paired_difference
 
 cost_rows = []
 for setup in ("single-loop", "plan-execute", "contract"):
     difference = paired_difference(many[setup], many_la[setup], "success")
-    cost_rows.append({"setup": SETUP_LABELS[setup],
-                      "solved a run, 5 tools": f"{many[setup].correct.sum(axis=0).mean():.2f}",
-                      "with the look-alike": f"{many_la[setup].correct.sum(axis=0).mean():.2f}",
-                      "success difference": f"{difference['mean']:+.4f}",
-                      "95 % interval": f"[{difference['low']:+.4f}, {difference['high']:+.4f}]"})  # fmt: skip
+    cost_rows.append(
+        {
+            "setup": SETUP_LABELS[setup],
+            "solved a run, 5 tools": f"{many[setup].correct.sum(axis=0).mean():.2f}",
+            "with the look-alike": f"{many_la[setup].correct.sum(axis=0).mean():.2f}",
+            "success difference": f"{difference['mean']:+.4f}",
+            "95 % interval": f"[{difference['low']:+.4f}, {difference['high']:+.4f}]",
+        }
+    )
 show(pd.DataFrame(cost_rows))
 for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_la["contract"])):
     fooled = runs.stopped & ~runs.correct
-    say(f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
-                   f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}")  # fmt: skip
+    say(
+        f"contract, {name}: {int(fooled.sum())} of {fooled.size} task runs complete their plan with a wrong "
+        f"answer; tool errors in all {fooled.size}: {int(runs.errors.sum())}"
+    )
 
 # %% [markdown]
-# The verdicts above set the contract beside loops that follow the model's own stop. Like
+# The comparison above sets the contract beside loops that follow the model's own stop. Like
 # for like, the loops also stop when done (SB1, its stop a paid step), at the same budget of
 # 8 steps, with the look-alike in every tool set. SB1 reads only what a loop observes: once
 # the answer held is the goal field's value, it stops, whether that value came from
 # `consumption` or from the look-alike, just as the contract's plan ends after its last step.
 
 # %%
-many_la_sb1 = {}
-for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner + executor")):
-    stopping_la = [measure(setup, seed, BUDGET, lookalike=True, stop_when_done=True) for seed in SEEDS]
-    verdicts_two = compare_setups(stopping_la, contract_la)
-    many_la_sb1[setup] = many_seed_run(sim.RunConfig(setup, BUDGET, lookalike=True, stop_when_done=True))
-    beside = beside_many_seeds(verdicts_two, many_la_sb1[setup], many_la["contract"])
-    say(
-        f"contract minus {label} with stop when done, both with the look-alike: 2 runs, and {MANY_SEEDS} seeds"
-    )
-    show(beside.drop(columns="agrees"))
-    print()
+many_la_sb1 = {
+    other: many_seed_run(sim.RunConfig(other, BUDGET, lookalike=True, stop_when_done=True))
+    for _, other in LOOPS
+}
+say(f"the contract minus each setup with stop when done, all with the look-alike, {MANY_SEEDS} seeds")
+show(contract_minus({f"{label}, SB1": many_la_sb1[other] for label, other in LOOPS}, many_la["contract"]))
 
 # %% [markdown]
 # What each setup reports beside what is true, over many seeds: the first 1,000 of the
@@ -804,26 +787,36 @@ for setup, label in (("single-loop", "single loop"), ("plan-execute", "planner +
 from sim.measurement.exit_tables import exit_truth_over_seeds
 
 TRUTH_SEEDS = range(SEED_A, SEED_A + 1000)
-truth_setups = (("single-loop", False), ("plan-execute", False), ("contract", False),
-                ("single-loop", True), ("plan-execute", True))  # fmt: skip
+truth_setups = (
+    ("single-loop", False),
+    ("plan-execute", False),
+    ("contract", False),
+    ("single-loop", True),
+    ("plan-execute", True),
+)
 truth_rows, per_seed_truth = [], {}
-for lookalike in (False, True):
-    for setup, sb1 in truth_setups:
-        config = sim.RunConfig(setup, BUDGET, lookalike=lookalike, stop_when_done=sb1)
-        per_seed = per_seed_truth[(setup, sb1, lookalike)] = exit_truth_over_seeds(config, TRUTH_SEEDS)
-        row = {"setup": SETUP_LABELS[setup] + (", SB1" if sb1 else ""),
-               "tools": "look-alike" if lookalike else "5 tools",
-               "SUCCESS": f"{per_seed['SUCCESS'].mean():.2f}", "solved": f"{per_seed['solved (true)'].mean():.2f}"}  # fmt: skip
-        for column in ("silent failures", "false alarms"):
-            mean, low, high = t_interval(per_seed[column].to_numpy(dtype=float))
-            row[column] = f"{mean:.2f} [{low:.2f}, {high:.2f}]"
-        truth_rows.append(row)
+cases = [(lookalike, setup, sb1) for lookalike in (False, True) for setup, sb1 in truth_setups]
+for lookalike, setup, sb1 in progress(cases, "1,000 seeds, each setup"):
+    config = sim.RunConfig(setup, BUDGET, lookalike=lookalike, stop_when_done=sb1)
+    per_seed = per_seed_truth[(setup, sb1, lookalike)] = exit_truth_over_seeds(config, TRUTH_SEEDS)
+    row = {
+        "setup": SETUP_LABELS[setup] + (", SB1" if sb1 else ""),
+        "tools": "look-alike" if lookalike else "5 tools",
+        "SUCCESS": f"{per_seed['SUCCESS'].mean():.2f}",
+        "solved": f"{per_seed['solved (true)'].mean():.2f}",
+    }
+    for column in ("silent failures", "false alarms"):
+        mean, low, high = t_interval(per_seed[column].to_numpy(dtype=float))
+        row[column] = f"{mean:.2f} [{low:.2f}, {high:.2f}]"
+    truth_rows.append(row)
 show(pd.DataFrame(truth_rows), ["setup", "tools"])
 for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
     batch = runs.head(len(TRUTH_SEEDS))
     silent = int(per_seed_truth[("contract", False, lookalike)]["silent failures"].sum())
-    say(f"contract, {'look-alike' if lookalike else '5 tools'}, {len(TRUTH_SEEDS)} seeds: silent failures {silent}; "
-        f"plans complete with a wrong answer (batch path) {int((batch.stopped & ~batch.correct).sum())}")  # fmt: skip
+    say(
+        f"contract, {'look-alike' if lookalike else '5 tools'}, {len(TRUTH_SEEDS)} seeds: silent failures {silent}; "
+        f"plans complete with a wrong answer (batch path) {int((batch.stopped & ~batch.correct).sum())}"
+    )
 
 # %% [markdown]
 # What validation buys when it is no longer an oracle, as far as these figures go:
@@ -849,26 +842,24 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   failures are record tasks written right and then spoiled by a later call: the answer
 #   measure reads the last result, the runtime the record.
 # - **Against loops that follow the model's own stop, the contract solves more** over 10,000
-#   seeds: +0.0336 a run against the single loop and +0.0275 against the split; on runs A and
-#   B success is unmeasured. Steps, tool calls, tokens and tool errors stay measured and
-#   lower, as with the 5 tools.
+#   seeds: +0.0336 of the tasks against the single loop and +0.0275 against the split.
+#   Steps, tool calls, tokens and tool errors stay lower, as with the 5 tools.
 # - **Like for like, with both loops stopping when done (SB1, paid), it still solves a little
-#   more**: +0.0139 a run against the single loop, 95 % interval [+0.0125, +0.0153], and
-#   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds; on runs A and
-#   B the difference is unmeasured. That is about a third of a task and a quarter of a task
-#   in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
+#   more**: +0.0139 of the tasks against the single loop, 95 % interval [+0.0125, +0.0153], and
+#   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds. That is about
+#   a third of a task and a quarter of a task in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
 #   than the contract; what turns it is the look-alike's cost, which is larger for a loop
 #   with SB1 (on the truth table's seeds, 23.35 solved a run with the 5 tools, 22.07 with the
 #   look-alike) than for the contract (22.96 and 22.44). That fits SB1 stopping on the
 #   look-alike's amount, as its silent failures show, though these figures do not trace it
 #   run by run.
-# - **The look-alike costs every setup tasks**: -0.0400 a run for the single loop, -0.0260
+# - **The look-alike costs every setup tasks**: -0.0400 of the tasks for the single loop, -0.0260
 #   for the split and -0.0236 for the contract. Validation does not catch it, so the
 #   contract's lead is not validation telling the two tools apart; these figures do not say
 #   where each setup loses its tasks.
 
 # %% [markdown]
-# ## When the model writes a wrong argument
+# ### When the model writes a wrong argument
 #
 # Every call so far carried the values the agent held: the model could pick the wrong tool, never
 # fill a right tool with a wrong value. Real agents fail that way most often: the right tool,
@@ -900,8 +891,10 @@ for seed in range(SEED_A, SEED_A + 500):  # the first seed whose run stops after
     if shown_run.stopped and any(call.wrong == ("m3",) for call in shown_run.trace):
         break
 print(format_messages(requests(shown_run)[-1]))
-say(f"seed {shown_run.seed}: answer {shown_run.answer}, correct {sim.correct_answer('G05')}, "
-    f"exit state {exit_rules.exit_state_of(shown_run)}, tool errors {shown_run.errors}")  # fmt: skip
+say(
+    f"seed {shown_run.seed}: answer {shown_run.answer}, correct {sim.correct_answer('G05')}, "
+    f"exit state {exit_rules.exit_state_of(shown_run)}, tool errors {shown_run.errors}"
+)
 
 # %% [markdown]
 # What catches it, over 500 held-out seeds at a share of 0.1, for the 3 setups at 8 steps.
@@ -932,13 +925,16 @@ show(
 #   holds, and a real model's wrong arguments need not be.
 
 # %% [markdown]
-# ## Across step budgets
+# ### Across step budgets
 #
 # The budgets of lesson 3: 2, 4, 6, 8 and 12 steps, for all 3 setups on both runs; the
 # contract keeps its other default bounds.
 
 # %% tags=["full-table"]
 import dataclasses
+
+from sim.measurement.counts import ContractCounts
+from sim.presentation.tables import folded_table
 
 BUDGETS = (2, 4, 6, 8, 12)
 NO_CONTRACT = ContractCounts(
@@ -950,12 +946,25 @@ for budget in BUDGETS:
         for seed in SEEDS:
             m = measure(setup, seed, budget)
             c = m.contract or NO_CONTRACT
-            sweep.append({"setup": SETUP_LABELS[setup], "run": sim.run_label(seed),
-                          "budget": budget, "solved": m.solved, "steps": m.steps, "calls": m.calls,
-                          "tokens": m.tokens, "errors": m.errors, "replans": c.replans,
-                          "SUCCESS": c.exit_success, "PARTIAL": c.exit_partial_success,
-                          "EXHAUSTED": c.exit_replan_exhausted, "TIMEOUT": c.exit_timeout,
-                          "silent": c.silent_failures, "false alarms": c.false_alarms})  # fmt: skip
+            sweep.append(
+                {
+                    "setup": SETUP_LABELS[setup],
+                    "run": sim.run_label(seed),
+                    "budget": budget,
+                    "solved": m.solved,
+                    "steps": m.steps,
+                    "calls": m.calls,
+                    "tokens": m.tokens,
+                    "errors": m.errors,
+                    "replans": c.replans,
+                    "SUCCESS": c.exit_success,
+                    "PARTIAL": c.exit_partial_success,
+                    "EXHAUSTED": c.exit_replan_exhausted,
+                    "TIMEOUT": c.exit_timeout,
+                    "silent": c.silent_failures,
+                    "false alarms": c.false_alarms,
+                }
+            )
 sweep = pd.DataFrame(sweep)
 folded_table(
     sweep.drop(columns=["SUCCESS", "PARTIAL", "EXHAUSTED", "TIMEOUT", "silent", "false alarms"]).to_string(
@@ -1000,63 +1009,9 @@ display(Image(filename=path))
 # an answer the original measure counts right: false alarms. From 6 steps on, its
 # figures no longer change: its longest run takes 6 steps. The single loop solves 9 and 10
 # tasks at 2 steps against the contract's 6 and 6, and 21 and 20 at 4 steps against 19
-# and 20. The band rule's verdicts at every budget, contract against each of the others:
-
-# %%
-rows = []
-for budget in BUDGETS:
-    by_setup = {
-        s: [measure(s, seed, budget) for seed in SEEDS] for s in ("single-loop", "plan-execute", "contract")
-    }
-    for other in ("single-loop", "plan-execute"):
-        verdicts = compare_setups(by_setup[other], by_setup["contract"])
-        rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
-                     **{v.unit: f"{v.differences[0]:+d} {v.differences[1]:+d} {v.verdict}" for v in verdicts}})  # fmt: skip
-show(pd.DataFrame(rows))
-print("each cell: difference on run A, on run B (contract minus the other), verdict")
-
-# %% [markdown]
-# The same comparisons beside 10,000 seeds, at every budget: each cell is the mean
-# difference per run (contract minus the other) and whether the 2-run verdict agrees with
-# what the 10,000 seeds resolve.
-
-# %%
-rows = []
-for budget in BUDGETS:
-    if budget == BUDGET:
-        many_at = many  # the runs at the lesson's budget, made above
-    else:
-        many_at = {
-            s: many_seed_run(sim.RunConfig(s, budget)) for s in ("single-loop", "plan-execute", "contract")
-        }
-    for other in ("single-loop", "plan-execute"):
-        verdicts = compare_setups([measure(other, seed, budget) for seed in SEEDS],
-                                      [measure("contract", seed, budget) for seed in SEEDS])  # fmt: skip
-        beside = beside_many_seeds(verdicts, many_at[other], many_at["contract"])
-        rows.append({"budget": budget, "contract against": SETUP_LABELS[other],
-                     **{row.unit: f"{row._3} {'agrees' if row.agrees == 'yes' else 'differs'}"
-                        for row in beside.itertuples()}})  # fmt: skip
-show(pd.DataFrame(rows))
-say(f"each cell: mean difference over {MANY_SEEDS} seeds; agrees or differs with the 2-run verdict above")
-differs = sum(row["success"].endswith("differs") for row in rows)
-say(
-    f"success: the 2-run verdict differs from {MANY_SEEDS} seeds at {differs} of {len(rows)} budget and setup pairs"
-)
-
-# %% [markdown]
-# On success the 2-run verdicts and the 10,000 seeds part at 7 of the 10 pairs: 2 runs
-# cannot resolve differences of a few hundredths of the tasks, which the 10,000 seeds do. On
-# steps, tool calls and tokens they agree at every pair.
-
-# %% [markdown]
-# Success is measured at 2 budgets only: at 2 steps the single loop solves 3 and 4 more
-# tasks than the contract, and at 6 steps the contract solves 3 more than the split on both
-# runs. Everywhere else the success difference stays inside the band. Tokens go the other
-# way at 2 steps, where the contract's plan and replans cost more than they save (182 and
-# 207 more tokens than the single loop, 495 and 520 more than the split, measured); from 4
-# steps on the contract uses fewer tokens than both, measured at every budget.
+# and 20.
 #
-# ## Across the replan limit
+# ### Across the replan limit
 #
 # The lesson's budget of 8 steps, with max_replans 0, 1, 2 and 3.
 
@@ -1065,12 +1020,22 @@ replan_rows = []
 for limit in range(4):
     for seed in SEEDS:
         m = measure("contract", seed, BUDGET, max_replans=limit)
-        replan_rows.append({"max_replans": limit, "run": sim.run_label(seed), "solved": m.solved,
-                            "steps": m.steps, "tokens": m.tokens, "replans": m.contract.replans,
-                            "SUCCESS": m.contract.exit_success, "PARTIAL_SUCCESS": m.contract.exit_partial_success,
-                            "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
-                            "TIMEOUT": m.contract.exit_timeout, "silent failures": m.contract.silent_failures,
-                            "false alarms": m.contract.false_alarms})  # fmt: skip
+        replan_rows.append(
+            {
+                "max_replans": limit,
+                "run": sim.run_label(seed),
+                "solved": m.solved,
+                "steps": m.steps,
+                "tokens": m.tokens,
+                "replans": m.contract.replans,
+                "SUCCESS": m.contract.exit_success,
+                "PARTIAL_SUCCESS": m.contract.exit_partial_success,
+                "REPLAN_EXHAUSTED": m.contract.exit_replan_exhausted,
+                "TIMEOUT": m.contract.exit_timeout,
+                "silent failures": m.contract.silent_failures,
+                "false alarms": m.contract.false_alarms,
+            }
+        )
 replan_table = pd.DataFrame(replan_rows)
 show(replan_table, ["max replans", "run"], breaks=["SUCCESS"])
 timed_out = [
@@ -1086,22 +1051,21 @@ for r in timed_out:
 # With no replan allowed, every refused first plan ends the run: 6 tasks end
 # REPLAN_EXHAUSTED on both runs and 18 are solved. The first replan allowed saves some of
 # them and the second more: 21 and 22 solved with 1 replan, 23 with 2. A third replan
-# solves no further task on either run. On run A it turns G03's REPLAN_EXHAUSTED into a TIMEOUT: its third replan is right,
-# but 4 planner calls and the `read_meter` call bring the simulated clock to 22 seconds, the
-# max_seconds bound, and the next call does not fit. More replans buy more chances and
-# spend the same clock.
+# solves no further task on either run. On run A it turns G03's REPLAN_EXHAUSTED into a
+# TIMEOUT: its third replan is right, but 4 planner calls and the `read_meter` call bring the
+# simulated clock to 22 seconds, the max_seconds bound, and the next call does not fit. More
+# replans buy more chances and spend the same clock.
 #
-# ## The contract next to real frameworks
+# ### The contract next to real frameworks
 #
-# Real agent frameworks bound a run too; how they report its end differs. The table is held
-# as data in the cell below, each cell read from the framework's own source code at a
-# released version (the version, and a link to the lines read for each cell, are in the
-# data; the listing prints the link for the bounds); it maps each
+# Real agent frameworks bound a run too; how they report its end differs. The table below is
+# data, `sim/presentation/frameworks_read.csv`: each cell read from the framework's own source
+# code at a released version, and each cell's text a link to the lines read. It maps each
 # framework's bounds and end signals onto the 4 exit states and says what each lacks.
 # LangGraph counts its recursion limit in [super-steps](../GLOSSARY.md#super-step): a
 # super-step is one round in which all the nodes of the graph that are ready run once, so the
-# limit bounds rounds, not tool calls. "No"
-# or "none" means the source read has no such mechanism, not that none can be built on it.
+# limit bounds rounds, not tool calls. "No" or "none" means the source read has no such
+# mechanism, not that none can be built on it.
 #
 # The comparison is like with like on success: each framework ends a run in success on a
 # signal its runtime observes (a final answer, no task left to run), and the contract's
@@ -1111,161 +1075,34 @@ for r in timed_out:
 # look-alike show.
 
 # %%
-import textwrap
+import html
+from importlib.resources import files
 
-frameworks = pd.DataFrame(
-    [
-        {
-            "framework": "LangGraph",
-            "version": "langgraph 1.2.11",
-            "bounds": "recursion_limit (super-steps; default 10007, env-overridable; was 25 up to 1.0.5); optional step_timeout, node timeouts",
-            "SUCCESS": "No tasks left to run: loop status 'done'; invoke returns the final state. No named success value",
-            "PARTIAL_SUCCESS": "Not from the runtime (it raises); a graph can read RemainingSteps/IsLastStep to answer early, as prebuilt agent does",
-            "REPLAN_EXHAUSTED": "No replan concept or limit; per-node RetryPolicy retries a failed node (max_attempts default 3)",
-            "TIMEOUT": "Raises GraphRecursionError ('Recursion limit of N reached…'); step_timeout: TimeoutError; node timeout: NodeTimeoutError",
-            "lacks": "No token bound, no whole-run time bound, no replan limit; exit states exist only as internal loop.status",
-            "source": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/_internal/_config.py#L32",
-            "sources": {
-                "bounds": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/_internal/_config.py#L32",
-                "SUCCESS": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/pregel/_loop.py#L652-L655",
-                "PARTIAL_SUCCESS": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/managed/is_last_step.py#L18-L24",
-                "REPLAN_EXHAUSTED": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/types.py#L418-L430",
-                "TIMEOUT": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/pregel/main.py#L3002-L3011",
-                "lacks": "https://github.com/langchain-ai/langgraph/blob/1.2.11/libs/langgraph/langgraph/pregel/_loop.py#L256-L264",
-            },
-            "has token": False,
-            "has time": False,
-            "has replan": False,
-            "has partial": False,
-            "has exits": False,
-        },
-        {
-            "framework": "LangChain AgentExecutor",
-            "version": "langchain-classic 1.0.8",
-            "bounds": "max_iterations (default 15; max_iterations=None: unbounded), max_execution_time (wall-clock seconds; unbounded by default)",
-            "SUCCESS": "Agent returns AgentFinish (or a return_direct tool fires); result dict with 'output'",
-            "PARTIAL_SUCCESS": "early_stopping_method='generate': one more LLM call for a final answer; only the deprecated LLMChain Agent class",
-            "REPLAN_EXHAUSTED": "No such state; handle_parsing_errors can send parse errors back as observations, bounded only by max_iterations",
-            "TIMEOUT": "No exception: 'force' (default) returns output 'Agent stopped due to iteration limit or time limit.'",
-            "lacks": "No token bound, no replan limit, no named exit state (only the output string); sync path checks time between steps",
-            "source": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1023",
-            "sources": {
-                "bounds": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1023",
-                "SUCCESS": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1597-L1602",
-                "PARTIAL_SUCCESS": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L946-L947",
-                "REPLAN_EXHAUSTED": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1042",
-                "TIMEOUT": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1032",
-                "lacks": "https://github.com/langchain-ai/langchain/blob/langchain-classic%3D%3D1.0.8/libs/langchain/langchain_classic/agents/agent.py#L1235-L1238",
-            },
-            "has token": False,
-            "has time": True,
-            "has replan": False,
-            "has partial": True,
-            "has exits": False,
-        },
-        {
-            "framework": "smolagents",
-            "version": "v1.26.0",
-            "bounds": "max_steps (default 20, per-run override); planning_interval (off by default); CodeAgent local code run 30 s per snippet",
-            "SUCCESS": "final_answer output ends the loop; RunResult.state 'success' when return_full_result=True",
-            "PARTIAL_SUCCESS": "Yes: at max_steps one extra LLM call (provide_final_answer) writes an answer, which is returned",
-            "REPLAN_EXHAUSTED": "Periodic planning every planning_interval steps (not on failure); no replan limit",
-            "TIMEOUT": "Not raised: AgentMaxStepsError('Reached max steps.') stored on last step; RunResult.state 'max_steps_error'",
-            "lacks": "No token or run-time bound (token_usage, timing only reported); no replan limit; just two exit states",
-            "source": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L300-L305",
-            "sources": {
-                "bounds": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L300-L305",
-                "SUCCESS": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L582-L591",
-                "PARTIAL_SUCCESS": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L606-L607",
-                "REPLAN_EXHAUSTED": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L550-L551",
-                "TIMEOUT": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L630",
-                "lacks": "https://github.com/huggingface/smolagents/blob/v1.26.0/src/smolagents/agents.py#L201-L204",
-            },
-            "has token": False,
-            "has time": False,
-            "has replan": False,
-            "has partial": True,
-            "has exits": True,
-        },
-        {
-            "framework": "OpenAI Agents SDK (Python)",
-            "version": "openai-agents-python v0.22.0",
-            "bounds": "max_turns (DEFAULT_MAX_TURNS = 10; max_turns=None disables); per-call ModelSettings.timeout; per-tool timeout_seconds",
-            "SUCCESS": "Loop ends when the agent produces a final output of output_type; RunResult.final_output",
-            "PARTIAL_SUCCESS": "Yes: error_handlers={'max_turns': fn} may return a final_output (Python SDK, since v0.8.0)",
-            "REPLAN_EXHAUSTED": "No such state; only opt-in model-call retries (ModelRetrySettings.max_retries, off by default)",
-            "TIMEOUT": "Raises MaxTurnsExceeded('Max turns (N) exceeded') unless a handler answers; model-call timeout: ModelTimeoutError",
-            "lacks": "No run-level token or time bound, no replan limit; early ends are exceptions (with run_data), not a status field",
-            "source": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_config.py#L44",
-            "sources": {
-                "bounds": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_config.py#L44",
-                "SUCCESS": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run.py#L271-L272",
-                "PARTIAL_SUCCESS": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run_error_handlers.py#L50-L53",
-                "REPLAN_EXHAUSTED": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/retry.py#L210-L213",
-                "TIMEOUT": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/run.py#L1450",
-                "lacks": "https://github.com/openai/openai-agents-python/blob/v0.22.0/src/agents/model_settings.py#L218-L220",
-            },
-            "has token": False,
-            "has time": False,
-            "has replan": False,
-            "has partial": True,
-            "has exits": False,
-        },
-        {
-            "framework": "AutoGen AgentChat",
-            "version": "autogen-agentchat python-v0.7.5",
-            "bounds": "Team max_turns (unbounded by default; MagenticOne 20) + 11 termination conditions (MaxMessage, TokenUsage, Timeout…); & |",
-            "SUCCESS": "No success state: a run ends when a condition fires; TaskResult(messages, stop_reason)",
-            "PARTIAL_SUCCESS": "Yes: TaskResult keeps all messages on any stop; MagenticOne writes a final answer at max rounds",
-            "REPLAN_EXHAUSTED": "MagenticOne only: re-plans after max_stalls (default 3); re-plans not capped except by max_turns",
-            "TIMEOUT": "No exception: stop_reason = StopMessage text, e.g. 'Timeout of N seconds reached'; agent errors raise RuntimeError",
-            "lacks": "No named exit states (stop_reason is free text); no replan limit; Timeout checked only when new messages arrive",
-            "source": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/__init__.py#L6-L18",
-            "sources": {
-                "bounds": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/__init__.py#L6-L18",
-                "SUCCESS": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/base/_task.py#L9-L16",
-                "PARTIAL_SUCCESS": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/teams/_group_chat/_base_group_chat.py#L555-L564",
-                "REPLAN_EXHAUSTED": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/teams/_group_chat/_magentic_one/_magentic_one_orchestrator.py#L402-L405",
-                "TIMEOUT": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/conditions/_terminations.py#L383-L385",
-                "lacks": "https://github.com/microsoft/autogen/blob/python-v0.7.5/python/packages/autogen-agentchat/src/autogen_agentchat/base/_task.py#L15-L16",
-            },
-            "has token": True,
-            "has time": True,
-            "has replan": False,
-            "has partial": True,
-            "has exits": False,
-        },
-        {
-            "framework": "this contract (sim)",
-            "version": "this course",
-            "bounds": "max_steps 8, max_tokens 1000, max_seconds 22, max_replans 2",
-            "SUCCESS": "SUCCESS: plan complete and goal field held (GT1); the answer itself is not checked",
-            "PARTIAL_SUCCESS": "PARTIAL_SUCCESS (goal, m3 or amount held, e.g. a run cut by a bound)",
-            "REPLAN_EXHAUSTED": "REPLAN_EXHAUSTED",
-            "TIMEOUT": "TIMEOUT, with the bound named",
-            "lacks": "a real model: every figure here is from a fictional simulator",
-            "source": "sim/engine/contract.py and sim/engine/plan_schema.py, rules CT1 to CT12",
-            "sources": {},
-            "has token": True,
-            "has time": True,
-            "has replan": True,
-            "has partial": True,
-            "has exits": True,
-        },
+from IPython.display import HTML
+
+read = pd.read_csv(files("sim.presentation") / "frameworks_read.csv", keep_default_na=False)
+COLUMNS = ("bounds", "SUCCESS", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED", "TIMEOUT", "lacks")
+
+
+def linked(text, source):
+    return f'<a href="{html.escape(source)}">{html.escape(text, quote=False)}</a>'
+
+
+shown = pd.DataFrame({"framework": [html.escape(f"{r.framework} ({r.version})") for r in read.itertuples()]})
+for column in COLUMNS:
+    shown[column] = [
+        linked(text, source) for text, source in zip(read[column], read[column + "_source"], strict=True)
     ]
-)
-for row in frameworks.itertuples():
-    say(f"{row.framework} ({row.version})")
-    for field in ("bounds", "SUCCESS", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED", "TIMEOUT", "lacks", "source"):
-        print(textwrap.fill(f"{field}: {getattr(row, field)}", width=100, initial_indent="  ", subsequent_indent="      ",
-                            break_long_words=False, break_on_hyphens=False))  # fmt: skip
-    print()
-real = frameworks[frameworks["framework"] != "this contract (sim)"]
-for flag, words in (("has token", "a token bound on the run"), ("has time", "a time bound on the whole run"),
-                    ("has replan", "a replan limit"), ("has partial", "a built-in partial result"),
-                    ("has exits", "named exit states")):  # fmt: skip
-    having = real.loc[real[flag], "framework"].tolist()
-    say(f"{words}: {len(having)} of {len(real)} ({', '.join(having) or 'none'})")
+display(HTML(shown.to_html(index=False, escape=False)))
+for flag, words in (
+    ("token_bound", "a token bound on the run"),
+    ("run_time_bound", "a time bound on the whole run"),
+    ("replan_limit", "a replan limit"),
+    ("partial_result", "a built-in partial result"),
+    ("named_exit_states", "named exit states"),
+):
+    having = read.loc[read[flag] == "yes", "framework"].tolist()
+    say(f"{words}: {len(having)} of {len(read)} ({', '.join(having) or 'none'})")
 
 # %% [markdown]
 # Every framework read bounds a run by steps, turns, iterations or messages, and the last
@@ -1281,68 +1118,12 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 # LangGraph's recursion limit ends a run with its own text or with `GraphRecursionError`, the
 # Agents SDK raises `MaxTurnsExceeded`, smolagents asks for a final answer, and the default
 # limits are printed as the pinned versions fill them in.
+
+# %% [markdown]
+# ### A further exercise
 #
-# ## Summary
+# Code you write, checked for your seed (`MY_SEED`, set in the exercise above).
 #
-# - The contract's first plan is the split's; only what happens after it differs. Validation
-#   refuses a plan with a missing field before any call: G05's first plan is refused at step
-#   s1, one replan costs 165 tokens, and the run ends with 5 steps, 540 tokens and the right
-#   answer, against 8 steps, 805 tokens and 3 tool errors under the split.
-# - On the 24 tasks at 8 steps the contract solves 23 on both runs. Success against the
-#   single loop and the split is unmeasured on 2 runs; steps, tool calls, tokens and tool
-#   errors are measured, and lower: 84 and 83 steps, 51 tool calls, 8075 and 7960 tokens, 0
-#   tool errors, paid for with 9 and 8 replans.
-# - Like for like, against loops that also stop when done and pay a step for it, the
-#   contract takes fewer steps and tokens, partly because its plan's end costs no call; with
-#   the loop's stop steps left out it takes more steps than the single loop. Over 10,000
-#   seeds it solves fewer tasks than either stopping loop (on runs A and B the success
-#   differences are unmeasured); it keeps fewer tool calls and fewer tool errors.
-# - Validation is an oracle in this world: of every plan the planner could write, only the
-#   right one passes, so the 0 tool errors hold by construction.
-# - With the course's look-alike tool (rule LA1, off elsewhere) validation passes 2 plans for
-#   each kind that uses `consumption`. The contract keeps 0 tool errors (by construction), but
-#   6276 of 240000 task runs over 10,000 seeds complete a plan with a wrong answer and report
-#   SUCCESS: silent failures. With the same tool set and both loops stopping when done, it
-#   solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two
-#   runs leave unmeasured.
-# - An exit state is a claim from what the runtime observes, for the contract as for the
-#   loops and the frameworks read; the truth is a second column. With the look-alike every
-#   setup reports SUCCESS for some wrong answers.
-# - In this world a plan that passes validation never fails a precondition; the check is
-#   shown on a constructed plan whose step claims a field its tool does not produce.
-# - Every run ends in one exit state with a stop reason; PARTIAL_SUCCESS separates a record
-#   computed but not written from a record written, which the original answer measure does
-#   not (such a run counts as a false alarm).
-# - The replan limit trades tasks against cost: 18 solved with none allowed, 23 with 2.
-# - The frameworks read, at the versions read, all bound steps; few bound tokens or the
-#   whole run's time; none has a replan limit. Like the contract, none checks an answer's
-#   truth when it reports success.
-#
-# ## Exercises
-#
-# Use the panel below; each question can be answered with its controls.
-#
-# 1. Set **max replans** to 0 and press **new seed** a few times. Which exit state takes the
-#    tasks the contract loses, and how do the contract's tokens move against the split's?
-# 2. Lower **max tokens** step by step at budget 8. At what value do the first runs end in
-#    TIMEOUT, and which kind of task goes first? Compare with the cost of a right record run
-#    printed above.
-# 3. Set the budget to 3. Which tasks end in PARTIAL_SUCCESS, and what do they hold? Is
-#    their answer correct by the original measure, and where does the exit table count
-#    such a run?
-# 4. Pick G03 in the task picker and find a seed at which the contract solves it. How many
-#    replans did it take?
-# 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the
-#    difference measured by the band rule?
-#
-# The next two are code you write, checked for a seed of your own. Set `MY_SEED` once (from
-# your name, say); the checks compute the answers for that seed and say right or wrong, and
-# what is off, never the answer.
-#
-# 6. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
-#    (`contract.run_contract`) and count the tasks that end in each exit state. Put the
-#    counts in `my_exits`, a dict from each exit state's name to its count (a state left
-#    out counts as none).
 # 7. **A plan validator.** Write `my_plan_ok(plan, held)`: true when the plan may run by the
 #    data-flow rule, false when validation refuses it. `plan.goal` is the goal field;
 #    `plan.steps` are the steps, each with `id`, `tool`, `depends_on`, `requires` and
@@ -1350,31 +1131,9 @@ for flag, words in (("has token", "a token bound on the run"), ("has time", "a t
 #    from the rule, without `sim.engine.plan_schema`. The check runs it on plans drawn for your
 #    seed, right ones and wrong ones.
 
+
 # %%
-from sim.exercises import contract as exercises
-
-MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
-
-my_exits = None  # exercise 6: {exit state: tasks}
-
-
 def my_plan_ok(plan, held): ...  # return True when the plan may run
 
 
-print(exercises.check_exit_counts(MY_SEED, my_exits))
 print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
-
-# %% [markdown]
-# ## Explore
-#
-# The panel runs the 3 setups at a seed (run A) and the next seed (run B), at the budget
-# and with the contract's max replans and max tokens; it shows the original table, the
-# exit-state counts, the contract-against-split verdicts, the exit-state figure and the chosen
-# task's contract run, event by event. **reset** brings back the lesson's defaults. Its output
-# is not part of the checked record.
-
-# %% tags=["nbval-ignore-output"]
-from sim.presentation.panel_contract import contract_panel
-
-panel = contract_panel()
-panel

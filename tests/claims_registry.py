@@ -622,14 +622,6 @@ def rule_cheaper_depends_on_the_fixed_budget() -> bool:
 # ---- lesson 4: the contract
 
 
-def split_cheaper_in_tokens_on_both_runs() -> bool:
-    """Lesson 2's finding: on runs A and B the split spends fewer tokens than the single loop."""
-    return all(
-        split.tokens < loop.tokens
-        for loop, split in zip(_pair("single-loop"), _pair("plan-execute"), strict=True)
-    )
-
-
 def contract_bounds_hold_and_one_exit_state() -> bool:
     """The rule: on runs A and B, at every budget from 1 to 12 and with tighter token and time bounds,
     no contract run exceeds a bound, and each ends in exactly one of the 4 exit states."""
@@ -786,25 +778,6 @@ def exit_states_read_only_observations() -> bool:
                     return False
                 wrong_success += state == exits.SUCCESS and not sim.is_correct(run)
     return wrong_success > 0
-
-
-def no_silent_failure_with_five_tools() -> bool:
-    """On runs A and B with the 5 tools, no setup reports SUCCESS for a wrong answer."""
-    from sim.measurement.exit_tables import exit_state_frame
-
-    frame = exit_state_frame(("single-loop", "plan-execute", "contract"), SEEDS, BUDGET)
-    return (frame["silent failures"] == 0).all()
-
-
-def split_false_alarms_are_cut_records() -> bool:
-    """The split's false alarms on run B with the 5 tools: 2 record tasks, not stopped (the budget ran out),
-    their last call write_record, the right answer, PARTIAL_SUCCESS."""
-    alarms = [run for run in _runs("plan-execute", SEEDS[1])
-              if sim.is_correct(run) and exits.exit_state_of(run) != exits.SUCCESS]  # fmt: skip
-    return len(alarms) == 2 and all(
-        sim.check_task(run.task).kind == "record" and not run.stopped and run.trace[-1].tool == "write_record"
-        and exits.exit_state_of(run) == exits.PARTIAL_SUCCESS for run in alarms
-    )  # fmt: skip
 
 
 def single_loop_stop_steps_left_out() -> bool:
@@ -966,35 +939,6 @@ def _sweep_verdicts() -> dict:
     }
 
 
-def success_measured_at_two_budgets_only() -> bool:
-    """Across the sweep, success is measured only at 2 steps against the single loop (3 and 4 tasks
-    fewer for the contract) and at 6 steps against the split (3 more on both runs)."""
-    measured = {
-        key: verdicts["success"].differences
-        for key, verdicts in _sweep_verdicts().items()
-        if verdicts["success"].verdict == "measured"
-    }
-    return measured == {(2, "single-loop"): (-3, -4), (6, "plan-execute"): (3, 3)}
-
-
-def contract_tokens_against_both_across_the_sweep() -> bool:
-    """Across the sweep: at 2 steps the contract spends more tokens than both loops, and from 4 steps on
-    fewer than both, measured every time."""
-    for (budget, _other), verdicts in _sweep_verdicts().items():
-        tokens = verdicts["tokens"]
-        sign = 1 if budget == 2 else -1
-        if tokens.verdict != "measured" or not all(d * sign > 0 for d in tokens.differences):
-            return False
-    return True
-
-
-def band_rule_as_stated_contract() -> bool:
-    """The band rule's verdicts, contract against the single loop and against the split, are the rule as
-    the lesson words it."""
-    runs = _pair("contract")
-    return all(_band_rule_as_stated(_pair(other), runs) for other in LOOPS)
-
-
 def step_tokens_as_stated() -> bool:
     """The rules, on every step of runs A and B: a single-loop step costs 60 + 22 x its trace length and an
     executor step 40 + 10 x its trace length, each 30 more when it observes a call, and a loop step 40
@@ -1101,14 +1045,6 @@ def split_at_budget_2_finishes_only_length_1() -> bool:
         for seed in SEEDS
     ]
     return len(short) == 7 and all(s <= short and len(s) == 6 for s in solved)
-
-
-def contract_errors_none_measured() -> bool:
-    """The contract makes 0 tool errors on runs A and B, measured lower than both loops."""
-    return (
-        all(m.errors == 0 for m in _pair("contract"))
-        and says("_", [LOOP, SPLIT], CONTRACT, tool_errors="measured down")()
-    )
 
 
 def budget_2_starves_every_setup() -> bool:
@@ -1831,24 +1767,6 @@ def endpoint_replay_is_the_single_loop() -> bool:
 # ---- the registry
 
 
-def sweep_steps_calls_tokens_agree() -> bool:
-    """Lesson 4's budget sweep: on steps, tool calls and tokens every 2-run verdict agrees with 10,000
-    seeds, at every budget, contract against each loop (read from the stored outputs, which nbval
-    re-computes at the lesson's defaults)."""
-    import json
-
-    from course_checks import LESSONS
-
-    notebook = json.loads((LESSONS / "04_contract.ipynb").read_text())
-    for cell in notebook["cells"]:
-        if cell["cell_type"] == "code" and "many_at" in "".join(cell["source"]):
-            text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []))
-            marks = [[w for w in line.split() if w in ("agrees", "differs")] for line in text.splitlines()]
-            rows = [m for m in marks if len(m) == 5]  # success, steps, tool calls, tokens, tool errors
-            return len(rows) == 10 and all(m[1:4] == ["agrees"] * 3 for m in rows)
-    return False
-
-
 def first_request_is_one_text_its_reply_follows_the_seed() -> bool:
     """Lesson 6: a task's first request holds the same messages at every seed (built from a run at each of
     runs A and B), and the endpoint's reply to it, addressed by seed and task, differs between the seeds
@@ -1874,17 +1792,14 @@ split_over_10000_seeds = says("split_over_10000_seeds", LOOP, SPLIT,
     success="; down", tool_calls="; up", tool_errors="; up", tokens="; down")
 split_calls_two_runs_and_10000_seeds = says("split_calls_two_runs_and_10000_seeds", LOOP, SPLIT,
     tool_calls="measured down; up")
-contract_lower_than_both_loops = says("contract_lower_than_both_loops", [LOOP, SPLIT], CONTRACT,
-    steps="measured down", tool_calls="measured down", tokens="measured down", tool_errors="measured down")
-contract_against_stopping_loop = says("contract_against_stopping_loop", LOOP_SB1, CONTRACT,
-    steps="measured down; down", tokens="measured down; down", success="unmeasured; down")
 contract_solves_fewer_than_stopping_loops = says("contract_solves_fewer_than_stopping_loops",
     [LOOP_SB1, SPLIT_SB1], CONTRACT, success="unmeasured; down")
-contract_against_stopping_split = says("contract_against_stopping_split", SPLIT_SB1, CONTRACT,
-    steps="measured down; down", tool_calls="measured down; down", tokens="measured down; down",
-    tool_errors="measured down; down", success="unmeasured; down")
-contract_keeps_fewer_calls_and_errors = says("contract_keeps_fewer_calls_and_errors", [LOOP_SB1, SPLIT_SB1],
-    CONTRACT, tool_calls="measured down; down", tool_errors="measured down; down")
+contract_cheaper_over_10000_seeds = says("contract_cheaper_over_10000_seeds", [LOOP, SPLIT], CONTRACT,
+    steps="; down", tool_calls="; down", tokens="; down", tool_errors="; down")
+contract_solves_more_than_both_loops = says("contract_solves_more_than_both_loops", [LOOP, SPLIT], CONTRACT,
+    success="; up")
+contract_cheaper_than_stopping_loops = says("contract_cheaper_than_stopping_loops", [LOOP_SB1, SPLIT_SB1],
+    CONTRACT, steps="; down", tool_calls="; down", tokens="; down", tool_errors="; down")
 stop_rule_over_500_seeds = scores("stop_rule_over_500_seeds", "stop rule", "single-loop",
     success="unmeasured; resolved up", tokens="unmeasured; resolved down")
 router_against_split = scores("router_against_split", "router", "plan-execute",
@@ -1899,8 +1814,8 @@ LOOKALIKE_SB1 = [(setup, {"lookalike": True, "stop_when_done": True}) for setup 
 lookalike_contract_solves_more_than_stopping_loops = says("lookalike_contract_solves_more_than_stopping_loops",
     LOOKALIKE_SB1, LOOKALIKE["contract"], success="unmeasured; up")
 lookalike_contract_stays_lower = says("lookalike_contract_stays_lower",
-    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down",
-    tool_calls="measured down", tokens="measured down", tool_errors="measured down")
+    [LOOKALIKE["single-loop"], LOOKALIKE["plan-execute"]], LOOKALIKE["contract"], steps="measured down; down",
+    tool_calls="measured down; down", tokens="measured down; down", tool_errors="measured down; down")
 # fmt: on
 
 
@@ -2698,10 +2613,7 @@ REGISTRY: dict[str, list] = {
          NotAClaim("describes the control panel")),
     ],
     "04": [
-        ("The split was cheaper in tokens", Holds(split_cheaper_in_tokens_on_both_runs)),
-        ("hard bounds on steps, tokens and simulated seconds stop every run; and every run ends in exactly one exit state",
-         ByRule(contract_bounds_hold_and_one_exit_state)),
-        ("the blind split on the same 24 tasks, seeds and budgets", Printed("step budget: 8 steps for every setup")),
+        ("the blind split on the same 24 tasks, seeds and step budget", Printed("step budget: 8 steps for every setup")),
         ("first plan for a task is the split's plan for the same task and seed, from the same draws",
          ByRule(contract_first_plan_is_split_plan)),
         ("Only what happens after the first plan differs, so every run pairs with", ByRule(contract_first_plan_is_split_plan)),
@@ -2720,7 +2632,7 @@ REGISTRY: dict[str, list] = {
          NotAClaim("describes the next cell's method: each case breaks one thing of the same right plan")),
         ("so the executor checks each step's required fields against the scratchpad before every call",
          Printed("precondition: step 's2' (tariff): the scratchpad lacks m3")),
-        ("a plan that passes validation never fails a precondition; to see the check work",
+        ("so a plan that passes validation never fails a precondition",
          ByRule(validated_plans_never_fail_a_precondition)),
         ("One object holds the state of a run", ByRule(scratchpad_keeps_every_raw_result)),
         ("each right with the same flat share as before, from the same draw stream",
@@ -2732,39 +2644,28 @@ REGISTRY: dict[str, list] = {
         ("On G05 the refusal costs 1 planner call (165 tokens) and saves the 3 blind calls that failed",
          Printed("the replan cost 1 step, 165 tokens and 5 simulated seconds",
                  "the contract saves 3 steps, 3 tool calls, 265 tokens and 3 tool errors on G05")),
-        ("The first table is the original one; the second adds what only the contract counts",
+        ("A little more success than the loops with the model's own stop",
+         Holds(contract_solves_more_than_both_loops)),
+        ("Against both loops the contract takes fewer steps, tool calls and tokens and makes fewer tool errors",
+         Holds(contract_cheaper_over_10000_seeds)),
+        ("Cheaper on every count", Holds(contract_cheaper_over_10000_seeds)),
+        ("The second applies CT12 to what each run observed, for every setup",
          NotAClaim("describes the two tables the next cell prints")),
-        ("The band rule decides each unit", ByRule(band_rule_as_stated_contract)),
-        ("which never exceeds the split's own band of 2",
-         Holds(within_band("contract_success_within_the_split_band", SPLIT, CONTRACT, "first"))),
-        ("how little setups that draw from different streams gain from being compared at the same seed",
-         Holds(same_seeds_are_unrelated)),
-        ("Over 10,000 seeds the contract solves more than either",
-         Holds(says("contract_solves_more_over_10000_seeds", LOOP, CONTRACT, success="unmeasured; up"))),
-        ("Steps, tool calls and tokens are measured, and lower: 84 and 83 steps against 97 and 98",
-         Holds(contract_lower_than_both_loops)),
-        ("Tool errors are measured: 0 on both runs", Holds(contract_errors_none_measured)),
-        ("None of these reads the right answer: a runtime does not have it", ByRule(exit_states_read_only_observations)),
-        ("with the 5 tools no setup reports SUCCESS for a wrong answer on runs A and B",
-         Holds(no_silent_failure_with_five_tools)),
-        ("The split's 2 false alarms on run B are record tasks whose budget ran out just after the right record",
-         Holds(split_false_alarms_are_cut_records)),
+        ("What this part adds: where the default bounds come from, the refusals kind by kind",
+         NotAClaim("lists the sections of Going further")),
+        ("Its 0 tool errors on runs A and B hold by construction",
+         ByRule(contract_never_calls_a_wrong_tool)),
+        ("The exit state never reads the right answer: a runtime does not have it", ByRule(exit_states_read_only_observations)),
         ("which does not always come when the job is done, so they may wander after it",
          Holds(loops_wander_after_done)),
         ("the next step is a stop, paid like any step", ByRule(sb1_pays_its_stop_step)),
-        ("The next cell compares the contract with the loops under SB1", NotAClaim("describes what the next cell does")),
-        ("it still takes fewer steps (84 and 83 against 96 and 95) and tokens, measured on both runs and over",
-         Holds(contract_against_stopping_loop)),
-        ("while the contract's plan names its last step and its runtime ends with no call (CT8)",
+        ("It solves fewer tasks than either stopping loop", Holds(contract_solves_fewer_than_stopping_loops)),
+        ("and still uses fewer steps, tool calls and tokens and makes fewer tool errors",
+         Holds(contract_cheaper_than_stopping_loops)),
+        ("a stopping loop pays a step to stop, while the contract's runtime ends with no call (CT8)",
          ByRule(sb1_pays_its_stop_step)),
-        ("With the single loop's stop steps left out, the contract takes more steps than it, not fewer",
+        ("With the stop steps left out, the contract takes more steps than the single loop",
          Holds(single_loop_stop_steps_left_out)),
-        ("Over 10,000 seeds it solves fewer tasks than either stopping loop",
-         Holds(contract_solves_fewer_than_stopping_loops)),
-        ("What the contract keeps against both stopping loops is fewer tool calls and fewer tool errors",
-         Holds(contract_keeps_fewer_calls_and_errors)),
-        ("Against the split with the same stop, it uses fewer steps, calls, tokens and errors",
-         Holds(contract_against_stopping_split)),
         ("its first plan and both replans were refused, so it never made a tool call", Holds(g03_never_calls_a_tool)),
         ("Because here the validator knows more than a real one would",
          Printed("charge: 125 candidate plans, 1 pass validation, the right plan: yes",
@@ -2782,13 +2683,8 @@ REGISTRY: dict[str, list] = {
         ("it cannot tell two tools apart that take and give the same fields",
          NotAClaim("follows from what a field-based validator reads, whatever the world; no simulator result")),
         ("and TIMEOUT otherwise, and none of them is a silent failure", ByRule(spoiled_loop_runs_fall_as_stated)),
-        ("Counted against the answer it is a false alarm", Printed("G15, right plan, max_steps 4 PARTIAL_SUCCESS max_steps yes")),
+        ("a false alarm where the runtime is stricter than the answer measure", Printed("G15, right plan, max_steps 4 PARTIAL_SUCCESS max_steps yes")),
         ("At a budget of 2 steps every setup is starved", Holds(budget_2_starves_every_setup)),
-        ("The band rule's verdicts at every budget, contract against each of the others",
-         NotAClaim("describes what the next cell prints")),
-        ("Success is measured at 2 budgets only", Holds(success_measured_at_two_budgets_only)),
-        ("from 4 steps on the contract uses fewer tokens than both, measured at every budget",
-         Holds(contract_tokens_against_both_across_the_sweep)),
         ("With no replan allowed, every refused first plan ends the run",
          Holds(no_replan_ends_every_refused_plan)),
         ("The first replan allowed saves some of them and the second more",
@@ -2798,36 +2694,19 @@ REGISTRY: dict[str, list] = {
         ("means the source read has no such mechanism, not that none can be built on it",
          NotAClaim("defines the wording of the framework table")),
         ("Every framework read bounds a run by steps, turns, iterations or messages",
-         Printed("bounds: recursion_limit (super-steps", "bounds: max_iterations (default 15",
-                 "bounds: max_steps (default 20", "bounds: max_turns (DEFAULT_MAX_TURNS = 10",
-                 "bounds: Team max_turns (unbounded by default; MagenticOne 20) + 11 termination",
+         Printed("recursion_limit (super-steps", "max_iterations (default 15",
+                 "max_steps (default 20", "max_turns (DEFAULT_MAX_TURNS = 10",
+                 "Team max_turns (unbounded by default; MagenticOne 20) + 11 termination",
                  "a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5",
                  "a replan limit: 0 of 5 (none)")),
-        ("steps, tool calls, tokens and tool errors are measured, and lower: 84 and 83 steps, 51 tool calls",
-         Holds(contract_lower_than_both_loops)),
-        ("the contract takes fewer steps and tokens, partly because its plan's end costs no call",
-         Holds(contract_against_stopping_loop)),
-        ("with the loop's stop steps left out it takes more steps than the single loop",
-         Holds(single_loop_stop_steps_left_out)),
-        ("Over 10,000 seeds it solves fewer tasks than either stopping loop (on runs A and B the success",
-         Holds(contract_solves_fewer_than_stopping_loops)),
-        ("it solves a little more over 10,000 seeds (+0.0139 and +0.0103 a run), a difference the two runs leave",
-         Holds(lookalike_contract_solves_more_than_stopping_loops)),
-        ("With the look-alike every setup reports SUCCESS for some wrong answers",
-         Holds(every_setup_reports_some_wrong_success)),
-        ("Like the contract, none checks an answer's truth when it reports success",
-         ByRule(exit_states_read_only_observations)),
-        ("it keeps fewer tool calls and fewer tool errors", Holds(contract_keeps_fewer_calls_and_errors)),
-        ("only the right one passes, so the 0 tool errors hold by construction",
+        ("Over 10,000 seeds the contract takes fewer steps, tool calls and tokens than both loops",
+         Holds(contract_cheaper_over_10000_seeds)),
+        ("Against loops that also stop when done it solves fewer tasks", Holds(contract_solves_fewer_than_stopping_loops)),
+        ("Validation is an oracle in this world, so the 0 tool errors hold by construction",
          ByRule(contract_never_calls_a_wrong_tool)),
-        ("In this world a plan that passes validation never fails a precondition; the check is shown",
+        ("In this world a plan that passes validation never fails a precondition, so the check is",
          ByRule(validated_plans_never_fail_a_precondition)),
         ("Every run ends in one exit state with a stop reason", ByRule(contract_bounds_hold_and_one_exit_state)),
-        ("18 solved with none allowed, 23 with 2", Holds(each_replan_allowed_saves_more)),
-        ("few bound tokens or the whole run's time; none has a replan limit",
-         Printed("a token bound on the run: 1 of 5", "a time bound on the whole run: 2 of 5", "a replan limit: 0 of 5 (none)")),
-        ("The same comparisons beside 10,000 seeds, at every budget", NotAClaim("says what the next cell prints")),
-        ("On steps, tool calls and tokens they agree at every pair", Holds(sweep_steps_calls_tokens_agree)),
         # the look-alike (LA1)
         ("puts a look-alike in the tool set: a 6th tool", Printed("the look-alike estimate_use, imitating consumption",
                                                                  "6 tools, estimate_use last")),
@@ -2841,7 +2720,7 @@ REGISTRY: dict[str, list] = {
         ("Validation checks fields, and the two tools' fields are the same",
          ByRule(lookalike_documented_as_it_imitates)),
         ("The measurement with the look-alike in every setup's tool set", NotAClaim("says what the next cell measures")),
-        ("contract against each loop with the same tool set, each beside the same comparison",
+        ("The contract against each loop with the same tool set, over the same 10,000 seeds",
          NotAClaim("says what the next cell prints")),
         ("What the look-alike costs each setup over the same 10,000 seeds", NotAClaim("says what the next cell prints")),
         ("6276 of 240000 task runs complete their plan with a wrong answer; with the 5 tools none do, by construction",
@@ -2866,10 +2745,10 @@ REGISTRY: dict[str, list] = {
          ByRule(exit_states_read_only_observations)),
         ("and 2 and 1 of those hold an answer the original measure counts right: false alarms",
          Holds(sweep_false_alarms_at_budget_4)),
-        ("Steps, tool calls, tokens and tool errors stay measured and lower, as with the 5 tools",
+        ("Steps, tool calls, tokens and tool errors stay lower, as with the 5 tools",
          Holds(lookalike_contract_stays_lower)),
         ("The look-alike costs every setup tasks", Holds(lookalike_costs_every_setup_tasks)),
-        ("Lower max tokens step by step at budget 8", NotAClaim("an exercise for the student")),
+        ("Lower max tokens at budget 8", NotAClaim("an exercise for the student")),
         ("a dict from each exit state's name to its count (a state left out counts as none)",
          NotAClaim("an exercise for the student: the answer's format")),
         ("the checks compute the answers for that seed and say right or wrong, and what is off, never the answer",

@@ -64,3 +64,26 @@ def test_a_refused_value_leaves_a_message_and_the_table(panel):
     assert "unknown control 'max_retries'" in html.unescape(panel.message.value)
     panel.seed.value = "5"
     assert panel.message.value == "" and panel.settings.seed == 5
+
+
+def test_the_frameworks_read_are_data_each_cell_linked_to_the_lines_read_at_its_version():
+    """Lesson 4's framework table (sim/presentation/frameworks_read.csv): every cell has its text and a
+    link to the source lines read, on GitHub at the version the row names; the flags are yes or no."""
+    from importlib.resources import files
+
+    import pandas as pd
+
+    read = pd.read_csv(files("sim.presentation") / "frameworks_read.csv", keep_default_na=False)
+    columns = ("bounds", "SUCCESS", "PARTIAL_SUCCESS", "REPLAN_EXHAUSTED", "TIMEOUT", "lacks")
+    flags = ("token_bound", "run_time_bound", "replan_limit", "partial_result", "named_exit_states")
+    assert list(read.columns) == ["framework", "version", *[f"{c}{s}" for c in columns for s in ("", "_source")],
+                                  *flags]  # fmt: skip
+    assert len(read) == 5 and read["framework"].is_unique
+    for row in read.itertuples():
+        tag = row.version.split()[-1]
+        for column in columns:
+            text, link = getattr(row, column), getattr(row, f"{column}_source")
+            assert text.strip(), (row.framework, column)
+            assert link.startswith("https://github.com/") and "/blob/" in link and "#L" in link, link
+            assert tag in link.split("/blob/")[1].split("/")[0], (row.framework, column, link)
+        assert {getattr(row, flag) for flag in flags} <= {"yes", "no"}
