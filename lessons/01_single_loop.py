@@ -261,7 +261,7 @@ print(loop_step_table(walk_steps).to_string(index=False))
 # every step after it costs 22 tokens more than it would have, because the failed call
 # stays in the trace that every later step re-sends.
 #
-# The rules above are the **model**: they stand in for a language model's skill, are given
+# The pick rule and the stop chance are the **model**: they stand in for a language model's skill, are given
 # rather than measured, and may read the task itself (its sequence, how far along it is).
 # The **scaffolding**, the code that later lessons wrap around a model (stop rules, budgets,
 # checks, a policy you write), may read only what a real agent sees: the request, the
