@@ -87,8 +87,8 @@ print(f"the world is built once, from seed {sim.WORLD_SEED}, whatever the run's 
 # and reads the tool's observation before the next. Our simulator keeps the loop's shape and
 # replaces the language model by a seeded rule.
 #
-# Here is the loop at work on one task, chosen by code (the rule comes with the
-# walk-through below): at run A, `G03` asks for a subscriber's water consumption.
+# Here is the loop at work on one task, chosen by code (the rule that chose it is stated
+# in "One task, step by step"): at run A, `G03` asks for a subscriber's water consumption.
 
 # %%
 walk = sim.run_single_loop(recovery_task(SEED_A, BUDGET), SEED_A, BUDGET)
@@ -119,8 +119,7 @@ print(subscribers["type"].value_counts().rename_axis("type").reset_index().to_st
 say(f"m3 used this period: from {subscribers['used'].min()} to {subscribers['used'].max()}")
 
 # %% [markdown]
-# Water is charged in price bands (not lesson 2's run-to-run band): the first 10 m3 at 4 a
-# cubic metre, the next ones up to 25 m3 at 7, up to 40 m3 at 11, and every m3 above 40
+# Water is charged in price bands: the first 10 m3 at 4 a cubic metre, the next ones up to 25 m3 at 7, up to 40 m3 at 11, and every m3 above 40
 # at 16. A commercial subscriber pays 2 times the residential charge.
 
 # %%
@@ -206,13 +205,12 @@ say(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} se
 # 4. **Move on.** The job advances one position only when the call was the right tool and
 #    did not fail. The loop ends when the agent stops or the budget is spent.
 #
-# Here is the step as `sim` runs it (`take_step`, which lesson 2's [split](../GLOSSARY.md#split) shares) and
-# the single loop's pick inside it (`single_loop_pick`, whose `right_share` is
-# `selection(d)`). The pick aims at the next position of the sequence: the model's given
-# skill.
+# Here is the pick as `sim` runs it (`single_loop_pick`, whose `right_share` is
+# `selection(d)`). It aims at the next position of the sequence: the model's given skill.
+# The rest of the step (`take_step`, listed in Going further) calls the picked tool on the
+# state and prices the step; the loop around it moves the job on and ends the run.
 
 # %%
-print(code_of(loops.take_step))
 print(code_of(picks.single_loop_pick))
 
 # %% [markdown]
@@ -263,15 +261,11 @@ print(loop_step_table(walk_steps).to_string(index=False))
 # every step after it costs 22 tokens more than it would have, because the failed call
 # stays in the trace that every later step re-sends.
 #
-# ### The model and the scaffolding
-#
-# The **model's rules** stand in for a language model's skill and are given, not found by
-# measuring: the pick is right with share `selection(d)`, and a finished agent stops with
-# share 0.88. They may read the task itself (its sequence, how far along it is). The
-# **scaffolding** is what the course builds around the model (stop rules, budgets,
-# validators, a policy you write), and it sees only what a real agent sees: the request,
-# the observations, its own counts. The model's figures say nothing about your model; what
-# carries over is what a scaffold does to the counted units, and the way of measuring.
+# The pick rule and the stop chance are the **model**: they stand in for a language model's skill, are given
+# rather than measured, and may read the task itself (its sequence, how far along it is).
+# The **scaffolding**, the code that later lessons wrap around a model (stop rules, budgets,
+# checks, a policy you write), may read only what a real agent sees: the request, the
+# observations and its own counts.
 #
 # ## The measurement
 #
@@ -288,23 +282,24 @@ for seed, m in zip(SEEDS, single, strict=True):
 
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
-# record task, G23 on run A and G15 on run B. An equal success share hides how a loop got
-# there: the runs differ in steps, tokens and tool errors, which is what a user of a real
-# agent waits for and pays for.
+# record task, G23 on run A and G15 on run B. The other totals are nearly equal too: 97 and
+# 98 steps, 11978 and 11994 tokens, 8 and 7 tool errors. The runs part task by task: the
+# 4-tool tasks took 1234.7 tokens on average on run A and 914.0 on run B (the table of
+# means by sequence length, in the growing-trace section below).
 #
 # ## Depth: the deeper the position, the fewer right picks
 #
 # A pick at depth d is a step whose target was the d-th tool of the sequence (d - 1
 # positions already done). It is right when the tool called is that target, lucky random
 # picks included. `depth_picks` counts these from the traces of the 24 tasks; the table
-# sets the measured share beside the model line `selection(d)` and the share expected once
-# luck is counted.
+# sets the measured share beside `expected`, the share the rule gives once lucky picks are
+# counted. The figure adds the draw's own share, `selection(d)`, which leaves them out.
 
 # %%
 depth = {sim.run_label(seed): depth_picks(seed, BUDGET) for seed in SEEDS}
 for label, table in depth.items():
     say(f"run {label}")
-    print(table.round(4).to_string(index=False))
+    print(table.drop(columns="model").round(4).to_string(index=False))
 record_tasks = sum(task.kind == "record" for task in sim.TASKS)
 picks_4 = int(depth["A"].iloc[3]["picks"])
 say(f"tasks that reach depth 4: {record_tasks} (the record tasks)")
@@ -330,11 +325,18 @@ pooled["share"] = (pooled["right"] / pooled["picks"]).round(4)
 pooled["expected"] = depth["A"]["expected"]
 say(f"pooled over {len(POOLED)} seeds (0 .. {POOLED[-1]}), budget {BUDGET}")
 pooled["share - expected"] = (pooled["share"] - pooled["expected"]).round(4)
-print(pooled[["depth", "picks", "right", "share", "expected", "share - expected"]].to_string(index=False))
+pooled["std. error"] = ((pooled["share"] * (1 - pooled["share"]) / pooled["picks"]) ** 0.5).round(4)
+shown = ["depth", "picks", "right", "share", "expected", "share - expected", "std. error"]
+print(pooled[shown].to_string(index=False))
+in_errors = (pooled["share - expected"] / pooled["std. error"]).abs()
+say(f"largest gap: {in_errors.max():.1f} standard errors, at depth {pooled['depth'][in_errors.idxmax()]}")
 
 # %% [markdown]
 # Pooled over 200 seeds, the shares fall at every depth, from 0.8446 at depth 1 to 0.6081
-# at depth 4 (934 picks there), and stay within 0.0179 of the expected line.
+# at depth 4 (934 picks there). Each lies within 0.0179 of the expected line, and within 2.0
+# standard errors of it (the largest, at depth 3). The standard error, `sqrt(share x (1 - share) / picks)`,
+# treats every pick as independent; the picks of one task come in clusters (a missed
+# position is picked again), so take it as a rough yardstick, not an exact one.
 #
 # For real agents, take the shape, not the size: the falling share is a rule of this
 # simulator, written to mimic a loop that re-decides at each step with a growing history
@@ -390,8 +392,8 @@ for label, task_runs in runs.items():
 # G15 needs 4 tools but took 8 steps, which cost 1306 tokens, 616 of them (47.2 %) only
 # re-sending the trace; a clean run of a 4-tool task costs 640. Because the step cost grows
 # with the trace, tokens grow faster than steps: each wasted step makes every later step
-# dearer. Over all tasks, 32.9 % of run A's tokens and 32.5 % of run B's re-send the trace,
-# the cost lesson 2's executor avoids by carrying a plan instead.
+# dearer. Over all tasks, 32.9 % of run A's tokens and 32.5 % of run B's re-send the trace.
+# Whether an executor that carries a plan instead avoids this cost is what lesson 2 tests.
 #
 # This is no artefact of the simulator: a chat-completions API is stateless, so each request
 # carries the conversation so far (Going further shows the requests, and what a prompt cache
@@ -405,7 +407,8 @@ for label, task_runs in runs.items():
 #   0.09 a position; a missed draw is a random tool, right by luck 1 time in 5.
 # - At budget 8 it solves 23 of 24 tasks on both runs: lesson 2's single-loop rows.
 # - Right picks fall with depth on both runs, but the fourth position rests on 6 picks a
-#   run; pooled over 200 seeds, the shares sit close to the model's expected line.
+#   run; pooled over 200 seeds, each share lies within 2.0 standard errors of the expected
+#   line.
 # - Every step re-sends the trace: 32.9 % and 32.5 % of all tokens, 47.2 % in the longest run.
 #
 # ## Exercises
@@ -455,11 +458,26 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# The core is complete without this part. It adds: a step as the chat request a real agent
-# sends, the pick rule drawn out, a closer look at the fall with depth, the loop's two
-# switches (self-critique and approval), the model and scaffolding line in full, and the
-# rest of the world's details, with more exercises.
+# The core is complete without this part. It adds: the whole step's code, a step as the chat
+# request a real agent sends, the pick rule drawn out, a closer look at the fall with depth,
+# the loop's two switches (self-critique and approval), the model and scaffolding line in
+# full, and the rest of the world's details, with more exercises.
 #
+# ### The whole step
+#
+# The core showed the pick; here is the whole step as `sim` runs it (`take_step`, which
+# lesson 2's [split](../GLOSSARY.md#split) shares). It also holds hooks that later lessons
+# switch on, all off in this lesson: `goal_stops()` is lesson 3's stop rule (the step
+# stops once the request's goal is met), `writer` and `wrong` are lesson 4's wrong
+# arguments, and `observation_tokens` adds the self-critique's tokens when that switch is on
+# (below). Its first line reads the task's sequence and the job's progress, which only the
+# model's pick may do; the comment names the model rule that allows it, for the test at
+# the end of "The model and the scaffolding, in full".
+
+# %%
+print(code_of(loops.take_step))
+
+# %% [markdown]
 # ### One step on the wire
 #
 # A real agent's step is a request to a chat API. Here is the step as that request would
@@ -543,36 +561,27 @@ display(Image(filename=path))
 # %% [markdown]
 # ### Is the fall a halving?
 #
-# How far does the share fall by the fourth position? The cell compares depth 4 with depth 1,
-# per run, for the measurement and for the model.
+# This course is built on a written lesson about the planner and executor, the source of
+# lesson 2's rules. It opens by recalling that at the fourth step the share of right picks
+# was "cut in half". Runs A and B cannot test that: their depth-4 points rest on 6 picks
+# each. The pooled table can. The cell divides its depth-4 share by its depth-1 share, and
+# sets beside it that ratio by the rule (lucky picks counted, as in the measurement) and the
+# ratio of the draw alone.
 
 # %%
-for label, table in depth.items():
-    first, fourth = table.iloc[0], table.iloc[3]
-    ratio = fourth["share"] / first["share"]
-    shown = f"depth 1 {first['share']:.4f} ({first['right']:.0f}/{first['picks']:.0f}) -> depth 4 "
-    shown += f"{fourth['share']:.4f} ({fourth['right']:.0f}/{fourth['picks']:.0f})"
-    say(f"run {label}: {shown}; depth 4 / depth 1 = {ratio:.4f}, a fall of {100 * (1 - ratio):.1f} %")
-model_ratio = sim.selection(4) / sim.selection(1)
+first, fourth = pooled.iloc[0], pooled.iloc[3]
+shown = f"{fourth['share']:.4f} / {first['share']:.4f} = {fourth['share'] / first['share']:.4f}"
+say(f"pooled over {len(POOLED)} seeds, depth 4 / depth 1: {shown} ({int(fourth['picks'])} picks at depth 4)")
 lucky = (sim.expected_right_share(4), sim.expected_right_share(1))
-shown = f"selection(4) / selection(1) = {sim.selection(4):.2f} / {sim.selection(1):.2f} = {model_ratio:.4f}"
-say(f"model: {shown}; with luck {lucky[0]:.3f} / {lucky[1]:.2f} = {lucky[0] / lucky[1]:.4f}")
-for label, table in depth.items():
-    gap = (table["share"] - table["expected"]).abs()
-    worst = int(gap.idxmax())
-    at = f"at depth {table['depth'][worst]} ({table['picks'][worst]} picks)"
-    say(f"run {label}: largest gap between measured and expected share {gap[worst]:.3f} {at}")
-step = sim.expected_right_share(1) - sim.expected_right_share(2)
-say(f"the expected line falls {step:.3f} from one depth to the next")
+say(f"expected, lucky picks counted: {lucky[0]:.3f} / {lucky[1]:.2f} = {lucky[0] / lucky[1]:.4f}")
+draw_only = f"{sim.selection(4):.2f} / {sim.selection(1):.2f} = {sim.selection(4) / sim.selection(1):.4f}"
+say(f"the draw alone, lucky picks not counted, selection(4) / selection(1): {draw_only}")
 
 # %% [markdown]
-# At the fourth position half of the picks were right, on both runs. Measured against the
-# first position, though, the share fell to 0.625 and 0.6458 of its value, a fall of
-# 37.5 % and 35.4 %: not a halving. The source lesson behind lesson 2 recalls this finding
-# as the share being "cut in half"; the measurement does not bear that reading, and
-# neither does the model, whose own ratio is 0.6625. The largest gap between a measured
-# point and the expected line is 0.124, at depth 4 on both runs, more than the 0.072 the
-# expected line falls from one depth to the next.
+# Pooled, the depth-4 share is 0.7200 of the depth-1 share, against 0.7429 by the rule with
+# lucky picks counted; even the draw alone keeps 0.6625 of its first share. None of these
+# ratios is near one half: in this model the fourth position costs right picks far less
+# than a halving.
 #
 # ### Two switches, measured
 #
@@ -651,8 +660,8 @@ say(
 # errors are as without it, on both runs. What it adds is a checkpoint. On run A, 7 calls
 # ask for approval, and 4 of them are `write_record` calls in tasks that never asked for a
 # record; on run B, 9 and 6. Of those unwanted writes, 2 on run A and 5 on run B had a
-# value to write and went through: a document code or a consumption written where a charge
-# belongs. The listing of run A shows one more kind of damage: G23, a record task, writes
+# value to write and went through: a document code or a consumption, written into a
+# subscriber's record by a task that asked for no write. The listing of run A shows one more kind of damage: G23, a record task, writes
 # TR01, a document code, into the record, because a stray `search_docs` overwrote the
 # answer it held; it is run A's unsolved task. In this simulator an approval is only
 # counted; nobody refuses, so the stray writes still happen. What refusing them would save
@@ -660,12 +669,14 @@ say(
 #
 # ### The model and the scaffolding, in full
 #
-# The core drew the line in a paragraph; here it is as `sim` holds it, with the rules
+# The core drew the line in a few words; here it is as `sim` holds it, with the rules
 # lesson 2 adds on the model's side (AA29: the planner knows how long its plan must be;
 # AA27: when the plan runs out with the job not done, the executor turns to the single
 # loop's rule, which reads the job's progress). A scaffold also sees what a harness tells
 # an agent of its run (the seed and the task's id). The cell prints the line, with what a
-# policy of your own is handed at each step (lesson 6).
+# policy of your own is handed at each step (lesson 6). The model's figures say nothing
+# about your model; what carries over is what a scaffold does to the counted units, and
+# the way of measuring.
 
 # %%
 from dataclasses import fields
@@ -688,9 +699,13 @@ print(line.to_string(index=False))
 say("a policy is handed, at each step: " + ", ".join(field.name for field in fields(Observation)))
 
 # %% [markdown]
-# A test, `tests/test_honest_scaffolding.py`, holds the line: it reads the engine's source and
-# fails if a function that is not one of the model's rules (listed there by their codes)
-# reads a task's sequence, its kind or its correct answer. Scoring alone reads the answer.
+# With the task's name, `task_name`, a policy could look its answer up in `sim`'s tables.
+# The harness, like a benchmark's, trusts the entrant not to; the course's own scaffolds
+# and policies do not, and a test, `tests/test_honest_scaffolding.py`, holds those in `sim`'s
+# engine, chat bridge and harness to it. It reads their source and fails if a function that is not one of the model's rules (listed there
+# by their codes) reads a task's sequence, its kind or its correct answer, or if anything
+# but the chat policy reads `task_name` (which that policy only sends, to name the run to
+# the course's endpoint). Scoring alone reads the answer.
 #
 # ### The rest of the world
 #
@@ -780,7 +795,8 @@ display(Image(filename=path))
 # 7. **A clean run, from the pick rule.** The check cell prints the tasks your seed names.
 #    Compute the chance that the single loop calls exactly each task's sequence, with no
 #    wrong call before the job is done, on both of them at one seed, and put it in
-#    `my_chance`, unrounded. Compare it with the planner's chance in lesson 2.
+#    `my_chance`, unrounded. Stopping is not required: what the agent does once the job is
+#    done does not count. Compare it with the planner's chance in lesson 2.
 
 # %%
 my_chance = None  # the chance that both your tasks run without a wrong call

@@ -110,6 +110,9 @@ def test_clean_chance_check_accepts_the_pick_rule_and_says_which_way():
     assert ex01.check_clean_chance(SEED, round(chance, 4)).startswith("right")
     assert ex01.check_clean_chance(SEED).startswith("not answered yet")
     assert ex01.check_clean_chance(SEED, flat).startswith("not right: too low")
+    assert "lucky pick" in ex01.check_clean_chance(SEED, flat)
+    with_stops = chance * sim.model.picks.STOP_SHARE ** len(ex01.clean_tasks(SEED))  # a stop step counted
+    assert "stop step left out" in ex01.check_clean_chance(SEED, with_stops)
     assert ex01.check_clean_chance(SEED, min(1.0, chance * 1.2)).startswith("not right: too high")
     assert "percentage" in ex01.check_clean_chance(SEED, 50)
     assert f"{chance:.4f}" not in ex01.check_clean_chance(SEED, 0.5)

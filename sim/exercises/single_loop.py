@@ -17,6 +17,7 @@ from sim.presentation.screen import fits_the_screen
 
 CLEAN_TASKS = 2  # tasks the student's seed names for the clean-run exercise
 CHANCE_TOLERANCE = 5e-5  # an answer rounded to 4 decimals counts as right
+LUCK_HINT = "a missed draw still picks the right tool with share 1 / (number of tools)"  # a share too low
 
 
 def loop_tokens(steps: int, calls: int) -> int:
@@ -73,9 +74,13 @@ def check_clean_chance(seed: int, answer: object = None) -> str:
     """Exercise 7: the student's chance of a clean run, as `chance_verdict`. Raises for a bad seed or an
     answer that is not a number."""
     too_high = (
-        "does the share fall with the position (selection(d)), and does every position of both tasks count?"
+        "does each position's share fall with its depth d, and does every position of both tasks count?"
     )
-    return chance_verdict(answer, clean_chance(seed), too_high)
+    too_low = (
+        "does a missed draw's lucky pick of the right tool count (share 1 / number of tools), and is the "
+        "stop step left out (stopping is not required)?"
+    )
+    return chance_verdict(answer, clean_chance(seed), too_high, too_low)
 
 
 def check_share_answer(answer: object) -> None:
@@ -86,9 +91,10 @@ def check_share_answer(answer: object) -> None:
         )
 
 
-def chance_verdict(answer: object, wanted: float, too_high: str) -> str:
+def chance_verdict(answer: object, wanted: float, too_high: str, too_low: str = LUCK_HINT) -> str:
     """A student's chance against `wanted` (lessons 1 and 2): right within CHANCE_TOLERANCE, else too
-    high (hint `too_high`) or too low; never `wanted`. Raises InputTypeError for a non-number."""
+    high (hint `too_high`) or too low (hint `too_low`); never `wanted`. Raises InputTypeError for a
+    non-number."""
     if answer is None:
         return "not answered yet: set my_chance (a share between 0 and 1) and run the check again"
     check_share_answer(answer)
@@ -98,4 +104,4 @@ def chance_verdict(answer: object, wanted: float, too_high: str) -> str:
         return "right: that is the pick rule's chance for your tasks"
     if answer > wanted:
         return f"not right: too high; {too_high}"
-    return "not right: too low; a missed draw still picks the right tool with share 1 / (number of tools)"
+    return f"not right: too low; {too_low}"

@@ -67,7 +67,7 @@ def draw_depth_shares(tables: dict) -> Figure:
     fig = Figure(figsize=(9, 4.2))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.09, "right": 0.98, "bottom": 0.13, "top": 0.91})
     first = next(iter(tables.values()))
-    ax.plot(first["depth"], first["model"], color="black", marker="_", markersize=14, label="selection(d)")
+    ax.plot(first["depth"], first["model"], color="black", label="selection(d), lucky picks not counted")
     ax.plot(
         first["depth"], first["expected"], color="grey", linestyle="--", label="expected, lucky picks counted"
     )
@@ -105,11 +105,11 @@ def draw_growing_trace(steps, runs) -> Figure:
     left.bar(index, observed, bottom=[base + t for t in trace_part], color="#8FBF8F", label="observation")
     for s in steps:
         left.annotate(s.tool or "stop", (s.step, s.tokens), textcoords="offset points", xytext=(0, 2),
-                      ha="center", fontsize=6, rotation=60)  # fmt: skip
+                      ha="left", fontsize=8, rotation=45, rotation_mode="anchor")  # fmt: skip
     left.set_xticks(index)
     left.set_xlabel("step")
     left.set_ylabel("tokens this step")
-    left.margins(y=0.35)
+    left.margins(y=0.45)
     left.legend(fontsize=7, loc="upper left")
     left.set_title(f"One long run: {sum(s.tokens for s in steps)} tokens in {len(steps)} steps", fontsize=9)
     lengths = sorted({len(task.sequence) for task in TASKS})
@@ -117,9 +117,11 @@ def draw_growing_trace(steps, runs) -> Figure:
         points = Counter((len(TASKS[TASK_NAMES.index(r.task)].sequence), r.tokens) for r in task_runs)
         xs = [length + (j - 0.5) * 0.2 for length, _ in points]
         right.scatter(xs, [tokens for _, tokens in points], s=[18 * n for n in points.values()], alpha=0.7,
-                      color=RUN_COLOURS[j % 2], label=f"run {label} (dot area: tasks)")  # fmt: skip
+                      color=RUN_COLOURS[j % 2], label=f"run {label}")  # fmt: skip
+    for n in (1, 3):  # the key to the dot areas
+        right.scatter([], [], s=18 * n, color="grey", alpha=0.7, label=f"{n} task{'s' if n > 1 else ''}")
     cheapest = [cheapest_loop_tokens(n) for n in lengths]
-    right.plot(lengths, cheapest, color="black", marker="_", markersize=14, label="cheapest run")
+    right.plot(lengths, cheapest, color="black", marker="o", markersize=3, label="cheapest run")
     right.set_xticks(lengths)
     right.set_xlabel("sequence length (tools)")
     right.set_ylabel("tokens for the task")
