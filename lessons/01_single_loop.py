@@ -263,7 +263,7 @@ print(loop_step_table(walk_steps).to_string(index=False))
 #
 # The pick rule and the stop chance are the **model**: they stand in for a language model's skill, are given
 # rather than measured, and may read the task itself (its sequence, how far along it is).
-# The **scaffolding**, the code that later lessons wrap around a model (stop rules, budgets,
+# The [**scaffolding**](../GLOSSARY.md#scaffolding), the code that later lessons wrap around a model (stop rules, budgets,
 # checks, a policy you write), may read only what a real agent sees: the request, the
 # observations and its own counts.
 #
