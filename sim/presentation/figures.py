@@ -10,6 +10,8 @@ from pathlib import Path
 
 import matplotlib
 import matplotlib.style
+import numpy as np
+from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 
 FIGURES_ENV = "COURSE_FIGURES_DIR"  # the tests set it, so running them never rewrites a committed figure
@@ -72,6 +74,22 @@ def _write(folder: Path, name: str, content: bytes) -> Path:
 
 
 PANEL_DPI = 90  # resolution of a panel's figure; the panel shows it at its own pixel width
+# an Axes title's height, given: matplotlib then skips measuring the ticks to lift it (there are
+# none above the axes here, so it would not move) at every draw, a sixth of a simple figure's time
+TITLE_Y = 1.0
+
+
+def panel_bars(ax, x, heights, width: float, **style) -> PolyCollection:
+    """Bars of `width` centred on `x`, from 0 to `heights`, as one artist (a panel's figure: `ax.bar`
+    makes a patch a bar, several times slower to draw and save); y scales from 0 as `ax.bar`'s does."""
+    x, top = np.asarray(x, dtype=float), np.asarray(heights, dtype=float)
+    left, right, bottom = x - width / 2, x + width / 2, np.zeros_like(top)
+    corners = np.stack(
+        [np.column_stack(c) for c in ((left, bottom), (left, top), (right, top), (right, bottom))], 1
+    )
+    bars = PolyCollection(corners, **style)
+    bars.sticky_edges.y.append(0)
+    return ax.add_collection(bars)
 
 
 def _encoded(fig: Figure, **savefig) -> bytes:

@@ -2,7 +2,7 @@
 
 from matplotlib.figure import Figure
 
-from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, in_course_style
+from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, TITLE_Y, in_course_style
 
 EXIT_COLOURS = {"SUCCESS": OK_COLOUR, "PARTIAL_SUCCESS": "#F9A825", "REPLAN_EXHAUSTED": "#6A1B9A",
                 "TIMEOUT": ERROR_COLOUR}  # fmt: skip
@@ -41,7 +41,7 @@ def draw_exit_states(frame) -> Figure:
     budgets = sorted(set(frame["budget"]))
     ax.set_title(f"Exit states reported per setup and run, budget {', '.join(map(str, budgets))}; the "
                  "truth beside\n(CT12 on what each run observed; hatched: SUCCESS with a wrong answer)",
-                 fontsize=11, loc="left")  # fmt: skip
+                 fontsize=11, loc="left", y=TITLE_Y)  # fmt: skip
     return fig
 
 

@@ -9,7 +9,7 @@ from sim.engine.units import UNITS
 from sim.measurement.counts import Measurement
 from sim.model.tasks import TASK_NAMES, TASKS
 from sim.model.world import TOOL_NAMES
-from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, RUN_COLOURS, in_course_style
+from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, RUN_COLOURS, TITLE_Y, in_course_style
 from sim.presentation.tables import check_plan_run
 
 
@@ -105,5 +105,6 @@ def draw_band_chart(
     ax.set_title(
         "Difference per run against the band: measured only when every dot is outside the grey bar",
         fontsize=11,
+        y=TITLE_Y,
     )
     return fig

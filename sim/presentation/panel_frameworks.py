@@ -11,6 +11,7 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from sim.chat.framework_runs import BASELINE, LESSON_AGENTS, RECORDED, recorded_rows, rows_runs
 from sim.measurement.batch import BatchRun
@@ -18,7 +19,7 @@ from sim.measurement.harness import held_out_seeds
 from sim.measurement.many_seeds import comparison_text, paired_comparison
 from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import TASK_NAMES
-from sim.presentation.figures import in_course_style
+from sim.presentation.figures import in_course_style, panel_bars
 from sim.presentation.figures_your_agent import ENTRANT_COLOURS
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html, seed_of_text
 
@@ -147,23 +148,28 @@ def draw_frameworks_tokens(table: pd.DataFrame, agent: str, title: str = "") -> 
     a bar hatched where the task was not solved; `table`: a `seed_table`."""
     fig = Figure(figsize=(8.5, 4.2))  # fixed margins, no layout engine: a redraw stays cheap
     ax = fig.add_axes((0.09, 0.16, 0.89, 0.66))
-    x = np.arange(len(table))
+    x, handles = np.arange(len(table)), []
     for shift, who, label, colour in ((-0.2, "loop", BASELINE, ENTRANT_COLOURS[0]),
                                       (0.2, "agent", agent, ENTRANT_COLOURS[1])):  # fmt: skip
-        solved = table["solved", who].to_numpy(dtype=bool)
-        bars = ax.bar(x + shift, table["tokens", who], width=0.4, color=colour, label=label)
-        for bar, right in zip(bars, solved, strict=True):
-            if not right:
-                bar.set_hatch("///")
-                bar.set_facecolor("white")
-                bar.set_edgecolor(colour)
+        solved, tokens = table["solved", who].to_numpy(dtype=bool), table["tokens", who].to_numpy()
+        panel_bars(ax, x[solved] + shift, tokens[solved], 0.4, facecolors=colour)
+        panel_bars(
+            ax, x[~solved] + shift, tokens[~solved], 0.4, facecolors="white", edgecolors=colour, hatch="///"
+        )
+        handles.append(Patch(color=colour, label=label))
     ax.set_xticks(x, table.index, rotation=90, fontsize=9)
     ax.tick_params(axis="y", labelsize=10)
     ax.set_xlim(-0.7, len(table) - 0.3)
     ax.set_ylabel("tokens (estimate)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(
-        fontsize=10, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=2, borderaxespad=0, frameon=False
+        handles=handles,
+        fontsize=10,
+        loc="lower left",
+        bbox_to_anchor=(0, 1.01),
+        ncols=2,
+        borderaxespad=0,
+        frameon=False,
     )
     fig.text(0.09, 0.955, title or "Tokens per task; hatched: not solved", fontsize=12)
     return fig
