@@ -79,16 +79,17 @@ PANEL_DPI = 90  # resolution of a panel's figure; the panel shows it at its own 
 TITLE_Y = 1.0
 
 
-def panel_bars(ax, x, heights, width: float, **style) -> PolyCollection:
-    """Bars of `width` centred on `x`, from 0 to `heights`, as one artist (a panel's figure: `ax.bar`
-    makes a patch a bar, several times slower to draw and save); y scales from 0 as `ax.bar`'s does."""
-    x, top = np.asarray(x, dtype=float), np.asarray(heights, dtype=float)
-    left, right, bottom = x - width / 2, x + width / 2, np.zeros_like(top)
+def panel_bars(ax, x, lengths, width: float, base=0, horizontal: bool = False, **style) -> PolyCollection:
+    """Bars of `width` centred on `x`, from `base` to `base + lengths` (`horizontal`: along x), as one
+    artist (a panel's figure: `ax.bar` makes a patch a bar, several times slower to draw and save); the
+    value axis stops at the bars' bases as `ax.bar`'s does."""
+    x, start = np.asarray(x, dtype=float), np.broadcast_to(np.asarray(base, dtype=float), np.shape(lengths))
+    end, low, high = start + np.asarray(lengths, dtype=float), x - width / 2, x + width / 2
     corners = np.stack(
-        [np.column_stack(c) for c in ((left, bottom), (left, top), (right, top), (right, bottom))], 1
+        [np.column_stack(c) for c in ((low, start), (low, end), (high, end), (high, start))], 1
     )
-    bars = PolyCollection(corners, **style)
-    bars.sticky_edges.y.append(0)
+    bars = PolyCollection(corners[..., ::-1] if horizontal else corners, **style)
+    (bars.sticky_edges.x if horizontal else bars.sticky_edges.y).extend(np.unique(start))  # as ax.bar's
     return ax.add_collection(bars)
 
 
