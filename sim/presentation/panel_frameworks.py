@@ -4,7 +4,7 @@ and the same-seed differences with their 95 % t intervals over every recorded se
 """
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -176,11 +176,12 @@ def draw_frameworks_tokens(table: pd.DataFrame, agent: str, title: str = "") -> 
 
 
 def frameworks_view(settings: Settings, runs: Mapping[str, BatchRun] | None = None,
-                    rows: pd.DataFrame | None = None) -> View:  # fmt: skip
+                    rows: pd.DataFrame | None = None, intervals=None) -> View:  # fmt: skip
     """Lesson 7's view, replayed: at the seed, per task, the agent (extra "agent") beside the course
     loop (summary and the tasks where they differ), tokens per task as the figure; over every recorded
     seed, the same-seed differences with 95 % t intervals. `runs`, `rows`: agent -> BatchRun and the
-    recorded rows (default: transcripts/07_frameworks.csv).
+    recorded rows (default: transcripts/07_frameworks.csv); `intervals(agent)`: as `interval_lines`
+    on `runs` (a panel passes a cached one: they do not depend on the seed).
 
     Raises InputError for an agent not recorded (or the baseline) or a seed not recorded, and
     InputTypeError for `runs` without `rows`."""
@@ -192,7 +193,7 @@ def frameworks_view(settings: Settings, runs: Mapping[str, BatchRun] | None = No
         runs = rows_runs(rows)
     agent = check_recorded(settings.seed, settings.extra.get("agent", DEFAULT_AGENT), runs)
     table = seed_table(runs, rows, agent, settings.seed)
-    intervals, comparison = interval_lines(runs, agent)
+    intervals, comparison = (intervals or partial(interval_lines, runs))(agent)
     figure = draw_frameworks_tokens(
         table, agent, f"Tokens per task at seed {settings.seed}; hatched: not solved"
     )
@@ -242,8 +243,9 @@ def frameworks_panel(path: Path = RECORDED) -> RecordedSeedPanel:
     choice = widgets.Dropdown(options=agents, value=DEFAULT_AGENT if DEFAULT_AGENT in agents else agents[0],
                               description="agent")  # fmt: skip
     first = int(held_out_seeds(1)[0])
+    intervals = lru_cache(maxsize=None)(partial(interval_lines, runs))  # an agent's, whatever the seed
     return RecordedSeedPanel(
-        lambda settings: frameworks_view(settings, runs, rows),
+        lambda settings: frameworks_view(settings, runs, rows, intervals),
         Settings(seed=first),
         controls=CONTROLS,
         two_runs=False,
