@@ -125,3 +125,23 @@ def test_lesson_6s_panel_legend_keeps_a_students_long_policy_name_inside(name):
     figure = your_agent_view(Settings(20260218, 8, "G05", {"policy": name}), policies).figure
     assert text_problems(figure) == []
     assert any(name[:8] in text.get_text() for text in figure.axes[0].get_legend().get_texts())
+
+
+@pytest.mark.parametrize("horizontal", [False, True])
+def test_panel_bars_are_the_bars_of_ax_bar_as_one_artist(horizontal):
+    """The panels' lighter bars (one PolyCollection) have ax.bar's (ax.barh's) rectangles and limits."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from sim.presentation.figures import panel_bars
+
+    centres, lengths, bases = [0, 1, 2, 3], [3, 0, 2.5, 1], [1, 4, 0, 2]
+    patches, collection = Figure().subplots(1, 2)
+    (patches.barh if horizontal else patches.bar)(centres, lengths, 0.8, bases)
+    panel_bars(collection, centres, lengths, 0.8, bases, horizontal=horizontal)
+    rectangles = [patch.get_bbox().get_points() for patch in patches.patches]
+    polygons = [path.get_extents().get_points() for path in collection.collections[0].get_paths()]
+    assert np.allclose(rectangles, polygons)
+    assert np.allclose(
+        [patches.get_xlim(), patches.get_ylim()], [collection.get_xlim(), collection.get_ylim()]
+    )

@@ -2,16 +2,17 @@
 
 from matplotlib.figure import Figure
 
-from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, in_course_style
+from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, TITLE_Y, in_course_style, panel_bars
 
 EXIT_COLOURS = {"SUCCESS": OK_COLOUR, "PARTIAL_SUCCESS": "#F9A825", "REPLAN_EXHAUSTED": "#6A1B9A",
                 "TIMEOUT": ERROR_COLOUR}  # fmt: skip
 
 
 @in_course_style
-def draw_exit_states(frame) -> Figure:
+def draw_exit_states(frame, panel: bool = False) -> Figure:
     """Stacked bars of reported exit states (CT12), one a row of `exit_state_frame` (tasks, of 24); the
-    silent failures hatched inside SUCCESS, the truth (solved, false alarms) written beside each bar."""
+    silent failures hatched inside SUCCESS, the truth (solved, false alarms) written beside each bar;
+    `panel`: the same bars, a colour one artist (`panel_bars`), for the panel."""
     states = list(EXIT_COLOURS)
     labels = [f"{row.setup}, run {row.run}" for row in frame.itertuples()]
     height = 0.5 * len(labels) + 1.9
@@ -19,10 +20,18 @@ def draw_exit_states(frame) -> Figure:
     ax = fig.subplots(
         gridspec_kw={"left": 0.27, "right": 0.78, "top": 1 - 0.65 / height, "bottom": 1.25 / height}
     )
+    if panel:
+        ax.set_yticks(range(len(labels)), labels)
+
+    def bars(values, left, **style):  # the lesson's: a patch a bar on a categorical axis
+        if panel:
+            return panel_bars(ax, range(len(labels)), values, 0.8, left, horizontal=True, **style)
+        return ax.barh(labels, values, left=left, **style)
+
     left = [0] * len(labels)
     for state in states:
         values = list(frame[state])
-        ax.barh(labels, values, left=left, color=EXIT_COLOURS[state], label=state)
+        bars(values, left, color=EXIT_COLOURS[state], label=state)
         for row, (start, value) in enumerate(zip(left, values, strict=True)):
             if value:  # the count inside its bar (plain text: cheaper to draw than bar labels)
                 ax.text(
@@ -30,8 +39,8 @@ def draw_exit_states(frame) -> Figure:
                 )
         left = [a + b for a, b in zip(left, values, strict=True)]
     silent = list(frame["silent failures"])  # the last ones of SUCCESS: reported, with a wrong answer
-    ax.barh(labels, silent, left=[s - n for s, n in zip(frame["SUCCESS"], silent, strict=True)],
-            color="none", edgecolor="black", hatch="///", linewidth=0, label="silent failure")  # fmt: skip
+    bars(silent, [s - n for s, n in zip(frame["SUCCESS"], silent, strict=True)],
+         facecolor="none", edgecolor="black", hatch="///", linewidth=0, label="silent failure")  # fmt: skip
     truth = zip(frame["solved (true)"], frame["false alarms"], strict=True)
     for row, (solved, alarms) in enumerate(truth):  # the truth, beside the bar
         ax.text(max(left) * 1.02, row, f"solved {solved}, false alarms {alarms}", va="center", fontsize=9)
@@ -41,7 +50,7 @@ def draw_exit_states(frame) -> Figure:
     budgets = sorted(set(frame["budget"]))
     ax.set_title(f"Exit states reported per setup and run, budget {', '.join(map(str, budgets))}; the "
                  "truth beside\n(CT12 on what each run observed; hatched: SUCCESS with a wrong answer)",
-                 fontsize=11, loc="left")  # fmt: skip
+                 fontsize=11, loc="left", y=TITLE_Y)  # fmt: skip
     return fig
 
 

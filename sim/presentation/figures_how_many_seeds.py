@@ -4,6 +4,7 @@ import textwrap
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -35,8 +36,11 @@ def _mark_runs(ax, marks: list[list[float]]) -> None:
 
 
 @in_course_style
-def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
-    """Histograms over seeds of solved, tokens and errors (label -> SeedMeasurements), `marked` as lines."""
+def draw_seed_distributions(
+    studies: dict, marked: Sequence[int] = (), title: str = "", panel: bool = False
+) -> Figure:
+    """Histograms over seeds of solved, tokens and errors (label -> SeedMeasurements), `marked` as lines;
+    `panel`: the panel's lighter figure (PANEL_TICKS ticks, a setup's lines as one artist)."""
     fig = Figure(figsize=(11, 3.9))  # fixed margins: no layout engine, so a panel redraws fast
     axes = fig.subplots(1, 3, gridspec_kw={"left": 0.07, "right": 0.975, "bottom": 0.17, "top": 0.8,
                                            "wspace": 0.25})  # fmt: skip
@@ -50,12 +54,21 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
             share = np.histogram(v, bins=bins)[0] / len(v)
             ax.stairs(share, bins, fill=True, facecolor=to_rgba(colour, 0.35), edgecolor=colour, linewidth=1.5,
                       label=name)  # fmt: skip
-            for position in marked[:8]:
-                ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
+            if panel:  # axvline's lines (bottom to top, not in the limits) as one artist
+                segments = [[(v[p], 0), (v[p], 1)] for p in marked[:8]]
+                lines = LineCollection(segments, colors=colour, linestyles="--", linewidths=1.2,
+                                       transform=ax.get_xaxis_transform())  # fmt: skip
+                ax.add_collection(lines, autolim=False)
+            else:
+                for position in marked[:8]:
+                    ax.axvline(v[position], color=colour, linestyle="--", linewidth=1.2)
             n_seeds = len(v)
         _mark_runs(ax, [[v[p] for p in marked] for v in values])
         ax.set_xlabel(label, fontsize=10)
         ax.tick_params(labelsize=10)
+        if panel:
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[0], integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[1], steps=[1, 2, 2.5, 5, 10]))
     axes[0].set_ylabel("share of seeds", fontsize=10)
     axes[0].legend(fontsize=10, loc="upper left")
     fig.suptitle(
@@ -67,12 +80,8 @@ def draw_seed_distributions(studies: dict, marked: Sequence[int] = (), title: st
 
 @in_course_style
 def draw_panel_seed_distributions(studies: dict, marked: Sequence[int] = (), title: str = "") -> Figure:
-    """`draw_seed_distributions` with fewer ticks (PANEL_TICKS), so lesson 5's panel redraws faster."""
-    fig = draw_seed_distributions(studies, marked, title)
-    for ax in fig.axes:
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[0], integer=True))
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=PANEL_TICKS[1], steps=[1, 2, 2.5, 5, 10]))
-    return fig
+    """`draw_seed_distributions`, lighter (fewer ticks and artists), so lesson 5's panel redraws faster."""
+    return draw_seed_distributions(studies, marked, title, panel=True)
 
 
 def _errorbar(ax, rows, shift: float, value: str, low: str, high: str, **style) -> None:

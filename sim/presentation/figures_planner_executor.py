@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 
+import numpy as np
 from matplotlib.figure import Figure
 
 from sim.engine.labels import SETUP_LABELS, run_label
@@ -9,7 +10,14 @@ from sim.engine.units import UNITS
 from sim.measurement.counts import Measurement
 from sim.model.tasks import TASK_NAMES, TASKS
 from sim.model.world import TOOL_NAMES
-from sim.presentation.figures import ERROR_COLOUR, OK_COLOUR, RUN_COLOURS, in_course_style
+from sim.presentation.figures import (
+    ERROR_COLOUR,
+    OK_COLOUR,
+    RUN_COLOURS,
+    TITLE_Y,
+    in_course_style,
+    panel_bars,
+)
 from sim.presentation.tables import check_plan_run
 
 
@@ -86,24 +94,36 @@ def draw_plan_and_trace(run) -> Figure:
 
 @in_course_style
 def draw_band_chart(
-    verdicts, first_label: str = "single loop", second_label: str = "planner + executor"
+    verdicts, first_label: str = "single loop", second_label: str = "planner + executor", panel: bool = False
 ) -> Figure:
-    """The band rule drawn: each run's difference a dot, the band a grey bar, in % of the first's mean."""
+    """The band rule drawn: each run's difference a dot, the band a grey bar, in % of the first's mean;
+    `panel`: the same bars and dots, the bars one artist and a run's dots one (the panel's, lighter)."""
     fig = Figure(figsize=(9, 3.8))  # fixed margins: no layout engine, so a panel redraws fast
     ax = fig.subplots(gridspec_kw={"left": 0.12, "right": 0.98, "bottom": 0.17, "top": 0.9})
     ax.axhline(0, color="black", linewidth=0.8)
-    for x, v in enumerate(verdicts):
-        scale = sum(v.first) / len(v.first) or 1
-        band = 100 * v.band / scale
-        ax.bar(x, 2 * band, bottom=-band, width=0.5, color="#DDDDDD", label="band" if x == 0 else None)
-        for j, d in enumerate(v.differences):
-            ax.scatter(x + (j - (len(v.differences) - 1) / 2) * 0.12, 100 * d / scale, s=45, zorder=3,
-                       color=RUN_COLOURS[j % len(RUN_COLOURS)], label=f"run {'AB'[j]}" if x == 0 and j < 2 else None)  # fmt: skip
+    if panel:
+        scales = [sum(v.first) / len(v.first) or 1 for v in verdicts]
+        bands = np.array([100 * v.band / scale for v, scale in zip(verdicts, scales, strict=True)])
+        panel_bars(ax, range(len(verdicts)), 2 * bands, 0.5, -bands, color="#DDDDDD", label="band")
+        runs = len(verdicts[0].differences) if verdicts else 0
+        for j in range(runs):
+            ax.scatter([x + (j - (runs - 1) / 2) * 0.12 for x in range(len(verdicts))],
+                       [100 * v.differences[j] / scale for v, scale in zip(verdicts, scales, strict=True)],
+                       s=45, zorder=3, color=RUN_COLOURS[j % len(RUN_COLOURS)], label=f"run {'AB'[j]}" if j < 2 else None)  # fmt: skip
+    else:  # the lesson's: a patch a bar, a collection a dot
+        for x, v in enumerate(verdicts):
+            scale = sum(v.first) / len(v.first) or 1
+            band = 100 * v.band / scale
+            ax.bar(x, 2 * band, bottom=-band, width=0.5, color="#DDDDDD", label="band" if x == 0 else None)
+            for j, d in enumerate(v.differences):
+                ax.scatter(x + (j - (len(v.differences) - 1) / 2) * 0.12, 100 * d / scale, s=45, zorder=3,
+                           color=RUN_COLOURS[j % len(RUN_COLOURS)], label=f"run {'AB'[j]}" if x == 0 and j < 2 else None)  # fmt: skip
     ax.set_xticks(range(len(verdicts)), [f"{v.unit}\n{v.verdict}" for v in verdicts], fontsize=10)
     ax.set_ylabel(f"{second_label} minus {first_label}\n% of {first_label} mean", fontsize=10)
     ax.legend(fontsize=10, loc="upper left")
     ax.set_title(
         "Difference per run against the band: measured only when every dot is outside the grey bar",
         fontsize=11,
+        y=TITLE_Y,
     )
     return fig

@@ -8,7 +8,7 @@ from sim.model.costs import cheapest_loop_tokens, loop_step_tokens, observation_
 from sim.model.picks import SELECTION_FLOOR, expected_right_share, selection
 from sim.model.tasks import TASK_NAMES, TASKS
 from sim.model.world import ABOVE_LAST_BAND, CUSTOMER_TYPES, TARIFF_BANDS, charge
-from sim.presentation.figures import RUN_COLOURS, in_course_style
+from sim.presentation.figures import RUN_COLOURS, TITLE_Y, in_course_style
 
 
 @in_course_style
@@ -87,7 +87,9 @@ def draw_depth_shares(tables: dict) -> Figure:
     ax.set_xlabel("depth d (position of the sequence)")
     ax.set_ylabel("share of right picks")
     ax.legend(fontsize=10, loc="lower left")
-    ax.set_title("Right picks by depth, counted from the traces (labels: right/picks)", fontsize=12)
+    ax.set_title(
+        "Right picks by depth, counted from the traces (labels: right/picks)", fontsize=12, y=TITLE_Y
+    )
     return fig
 
 

@@ -6,7 +6,7 @@ import textwrap
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from sim.presentation.figures import in_course_style
+from sim.presentation.figures import TITLE_Y, in_course_style
 
 ENTRANT_COLOURS = ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A", "#C62828", "#00838F")
 LEGEND_WIDTH, LEGEND_LINES = 24, 3  # characters a line, lines a label: the panel figure's legend
@@ -58,7 +58,7 @@ def _plot_cost_success(ax, frame, title: str) -> None:
     ax.set_ylabel("share of tasks solved (mean, 95 % interval)")
     ax.grid(alpha=0.3)
     seeds = int(frame["seeds"].iloc[0]) if len(frame) else 0
-    ax.set_title(f"Success against cost, {seeds} seeds {title}".strip(), fontsize=12)
+    ax.set_title(f"Success against cost, {seeds} seeds {title}".strip(), fontsize=12, y=TITLE_Y)
 
 
 @in_course_style

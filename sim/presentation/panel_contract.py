@@ -34,7 +34,7 @@ def contract_view(settings: Settings) -> View:
         table_html=runs_caption(seeds)
         + pre_html(table_text + "\n\n" + exits.to_string(index=False))
         + verdicts_html(verdicts, seeds, "planner + executor", "contract"),
-        figure=draw_exit_states(exits),
+        figure=draw_exit_states(exits, panel=True),
         text=pre_html(walk),
         data={"measurements": by_setup, "exits": exits, "verdicts": verdicts, "run": run},
     )

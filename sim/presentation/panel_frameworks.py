@@ -4,13 +4,14 @@ and the same-seed differences with their 95 % t intervals over every recorded se
 """
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from sim.chat.framework_runs import BASELINE, LESSON_AGENTS, RECORDED, recorded_rows, rows_runs
 from sim.measurement.batch import BatchRun
@@ -18,7 +19,7 @@ from sim.measurement.harness import held_out_seeds
 from sim.measurement.many_seeds import comparison_text, paired_comparison
 from sim.model.errors import InputError, InputTypeError
 from sim.model.tasks import TASK_NAMES
-from sim.presentation.figures import in_course_style
+from sim.presentation.figures import in_course_style, panel_bars
 from sim.presentation.figures_your_agent import ENTRANT_COLOURS
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html, seed_of_text
 
@@ -147,34 +148,40 @@ def draw_frameworks_tokens(table: pd.DataFrame, agent: str, title: str = "") -> 
     a bar hatched where the task was not solved; `table`: a `seed_table`."""
     fig = Figure(figsize=(8.5, 4.2))  # fixed margins, no layout engine: a redraw stays cheap
     ax = fig.add_axes((0.09, 0.16, 0.89, 0.66))
-    x = np.arange(len(table))
+    x, handles = np.arange(len(table)), []
     for shift, who, label, colour in ((-0.2, "loop", BASELINE, ENTRANT_COLOURS[0]),
                                       (0.2, "agent", agent, ENTRANT_COLOURS[1])):  # fmt: skip
-        solved = table["solved", who].to_numpy(dtype=bool)
-        bars = ax.bar(x + shift, table["tokens", who], width=0.4, color=colour, label=label)
-        for bar, right in zip(bars, solved, strict=True):
-            if not right:
-                bar.set_hatch("///")
-                bar.set_facecolor("white")
-                bar.set_edgecolor(colour)
+        solved, tokens = table["solved", who].to_numpy(dtype=bool), table["tokens", who].to_numpy()
+        panel_bars(ax, x[solved] + shift, tokens[solved], 0.4, facecolors=colour)
+        panel_bars(
+            ax, x[~solved] + shift, tokens[~solved], 0.4, facecolors="white", edgecolors=colour, hatch="///"
+        )
+        handles.append(Patch(color=colour, label=label))
     ax.set_xticks(x, table.index, rotation=90, fontsize=9)
     ax.tick_params(axis="y", labelsize=10)
     ax.set_xlim(-0.7, len(table) - 0.3)
     ax.set_ylabel("tokens (estimate)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(
-        fontsize=10, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=2, borderaxespad=0, frameon=False
+        handles=handles,
+        fontsize=10,
+        loc="lower left",
+        bbox_to_anchor=(0, 1.01),
+        ncols=2,
+        borderaxespad=0,
+        frameon=False,
     )
     fig.text(0.09, 0.955, title or "Tokens per task; hatched: not solved", fontsize=12)
     return fig
 
 
 def frameworks_view(settings: Settings, runs: Mapping[str, BatchRun] | None = None,
-                    rows: pd.DataFrame | None = None) -> View:  # fmt: skip
+                    rows: pd.DataFrame | None = None, intervals=None) -> View:  # fmt: skip
     """Lesson 7's view, replayed: at the seed, per task, the agent (extra "agent") beside the course
     loop (summary and the tasks where they differ), tokens per task as the figure; over every recorded
     seed, the same-seed differences with 95 % t intervals. `runs`, `rows`: agent -> BatchRun and the
-    recorded rows (default: transcripts/07_frameworks.csv).
+    recorded rows (default: transcripts/07_frameworks.csv); `intervals(agent)`: as `interval_lines`
+    on `runs` (a panel passes a cached one: they do not depend on the seed).
 
     Raises InputError for an agent not recorded (or the baseline) or a seed not recorded, and
     InputTypeError for `runs` without `rows`."""
@@ -186,7 +193,7 @@ def frameworks_view(settings: Settings, runs: Mapping[str, BatchRun] | None = No
         runs = rows_runs(rows)
     agent = check_recorded(settings.seed, settings.extra.get("agent", DEFAULT_AGENT), runs)
     table = seed_table(runs, rows, agent, settings.seed)
-    intervals, comparison = interval_lines(runs, agent)
+    intervals, comparison = (intervals or partial(interval_lines, runs))(agent)
     figure = draw_frameworks_tokens(
         table, agent, f"Tokens per task at seed {settings.seed}; hatched: not solved"
     )
@@ -236,8 +243,9 @@ def frameworks_panel(path: Path = RECORDED) -> RecordedSeedPanel:
     choice = widgets.Dropdown(options=agents, value=DEFAULT_AGENT if DEFAULT_AGENT in agents else agents[0],
                               description="agent")  # fmt: skip
     first = int(held_out_seeds(1)[0])
+    intervals = lru_cache(maxsize=None)(partial(interval_lines, runs))  # an agent's, whatever the seed
     return RecordedSeedPanel(
-        lambda settings: frameworks_view(settings, runs, rows),
+        lambda settings: frameworks_view(settings, runs, rows, intervals),
         Settings(seed=first),
         controls=CONTROLS,
         two_runs=False,

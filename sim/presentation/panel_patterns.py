@@ -4,6 +4,7 @@ one seed, the 24 tasks' sums side by side, tokens (or seconds) task by task, and
 import html
 
 import ipywidgets as widgets
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -16,7 +17,7 @@ from sim.engine.runs import run_with
 from sim.measurement.reflection_flips import reflection_flips
 from sim.model.fan_out_tasks import FAN_OUT_TASKS
 from sim.model.tasks import TASKS, check_task
-from sim.presentation.figures import in_course_style
+from sim.presentation.figures import TITLE_Y, in_course_style, panel_bars
 from sim.presentation.panel import ControlPanel, Settings, View, pre_html
 
 PATTERNS = {  # what the panel's pattern control offers: its label -> the option it sets
@@ -63,12 +64,12 @@ def draw_task_pairs(labels, off, on, unit: str, names: tuple[str, str], title: s
     """Two bars a task: `unit` without and with the pattern (lesson 8's panel)."""
     fig = Figure(figsize=(8.5, 3.6))
     ax = fig.add_axes((0.08, 0.2, 0.9, 0.68))
-    positions = range(len(labels))
-    ax.bar([p - 0.2 for p in positions], off, width=0.4, color="#4C72B0", label=names[0])
-    ax.bar([p + 0.2 for p in positions], on, width=0.4, color="#DD8452", label=names[1])
-    ax.set_xticks(list(positions), labels, rotation=90, fontsize=9)
+    positions = np.arange(len(labels))
+    panel_bars(ax, positions - 0.2, off, 0.4, facecolors="#4C72B0", label=names[0])
+    panel_bars(ax, positions + 0.2, on, 0.4, facecolors="#DD8452", label=names[1])
+    ax.set_xticks(positions, labels, rotation=90, fontsize=9)
     ax.set_ylabel(unit, fontsize=10)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(title, fontsize=11, y=TITLE_Y)
     ax.legend(fontsize=9, loc="upper left", ncols=2)
     ax.grid(alpha=0.3, axis="y")
     return fig

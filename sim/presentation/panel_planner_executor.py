@@ -25,7 +25,7 @@ def planner_executor_view(settings: Settings) -> View:
         table_html=runs_caption(seeds)
         + pre_html(table_text)
         + verdicts_html(verdicts, seeds, "single loop", "planner + executor"),
-        figure=draw_band_chart(verdicts),
+        figure=draw_band_chart(verdicts, panel=True),
         text=pre_html(accuracy + "\n\n" + walk),
         data={"measurements": single + split, "verdicts": verdicts},
     )

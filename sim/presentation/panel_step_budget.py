@@ -26,7 +26,7 @@ def step_budget_view(settings: Settings) -> View:
     title = f"{SETUP_LABELS[setup]}, seed {settings.seed}, {rule}"
     return View(
         table_html=runs_caption(seeds) + pre_html(lettered_table(measurements, seeds)),
-        figure=draw_outcome_grid(grid, title),
+        figure=draw_outcome_grid(grid, title, panel=True),
         text=pre_html(f"outcomes at budget {settings.budget} ({title}):\n{counts.to_string()}"),
         data={"measurements": measurements, "grid": grid},
     )
