@@ -162,10 +162,9 @@ g05 = sim.run_plan_execute("G05", SEED_A, BUDGET)
 say(format_trace(g05))
 
 # %% [markdown]
-# The plan's first position is wrong, and that one mistake spends the whole plan. `tariff` fails
-# because there is no consumption in the state yet; `consumption` fails because no meter was read;
-# the third position is `tariff` again and fails again. The executor is bound to the plan, so it runs
-# all 3 positions and collects 3 tool errors. Only then does the single loop's rule take over, and it
+# The plan's first position is wrong, and that one mistake spends the whole plan: `tariff` fails
+# (no consumption in the state yet), `consumption` fails (no meter read), and `tariff` fails again.
+# The executor is bound to the plan, so it collects 3 tool errors. Only then does the single loop's rule take over, and it
 # finds `read_meter`, `consumption`, `tariff`. The answer is right in the end (550), but only after
 # every one of the 8 steps was used.
 #
@@ -315,13 +314,11 @@ for label, one, two in zip("AB", single, split, strict=True):
 #
 # ### Tokens: where the split pays off
 #
-# The verdict table calls the token fall measured: the differences exceed the bands of 16 and 210
-# tokens on both runs. Much of the fall is given by the rules rather than found: for the same trace
-# an executor step costs 40 + 10 tokens a call against the single loop's 60 + 22 (the token rule,
-# AA28), and the plans' cost takes some of it back. The cell prints the fall on each run, then prices
-# the split's own steps at the single loop's rate: the rules alone then account for the fall, less
-# the plans' cost, and what is left comes from the two setups taking different steps. Its last line
-# is the fall over 10,000 seeds.
+# The verdict table calls the token fall measured (bands of 16 and 210 tokens). Much of it is given
+# by the rules rather than found: for the same trace an executor step costs 40 + 10 tokens a call
+# against the single loop's 60 + 22 (AA28). The cell prices the split's own steps at the single
+# loop's rate: the fall is that saving by the rules, less the plans' cost, plus what the two setups'
+# different steps add. Its last line is the fall over 10,000 seeds.
 
 # %%
 for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
@@ -382,12 +379,13 @@ import numpy as np
 from sim.engine.units import unit_named
 
 pairs = MANY_SEEDS // 2
-for unit in beside["unit"]:
+for unit in beside["unit"]:  # each setup's totals a seed, one row a pair: (first seed, second seed)
     one, two = (
         getattr(run, unit_named(unit).per_task).sum(axis=0).reshape(pairs, 2)
         for run in (many_single, many_split)
     )
-    band = np.maximum(np.ptp(one, axis=1), np.ptp(two, axis=1))[:, None]
+    band = np.maximum(np.ptp(one, axis=1), np.ptp(two, axis=1))[:, None]  # the larger run-to-run difference
+    # measured the right way: on both seeds the difference exceeds the band in the 10,000 seeds' direction
     way = 1 if many_by_unit.loc[unit, "many seeds"] == "resolved up" else -1
     right, wrong = (((two - one) * sign > band).all(axis=1).mean() for sign in (way, -way))
     say(
@@ -452,8 +450,8 @@ for budget in (6, 7, BUDGET):
 #    fewer tokens per solved task than the single loop on both runs.
 #
 # The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
-# say); the checks compute the answers for that seed and say right or wrong, and what is off, never
-# the answer.
+# say); the checks compute the answers for that seed and say right or wrong, with a hint of the
+# method, never the answer.
 #
 # 5. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and `second`
 #    are one unit's exact counts in the two setups, one value a run, and it returns `"measured"` or
