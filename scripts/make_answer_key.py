@@ -159,16 +159,22 @@ def lesson_02() -> list[str]:
         f"{sum(c.error for c in run.trace[: len(run.plan)])} tool errors on the plan's positions "
         f"({run.errors} in the whole run). Any record task with a wrong first position will do."
     )
+
+    def per_solved(run) -> float:
+        return run.tokens / run.solved if run.solved else float("inf")
+
     fewer = [
         budget
         for budget in range(1, 21)
-        if all(b.tokens < a.tokens for a, b in zip(_pair("single-loop", A, budget), _pair("plan-execute", A, budget),
-                                                  strict=True))
+        if all(per_solved(b) < per_solved(a)
+               for a, b in zip(_pair("single-loop", A, budget), _pair("plan-execute", A, budget), strict=True))
     ]  # fmt: skip
     lines.append(
-        f"4. At the lesson's seeds the split uses fewer tokens than the single loop on both runs at "
-        f"{len(fewer)} of the budgets 1 to 20; the smallest is {fewer[0]}"
+        f"4. At the lesson's seeds the split uses fewer tokens per solved task than the single loop on both "
+        f"runs at {len(fewer)} of the budgets 1 to 20; the smallest is {fewer[0]}"
         + ("." if fewer == list(range(fewer[0], 21)) else f" (all: {', '.join(map(str, fewer))}).")
+        + " (Tokens per solved task = the run's tokens / the tasks it solved; a run that solves none has "
+        "no such figure.)"
     )
     from sim.exercises import planner_executor as ex02
 
