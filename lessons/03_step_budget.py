@@ -31,8 +31,8 @@
 # - derive a [stopping criterion](../GLOSSARY.md#stopping-criterion) from a sweep, tune its
 #   margin on some [seeds](../GLOSSARY.md#seed) and test it on [held-out seeds](../GLOSSARY.md#held-out).
 #
-# **It assumes:** lessons 1 and 2 (both setups, the [counted units](../GLOSSARY.md#counted-units), the
-# [band rule](../GLOSSARY.md#band-rule)). **Time:** about an hour for the core; Going further about half
+# **It assumes:** lessons 1 and 2 (both setups, the [counted units](../GLOSSARY.md#counted-units)).
+# **Time:** about an hour for the core; Going further about half
 # an hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # Where the budget and the stopping rule sit in the loop of lesson 1:
@@ -50,8 +50,7 @@
 #     stray --> next
 # ```
 #
-# We sweep the budget for both setups on both runs, look at the cases where a smaller budget scores
-# higher than a larger one, and end with a stopping criterion, tuned on some seeds and tested on
+# We sweep the budget for both setups on both runs, look for tasks that a larger budget spoils, and end with a stopping criterion, tuned on some seeds and tested on
 # others.
 
 # %%
@@ -104,31 +103,16 @@ print(rules.to_string(index=False))
 # ## The sweep
 #
 # Both setups, both runs, every budget: the counted units. The rows at budget 8 are lesson 2's
-# table. The whole table is folded in the cell below: click its first line to open it. The cell after
-# it prints success alone, one row per setup and run.
+# table. The whole table is folded in the cell below: click its first line to open it.
 
 # %% tags=["full-table"]
 sweep = [measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
 folded_table(format_table(seed_table(sweep)))
 
-# %%
-success_by_budget = pd.DataFrame(
-    [
-        {
-            "setup": sim.SETUP_LABELS[m.setup],
-            "run": sim.run_label(m.seed),
-            "budget": m.budget,
-            "success": m.success,
-        }
-        for m in sweep
-    ]
-).pivot(index=["setup", "run"], columns="budget", values="success")
-print("success by budget (steps)")
-print(success_by_budget.round(4).to_string())
-
 # %% [markdown]
-# The same sweep as lines. Each setup has one colour; [run A](../GLOSSARY.md#run) is solid, run B
-# dashed, and the shaded area between them is the setup's run-to-run band at each budget.
+# The same sweep as lines: tasks solved, tokens and tool errors against the budget. Each setup has one
+# colour; [run A](../GLOSSARY.md#run) is solid, run B dashed, and the shaded area between them is the
+# setup's run-to-run band at each budget.
 
 # %%
 path = figures.save_figure(figures_step_budget.draw_budget_sweep(sweep), "03_step_budget-sweep")
@@ -160,50 +144,52 @@ print(pd.DataFrame(rows).to_string(index=False))
 # and 2, and solves 9 and 10. At budget 4 every sequence fits into the single loop's budget, but the
 # split still cannot finish the 3 record tasks: planning takes the step they would need.
 #
-# ## Too large: fewer steps that score higher
+# ## Too large: a finished agent spoils its answer
 #
-# Can a larger budget score lower? The cell searches the sweep for every setup, run and pair of
-# budgets where the smaller budget solved more tasks, and prints the tasks that flip with their
-# [traces](../GLOSSARY.md#trace) at both budgets.
+# Can a larger budget lose a task that a smaller one solved? The cell looks at every task on runs A
+# and B at every budget from 1 to 12, and prints each task that is solved at some budget and spoiled
+# at a larger one (it held the right answer at some step and lost it by the end).
 
 # %%
-by_key = {(m.setup, m.seed, m.budget): m for m in sweep}
-cases = []
+from sim.measurement.outcomes import outcome_grid
+
 for setup in SETUPS:
     for seed in SEEDS:
-        for small in BUDGETS:
-            for large in (b for b in BUDGETS if b > small):
-                solved = by_key[setup, seed, small].solved, by_key[setup, seed, large].solved
-                if solved[0] > solved[1]:
-                    cases.append((setup, seed, small, large))
-                    say(
-                        f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
-                        f"{solved[0]}, budget {large} solves {solved[1]}"
-                    )
-say(f"cases found: {len(cases)}")
-for setup, seed, small, large in cases:
-    for task in sim.TASKS:
-        short, long_ = (sim.run_task(setup, task, seed, b) for b in (small, large))
-        if sim.is_correct(short) and not sim.is_correct(long_):
-            for run in (short, long_):
-                say(f"budget {run.budget}: outcome {outcome(run)}")
-                say(format_trace(run))
+        grid = outcome_grid(setup, seed, range(1, 13))
+        for name, row in grid.iterrows():
+            solved = [b for b in grid.columns if row[b] == "solved"]
+            spoiled = [b for b in grid.columns if row[b] == "spoiled" and solved and b > solved[0]]
+            if spoiled:
+                say(
+                    f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: {name} solved at budget "
+                    f"{solved[0]}, spoiled at budgets {spoiled[0]} to {spoiled[-1]} ({len(spoiled)} of them)"
+                )
 
 # %% [markdown]
-# Both cases are the same task, G23, a record task. At budget 6 the loop ran out of steps while it
-# held the right charge (1132), before it could write the record: the answer is right, the record was
-# never written, and the original measure counts a success. At budget 8 it went on, picked
-# `search_docs` at the fourth position, which replaced the charge with a document code, and then wrote
-# that code into the record. The smaller budget did not do better; it stopped the run before its
-# mistake and was credited for a job it never finished.
+# The single loop has no such task on these runs; the split has 2 on run A and 1 on run B, each
+# spoiled at every budget above the one that solved it. Here is G04 on
+# run A at budgets 3 and 4: the [executor](../GLOSSARY.md#executor) finished the plan, did not stop,
+# and at budget 4 had a step left for one call too many.
+
+# %%
+for budget in (3, 4):
+    run = sim.run_plan_execute("G04", SEED_A, budget)
+    say(f"budget {budget}: outcome {outcome(run)}")
+    say(format_trace(run))
+
+# %% [markdown]
+# The success share counts tasks, so it shows such losses only net of the tasks a larger budget lets
+# finish. Where it falls in the sweep (the single loop on run A, from budget 6 to 8) the task is G23,
+# and that is not a larger budget doing harm (Going further).
 #
 # ## Answers against effects
 #
 # The original success measure compares the final answer only. The cell sorts every run of the sweep
 # into outcomes: **solved** (right answer, and for a record task the right record written), **solved,
 # no record written** (the measure counts it, the world never saw it), **spoiled** (the right answer
-# was held at some step and lost by the end), **out of budget** and **wrong**. The table is folded;
-# the cell after it counts the two outcomes the answer-only measure misses.
+# was held at some step and lost by the end, even if the budget also ran out), **out of budget** (the
+# budget ran out and the right answer was never held) and **wrong**. The table is folded; the cell
+# after it counts the two outcomes the answer-only measure misses.
 
 # %% tags=["full-table"]
 rows = []
@@ -214,7 +200,6 @@ for setup in SETUPS:
             counts = pd.Series(found).value_counts()
             row = {"setup": sim.SETUP_LABELS[setup], "run": sim.run_label(seed), "budget": budget}
             row.update({name: int(counts.get(name, 0)) for name in OUTCOMES})
-            row["success (answers)"] = by_key[setup, seed, budget].solved
             rows.append(row)
 outcomes = pd.DataFrame(rows)
 folded_table(outcomes.to_string(index=False))
@@ -222,19 +207,24 @@ folded_table(outcomes.to_string(index=False))
 # %%
 for name in ("solved, no record written", "spoiled"):
     say(f"{name}, tasks by budget (steps)")
-    print(outcomes.pivot(index=["setup", "run"], columns="budget", values=name).to_string())
+    print(
+        outcomes.pivot_table(
+            index=["setup", "run"], columns="budget", values=name, aggfunc="sum", sort=False
+        ).to_string()
+    )
 
 # %% [markdown]
-# Two things stand out. First, the small budgets flatter the record tasks: at budget 6 the single
-# loop's 24 successes on run A include 2 record tasks that never wrote their record, and at budget 4
-# the split counts 2 such tasks on run A. Second, spoiled answers appear from budget 4 on and do not
-# go away with a larger budget: the split spoils 3 tasks on run A at budgets 8 and 12.
+# No run ends wrong: that column is 0 in every row. Two things stand out. First, the small budgets
+# flatter the record tasks: the single loop's success of 1.0000 on run A at budget 6 includes 2
+# record tasks that never wrote their record, and at budget 4 the split counts 2 such tasks on run A.
+# Second, spoiled answers appear from budget 4 on and do not go away with a larger budget: the split
+# spoils 3 tasks on run A at budgets 8 and 12.
 #
 # ## Spoiled before or after the job was done?
 #
-# Before the job is done, a wrong pick can replace a held result, as in G23. After it, the agent may
-# fail to stop (the chance is 1 - 0.88 at each step) and call a tool it did not need; only this is the
-# budget's fault. The cell reruns every task at budget 12 with the stopping rule SB1 of the next
+# Before the job is done, a wrong pick can replace a held result. After it, the agent may fail to stop
+# (the chance is 1 - 0.88 at each step) and call a tool it did not need; only this can a stopping rule
+# prevent. The cell reruns every task at budget 12 with the stopping rule SB1 of the next
 # section (once the answer the request asks for is observed, the next step stops). A spoiled task that
 # becomes solved was spoiled after the job was done.
 
@@ -254,32 +244,28 @@ for setup in SETUPS:
 
 # %% [markdown]
 # In the single loop every spoiled answer on these runs was lost before the job was done. In the
-# split, 2 tasks on run A and 1 on run B were lost after it: the [executor](../GLOSSARY.md#executor)
-# finished the plan, did not stop, and called one tool too many. Here is G04 on run A:
-
-# %%
-say(format_trace(sim.run_plan_execute("G04", SEED_A, 8)))
+# split, 2 tasks on run A and 1 on run B were lost after it: the tasks a larger budget spoiled above.
 
 # %% [markdown]
 # ## A stopping criterion
 #
 # The sweep suggests two rules, which `sim` implements as options that leave the defaults untouched.
-# Both are scaffolding in lesson 1's sense: they decide from what a loop can observe (the request, the
-# fields its tools returned, its own counts), never from the task's hidden sequence.
+# Both are built around the model, and they decide only from what a loop can observe (the request,
+# the fields its tools returned, its own counts), never from the task's hidden sequence.
 #
-# - **Stop once the goal is observed ([SB1](../GLOSSARY.md#rule-codes)).** A
-#   [router](../GLOSSARY.md#router) (rule RT1) reads the request's words for the field it asks for: the
-#   charge, the consumption, a document's code or a record. The [goal test](../GLOSSARY.md#goal-test)
-#   (GT1) holds when the answer held is that field's value; for a record, when the record was written
-#   with the amount the tariff returned. Once it holds, the next step stops, and that step is paid
-#   like any other, with no call (`stop_when_done=True`).
-# - **A budget from what the loop expects (SB2).** Each task gets the calls it expects, plus 1 step of
+# - **Stop once the goal is observed.** A [router](../GLOSSARY.md#router) reads the request's words
+#   for the field it asks for: the charge, the consumption, a document's code or a record. The
+#   [goal test](../GLOSSARY.md#goal-test) holds when the answer held is that field's value; for a
+#   record, when the record was written with the amount the tariff returned. Once it holds, the next
+#   step stops, and that step is paid like any other, with no call (`stop_when_done=True`; the
+#   [rule codes](../GLOSSARY.md#rule-codes) are SB1, with RT1 for the router and GT1 for the test).
+# - **A budget from what the loop expects.** Each task gets the calls it expects, plus 1 step of
 #   planning in the split, plus a margin for wrong picks and the stop step (`budget_margin=m`). The
 #   split expects its own plan's length. The single loop has no plan: it takes the router's count of
-#   calls for the goal (RT2, what the tools' documentation says each goal takes).
+#   calls for the goal, what the tools' documentation says each goal takes (SB2, with RT2).
 #
 # Two things here are given, not found: the split's plan is as long as the task's sequence because
-# the planner knows that length (AA29, lesson 2), and the router is right by construction, written
+# the planner knows that length (lesson 2's rule AA29), and the router is right by construction, written
 # for the few templates the requests come from. A real router's accuracy is a figure to measure.
 #
 # The margin is measured: with SB1 and a budget too large to bind (20 steps), how many steps beyond
@@ -295,16 +281,13 @@ for setup in SETUPS:
         for task in sim.TASKS:
             run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
             needed = run.steps - planning - runs.expected_calls(setup, task)
-            label = sim.SETUP_LABELS[setup]
-            extra.append(
-                {"setup": label, "run": sim.run_label(seed), "stopped": run.stopped, "extra steps": needed}
-            )
+            label = f"{sim.SETUP_LABELS[setup]} {sim.run_label(seed)}"
+            extra.append({"setup and run": label, "stopped": run.stopped, "extra steps": needed})
 extra = pd.DataFrame(extra)
-print(
-    extra.pivot_table(
-        index="extra steps", columns=["setup", "run"], values="stopped", aggfunc="size", fill_value=0
-    )
+counts = extra.pivot_table(
+    index="extra steps", columns="setup and run", aggfunc="size", fill_value=0, sort=False
 )
+print(counts.sort_index().to_string())
 MARGIN = int(extra["extra steps"].max())
 stopped = "yes" if extra["stopped"].all() else "no"
 say(f"every task stopped: {stopped} | largest extra steps: {MARGIN} -> margin = {MARGIN}")
@@ -337,7 +320,7 @@ for setup in SETUPS:
 # %% [markdown]
 # On the held-out seeds the tuned margins let more than 99 % of task runs finish in both setups. The
 # margin of 5 read off runs A and B is at the edge for the single loop (it lets 0.9900 of the held-out
-# task runs finish) and falls short for the split (0.9659), whose wrong plans need longer to correct.
+# task runs finish) and falls short for the split (0.9659).
 # So the course's rule takes its margin per setup, from the tuning block: 6 for the single loop, 7 for
 # the split.
 #
@@ -349,6 +332,7 @@ for setup in SETUPS:
 # difference with its interval over the held-out seeds.
 
 # %%
+STOPPING = {}  # the stop alone at budget 12 over the held-out seeds, for the comparison after this one
 for setup in SETUPS:
     say(f"{sim.SETUP_LABELS[setup]}, budget 12, stop when done against no stopping rule:")
     for seed in SEEDS:
@@ -366,59 +350,70 @@ for setup in SETUPS:
         batch_run(sim.RunConfig(setup, 12, stop_when_done=rule), HELD_OUT) for rule in (False, True)
     )
     say(f"over {len(HELD_OUT)} held-out seeds (stop when done minus none, per run of 24 tasks):")
-    units = ("success", "steps", "tokens")
-    print(comparison_text(paired_comparison(plain, stopping, units=units)).to_string(index=False))
+    difference = paired_comparison(plain, stopping, units=("success", "steps", "tokens"))
+    print(comparison_text(difference).to_string(index=False))
+    gain = difference["mean"].iloc[0]
+    say(f"success: {100 * gain:+.1f} percentage points, about {24 * gain:.2f} of 24 tasks a run")
+    STOPPING[setup] = stopping
 
 # %% [markdown]
-# At the same budget, stopping when done saves little. In the single loop it saves 1 step and 134 tokens on run A and
-# 3 steps and 446 tokens on run B; in the split, 3 and 2 steps and 330 and 190 tokens: exactly the
-# calls made after the goal was observed, since the stop steps cancel. Over the held-out seeds the
+# At the same budget, stopping when done saves little. In the single loop it saves 1 step and 134
+# tokens on run A and 3 steps and 446 tokens on run B; in the split, 3 and 2 steps and 330 and 190
+# tokens: exactly the calls made after the goal was observed, since the stop steps cancel. Over the held-out seeds the
 # intervals stay below zero: 3.17 and 3.14 steps a run, 553.81 and 344.42 tokens. What the rule buys
-# is success: +0.0350 and +0.0356 of the tasks a run, the answers a finished agent would have spoiled.
+# is success: 3.5 and 3.6 percentage points, about 0.84 and 0.85 of 24 tasks a run, the answers a
+# finished agent would have spoiled.
 #
-# ### The whole rule against the fixed budgets
+# ### Does the per-task budget add anything?
 #
-# Now the whole rule, the stop with its budget (SB1 with SB2), against the fixed budgets. The folded
-# table holds the lesson's runs: the last rows of each setup are the stop alone at budget 12 and the
-# whole rule at the setup's tuned margin.
-
-# %% tags=["full-table"]
-ruled = []
-for setup in SETUPS:
-    for seed in SEEDS:
-        ruled += [measure(setup, seed, budget) for budget in BUDGETS]
-        ruled.append(measure(setup, seed, 12, stop_when_done=True))
-        ruled.append(measure(setup, seed, 12, stop_when_done=True, budget_margin=MARGINS[setup]))
-folded_table(format_table(seed_table(ruled)))
-
-# %% [markdown]
-# The rule gives each task its own budget, so this is not a comparison at one budget. The cell
-# prints the rule's budgets per setup and its same-seed difference from the fixed budget of 8 steps,
-# with its interval over the held-out seeds.
+# The whole rule adds a budget per task to the stop. Like for like, it is measured against the stop
+# alone at the same hard bound of 12 steps, both paying for their stop step. First the rows of both
+# on runs A and B (the rule column shortens "stop when done, budget plan length + m" to "stop, plan
+# length + m"):
 
 # %%
-for setup in SETUPS:
-    rule = sim.RunConfig(setup, 12, stop_when_done=True, budget_margin=MARGINS[setup])
-    budgets = sorted({sim.plan_length_budget(setup, task, MARGINS[setup], 12) for task in sim.TASKS})
-    say(
-        f"{sim.SETUP_LABELS[setup]}: stop when done + margin {MARGINS[setup]}, budgets {budgets[0]} to "
-        f"{budgets[-1]} steps by task, minus the fixed budget of 8, over {len(HELD_OUT)} held-out seeds:"
-    )
-    fixed = batch_run(sim.RunConfig(setup, 8), HELD_OUT)
-    print(comparison_text(paired_comparison(fixed, batch_run(rule, HELD_OUT))).to_string(index=False))
+ruled = [
+    measure(setup, seed, 12, stop_when_done=True, budget_margin=margin)
+    for setup in SETUPS
+    for seed in SEEDS
+    for margin in (None, MARGINS[setup])
+]
+rows = seed_table(ruled)
+rows["rule"] = rows["rule"].str.replace("stop when done, budget plan length", "stop, plan length")
+print(format_table(rows))
 
 # %% [markdown]
-# The two setups part. In the single loop the rule saves 2.52 steps and 387.10 tokens a run and
-# solves more (+0.0356). In the split, whose budgets are all above 8, it solves more too (+0.0512),
-# but takes more steps (+1.01) and more tokens (+220.50): the larger budgets let runs go on that budget
-# 8 would have cut. Whether the rule is cheaper than a fixed budget depends on that fixed budget, not
-# only on the rule.
+# On runs A and B the two give the same rows: the per-task budget cuts no run short. Over the
+# held-out seeds, the whole rule minus the stop alone:
+
+# %%
+RULE = {}  # the whole rule over the held-out seeds, for Going further
+for setup in SETUPS:
+    RULE[setup] = batch_run(
+        sim.RunConfig(setup, 12, stop_when_done=True, budget_margin=MARGINS[setup]), HELD_OUT
+    )
+    budgets = sorted({sim.plan_length_budget(setup, task, MARGINS[setup], 12) for task in sim.TASKS})
+    say(
+        f"{sim.SETUP_LABELS[setup]}: stop + margin {MARGINS[setup]} (budgets {budgets[0]} to {budgets[-1]} "
+        f"steps by task) minus stop alone at budget 12, over {len(HELD_OUT)} held-out seeds:"
+    )
+    difference = paired_comparison(STOPPING[setup], RULE[setup], units=("success", "steps", "tokens"))
+    print(comparison_text(difference).to_string(index=False))
+    say(f"success: {100 * difference['mean'].iloc[0]:+.2f} percentage points a run")
+
+# %% [markdown]
+# On this simulator the per-task budget changes almost nothing. It saves the single loop 0.13 steps
+# and 39.18 tokens a run and the split 0.04 steps and 6.00 tokens, and costs a little success in both
+# (-0.02 and -0.03 percentage points). The only runs it touches are the rare long ones its margin
+# does not cover (it lets 0.9961 and 0.9918 of the held-out task runs finish), and it cuts those
+# short. The stop does the saving; what the per-task budget adds is a bound on each task's cost, set
+# before the run.
 #
 # **The course's stopping rule:** stop at the step after the goal the request asks for is observed
 # (for a record, the record written with the amount observed), and pay for that step; give each task
 # the calls it expects, plus 1 step for planning where there is a [planner](../GLOSSARY.md#planner),
 # plus a margin tuned on seeds the rule is not measured on: 6 steps for the single loop and 7 for the
-# split. Lessons 4 and 5 keep the fixed budget of 8 steps, so that their figures stay comparable with
+# split. Here that budget only bounds rare long runs. Lessons 4 and 5 keep the fixed budget of 8 steps, so that their figures stay comparable with
 # lesson 2's; the [contract](../GLOSSARY.md#contract) of lesson 4 has a stop of its own.
 #
 # For a real agent the shape of the rule carries over, not its numbers: a test for "done" that the
@@ -430,35 +425,39 @@ for setup in SETUPS:
 #
 # - At budget 2 the split can only finish the 7 tasks of length 1, and solves 6: planning is a step.
 #   From budget 8 to 12 success does not change in either setup on either run.
-# - The single loop's 24 of 24 at budget 6 on run A is not a better result than 23 at 8: 2 of those
-#   successes never wrote their record. The success measure compares answers, not effects.
+# - The single loop's success of 1.0000 at budget 6 on run A is not a better result than 0.9583 at 8:
+#   2 of those successes never wrote their record. The success measure compares answers, not effects.
 # - Spoiled answers come from wrong picks before the job is done and from agents that do not stop
-#   after it. Only the second is fixed by a stopping criterion.
+#   after it. Only the second is fixed by a stopping criterion; in the split it is the harm a larger
+#   budget does.
 # - The course's rule: stop once the goal is observed, paying for the stop; budget = expected calls
 #   (+1 planning) + a margin tuned on one block of seeds and tested on another.
 # - At the same budget of 12, stopping saves little (3.17 steps and 553.81 tokens a run in the single
-#   loop over the held-out seeds); what it buys is success, +0.0350 a run.
+#   loop over the held-out seeds); what it buys is success, 3.5 percentage points. The per-task budget
+#   adds almost nothing to the stop here: it only bounds rare long runs.
 #
 # ## Exercises
 #
-# Use the panel under **Explore**.
+# Use the panel under **Explore**. Its grid has a row per task and a column per budget, from 1 step
+# up to the budget chosen; each cell is coloured by the task's outcome at that budget.
 #
-# 1. Set the setup to the split and tick **stop when done**. Which tasks change colour in the grid at
-#    budget 12, and why those?
+# 1. Set the seed to the one after run B's, the setup to the split, and tick **stop when done**.
+#    Which tasks change colour in the grid at budget 12, and why those?
 # 2. Find a seed where the single loop spoils a task after the job was done (the grid shows it
 #    turning from spoiled to solved when you tick the box).
-# 3. The margin of 5 was measured on runs A and B. Press **new seed** a few times with the box ticked
-#    and a budget of 20: does any task need more than its expected calls plus 5, its stop step
-#    included?
-# 4. At which budget does the split first solve all 3 record tasks with their record written, on run
-#    A? Read it off the grid.
+# 3. The margin of 5 read off runs A and B lets only 0.9659 of the split's held-out task runs finish.
+#    Find a run it does not cover: with the split, the box ticked and a budget of 20, press **new
+#    seed** until a task's row turns solved only at a budget above 1 + its expected calls + 5. Which
+#    task, and of which kind?
+# 4. On run A, does the split ever solve all 3 record tasks with their record written, at any budget
+#    from 1 to 12? Read it off the grid.
 #
 # The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
 # say); the checks compute the answers for that seed and say right or wrong, and what is off, never
 # the answer.
 #
-# 5. **What stopping saves, counted.** At your seed and budget 12, in both setups, count the task runs
-#    whose answer is wrong without stop when done and right with it
+# 5. **What stopping saves, counted.** At your seed and budget 12, count the task runs, the total over
+#    both setups, whose answer is wrong without stop when done and right with it
 #    (`sim.run_task(..., stop_when_done=True)`, `sim.is_correct`). Put it in `my_count`.
 
 # %%
@@ -473,7 +472,7 @@ print(exercises.check_saved_by_stopping(MY_SEED, my_count))
 # ## Explore
 #
 # The panel shows both setups at the seed and the next seed under the chosen stopping rule, and the
-# outcome grid of one setup for every budget up to the chosen one.
+# outcome grid of one setup.
 
 # %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_step_budget import step_budget_panel
@@ -484,9 +483,9 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: G05 at the edge of its budget, every task's outcome at every budget, the router
-# and the code of the budget rule, the rows with a stopping rule, what a stop for free would seem to
-# save, stopping alone at the fixed budget, and a further exercise.
+# What this part adds: G05 at the edge of its budget, G23 (a count that falls with no harm done), every
+# task's outcome at every budget, the router and the code of the budget rule, what a stop for free
+# would seem to save, the rule against the fixed budget of 8, and a further exercise.
 #
 # ### G05 at the edge
 #
@@ -502,13 +501,50 @@ for budget in (6, 7, 8):
     )
 
 # %% [markdown]
+# ### G23: a count that falls, and no harm done
+#
+# The success share counts tasks. The cell searches the sweep for every setup, run and pair of
+# budgets where the smaller budget solved more tasks, and prints the tasks that flip, with their
+# [traces](../GLOSSARY.md#trace) for the first case.
+
+# %%
+by_key = {(m.setup, m.seed, m.budget): m for m in sweep}
+cases = []
+for setup in SETUPS:
+    for seed in SEEDS:
+        for small in BUDGETS:
+            for large in (b for b in BUDGETS if b > small):
+                solved = by_key[setup, seed, small].solved, by_key[setup, seed, large].solved
+                if solved[0] > solved[1]:
+                    cases.append((setup, seed, small, large))
+                    say(
+                        f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: budget {small} solves "
+                        f"{solved[0]}, budget {large} solves {solved[1]}"
+                    )
+say(f"cases found: {len(cases)}")
+for number, (setup, seed, small, large) in enumerate(cases):
+    for task in sim.TASKS:
+        short, long_ = (sim.run_task(setup, task, seed, b) for b in (small, large))
+        if sim.is_correct(short) and not sim.is_correct(long_):
+            say(f"budget {small} -> {large}: {task.name} flips")
+            if number == 0:  # the traces of the first case
+                for run in (short, long_):
+                    say(f"budget {run.budget}: outcome {outcome(run)}")
+                    say(format_trace(run))
+
+# %% [markdown]
+# Both cases are the same task, G23, a record task. At budget 6 the loop ran out of steps while it
+# held the right charge (1132), before it could write the record: the answer is right, the record was
+# never written, and the original measure counts a success. At budget 8 its 7th call, `search_docs`,
+# replaced the charge with a document code, and its 8th wrote that code into the record. The smaller
+# budget did not do better; it stopped the run before its mistake and was credited for a job it never
+# finished.
+#
 # ### Every task at every budget
 #
 # The grids show every task at every budget from 1 to 12 on run A, one per setup.
 
 # %%
-from sim.measurement.outcomes import outcome_grid
-
 for setup in SETUPS:
     grid = outcome_grid(setup, SEED_A, range(1, 13))
     fig = figures_step_budget.draw_outcome_grid(grid, f"{sim.SETUP_LABELS[setup]}, run A (seed {SEED_A})")
@@ -569,19 +605,6 @@ print("budget under SB2, by sequence length:")
 print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
 
 # %% [markdown]
-# ### The rows with a stopping rule
-#
-# From the folded table of the rule against the fixed budgets, the rows with a stopping rule, per
-# setup and run: the stop alone, and the whole rule (its rule column says "stop, plan length + margin"
-# for "stop when done, budget plan length + margin"). On runs A and B the margin never cuts a run
-# short: the stop alone and the whole rule give the same rows.
-
-# %%
-rows = seed_table([m for m in ruled if m.config.stop_when_done])
-rows["rule"] = rows["rule"].str.replace("stop when done, budget plan length", "stop, plan length")
-print(format_table(rows))
-
-# %% [markdown]
 # ### A stop for free
 #
 # A rule that ended the run with no stop step would look cheaper by exactly the stop steps it does
@@ -606,23 +629,41 @@ for setup in SETUPS:
 # On the single loop's run A, 25 steps and 3180 tokens, where the rule saves 1 step and 134 tokens.
 # Nearly all of such a saving would be the baseline's stop steps, set against a rule that takes none.
 #
-# ### Stopping alone, at the fixed budget
+# ### Against the fixed budget of 8
 #
-# The stop (SB1) alone at the fixed budget of 8 steps, against the fixed budget without it, over the
-# held-out seeds: the effect of stopping when done with the budget held equal.
+# The rule gives each task its own budget, and lessons 2, 4 and 5 use the fixed budget of 8 steps. The
+# cell prints the rule's same-seed difference from that fixed budget, with its interval over the
+# held-out seeds.
 
 # %%
+FIXED = {setup: batch_run(sim.RunConfig(setup, 8), HELD_OUT) for setup in SETUPS}
 for setup in SETUPS:
-    fixed, stopping = (
-        batch_run(sim.RunConfig(setup, 8, stop_when_done=rule), HELD_OUT) for rule in (False, True)
-    )
-    say(
-        f"{sim.SETUP_LABELS[setup]}, budget 8, stop when done minus none, over {len(HELD_OUT)} held-out seeds:"
-    )
-    units = ("success", "steps", "tokens")
-    print(comparison_text(paired_comparison(fixed, stopping, units=units)).to_string(index=False))
+    say(f"{sim.SETUP_LABELS[setup]}: stop + margin {MARGINS[setup]} minus the fixed budget of 8:")
+    print(comparison_text(paired_comparison(FIXED[setup], RULE[setup])).to_string(index=False))
 
 # %% [markdown]
+# The two setups part. In the single loop the rule saves 2.52 steps and 387.10 tokens a run and
+# solves more (+0.0356). In the split, whose budgets are all above 8, it solves more too (+0.0512),
+# but takes more steps (+1.01) and more tokens (+220.50): the larger budgets let runs go on that budget
+# 8 would have cut. That comparison mixes the stop with the budget. The next cell takes them apart:
+# the stop alone at the fixed budget of 8 against no stop, and the whole rule against that stop.
+
+# %%
+units = ("success", "steps", "tokens")
+for setup in SETUPS:
+    stopping = batch_run(sim.RunConfig(setup, 8, stop_when_done=True), HELD_OUT)
+    say(f"{sim.SETUP_LABELS[setup]}, budget 8, stop when done minus none:")
+    print(comparison_text(paired_comparison(FIXED[setup], stopping, units=units)).to_string(index=False))
+    say(f"{sim.SETUP_LABELS[setup]}, stop + margin {MARGINS[setup]} minus stop when done at budget 8:")
+    print(comparison_text(paired_comparison(stopping, RULE[setup], units=units)).to_string(index=False))
+
+# %% [markdown]
+# At the fixed budget of 8 the stop alone gains about as much success as at 12 (+0.0346 and +0.0331).
+# Against it, the whole rule costs the single loop 0.56 steps and 142.12 tokens more a run for
+# +0.0010 success, and the split 3.81 steps and 517.79 tokens for +0.0181: for the single loop, the
+# stop at a fixed 8 is the cheaper rule. Whether a per-task budget pays depends on the fixed budget it
+# replaces.
+#
 # ### A further exercise
 #
 # 6. **A stop predicate.** Write `my_done(observation)`: true when the request's goal is observed,
@@ -631,6 +672,31 @@ for setup in SETUPS:
 #    `observation.held` (the answer it holds now). The check runs the single loop with it as the stop
 #    rule on the 24 tasks at your seed, budget 12: it must stop each task at the first step after its
 #    goal is observed, as SB1 does, never before.
+#
+# The field names `observation.state` can hold, seen by a policy that only looks (it lets the model
+# pick as usual) on the 24 tasks of run A, and the state at the end of one record task:
+
+# %%
+from sim.engine.policy import run_policy
+
+seen = {}
+
+
+def peek(observation):  # records what the loop sees, then lets the model pick as usual
+    seen.update(observation.state)
+    return observation.model_pick()
+
+
+for task in sim.TASKS:
+    run_policy(peek, task, SEED_A, 12)
+say("fields: " + ", ".join(sorted(seen)))
+seen = {}
+run_policy(peek, "G20", SEED_A, 12)
+say("G20 (a record task), its last observation.state: " + ", ".join(f"{k}={v!r}" for k, v in seen.items()))
+
+# %% [markdown]
+# Here `amount` is the charge the tariff returned, `m3` the consumption, `code` and `text` a
+# document's, `written` and `value` the record written and what it holds; the rest come from the meter.
 
 
 # %%

@@ -207,11 +207,12 @@ def _band_rule(first, second):
 
 def lesson_03() -> list[str]:
     lines = ["## Lesson 3 · The step budget", ""]
-    plain = outcome_grid("plan-execute", A, [12])[12]
-    ruled = outcome_grid("plan-execute", A, [12], stop_when_done=True)[12]
+    after_b = B + 1  # the seed after run B's
+    plain = outcome_grid("plan-execute", after_b, [12])[12]
+    ruled = outcome_grid("plan-execute", after_b, [12], stop_when_done=True)[12]
     changed = [name for name in plain.index if plain[name] != ruled[name]]
     lines.append(
-        f"1. At seed {A}, budget 12, the split's tasks that change colour with stop when done: "
+        f"1. At seed {after_b}, budget 12, the split's tasks that change colour with stop when done: "
         f"{', '.join(changed)} (spoiled -> solved). They finished their job, did not stop (the 12 % chance) "
         "and called a tool that replaced the right answer; the rule stops at the step after the goal is observed, "
         "before that call."
@@ -232,30 +233,31 @@ def lesson_03() -> list[str]:
     )
     from sim.engine.runs import expected_calls
 
-    worst = (0, None, None, None)
+    uncovered = None  # the first split task run, counting up from A, that a margin of 5 does not cover
     for seed in range(A, A + 200):
-        for setup in SETUPS:
-            planning = 1 if setup == "plan-execute" else 0
-            for task in sim.TASKS:
-                run = sim.run_task(setup, task, seed, 20, stop_when_done=True)
-                extra = run.steps - planning - expected_calls(setup, task)
-                if run.stopped and extra > worst[0]:
-                    worst = (extra, seed, setup, task.name)
+        for task in sim.TASKS:
+            run = sim.run_task("plan-execute", task, seed, 20, stop_when_done=True)
+            allowed = 1 + expected_calls("plan-execute", task) + 5  # planning + expected calls + margin 5
+            if run.stopped and outcome(run) == "solved" and run.steps > allowed:
+                uncovered = (seed, task, run.steps)
+                break
+        if uncovered:
+            break
+    seed3, task3, steps3 = uncovered
     lines.append(
-        f"3. Over seeds {A} to {A + 199}, budget 20, stop when done: the most steps any task needed beyond "
-        f"its expected calls, its stop step included, was {worst[0]} ({sim.SETUP_LABELS[worst[2]]}, {worst[3]}, "
-        f"seed {worst[1]}). "
-        + ("So a margin of 5 is not enough everywhere: the margin was measured on two runs only." if worst[0] > 5
-           else "A margin of 5 held on all of them.")
-    )  # fmt: skip
+        f"3. It depends on the seed (the panel's new seed is random). Counting up from {A}, the first is seed "
+        f"{seed3}: {task3.name}, a {task3.kind} task, expects {expected_calls('plan-execute', task3)} calls, so "
+        f"a margin of 5 allows {1 + expected_calls('plan-execute', task3) + 5} steps; its row turns solved only "
+        f"at budget {steps3}."
+    )
     grid = outcome_grid("plan-execute", A, range(1, 13))
     records = [t.name for t in sim.TASKS if t.kind == "record"]
     complete = [b for b in grid.columns if (grid.loc[records, b] == "solved").all()]
     at_12 = ", ".join(f"{name} {grid.loc[name, 12]}" for name in records)
     lines.append(
-        f"4. The split, run A, record tasks {', '.join(records)}: all 3 solved with their record written "
-        + (f"first at budget {complete[0]}." if complete else "at no budget from 1 to 12")
-        + f"; at budget 12 their outcomes are: {at_12}."
+        f"4. {'Yes' if complete else 'No'}: on run A the split solves all 3 record tasks ({', '.join(records)}) "
+        + f"with their record written {f'first at budget {complete[0]}' if complete else 'at no budget from 1 to 12'}. "
+        + f"At budget 12 their outcomes are: {at_12}."
     )
     from sim.engine.policy import goal_met
     from sim.exercises import step_budget as ex03
