@@ -1659,6 +1659,30 @@ def router_reads_every_request_right() -> bool:
     return right == len(sim.TASKS) == 24 and len({re.sub(r"A\d+", "", t.request) for t in sim.TASKS}) == 4
 
 
+def further_model_request_is_paid() -> bool:
+    """By rule MR1: a policy that calls model_pick twice a step pays each step's request twice (AA28's request
+    tokens, plus the tool's observation), and one that calls it once is the single loop, record for record
+    (seeds 0..9, every task)."""
+    from sim.engine import policy
+    from sim.model.costs import loop_step_tokens, observation_tokens
+
+    def twice(observation):
+        observation.model_pick()
+        return observation.model_pick()
+
+    for seed in range(10):
+        for task in sim.TASKS:
+            run = policy.run_policy(twice, task, seed, BUDGET)
+            for step in run.log:
+                observed = 0 if step.tool is None else observation_tokens(step.error, False)
+                if step.tokens != 2 * loop_step_tokens(step.trace_length) + observed:
+                    return False
+            once = policy.run_policy(policy.model_policy, task, seed, BUDGET)
+            if once != sim.run_single_loop(task, seed, BUDGET):
+                return False
+    return True
+
+
 def my_policy_differs_from_the_stop_rule_by_its_refusal() -> bool:
     """By construction: lesson 6's starting policy (written here as the lesson writes it) is the stop rule
     with one change, the refusal of a proposal whose inputs are not yet known (asking the model again,
@@ -3060,14 +3084,14 @@ REGISTRY: dict[str, list] = {
         ("A real model's run-to-run spread comes from its own sampling", NotAClaim(
             "about real models, which this simulator cannot measure; the sources of noise are named")),
         ("A real model is not", NotAClaim("about real models, which this simulator cannot measure")),
-        ("scores it the way every setup of the course was scored", ByRule(harness_scores_as_the_course)),
+        ("scores a policy the way every setup of the course was scored", ByRule(harness_scores_as_the_course)),
         ("Everything is fictional and deterministic", Holds(policy_runs_repeat_exactly)),
         ("The observation holds what a real agent would know at that point, and nothing more",
          ByRule(observation_holds_no_sequence)),
         ("It never holds the task's kind, its tool sequence or that sequence's length", ByRule(observation_holds_no_sequence)),
         ("A policy can run the same test on its observation, and pays a step to say",
          ByRule(goal_rule_is_lesson_3_rule_run_for_run)),
-        ("does the runs and this table in one call", ByRule(score_headline_is_the_lessons)),
+        ("does both runs and this table in one call", ByRule(score_headline_is_the_lessons)),
         ("the table gives the same-seed difference and its interval over the first N seeds of 10,000",
          NotAClaim("says what the next cell prints")),
         ("a replay can make no more calls than the recording made",
@@ -3133,6 +3157,8 @@ REGISTRY: dict[str, list] = {
         ("spends 507.02 tokens fewer per run", Printed(
             "success +0.0009 [+0.0002, +0.0017]", "tokens -507.02 [-527.82, -486.22]",
             "tool errors -5.17 [-5.36, -4.98]", "stop when goal met 0.9733", "my policy 0.9742")),
+        ("A further call within the same step is a further request to the model",
+         ByRule(further_model_request_is_paid)),
         ("so the differences are its own", ByRule(my_policy_differs_from_the_stop_rule_by_its_refusal)),
     ],
     "07": [
