@@ -182,7 +182,6 @@ class Loop:
     reviews: list = field(default_factory=list)  # RV1's reviews, under the option `reviewer`
     review_draw: Callable | None = field(init=False)  # RV1's own draw stream, one draw a review
     produced: dict = field(default_factory=dict)  # field -> index of the call that last produced it (CP2)
-    further_requests: int = 0  # MR1 (lesson 6): model requests the step's pick made beyond its first
 
     def __post_init__(self):
         share = self.config.argument_errors
@@ -220,9 +219,7 @@ def take_step(loop: Loop) -> LoopStep:
     target = sequence[done] if done < len(sequence) else None
     depth = done + 1 if target is not None else None
     tool = None if loop.goal_stops() else loop.pick(target, done + 1, calls)
-    # MR1 (lesson 6): each further model request of the step sends the step's request again, paid alike
-    tokens, right, error, wrong = loop.step_tokens(calls) * (1 + loop.further_requests), None, False, ()
-    loop.further_requests = 0
+    tokens, right, error, wrong = loop.step_tokens(calls), None, False, ()
     if tool is not None:
         wrong = loop.writer(call_arguments(tool, loop.state)) if loop.writer else ()
         error = "error" in call_and_observe(tool, loop.state, wrong)
