@@ -43,10 +43,9 @@
 #     policy -- "stop" --> score["the harness<br/>scores the run"]
 # ```
 #
-# `sim` runs a policy on the 24 tasks at the single loop's [token](../GLOSSARY.md#token) prices and scores it the
-# way every setup of the course was scored: the same [counted units](../GLOSSARY.md#counted-units), the mean
-# [same-seed difference](../GLOSSARY.md#paired) from a baseline with its interval over held-out seeds, and
-# success against cost. The lesson builds its policies in steps:
+# The harness scores a policy the way every setup of the course was scored: the same
+# [counted units](../GLOSSARY.md#counted-units), the [same-seed difference](../GLOSSARY.md#paired) from a baseline with its interval, and
+# success against [token](../GLOSSARY.md#token) cost. The lesson builds its policies in steps:
 #
 # 1. a **stop rule** that stops when the task's goal has been observed;
 # 2. a **router** that sends each request to the setup that does best on such requests;
@@ -58,7 +57,6 @@
 # %%
 import dataclasses
 import inspect
-import json
 import re
 
 import ipywidgets
@@ -95,25 +93,25 @@ say(
 #
 # A policy is called once a step with an [**observation**](../GLOSSARY.md#observation) and returns a tool name or
 # `"stop"`. The observation holds what a real [agent](../GLOSSARY.md#agent) would know at that point, and nothing
-# more: the request's text, the [tool calls](../GLOSSARY.md#tool-call) so far, the fields the tools have returned
-# and their values (`state`), the answer held, the step and the steps left, the seed and the
-# task's name. It never holds the task's kind, its tool sequence or that sequence's length:
+# more (the cell lists its fields). It never holds the task's kind, its tool sequence or that sequence's length:
 # a policy that wants to know what is asked must read the request.
 #
 # It also holds 2 functions. `draw()` is the run's own [draw](../GLOSSARY.md#draw) stream, so that a run
 # stays deterministic for its seed. `model_pick()` is the fictional model's **proposal** for
 # this step, drawn by lesson 1's rule: it stands for what a language model would suggest, and
-# a policy may take it, overrule it, or never call it.
+# a policy may take it, overrule it, or never call it. A further call within the same step
+# is a further request to the model, a new proposal, and the step pays for it as for its own
+# request (the course's rule MR1, printed below).
 
 # %%
 fields = [(f.name, type_label(f.type)) for f in dataclasses.fields(policy.Observation)]
 show(pd.DataFrame(fields, columns=["field", "type"]))
-say(f"a policy returns one of: {', '.join(policy.DECISIONS)}")
+say(f"a policy returns one of: {', '.join(policy.DECISIONS)}", f"MR1: {policy.MR1}")
 
 # %% [markdown]
 # A policy runs under the single loop's rules, as lesson 1's rule table gives them: each step
-# is paid in tokens, saying `"stop"` is a step too (paid, with no tool called), the proposal
-# is the model's pick, and a run ends when its steps reach the step budget. What does a policy see? Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
+# is paid in tokens, saying `"stop"` is a step too (paid, with no tool called), and a run
+# ends when its steps reach the step budget. Here is the stop rule of step 1 below on G05 at [run A](../GLOSSARY.md#run)'s seed, one
 # row a step: the observation it was given and what it decided.
 
 # %%
@@ -146,7 +144,7 @@ print(code_of(policy.model_policy))
 # %% [markdown]
 # Because it draws from the same stream in the same order, its runs are the built-in
 # runner's runs, [by construction](../GLOSSARY.md#by-rule). The cell checks it on every task at every seed of the
-# held-out block, all counted units compared task run by task run.
+# held-out block.
 
 # %%
 as_policy = harness.entrant_run(policy.model_policy, HELD_OUT, BUDGET)
@@ -171,11 +169,9 @@ for rule in (goals.goal_of, goals.goal_reached):  # the rules as sim states them
 print(code_of(policy.stop_when_goal_met))
 
 # %% [markdown]
-# The harness scores it against the built-in single loop: for each counted unit, the
-# same-seed difference (policy minus single loop, per run of 24 tasks; success as a share of
-# the tasks) over the held-out block, with its 95 % interval. `harness.score` gives these
-# intervals in one call, with lesson 2's two-run band verdict in columns beside them; from
-# lesson 5 on the interval is the verdict, so this lesson prints the intervals alone.
+# The harness scores it against the built-in single loop: each counted unit's same-seed
+# difference per run of 24 tasks (success as a share of the tasks), with its 95 % interval
+# over the held-out block.
 
 
 # %%
@@ -191,10 +187,22 @@ show(headline(built_in, stop_rule))
 
 # %% [markdown]
 # Over the 500 held-out seeds the stop rule solves +0.0356 of the tasks more per run than
-# the single loop, with an interval of [+0.0322, +0.0390], and takes 552.42 tokens fewer per
+# the single loop, [+0.0322, +0.0390], and takes 552.42 tokens fewer per
 # run, [-580.20, -524.63], and 3.21 steps fewer, its own stop paid: each interval leaves zero
-# out.
+# out. Its goal reader is right by construction: RT1 reads the goal of each of the 24
+# requests right (step 2 counts them).
 #
+# `harness.score(entrant, baseline, budget, seeds)` does both runs and this table in one call
+# (lesson 2's two-run verdict follows in columns the lesson leaves out), here for success and
+# tokens:
+
+# %%
+FIRST_SEEDS, INTERVALS = HELD_OUT[:100], ["unit", "mean difference", "95 % interval"]
+say(f"harness.score: stop rule minus single loop, the first {len(FIRST_SEEDS)} held-out seeds:")
+scored = harness.score(policy.stop_when_goal_met, "single-loop", BUDGET, FIRST_SEEDS)
+show(scored[scored["unit"].isin(["success", "tokens"])][INTERVALS])
+
+# %% [markdown]
 # ## Step 2: a router by request
 #
 # Lesson 5 found that the [split](../GLOSSARY.md#split) does worse than the single loop on charge tasks and
@@ -208,9 +216,8 @@ show(pd.DataFrame(goals.ROUTES, columns=["phrase in the request", "asks for"]))
 print(code_of(goals.goal_of))
 
 # %% [markdown]
-# How often does this reading route right? The cell scores it against each task's true kind,
-# which no policy sees (scoring may read it), and counts the request templates the 24 tasks
-# use (a request with its subscriber's id taken out).
+# How often does it route right? The cell scores it against each task's true kind, which no
+# policy sees (scoring may), and counts the request templates (subscriber ids taken out).
 
 # %%
 ASKED_BY_KIND = {"charge": "amount", "consumption": "m3", "document": "code", "record": "written"}
@@ -221,17 +228,18 @@ say(f"the router reads the right goal on {right} of {len(sim.TASKS)} requests; t
 
 # %% [markdown]
 # 24 of 24, and by construction: the 24 requests come from 4 templates, one per kind, and
-# each template holds its phrase. A real router meets requests worded in ways its author did
-# not foresee; how often it routes right is then a figure to measure on requests kept apart,
-# like any other.
+# each template holds its phrase. A real router's requests vary, and its routing is a figure
+# to measure.
 #
 # Which setup does best on which goal is measured on the **tuning** block only:
 
 # %%
 tuning_single = harness.entrant_run("single-loop", TUNING, BUDGET)
 tuning_split = harness.entrant_run("plan-execute", TUNING, BUDGET)
-say("planner + executor (second) minus single loop (first), share of each goal's tasks solved per seed:")
-show(harness.goal_differences(tuning_single, tuning_split), float_format="{:+.4f}".format)
+say("planner + executor minus single loop, share of each goal's tasks solved per seed (tuning):")
+names = {"first": "single loop", "second": "planner + executor", "shown": "interval leaves 0 out"}
+by_goal = harness.goal_differences(tuning_single, tuning_split).rename(columns=names)
+show(by_goal, formatters=dict.fromkeys(by_goal.columns[2:4], "{:.4f}".format), float_format="{:+.4f}".format)
 router = harness.best_route(tuning_single, tuning_split)
 say(router.name)
 
@@ -239,8 +247,7 @@ say(router.name)
 # The split is better where the request asks for a record to be written (+0.0247, interval
 # [+0.0095, +0.0398]) and worse where it asks for a charge (-0.0350); for consumption and
 # document requests the intervals hold zero, so the router leaves them with the single loop:
-# a difference the tuning seeds cannot show should not move a task. (A router of your own:
-# `harness.route({"amount": ..., "m3": ..., "code": ..., "written": ...})`.)
+# a difference the tuning seeds cannot show should not move a task.
 #
 # Now the router on the **held-out** block, against each setup it routes to. By
 # construction, it solves what the single loop solves on every request it sends there, and
@@ -254,19 +261,19 @@ for label, baseline_run in (("single loop", built_in), ("planner + executor", sp
     show(headline(baseline_run, router_run))
 
 # %% [markdown]
-# Against the split the router solves +0.0061 of the tasks more per run, with an interval
-# of [+0.0014, +0.0107], and spends 591.87 tokens more. Against the single loop it spends
-# 650.32 tokens fewer, but its gain in success, +0.0007 with an interval of [-0.0029,
-# +0.0043], is no effect shown at 500 seeds. Its steps and tool errors rise by +2.04 and
-# +1.98 against the single loop: on record tasks the router is the split, steps and tool
-# errors included, by construction.
+# Against the split the router solves +0.0061 of the tasks more per run, [+0.0014,
+# +0.0107], and spends 591.87 tokens more. Against the single loop it spends 650.32 tokens
+# fewer, but its gain in success, +0.0007 [-0.0029, +0.0043], is no effect shown at 500
+# seeds. Its steps and tool errors rise by +2.04 and +1.98 against the single loop: on
+# record tasks the router is the split, by construction.
 #
 # ## Step 3: your own policy
 #
 # Fill in the cell below. The starting policy stops when the goal is observed, and refuses
-# a proposal whose inputs have not been observed yet (it asks the model again, once). Change
-# it as you like: the observation and `sim.TOOLS` are all it may read. Design it on the
-# tuning block; the harness then scores it once on the held-out block.
+# a proposal whose inputs have not been observed yet: it asks the model again, once, a
+# further request that the step pays for (MR1). Change it as you like: the observation and
+# `sim.TOOLS` are all it may read. Design it on the tuning block; the harness then scores it
+# once on the held-out block.
 
 
 # %%
@@ -283,7 +290,7 @@ def my_policy(observation):
         return "stop"
     proposal = observation.model_pick()
     if proposal != "stop" and not inputs_ready(proposal, observation):
-        proposal = observation.model_pick()  # ask again, once
+        proposal = observation.model_pick()  # ask again, once: a further request, paid (MR1)
     return proposal
 
 
@@ -291,13 +298,13 @@ tuned = harness.cost_success({"my policy": harness.entrant_run(my_policy, harnes
 show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".format)
 
 # %% [markdown]
-# The held-out score: the same-seed differences against the built-in single loop with their
-# intervals, and every entrant of the lesson on the success-cost plane.
+# The held-out score against the stop rule, the policy it starts from, and every entrant on
+# the success-cost plane.
 
 # %%
 my_run = harness.entrant_run(my_policy, HELD_OUT, BUDGET)
-say("my policy minus single loop:")
-show(headline(built_in, my_run))
+say("my policy minus stop rule:")
+show(headline(stop_rule, my_run))
 print()
 runs = {"single loop": built_in, "planner + executor": split_run, "stop when goal met": stop_rule}
 plane = harness.cost_success(runs | {"router": router_run, "my policy": my_run})
@@ -319,8 +326,6 @@ rows = [
     for r in plane.itertuples()
 ]
 show(pd.DataFrame(rows, columns=["entrant", "success", "tokens", "tokens per solved task"]))
-per_run = plane.set_index("entrant")["tokens"]
-say(f"tokens per run: my policy {per_run['my policy']:.2f}, stop rule {per_run['stop when goal met']:.2f}")
 
 # %%
 path = figures.save_figure(
@@ -329,27 +334,30 @@ path = figures.save_figure(
 display(Image(filename=path))
 
 # %% [markdown]
-# On the held-out block the starting policy solves 0.9742 of the tasks per run, against
-# 0.9733 for the stop rule (a difference this lesson does not test), and spends 10230.24
-# tokens per run against 11105.59: refusing a proposal whose inputs are missing avoids calls
-# that would fail (tool errors -5.53 per run against the single loop, interval [-5.73,
-# -5.32]). On the plane, the points with the most success per token are to the upper left.
+# The refusal is the only change from the stop rule, so the differences are its own. On the
+# held-out block the starting policy solves 0.9742 of the tasks per run against 0.9733, a
+# difference of +0.0009 [+0.0002, +0.0017], and spends 507.02 tokens fewer per run, [-527.82,
+# -486.22], each request it asks again paid: it avoids calls that would fail (tool errors
+# -5.17 per run, [-5.36, -4.98]). On the plane, the points with the most success per token
+# are to the upper left.
 
 # %% [markdown]
 # ## Summary
 #
-# - A policy is a function from an observation to a tool or `"stop"`, run in the single
-#   loop's engine on the run's own draw stream. The built-in single loop is the policy that
-#   takes the model's proposal, and its runs equal the built-in runner's, by construction.
-# - The harness scores any policy like the course's setups: same-seed differences with
-#   intervals over held-out seeds, tokens per solved task, and the success-cost plane.
-#   `python -m sim score FILE.py:FUNCTION` does the same from the command line.
+# - A policy maps an observation to a tool or `"stop"` in the single loop's engine; the
+#   built-in single loop is the policy that takes the model's proposal, and its runs equal
+#   the built-in runner's, by construction. Asking the model again within a step is a
+#   further request, paid (MR1).
+# - `python -m sim score FILE.py:FUNCTION` scores a policy from the command line as the
+#   harness does.
 # - Stopping when the goal is observed solves +0.0356 of the tasks more per run than the
 #   single loop over 500 held-out seeds, and costs 552.42 tokens fewer per run (interval
 #   [-580.20, -524.63]), its own stop paid.
-# - A router by request reads the right goal on 24 of 24 requests, by construction of their
-#   4 templates. Tuned on separate seeds (record requests to the split), it beats the split in
-#   success on the held-out block; against the single loop its interval holds zero.
+# - A router by request reads the right goal on 24 of 24 requests, by construction. Tuned on
+#   separate seeds, it beats the split in success on the held-out block; against the single
+#   loop its interval holds zero.
+# - Refusing a proposal whose inputs are missing, the starting policy spends 507.02 tokens
+#   fewer per run than the stop rule, each request it asks again paid.
 #
 # ## Exercises
 #
@@ -361,13 +369,15 @@ display(Image(filename=path))
 #    `sim.run_single_loop`, `policy.run_policy` and `sim.is_correct`, and put the count in
 #    `answer_1`.
 # 2. Write `scripted`, a policy that never calls `model_pick`: from the request's words it
-#    calls, in order, the tools its goal needs (lesson 1 lists each kind's sequence) and
+#    calls, in order, the tools its goal needs (the cell prints each kind's sequence) and
 #    stops when the goal is observed. The check runs it on all 24 tasks at your seed: it must
-#    solve each in the fewest steps there are. Then score it with `harness.score`: what does
-#    a fixed workflow buy when every request is one of 4 templates, and what would it lose on
-#    a request worded otherwise?
+#    solve each in the fewest steps, its sequence's length plus the paid stop. Then score it
+#    with `harness.score` as in step 1: what does a fixed workflow buy when every request is
+#    one of 4 templates, and what would it lose on a request worded otherwise?
 
 # %%
+for kind, sequence in {task.kind: task.sequence for task in sim.TASKS}.items():
+    say(f"{kind} (asks for {ASKED_BY_KIND[kind]}): {', '.join(sequence)}, stop: {len(sequence) + 1} steps")
 MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
 
 
@@ -385,18 +395,20 @@ print(check_exercise_2(scripted, MY_SEED))
 # ## Explore
 #
 # The panel scores a policy (the lesson's router among them) against the built-in single
-# loop over a block of 40 seeds from the seed, with intervals (and the band rule at the seed
-# and the next beside them), and draws the success-cost plane. Choose the policy, the seed
-# and the budget; **reset** brings back the lesson's defaults. To offer your own policy too:
+# loop over a block of 40 seeds from the seed, with intervals (and beside them lesson 2's
+# two-run verdict, the band rule, at the seed and the next), and draws the success-cost
+# plane; **reset** brings back the lesson's defaults. To offer your own policy too:
 # `your_agent_panel({"my policy": my_policy})`. Its output is not part of the checked record.
 
 # %%
-from sim.presentation.panel_your_agent import PANEL_SEEDS, ROUTER, your_agent_panel
+from sim.presentation.panel_your_agent import PANEL_SEEDS, ROUTER
 
 same = "yes" if router == ROUTER else "no"
 say(f"the lesson's router is the panel's: {same}; the panel scores over {PANEL_SEEDS} seeds from its seed")
 
 # %% tags=["nbval-ignore-output"]
+from sim.presentation.panel_your_agent import your_agent_panel
+
 panel = your_agent_panel()
 panel
 
@@ -420,6 +432,8 @@ panel
 # in from the observation. The transcript's header and first line:
 
 # %%
+import json
+
 from sim.chat import chat_policy
 
 header, lines = chat_policy.read_transcript(chat_policy.SHIPPED_TRANSCRIPT)
@@ -607,7 +621,8 @@ display(Image(filename=path))
 # ### More exercises
 #
 # 3. Change `my_policy` above, score it on the tuning block, and only then on the held-out
-#    block. Does it beat the stop rule in success? In tokens per solved task?
+#    block. Does it beat the stop rule in success? In tokens per solved task? (Each further
+#    call of `model_pick` in a step is a request the step pays for, MR1.)
 # 4. In the panel, score the router at a few new seeds. How often does the band rule call its
 #    success difference measured? How often does the interval over the 40 seeds leave zero
 #    out?

@@ -16,6 +16,7 @@ from sim.measurement.bands import compare_setups
 from sim.measurement.batch import study_seeds
 from sim.measurement.counts import measure
 from sim.measurement.harness import route
+from sim.model.costs import loop_step_tokens, observation_tokens
 from sim.model.world import TOOL_NAMES
 
 SEEDS = study_seeds(400, 7)
@@ -99,6 +100,52 @@ def test_the_harness_never_reports_a_partial_result():
         harness.entrant_run(fails_late, SEEDS[:50], 8)
     with pytest.raises(PolicyError):
         harness.score(fails_late, "single-loop", 8, SEEDS[:5])
+
+
+def _asking(times: int, keep: int):
+    """A policy that asks the model `times` times a step and returns the reply number `keep` (0-based)."""
+
+    def asks(observation):
+        replies = [observation.model_pick() for _ in range(times)]
+        return replies[keep]
+
+    asks.__name__ = f"asks_{times}_keeps_{keep}"
+    return asks
+
+
+def _request_paid(step, requests: int) -> int:
+    """A step's tokens under AA28 and MR1: its request `requests` times, and the tool's observation."""
+    observed = 0 if step.tool is None else observation_tokens(step.error, False)
+    return requests * loop_step_tokens(step.trace_length) + observed
+
+
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_each_further_model_request_in_a_step_is_paid_as_the_steps_request(times):
+    """MR1: a policy that asks the model `times` times every step pays its step's request `times` times,
+    step by step, stop steps included; asking once is the single loop's own price."""
+    for seed in (1, 20260218):
+        for task in sim.TASKS[::5]:
+            run = run_policy(_asking(times, -1), task, seed, 8)
+            assert all(step.tokens == _request_paid(step, times) for step in run.log), (task.name, seed)
+            assert run.tokens == sum(step.tokens for step in run.log)
+    asked_once = run_policy(_asking(1, 0), "G05", 3, 8)
+    assert asked_once == sim.run_single_loop("G05", 3, 8)
+
+
+def test_a_further_model_request_is_a_new_draw_not_a_copy():
+    """MR1: the second call draws anew on the run's stream (a new reply): over many runs it differs
+    from the first somewhere, and keeping the first reply still pays for the second request."""
+    seen = []
+
+    def compare(observation):
+        first, second = observation.model_pick(), observation.model_pick()
+        seen.append(first != second)
+        return first
+
+    for seed in range(40):
+        run = run_policy(compare, "G09", seed, 8)
+        assert all(step.tokens == _request_paid(step, 2) for step in run.log)
+    assert any(seen)
 
 
 def test_a_policy_that_never_stops_is_stopped_by_the_budget():

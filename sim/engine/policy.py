@@ -4,7 +4,9 @@ each step, in the single loop's engine (its draws and its token rule, AA28).
 It sees an `Observation`, what a real agent would know, never the task's sequence. Since the
 single loop's right pick needs that sequence, every policy gets `observation.model_pick`: the
 fictional model's proposal, drawn by the single loop's own rule only when called, so
-`model_policy` reproduces the single loop draw for draw. A policy that raises (SystemExit
+`model_policy` reproduces the single loop draw for draw. MR1: each call is a model request; a step's
+first is the step's own request (AA28), and each further call within the step is a further request,
+a new draw, paid the step's request tokens again (`_paying`). A policy that raises (SystemExit
 included; KeyboardInterrupt interrupts) or returns anything but a tool or "stop" ends the run with
 a PolicyError naming the policy, task, seed and step.
 """
@@ -26,6 +28,8 @@ from sim.model.tasks import TASKS, Task, check_task
 from sim.model.world import TOOL_NAMES
 
 STOP = "stop"  # what a policy returns to stop
+MR1 = ("each call of model_pick() after a step's first is a further model request, a new proposal, "
+       "paid as the step's own request (AA28)")  # fmt: skip
 DECISIONS = (*TOOL_NAMES, STOP)
 STARTING_FIELDS = frozenset(initial_state(TASKS[0]))  # subscriber, query, column: given, not observed
 
@@ -40,7 +44,8 @@ class Observation:
     """What a policy knows at one step (lesson 6), what a real agent sees: the request, the calls so
     far, fields (the names the tools returned, sorted) and state (their values, read-only), the answer
     held, steps_left (this step included), draw (the run's stream) and model_pick (the fictional
-    model's proposal, a tool or "stop"; it draws from the stream), and what the harness tells it of
+    model's proposal, a tool or "stop"; it draws from the stream; a second call within a step is a
+    further request, paid, MR1), and what the harness tells it of
     its run: the seed it runs at and the task's name (an id, G01..G24, as a benchmark's harness names
     its tasks). No task kind, no plan length."""
 
@@ -91,12 +96,18 @@ _SHOWN.maxstring = _SHOWN.maxother = 60
 HIDDEN = STARTING_FIELDS | {"result"}  # given at the start, or the answer held (observation.held)
 
 
-def _adapter(policy: Callable, loop: Loop, draw) -> Callable:
-    """The loop's pick around a policy: it builds the Observation from what the loop holds."""
+def _adapter(policy: Callable, loop: Loop, draw, further: list) -> Callable:
+    """The loop's pick around a policy: it builds the Observation from what the loop holds; `further`
+    counts the step's model requests beyond its first (MR1, paid by `_paying`)."""
     task = loop.task
 
     def pick(target, depth, calls):
+        asked = False  # whether the step's policy has asked the model yet
+
         def model_pick() -> str:
+            nonlocal asked
+            further[0] += asked  # MR1: a further request within the step, paid by _paying
+            asked = True
             tool = single_loop_pick(target, depth, draw)
             return STOP if tool is None else tool
 
@@ -135,9 +146,22 @@ def describe(error: BaseException) -> str:
 
 def policy_run(policy: Callable, task: Task, seed: int, config: RunConfig) -> Run:
     """A policy on a checked task, seed and single-loop RunConfig (see `run_policy`)."""
-    loop = Loop(task, seed, config, None, loop_step_tokens)
-    loop.pick = _adapter(policy, loop, draw_stream(stream_key(seed, task.name)))
+    loop, further = Loop(task, seed, config, None, loop_step_tokens), [0]
+    loop.pick = _adapter(policy, loop, draw_stream(stream_key(seed, task.name)), further)
+    loop.step_tokens = _paying(loop.step_tokens, further)
     return run_loop(loop)
+
+
+def _paying(request_tokens: Callable[[int], int], further: list) -> Callable[[int], int]:
+    """MR1: a step's request tokens (AA28; `take_step` asks once a step, after the pick) paid once for the
+    step's own request and once for each further model request its pick made; the count then starts anew."""
+
+    def step_tokens(trace_length: int) -> int:
+        paid = request_tokens(trace_length) * (1 + further[0])
+        further[0] = 0
+        return paid
+
+    return step_tokens
 
 
 def run_policy(
