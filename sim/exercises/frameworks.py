@@ -86,7 +86,6 @@ def check_exercise_2(handler: Callable, seed: int) -> str:
     if unheld is not None:
         if all(value is None for value in returned):
             return NOT_ANSWERED
-        return (f"wrong: at task {unheld} no tool result holds an answer yet and the handler returned None; "
-                "return 'The answer is null.' there")  # fmt: skip
+        return f"wrong: at task {unheld} no result holds an answer, the handler returned None: say 'The answer is null.'"
     reached = sum(value is not None for value in returned)
     return f"right: all {len(TASKS)} tasks answered as the course loop answers ({reached} by your handler)"
