@@ -517,12 +517,13 @@ def lesson_07() -> list[str]:
         + ". The two make the same calls (same draws); the SDK loses the answer of every run that reaches its bound."
     )
     lines.append(
-        "2. The handler reads the tool results in order and keeps the last `m3`, `amount` or `code`: "
+        "2. The handler reads the tool results in order and keeps the last `m3`, `amount` or `code` (None while no "
+        "result holds one, so the text reads `The answer is null.`): "
         '`for item in data.run_data.new_items: if item.type == "tool_call_output_item": result = '
         'json.loads(item.output); held = next((result[k] for k in ("m3", "amount", "code") if k in result), held)`, '
         f'then `return f"The answer is {{json.dumps(held)}}."` ({check_exercise_2(_keep_the_answer_held, A)}, at '
         f"{HANDLER_TURNS} turns). At 8 turns the handler gives back what the course loop reports at its budget, so "
-        "against the SDK without it (`LESSON_AGENTS[3]`) it can only win the runs that reach the bound with the "
+        "against the SDK without it (the agent named `Agents SDK, 8 turns`) it can only win the runs that reach the bound with the "
         "right answer held, and against the course loop it makes the same calls and answers run for run (the tokens "
         "stay the SDK's)."
     )

@@ -2171,6 +2171,18 @@ def correct(task: str):
     return sim.correct_answer(task)
 
 
+def course_loop_record_is_the_engines_runs() -> bool:
+    """Lesson 7, recorded: the course loop's recorded task runs are the engine's single loop's at the
+    same seeds and budget, call count for call count and right answer for right answer (so rule AA28
+    counts the same runs)."""
+    from sim.chat import framework_runs
+    from sim.measurement import harness
+
+    loop = framework_runs.recorded_runs()[framework_runs.BASELINE]
+    engine = harness.entrant_run("single-loop", loop.seeds, BUDGET)
+    return bool((engine.calls == loop.calls).all() and (engine.correct == loop.correct).all())
+
+
 def replanner_gets_the_one_plan() -> bool:
     """Lesson 7: a planner request with the steps done gets the run's one plan (AA24), on every task at
     run A."""
@@ -3179,7 +3191,7 @@ REGISTRY: dict[str, list] = {
         ("The course loop returns the answer its state holds", Holds(each_bound_ends_its_own_way)),
         ("LangChain's config still names 25 as the default", Holds(each_bound_ends_its_own_way)),
         ("Either way that request is paid, its call is lost", Holds(each_bound_ends_its_own_way)),
-        ("Each point's intervals are its own agent's", NotAClaim("says how to read the figure")),
+        ("each point's intervals are its own agent's", NotAClaim("says how to read the figure")),
         ("The recorded runs hold every task at the first 100 seeds",
          Printed("recorded: 9 agents x 24 tasks x 100 seeds from 20460218")),
         ("then the same-seed difference from the course loop", NotAClaim("says what the cell prints")),
@@ -3190,6 +3202,11 @@ REGISTRY: dict[str, list] = {
         ("solves what the course loop solves (+0.0000)", Holds(cut_runs_lose_their_right_answers)),
         ("3.2 times the course loop's 56427 tokens per run", Printed("3.2 times")),
         ("then solve 5 task runs the course loop does not", Holds(defaults_solve_more_where_the_loop_stopped)),
+        ("a longer bound on the same draws changes only task runs the course loop cut",
+         Holds(defaults_solve_more_where_the_loop_stopped)),
+        ("charges the same runs 11729", Holds(course_loop_record_is_the_engines_runs)),
+        ("and the seeds where it solves more tasks or fewer", NotAClaim("says what the cell prints")),
+        ("none has returned one yet", NotAClaim("the exercise's instruction")),
         ("the graph pays one request more to read", Holds(graph_is_the_split_and_pays_its_answer_at_the_budget)),
         ("The same calls cost what each framework sends on every request",
          Holds(tokens_are_what_each_framework_sends)),
@@ -3199,8 +3216,7 @@ REGISTRY: dict[str, list] = {
         ("here it is the cost of this graph's extra node", Holds(replanner_changes_no_call_and_pays)),
         ("each framework's task run has the course's single", Holds(frameworks_at_8_differ_only_at_the_bound)),
         ("What differs is each framework's own", Holds(tokens_are_what_each_framework_sends)),
-        ("the same endpoint: the sums over the", NotAClaim("describes the panel")),
-        ("intervals over every recorded seed", NotAClaim("describes the panel")),
+        ("the same-seed differences over every recorded seed", NotAClaim("describes the panel")),
     ],
     "08": [
         ("After this lesson you can", NotAClaim("learning objectives")),

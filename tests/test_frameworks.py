@@ -337,3 +337,37 @@ def test_the_endpoint_refuses_a_text_call_it_cannot_read(base_url):
                          {"role": "user", "content": "Observation:\n{}"}]}  # fmt: skip
     with pytest.raises(endpoint.EndpointError, match="list of calls"):
         completion(body)
+
+
+def _handler_keeping(nothing_held):
+    """Exercise 2's handler as the key writes it: the last m3, amount or code the run's tool results
+    hold, and `nothing_held` (a text or None) when no result holds one."""
+    from sim.engine.loops import RESULT_FIELDS
+
+    def handler(data):
+        held = None
+        for item in data.run_data.new_items:
+            if item.type == "tool_call_output_item":
+                result = json.loads(item.output)
+                held = next((result[key] for key in RESULT_FIELDS.values() if key in result), held)
+        return nothing_held if held is None else f"The answer is {json.dumps(held)}."
+
+    return handler
+
+
+def test_exercise_2_tells_none_where_nothing_is_held_from_a_handler_not_written(offline):
+    """Lesson 7's exercise 2 at seed 12345, where the course loop at 3 steps holds no answer at G19: the
+    key's handler is right; one that returns None there is told so by task (not "not answered"), and
+    a handler not yet written is "not answered"."""
+    from sim.exercises.frameworks import check_exercise_2
+
+    seed = 12345
+    with serve() as base_url:
+        assert run_course_loop("G19", seed, base_url, 3).answer is None  # the case the check must tell
+    assert check_exercise_2(_handler_keeping("The answer is null."), seed).startswith("right")
+    told = check_exercise_2(_handler_keeping(None), seed)
+    assert told.startswith("wrong: at task G19 no result holds an answer"), told
+    assert "'The answer is null.'" in " ".join(told.split())
+    assert check_exercise_2(lambda data: None, seed).startswith("not answered yet")
+    wrong = check_exercise_2(lambda data: "The answer is 0.", seed)
+    assert wrong.startswith("wrong: at task"), wrong

@@ -13,6 +13,7 @@ from sim.presentation.screen import fits_the_screen
 
 TURNS = 4  # exercise 1's bound: the Agents SDK's max_turns and the course loop's steps
 HANDLER_TURNS = 3  # exercise 2's bound, small so that many runs reach it
+NOT_ANSWERED = "not answered yet: write the body of the handler and run the check again"
 
 
 def answers_lost(seed: int) -> int:
@@ -37,8 +38,9 @@ def check_exercise_1(seed: int, answer: int | None = None) -> str:
 @fits_the_screen
 def check_exercise_2(handler: Callable, seed: int) -> str:
     """Exercise 2: the Agents SDK at 3 turns with `handler` as its max_turns error handler answers every
-    task at `seed` as the course loop at 3 steps does; names the first task where it does not. Raises
-    for a handler that is not callable or a bad seed."""
+    task at `seed` as the course loop at 3 steps does (where no tool result holds an answer, with the text
+    "The answer is null."); names the first task where it does not, and tells a handler returning None only
+    there from one not written. Raises for a handler that is not callable or a bad seed."""
     if not callable(handler):
         raise InputTypeError(f"handler must be a function, got {type(handler).__name__}")
     seed, returned, raised = check_seed(seed), [], []
@@ -51,9 +53,10 @@ def check_exercise_2(handler: Callable, seed: int) -> str:
             raise
         return returned[-1]
 
+    unheld = None  # the first task where the handler returned None and no tool result held an answer
     with serve() as base_url:
         for task in TASKS:
-            course = run_course_loop(task, seed, base_url, HANDLER_TURNS)
+            course, before = run_course_loop(task, seed, base_url, HANDLER_TURNS), len(returned)
             try:
                 sdk = run_openai_agents(task, seed, base_url, HANDLER_TURNS, recorded)
             except Exception as error:  # noqa: BLE001 - the handler's own error, told; any other raised
@@ -62,8 +65,13 @@ def check_exercise_2(handler: Callable, seed: int) -> str:
                 return (
                     f"wrong: at task {task.name} the handler raised {type(raised[-1]).__name__}: {raised[-1]}"
                 )
-            if returned and returned[-1] is None:
-                return "not answered yet: write the body of the handler and run the check again"
+            if len(returned) > before and returned[-1] is None:
+                if course.answer is None:  # nothing held: told apart below from a body not yet written
+                    unheld = unheld or task.name
+                    continue
+                if any(value is not None for value in returned):
+                    return f"wrong: at task {task.name} the handler returned None, and the tool results hold an answer"
+                return NOT_ANSWERED
             if sdk.ended == "MaxTurnsExceeded":
                 return f"wrong: at task {task.name} the run still ends with MaxTurnsExceeded"
             if sdk.ended == "max_turns handler" and sdk.answer is None:
@@ -75,5 +83,9 @@ def check_exercise_2(handler: Callable, seed: int) -> str:
             if sdk.answer != course.answer:
                 return (f"wrong: at task {task.name} the SDK answers otherwise than the course loop, "
                         f"whose answer is the one the tool results hold")  # fmt: skip
+    if unheld is not None:
+        if all(value is None for value in returned):
+            return NOT_ANSWERED
+        return f"wrong: at task {unheld} no result holds an answer, the handler returned None: say 'The answer is null.'"
     reached = sum(value is not None for value in returned)
     return f"right: all {len(TASKS)} tasks answered as the course loop answers ({reached} by your handler)"
