@@ -39,10 +39,9 @@
 #
 # **It assumes:** lessons 1 to 3 (both setups, the counted units, the band rule), and a mean, a
 # standard deviation and a percentile; every other statistical term is said in plain words where
-# it first appears.
-# **Time:** about an hour for the core; Going further about
-# an hour and a half. Terms in links are explained in the course [glossary](../GLOSSARY.md); the
-# sources are listed, with links, at the end.
+# it first appears. **Time:** about an hour for the core; Going further about an hour and a half.
+# Terms in links are explained in the course [glossary](../GLOSSARY.md); the sources are listed,
+# with links, at the end.
 #
 # The design of every study in this lesson:
 #
@@ -306,15 +305,16 @@ say(
 # ## Intervals that cover
 #
 # Whether a 95 % interval holds the true value in 95 % of studies at small N depends on the
-# method. Here the truth is known, so it can be checked: cut the 10,000 seeds into disjoint studies of N seeds (5,000 studies of 2 seeds,
-# 2,000 of 5, and so on), compute each study's interval, and count how often it holds the
-# 10,000-seed value. That value stands in for the truth: it is an estimate too, but from 100
+# method. Here the truth is known, so it can be checked: cut the 10,000 seeds into disjoint
+# studies of N seeds (5,000 studies of 2 seeds, 2,000 of 5, and so on), compute each study's
+# interval, and count how often it holds the 10,000-seed value.
+# That value stands in for the truth: it is an estimate too, but from 100
 # times the seeds of the largest study checked. The methods: the t interval, and 2 kinds of
 # **bootstrap**, which draws the study's N values again with replacement, 1,000 times, and reads
 # the interval from the spread of the redrawn means: the percentile bootstrap, a common default,
-# takes the middle 95 % of them; BCa (Efron's bias-corrected and accelerated
-# bootstrap) shifts and stretches those for bias and skew. The units: the success difference and
-# the token difference.
+# takes the middle 95 % of them; BCa (Efron's bias-corrected and accelerated bootstrap) shifts
+# and stretches those for bias and skew. The units: the success difference and the token
+# difference.
 
 # %%
 coverage_data = {
@@ -373,8 +373,7 @@ say(f"2-seed studies whose 2 success differences are equal (a zero-width interva
 #
 # ## Sample size by power
 #
-# One study's interval depends on its seeds: another first seed gives another interval. A sample
-# size is a property of *all* N-seed studies: its **power** is the share of them whose interval
+# A sample size is a property of *all* N-seed studies, not of one: its **power** is the share of them whose interval
 # leaves zero out on the true side (here: with the sign of the 10,000-seed difference). With
 # 10,000 seeds the share can be counted: cut them into disjoint studies of N seeds and count.
 # The last column counts what many tools report as power: zero left out on either side.
@@ -398,15 +397,15 @@ print(shown.rename_axis("seeds").to_string(float_format=lambda x: f"{x:.3f}"))
 # %% [markdown]
 # A 100-seed study shows the split's loss in success 0.2 of the time, a 200-seed study 0.32 of
 # the time. Each share rests on the studies the seeds allow: 100 at 100 seeds, 50 at 200, only
-# 20 at 500. At 10 seeds, 0.053 of the studies
-# leave zero out for success on either side, close to the 5 % a 95 % interval allows when there
-# is no effect at all; on the true side, 0.04.
+# 20 at 500. At 10 seeds, 0.053 of the studies leave zero out for success on either side, close
+# to the 5 % a 95 % interval allows when there is no effect at all; on the true side, 0.04.
 #
 # To plan a study before running it, Miller gives a closed form:
 # `n = (z(1 - alpha/2) + z(1 - beta))**2 * sigma**2 / delta**2`. Here z(q) is the normal
-# distribution's q-quantile (the value a share q of it lies below), alpha the false-positive rate allowed (1 minus the interval's
-# confidence), 1 - beta the power wanted, sigma the spread of the per-seed difference and delta
-# the effect. The cell takes sigma and delta from the 10,000 seeds, and beside the seeds each unit
+# distribution's q-quantile (the value a share q of it lies below), alpha the false-positive
+# rate allowed (1 minus the interval's confidence), 1 - beta the power wanted, sigma the spread
+# of the per-seed difference and delta the effect.
+# The cell takes sigma and delta from the 10,000 seeds, and beside the seeds each unit
 # needs for 80 % power it sets the formula's power at 10 seeds against the measured one (both
 # count either side):
 
@@ -439,7 +438,8 @@ say(
 # quantiles, so at small N it promises more power than the studies get, and asks too few seeds:
 # 80 % for tool errors at 10 seeds (0.806), where the studies get 0.717. At hundreds of seeds the
 # quantiles agree: success needs 579 seeds, and the formula's 0.740 at 500 lies inside the
-# interval of the measured 0.8, which rests on 20 studies. What decides is the effect against the
+# interval of the measured 0.8, [0.563, 0.943], wide because it rests on 20 studies.
+# What decides is the effect against the
 # spread: [tool calls](../GLOSSARY.md#tool-call), +0.86 against 7.31, need 564.
 #
 # Here delta is the true effect, known from 10,000 seeds; a real study never knows it. Plan with
@@ -489,7 +489,7 @@ print(exercises.check_power(MY_SEED, my_power))
 # ## Explore
 #
 # The panel runs two setups over N seeds from a first seed, at a budget, on their own streams or
-# on common draws (shared random numbers; Going further explains them), and redraws the spreads and the table of differences and t
+# on common draws (shared random numbers, in Going further), and redraws the spreads and the table of differences and t
 # intervals. **reset** brings back the lesson's defaults. Its output is not part of the checked
 # record.
 
