@@ -24,8 +24,8 @@
 # its [token](../GLOSSARY.md#token) saving measured, and its extra [tool errors](../GLOSSARY.md#tool-error)
 # a direction without a measured size. "Unmeasured" is a statement about 2 runs, not about the
 # [agents](../GLOSSARY.md#agent). This lesson asks how many runs a comparison needs, and answers
-# with the one thing real evaluations never have: a known ground truth. The simulator is cheap:
-# 10,000 seeds give each setup's long-run value, and every method below can be checked against it.
+# with the one thing real evaluations never have: a known ground truth. 10,000 seeds give each
+# setup's long-run value, and every method below can be checked against it.
 #
 # **After this lesson you can:**
 #
@@ -33,14 +33,15 @@
 #   [seeds](../GLOSSARY.md#seed), and what lesson 2's two-run verdicts are worth beside 10,000 seeds;
 # - tell by measuring whether a [same-seed comparison](../GLOSSARY.md#paired) is paired;
 # - choose a [confidence interval](../GLOSSARY.md#interval) that holds its coverage at the sizes
-#   you use, and report a comparison as its interval over
-#   [held-out seeds](../GLOSSARY.md#held-out);
-# - size a study by [power](../GLOSSARY.md#power): how many seeds a comparison needs.
+#   you use, and report a comparison as its interval over many seeds;
+# - size a study by [power](../GLOSSARY.md#power): how many seeds a comparison needs, and say
+#   what population that number speaks for.
 #
-# **It assumes:** lessons 1 to 3 (both setups, the counted units, the band rule); a first course
-# in statistics helps but is not needed. **Time:** about an hour for the core; Going further about
-# an hour and a half. Terms in links are explained in the course [glossary](../GLOSSARY.md); the
-# sources are listed, with links, at the end.
+# **It assumes:** lessons 1 to 3 (both setups, the counted units, the band rule), and a mean, a
+# standard deviation and a percentile; every other statistical term is said in plain words where
+# it first appears. **Time:** about an hour for the core; Going further about an hour and a half.
+# Terms in links are explained in the course [glossary](../GLOSSARY.md); the sources are listed,
+# with links, at the end.
 #
 # The design of every study in this lesson:
 #
@@ -101,12 +102,10 @@ say(
 # %% [markdown]
 # ## Many seeds at once
 #
-# Running the one-seed path of lesson 2 seed after seed is fine for 2 runs and slow for
-# thousands. `run_batch` runs one setup on every task at every seed of an array at once,
-# with numpy, one draw stream per (task, seed). It is not a new model: the test suite checks
-# that every outcome of every (task, seed) equals the one-seed path's, over more than 1,000
-# seeds and several budgets. The cell checks it again on the figures of lesson 2's table
-# (runs A and B of both setups), and stops if the two paths ever part.
+# `run_batch` runs one setup on every task at every seed of an array at once, with numpy. It is
+# not a new model: the test suite checks that every outcome of every (task, seed) equals the
+# one-seed path's, over more than 1,000 seeds and several budgets. The cell checks it again on
+# lesson 2's table (runs A and B of both setups).
 
 # %%
 single_ab = [measure("single-loop", seed, BUDGET) for seed in SEEDS[:2]]
@@ -131,10 +130,9 @@ say(f"{len(SEEDS)} seeds x {len(sim.TASKS)} tasks x 2 setups = {runs} task runs"
 # %% [markdown]
 # ## The spread over 10,000 seeds
 #
-# Each seed gives one run of 24 tasks per setup, and one value of each counted unit. The
-# table shows how those values spread over the 10,000 seeds: mean, standard deviation, and
-# the 5th, 50th and 95th percentiles. The second table places runs A and B in that spread: the
-# share of seeds with a lower value, and with the same value.
+# How each unit's value per run of 24 tasks spreads over the 10,000 seeds: mean, standard
+# deviation, and the 5th, 50th and 95th percentiles. The second table places runs A and B in
+# that spread: the share of seeds with a lower value, and with the same value.
 
 # %%
 UNIT_FIELDS = {"tasks solved": "solved", "tokens": "tokens", "tool errors": "errors"}
@@ -174,16 +172,16 @@ display(Image(filename=path))
 # %% [markdown]
 # Lesson 2's 2 runs were not far out in the spread, but they were few. The
 # [single loop](../GLOSSARY.md#single-loop) solved 23 of 24 tasks on both runs, as 0.36 of all
-# seeds do; its mean is 22.55. The split solved 21 tasks on [run A](../GLOSSARY.md#run), and only
-# 0.07 of the seeds do worse. Its tokens on runs A and B (10345 and 10135) both lie below its
-# median of 10375. With 2 runs, each setup's run-to-run difference, the band, is one draw from
-# a spread this wide.
+# seeds do. The split solved 21 tasks on [run A](../GLOSSARY.md#run), and only 0.07 of the seeds
+# do worse. With 2 runs, each setup's band is one draw from a spread this wide.
 #
 # ## Two runs beside 10,000 seeds
 #
 # Lesson 2's verdicts, printed by `compare_setups` as there, beside each unit's mean difference
-# over all 10,000 seeds with its 95 % t interval (split minus single loop). At 10,000 seeds the
-# interval is narrow; the section on coverage below shows that the t interval can be trusted.
+# over all 10,000 seeds (split minus single loop) with its 95 % t interval. A 95 % interval is a
+# range computed from the study's values by a method meant to hold the true value in 95 % of
+# studies; the t interval is the mean plus or minus a multiple of sd / sqrt(N), the multiple
+# taken from Student's t distribution, which is wider than the normal one at small N.
 
 # %%
 verdicts = compare_setups(single_ab, split_ab)
@@ -191,39 +189,43 @@ long_run = {unit: study.paired_interval(single, split, unit, N_MAX) for unit in 
 rows = []
 for v in verdicts:
     interval = long_run[v.unit]
-    f = "{:.4f}" if v.unit == "success" else "{:.2f}"
-    found = f"{f.format(interval.difference)} [{f.format(interval.low)}, {f.format(interval.high)}]"
+    per_run = len(sim.TASKS) if v.unit == "success" else 1  # success: tasks solved, not a share
+    low, mean, high = (per_run * x for x in (interval.low, interval.difference, interval.high))
     row = {
         "unit": v.unit,
-        f"{N_MAX} seeds": found,
-        "differences A, B": ", ".join(map(str, v.differences)) + (" tasks" if v.unit == "success" else ""),
+        f"{N_MAX} seeds": f"{mean:.2f} [{low:.2f}, {high:.2f}]",
+        "differences A, B": ", ".join(map(str, v.differences)),
         "band": v.band,
         "band rule": v.verdict,
         "agreement": study.agreement(v.verdict, v.differences, interval),
     }
     rows.append(row)
 show(pd.DataFrame(rows).drop(columns="agreement"))
-for row in rows:
-    say(f"{row['unit']}: {row['agreement']}")
-print("success over 10000 seeds as a share of tasks; the other units per run of 24 tasks")
-agree = sum(row["agreement"].startswith("agree") for row in rows)
-say(f"the band rule and the intervals agree on {agree} units and differ on {len(rows) - agree}")
+loss = -long_run["success"].difference
+say(
+    f"every unit per run of {len(sim.TASKS)} tasks; success: the split solves {loss * len(sim.TASKS):.2f} "
+    f"fewer tasks per run ({loss:.2%} of them)"
+)
+agree = [row["unit"] for row in rows if row["agreement"].startswith("agree")]
+differ = [row["unit"] for row in rows if not row["agreement"].startswith("agree")]
+say(
+    f"the band rule and the intervals agree on {len(agree)} units ({', '.join(agree)}) "
+    f"and differ on {len(differ)} ({', '.join(differ)})"
+)
 
 # %% [markdown]
 # The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same
 # direction. They differ on 3 units, in 2 ways:
 #
 # - On **success** and **tool errors** the rule says unmeasured and the intervals show an
-#   effect. The rule is cautious there, not wrong: 2 runs cannot show an effect of -0.0079 of
-#   the tasks, and the size of the extra tool errors was out of its reach.
+#   effect. The rule is cautious there, not wrong: 2 runs cannot show a loss of 0.19 tasks per
+#   run, and the size of the extra tool errors was out of its reach.
 # - On **tool calls** the rule says measured (3 and 4 fewer calls, above a band of 1), and
-#   10,000 seeds show the opposite: the split makes 0.86 *more* tool calls per run. Runs A
-#   and B happened to be kind to the split, and a band of 1 call, itself one draw, was too
-#   small to warn.
+#   10,000 seeds show the opposite: the split makes 0.86 *more* tool calls per run. A band of 1
+#   call, itself one draw, was too small to warn.
 #
-# How often does the rule go wrong? Apply it to the 5,000 disjoint pairs of seeds of the
-# study, (0, 1), (2, 3) and so on, and count the verdicts, and the direction of each
-# "measured".
+# How often does the rule go wrong? Apply it to the 5,000 disjoint pairs of seeds, (0, 1),
+# (2, 3) and so on, and count the verdicts and the direction of each "measured".
 
 # %%
 rows = []
@@ -244,23 +246,21 @@ say(f"right direction = the sign of the difference over {N_MAX} seeds")
 
 # %% [markdown]
 # The rule is cautious and still not safe. Even the token saving passes it in only 1812 of the
-# 5,000 pairs: each setup's tokens spread widely from seed to seed (standard deviations 854.69
-# and 579.58 above, against a saving of 1237.42), so the band of 2 runs is often larger than the
-# saving. When the effect is small, a "measured" can point the wrong way: for success, 137 of the
-# 374 measured pairs say the split solves *more* tasks; for tool calls, 213 of 562 say it makes
-# fewer calls. So the lesson reports a comparison from now on as its difference with its interval
-# over many seeds that no rule was designed on ([held-out seeds](../GLOSSARY.md#held-out), in
-# lesson 3's words), as in the 10,000-seed column. Which interval, and how many seeds, are the
-# questions left to the core.
+# 5,000 pairs: each setup's tokens spread widely (standard deviations 854.69 and 579.58, against
+# a saving of 1237.42), so the band of 2 runs is often larger than the saving. When the effect is
+# small, a "measured" can point the wrong way: for success, 137 of the 374 measured pairs say the
+# split solves *more* tasks; for tool calls, 213 of 562 say it makes fewer calls. So the lesson
+# reports a comparison from now on as its difference with its interval over many seeds, as in
+# the 10,000-seed column. (Those seeds include runs A and B; a rule designed on some seeds is
+# judged on others, lesson 3's [held-out seeds](../GLOSSARY.md#held-out).)
 #
 # ## Paired by seed? Not here
 #
 # Running both setups at the same seeds looks like a **paired** comparison, and is often called
 # one. Pairing helps when the two measurements at a seed share their chance, so that the per-seed
 # difference cancels it: then the difference spreads less than it would for unpaired runs. Here
-# they share nothing. The source's rules key the single loop's draws by the seed and the task, the
-# split's by the seed and "plan" + the task ([AA22](../GLOSSARY.md#rule-codes)): at the same seed,
-# the two setups draw from unrelated streams. The cell measures it for every unit: the correlation
+# they share nothing: at the same seed, the two setups draw their random numbers from unrelated
+# streams ([AA22](../GLOSSARY.md#rule-codes)). The cell measures it for every unit: the correlation
 # between the setups' values at the same seed, the spread (standard deviation) of the per-seed
 # difference, and the spread unpaired runs would give, `sqrt(sd1**2 + sd2**2)`.
 
@@ -282,13 +282,10 @@ say(f"over {N_MAX} seeds; per run of 24 tasks (success in tasks solved)")
 # At the same seed the setups' values are unrelated: every correlation lies between -0.013 and
 # -0.005, and the per-seed difference spreads as much as unpaired runs would (1.62 tasks either
 # way for success, 1038.45 against 1032.67 tokens). Running both setups at the same seeds bought
-# the comparison nothing: its intervals over seeds are, in effect, intervals for unpaired runs.
-# They are still valid intervals, since they use the measured spread of the differences; the
-# word "paired" is what would be wrong.
+# the comparison nothing. Its intervals are still valid, since they use the measured spread of
+# the differences; the word "paired" is what would be wrong.
 #
-# What does pair here is the **task**. Tasks differ in how hard they are, and they are hard for
-# both setups alike: across the 24 tasks, the share of seeds on which the single loop solves a
-# task and the share on which the split solves it move together.
+# What does pair here is the **task**: a task that is hard for one setup is hard for the other.
 
 # %%
 by_task = {label: run.correct.mean(axis=1) for label, run in (("single loop", single), ("split", split))}
@@ -304,18 +301,19 @@ say(
 # Across the 24 tasks the 2 setups' per-task success correlates 0.972, and the per-task
 # difference spreads 0.0174 where an unpaired one would spread 0.1011. Miller makes the same point
 # for model evaluations: the question, here the task, is the unit to pair on and to cluster by.
-# Going further shows how to make the seeds pair as well (common random numbers).
 #
 # ## Intervals that cover
 #
-# A 95 % interval promises to hold the true value in 95 % of studies. Whether it keeps that
-# promise at small N depends on the method. Here the truth is known, so the promise can be
-# checked: cut the 10,000 seeds into disjoint studies of N seeds (5,000 studies of 2 seeds,
-# 2,000 of 5, and so on), compute each study's interval, and count how often it holds the
-# 10,000-seed value. That value stands in for the truth: it is an estimate too, but from 100
-# times the seeds of the largest study checked. The methods: the t interval; the percentile
-# bootstrap, a common default; and BCa, the bias-corrected and accelerated bootstrap of Efron.
-# Each bootstrap study draws 1,000 resamples. The units: the success difference and the token
+# Whether a 95 % interval holds the true value in 95 % of studies at small N depends on the
+# method. Here the truth is known, so it can be checked: cut the 10,000 seeds into disjoint
+# studies of N seeds (5,000 studies of 2 seeds, 2,000 of 5, and so on), compute each study's
+# interval, and count how often it holds the 10,000-seed value.
+# That value stands in for the truth: it is an estimate too, but from 100
+# times the seeds of the largest study checked. The methods: the t interval, and 2 kinds of
+# **bootstrap**, which draws the study's N values again with replacement, 1,000 times, and reads
+# the interval from the spread of the redrawn means: the percentile bootstrap, a common default,
+# takes the middle 95 % of them; BCa (Efron's bias-corrected and accelerated bootstrap) shifts
+# and stretches those for bias and skew. The units: the success difference and the token
 # difference.
 
 # %%
@@ -340,8 +338,8 @@ display(Image(filename=path))
 
 # %% [markdown]
 # A coverage share is itself measured on a finite number of studies, so it has its own
-# interval (Clopper-Pearson, from `scipy.stats.binomtest`); at 100 seeds per study there are only
-# 100 studies:
+# interval: Clopper-Pearson's, an exact interval for a share counted as k of n
+# (`scipy.stats.binomtest`). At 100 seeds per study there are only 100 studies:
 
 # %%
 for label, table in coverage.items():
@@ -356,11 +354,10 @@ say(f"2-seed studies whose 2 success differences are equal (a zero-width interva
 # %% [markdown]
 # What the coverage study shows:
 #
-# - **No method covers success at 2 seeds**, the size of lesson 2's comparison. The percentile
-#   and BCa intervals hold the 10,000-seed value in 0.485 of the 2-seed studies (0.489 for
-#   tokens): the bootstrap of 2 values cannot see beyond them. The t interval holds it in 0.825,
-#   because 0.175 of the 2-seed studies see the same success difference twice and get an
-#   interval of width zero (0.944 for tokens).
+# - **No method covers success at 2 seeds**, lesson 2's size. The bootstraps hold the
+#   10,000-seed value in 0.485 of the studies (0.489 for tokens): a bootstrap of 2 values cannot
+#   see beyond them. The t interval holds it in 0.825, as 0.175 of the studies see the same
+#   success difference twice and get an interval of width zero (0.944 for tokens).
 # - **The percentile bootstrap falls short at small N**: 0.843 at 5 seeds and 0.912 at 10 for
 #   success, 0.841 and 0.897 for tokens; BCa falls short as well (0.845, 0.901; 0.843, 0.892).
 #   From 30 seeds on the methods agree within the noise of the coverage shares themselves.
@@ -369,17 +366,17 @@ say(f"2-seed studies whose 2 success differences are equal (a zero-width interva
 #   studies only; their own intervals, [0.836, 0.958] and [0.915, 0.994], both hold 95 %.
 #
 # So from here on every interval of a mean over seeds in this lesson, and in its panel, is a t
-# interval: its coverage holds at the sizes it is used at (10 seeds and more). Bowyer et al.
-# (2025) warn that intervals built on the central limit theorem fail on small benchmarks; here
-# the t interval holds from 5 seeds for these units, whose per-seed values are sums over 24
-# tasks. That is a finding about this simulator, not a licence.
+# interval: its coverage holds at the sizes it is used at (10 seeds and more), and the
+# 10,000-seed column of the band-rule table can be trusted. Bowyer et al. (2025) warn that
+# intervals built on the central limit theorem fail on small benchmarks; that the t interval
+# holds here from 5 seeds is a finding about this simulator, not a licence.
 #
 # ## Sample size by power
 #
-# One study's interval depends on its seeds: another first seed gives another interval. A sample
-# size is a property of *all* N-seed studies: its **power** is the share of them whose interval
-# leaves zero out. With 10,000 seeds the share can be counted: cut them into disjoint studies of
-# N seeds and count.
+# A sample size is a property of *all* N-seed studies, not of one: its **power** is the share of them whose interval
+# leaves zero out on the true side (here: with the sign of the 10,000-seed difference). With
+# 10,000 seeds the share can be counted: cut them into disjoint studies of N seeds and count.
+# The last column counts what many tools report as power: zero left out on either side.
 
 # %%
 power_tables = {}
@@ -390,17 +387,27 @@ shown = pd.DataFrame(
     {"studies": power_tables["success"]["studies"].to_numpy()}, index=list(power.POWER_SIZES)
 )
 for name, t in power_tables.items():
-    shown[name] = t["power"].to_numpy()
+    shown[name] = ((t["excluding"] - t["wrong_sign"]) / t["studies"]).to_numpy()
+shown["success, either side"] = power_tables["success"]["power"].to_numpy()
 say(
-    "share of disjoint N-seed studies whose t interval leaves zero out (planner + executor against single loop)"
+    "share of disjoint N-seed studies whose t interval leaves zero out on the true side (split minus single loop)"
 )
 print(shown.rename_axis("seeds").to_string(float_format=lambda x: f"{x:.3f}"))
 
 # %% [markdown]
+# A 100-seed study shows the split's loss in success 0.2 of the time, a 200-seed study 0.32 of
+# the time. Each share rests on the studies the seeds allow: 100 at 100 seeds, 50 at 200, only
+# 20 at 500. At 10 seeds, 0.053 of the studies leave zero out for success on either side, close
+# to the 5 % a 95 % interval allows when there is no effect at all; on the true side, 0.04.
+#
 # To plan a study before running it, Miller gives a closed form:
-# `n = (z(1 - alpha/2) + z(1 - beta))**2 * sigma**2 / delta**2`, with sigma the spread of the
-# per-seed difference and delta the effect, here both from the 10,000 seeds. The seeds each unit
-# needs for 80 % power by it:
+# `n = (z(1 - alpha/2) + z(1 - beta))**2 * sigma**2 / delta**2`. Here z(q) is the normal
+# distribution's q-quantile (the value a share q of it lies below), alpha the false-positive
+# rate allowed (1 minus the interval's confidence), 1 - beta the power wanted, sigma the spread
+# of the per-seed difference and delta the effect.
+# The cell takes sigma and delta from the 10,000 seeds, and beside the seeds each unit
+# needs for 80 % power it sets the formula's power at 10 seeds against the measured one (both
+# count either side):
 
 # %%
 rows = []
@@ -409,48 +416,65 @@ for unit in sim.UNITS:
     needed = int(np.ceil(power.seeds_for_power(d.std(ddof=1), d.mean())))
     row = {
         "unit": unit.name,
-        "effect": f"{d.mean():+.3f}",
-        "sd": f"{d.std(ddof=1):.3f}",
-        f"seeds for {power.TARGET_POWER:.0%} power": needed,
+        "effect": f"{d.mean():+.2f}",
+        "sd": f"{d.std(ddof=1):.2f}",
+        f"seeds for {power.TARGET_POWER:.0%} power": max(2, needed),
+        "at 10 seeds: formula": f"{power.closed_form_power(d.std(ddof=1), d.mean(), 10):.3f}",
+        "measured": f"{power_tables[unit.name].set_index('n_seeds').loc[10, 'power']:.3f}",
     }
     rows.append(row)
 show(pd.DataFrame(rows))
-print("per run of 24 tasks; success in tasks solved")
+print("per run of 24 tasks; success in tasks solved; a t interval needs at least 2 seeds")
+d = (split_ps.solved - single_ps.solved).astype(float)
+at_500 = power_tables["success"].set_index("n_seeds").loc[500]
+ci = scipy.stats.binomtest(int(at_500.excluding), int(at_500.studies)).proportion_ci()
+say(
+    f"success at 500 seeds: formula {power.closed_form_power(d.std(ddof=1), d.mean(), 500):.3f}; measured "
+    f"{int(at_500.excluding)} of {int(at_500.studies)} studies, interval [{ci.low:.3f}, {ci.high:.3f}]"
+)
 
 # %% [markdown]
-# Counted over independent studies, a 100-seed study shows the split's loss in success 0.2 of
-# the time, a 200-seed study 0.32 of the time, a 500-seed study 0.8. The closed form asks for
-# 579 seeds for 80 % power; [tool calls](../GLOSSARY.md#tool-call), an effect of +0.863 calls
-# against a spread of 7.313, need 564. Tokens need 6 seeds, tool errors 10, steps 1: what decides
-# is the effect against the spread of the per-seed difference, as the formula says. Bjarnason et
-# al. (2026) recommend the same planning for agent benchmarks: a power calculation before the
-# runs, from the spread a pilot shows and the smallest effect worth finding.
+# The formula is a normal approximation: it uses z where the study's interval uses the wider t
+# quantiles, so at small N it promises more power than the studies get, and asks too few seeds:
+# 80 % for tool errors at 10 seeds (0.806), where the studies get 0.717. At hundreds of seeds the
+# quantiles agree: success needs 579 seeds, and the formula's 0.740 at 500 lies inside the
+# interval of the measured 0.8, [0.563, 0.943], wide because it rests on 20 studies.
+# What decides is the effect against the
+# spread: [tool calls](../GLOSSARY.md#tool-call), +0.86 against 7.31, need 564.
+#
+# Here delta is the true effect, known from 10,000 seeds; a real study never knows it. Plan with
+# the smallest effect worth finding and sigma from a pilot, as Bjarnason et al. (2026) recommend.
+# And say what the count speaks for: every interval and seed count here is over seeds, so it
+# answers for these 24 tasks run at other seeds, not for other tasks (Going further shows how
+# much wider an interval over tasks stays).
 #
 # ## Summary
 #
-# - The batch path runs 10,000 seeds of both setups at once and gives, outcome for outcome,
-#   the one-seed path's figures; lesson 2's runs A and B are 2 draws from a wide spread.
-# - Beside 10,000 seeds the band rule agrees on steps and tokens, misses the small effects on
-#   success and tool errors, and has tool calls backwards; over 5,000 pairs of seeds, 137 of its
-#   374 verdicts of "measured" for success point the wrong way.
+# - Lesson 2's runs A and B are 2 draws from a wide spread. Beside 10,000 seeds the band rule
+#   agrees on steps and tokens, misses the effect on success and the size of the tool-error
+#   effect, and has tool calls backwards; over 5,000 pairs of seeds, 137 of its 374 verdicts of
+#   "measured" for success point the wrong way.
 # - Same seeds are not paired draws: at a seed the setups correlate between -0.013 and -0.005.
 #   Tasks do pair (0.972 across tasks).
 # - The t interval covers from 5 seeds on; the percentile bootstrap and BCa fall short below 30
 #   (0.843 and 0.845 at 5 seeds for success), and at 2 seeds no method covers success.
-# - The split's loss of -0.0079 of the tasks per run needs 579 seeds for 80 % power; a 100-seed
-#   study shows it 0.2 of the time.
+# - The split's loss, 0.19 fewer tasks per 24-task run (0.79 %), needs 579 seeds for 80 % power
+#   by the normal closed form, which asks too few at small N; a 100-seed study shows it 0.2 of
+#   the time.
+# - These seed counts and intervals are over seeds: they answer for these 24 tasks, not for
+#   tasks in general.
 #
 # ## Exercises
 #
 # 1. **Power, computed and checked.** Choose your own first seed `MY_SEED`. Run both setups at
 #    the lesson's budget over the 5,000 seeds from it (`run_batch`), take the per-seed
 #    difference in tasks solved, cut it into 50 disjoint studies of 100 seeds, and compute the
-#    share of studies whose 95 % t interval leaves zero out (`scipy.stats.ttest_1samp(...)
-#    .confidence_interval()` per study, or `intervals.t_interval` on all at once). Put the
-#    share into `my_power` and run the check: it says right or wrong, and which way, never the
-#    answer. Is it near the lesson's figure for 100 seeds?
+#    share of studies whose 95 % t interval leaves zero out, on either side
+#    (`scipy.stats.ttest_1samp(...).confidence_interval()` per study, or `intervals.t_interval`
+#    on all at once). Put the share into `my_power` and run the check: it says right or wrong,
+#    never the answer. Is it near the lesson's figure for 100 seeds?
 #
-# Going further closes with further exercises, a second checked one among them.
+# More exercises, a second checked one among them, close Going further.
 
 # %%
 say(
@@ -465,7 +489,7 @@ print(exercises.check_power(MY_SEED, my_power))
 # ## Explore
 #
 # The panel runs two setups over N seeds from a first seed, at a budget, on their own streams or
-# on common draws (Going further), and redraws the spreads and the table of differences and t
+# on common draws (shared random numbers, in Going further), and redraws the spreads and the table of differences and t
 # intervals. **reset** brings back the lesson's defaults. Its output is not part of the checked
 # record.
 
@@ -636,7 +660,8 @@ display(Image(filename=path))
 #
 # ### The closed form against the measured power
 #
-# The closed form against the measured power, for success, with and without common draws:
+# The closed form against the measured power (zero left out on either side, as the formula
+# counts), for success, with and without common draws:
 
 # %%
 curves, measured = {}, {}
@@ -1092,9 +1117,10 @@ display(Image(filename=path))
 #    bootstrap interval (`scipy.stats.bootstrap`, 1,000 resamples) holds the 5,000-seed mean. Put
 #    it into `my_coverage` and check it (a resampling seed of your own moves it a little; the
 #    check allows for that). Then do the same with the t interval.
-# 3. In the panel, set the seeds to 300 and press **new seed** a few times, with **common
+# 3. In the panel, set the seeds to 500 and press **new seed** a few times, with **common
 #    draws** off and then on. How often does the success interval over seeds leave zero out
-#    in each case? Compare with the power table.
+#    in each case? Compare with the measured power at 500 seeds in the table of the closed form
+#    against the measured power.
 # 4. Compare **single loop** with **single loop + self-critique**. Which units differ? Why
 #    are the intervals of the others a single point, [0, 0]?
 # 5. Set the budget to 4 and the seeds to 10,000. Does the split still solve fewer tasks

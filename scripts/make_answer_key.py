@@ -372,8 +372,8 @@ def lesson_05() -> list[str]:
         single = run_batch("single-loop", many, common_draws=common).per_seed()
         split = run_batch("plan-execute", many, common_draws=common).per_seed()
         d = (split.solved - single.solved).astype(float)
-        row = power.power_table(d, (300,)).iloc[0]
-        closed = power.closed_form_power(d.std(ddof=1), d.mean(), 300)
+        row = power.power_table(d, (500,)).iloc[0]
+        closed = power.closed_form_power(d.std(ddof=1), d.mean(), 500)
         shares[label] = (int(row.excluding), int(row.studies), closed)
         at_100 = at_100 if common else power.power_table(d, (100,)).iloc[0].power
     seeds = study_seeds(exercises.EXERCISE_SEEDS, A)
@@ -393,7 +393,7 @@ def lesson_05() -> list[str]:
         "`sim.exercises.how_many_seeds.coverage_answer(seed)` (the check accepts answers within 0.01)."
     )
     lines.append(
-        "3. At 300 seeds, over the disjoint 300-seed studies of the lesson's 10,000 seeds, the success interval "
+        "3. At 500 seeds, over the disjoint 500-seed studies of the lesson's 10,000 seeds, the success interval "
         "leaves zero out in "
         + "; ".join(
             f"{n} of {k} studies with {label} (closed form {c:.2f})" for label, (n, k, c) in shares.items()
