@@ -154,7 +154,8 @@ def test_every_lesson_resets_pandas_display_options_before_it_prints():
         assert 'pd.reset_option("display")' in first, (
             f"{source.name}: its first cell keeps the user's options"
         )
-        assert first.index('pd.reset_option("display")') < first.index("print("), source.name
+        printing = [first.index(call) for call in ("print(", "say(", "show(", "display(") if call in first]
+        assert all(first.index('pd.reset_option("display")') < at for at in printing), source.name
 
 
 # ---- 4. a read-only course folder
