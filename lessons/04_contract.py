@@ -61,7 +61,7 @@
 #
 # The plan as a graph of steps is the form LLMCompiler uses to run independent
 # [tool calls](../GLOSSARY.md#tool-call) side by side ([Kim et al., 2023](https://arxiv.org/abs/2312.04511)); here the steps run one at
-# a time. First the library versions, the lesson's runs and budget, and the contract's defaults.
+# a time. First the versions, runs, budget and the contract's defaults.
 
 # %%
 import ipywidgets
@@ -126,7 +126,7 @@ print(
 # CT9, tokens | A plan costs 60 + 25 x its length (AA28), a replan 60 + 25 x its length, plus 30 for the error context; a tool call 40 + 10 x tool calls so far, plus 30 for its observation (AA28).
 # CT10, seconds | A planner call takes `PLANNER_SECONDS`; a tool call its tool's duration, or its step's timeout when cut there.
 # CT11, bounds | `max_steps` (default 8, the course's budget), `max_tokens` (1000), `max_seconds` (22), `max_replans` (2). Before every call the contract checks that the call fits each of the bounds on steps, tokens and seconds; if not, the run stops, naming the first bound that fails. No bound is ever exceeded.
-# CT12, the exit state | From what the runtime observes, the first that holds: SUCCESS, the plan completed and the goal test GT1 holds (the answer held is the requested field's value, RT1; for a record, written with the tariff's amount); PARTIAL_SUCCESS, the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record); REPLAN_EXHAUSTED, a replan was needed beyond `max_replans`; else TIMEOUT. A stop reason names what ended the run.
+# CT12, the exit state | From what the runtime observes, the first that holds: SUCCESS, the plan completed and the goal test GT1 holds (the answer held is the requested field's value, RT1; for a record, written with the tariff's amount); PARTIAL_SUCCESS, the goal field or a field on the way to it is held (m3 for a charge; m3 or the amount for a record); REPLAN_EXHAUSTED, a replan was needed beyond `max_replans`; else TIMEOUT (despite its name, every other end: a bound on steps, tokens or seconds, or a loop's own stop, with neither the goal field nor a field on the way to it held). A stop reason names what ended the run.
 #
 # CT2 and CT6 are the model's given skill, like the source's AA29: the planner knows how long a
 # plan must be and, at a replan, how many positions remain (the progress count is kept from the
@@ -301,20 +301,20 @@ say(
 
 # %% [markdown]
 # On G05 the refusal costs 1 planner call (165 tokens) and saves the 3 blind calls that
-# failed; the contract ends with 5 steps and 540 tokens where the split used 8 steps and 805
-# tokens, with the same answer, 550.
+# failed, with the same answer.
 #
 # ## The measurement
 #
 # All 24 tasks on both runs at the budget of 8 steps, with the contract's default bounds. The
-# first table is the contract's rows of lesson 2's table (the loops' rows are there). The second
-# applies CT12 to what each run observed, for every setup (a loop's fields are its
-# [trace](../GLOSSARY.md#trace)'s calls replayed): first what each setup reports, then the truth.
+# first table is lesson 2's, with the contract's rows added (success is a share of the 24 tasks;
+# step and error are steps and tool errors summed over them). The second applies CT12 to what each run observed, for every
+# setup (a loop's fields are its [trace](../GLOSSARY.md#trace)'s calls replayed): first what
+# each setup reports, then the truth, in tasks.
 
 # %%
 contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
-print(format_table(seed_table(contract_runs)))
-print()
+loop_runs = [measure(setup, seed, BUDGET) for _, setup in LOOPS for seed in SEEDS]
+print(format_table(seed_table(loop_runs + contract_runs)))
 exits = exit_state_frame(SETUPS, SEEDS, BUDGET)
 exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
 show(exits, ["setup", "run"], breaks=["solved (true)"])
@@ -322,11 +322,11 @@ show(exits, ["setup", "run"], breaks=["solved (true)"])
 # %% [markdown]
 # Two runs are a small sample, so the verdict comes from 10,000 seeds (runs A and B are the
 # first 2): the contract minus each other setup, seed by seed, as a mean per run of 24 tasks
-# (success as a share of the tasks) with its 95 % [interval](../GLOSSARY.md#interval); lesson 5
-# explains such intervals. The loops as lesson 2 ran them follow the model's own stop, which
-# does not always come when the job is done, so they may wander after it: not like for like. So
-# the table also sets the contract beside the loops under lesson 3's stop-when-done rule (SB1):
-# once the goal test GT1 holds, the next step is a stop, paid like any step.
+# with its 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains them). The loops as
+# lesson 2 ran them follow the model's own stop, which does not always come when the job is
+# done, so they may wander after it. Like for like, the table also sets the contract beside the
+# loops under lesson 3's stop-when-done rule (SB1): once the goal test GT1 holds, the next step
+# is a stop, paid like any step.
 
 
 # %%
@@ -359,12 +359,17 @@ for label, other in LOOPS:
 #   replans (9 and 8) instead.
 # - **A little more success** than the loops with the model's own stop: +0.0172 of the tasks against
 #   the single loop and +0.0251 against the split.
-# - **Like for like, the lead shrinks.** It solves fewer tasks than either stopping loop
+# - **Like for like, the lead in success turns.** Against loops under the same stopping rule
+#   (SB1: stop when done, the stop a paid step), the contract solves fewer tasks than either
 #   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
 #   tool errors. Part of its lead in steps is how each pays for its end: a stopping loop pays a
 #   step to stop, while the contract's runtime ends with no call (CT8).
 #   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
 #   run), and still fewer than the split (-9.38).
+# - **Where the savings come from.** Two of the model's rules stand behind them, not the
+#   contract's design alone: the validator refuses every wrong plan before a call (next
+#   section), and at a replan the planner knows how many positions remain (CT6). A real
+#   runtime has neither for free.
 #
 # Which of these matter depends on what a tool error or a lost task costs in a real system.
 
@@ -395,15 +400,14 @@ for kind, goal in plan_schema.GOALS.items():
 # ## Summary
 #
 # - The contract's first plan is the split's; only what happens after it differs. G05's first
-#   plan is refused at step s1 before any call; one replan costs 165 tokens, and the run ends
-#   with 5 steps, 540 tokens and the right answer, against 8 steps, 805 tokens and 3 tool
-#   errors under the split.
+#   plan is refused before any call, and one replan later the run ends with the right answer.
 # - In this world a plan that passes validation never fails a precondition, so the check is
 #   shown on a constructed plan.
 # - Every run ends in one exit state with a stop reason, from what the runtime observes;
 #   whether the answer was right is a second column.
 # - Over 10,000 seeds the contract takes fewer steps, tool calls and tokens than both loops,
-#   paid for in replans. Against loops that also stop when done it solves fewer tasks.
+#   paid for in replans. Against loops under the same stopping rule it solves fewer tasks, and
+#   part of its lead in steps is the stop step those loops pay.
 # - Validation is an oracle in this world, so the 0 tool errors hold by construction. Going
 #   further shows what changes when it is not.
 #
@@ -413,8 +417,8 @@ for kind, goal in plan_schema.GOALS.items():
 #
 # 1. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
 #    lost tasks, and how do the contract's tokens move against the split's?
-# 2. Lower **max tokens** at budget 8: at what value do runs first end in TIMEOUT, and which
-#    kind of task goes first?
+# 2. Lower **max tokens** at budget 8, at the lesson's seed: at what value do runs first end in
+#    TIMEOUT, and which kind of task goes first?
 # 3. At budget 3, which tasks end in PARTIAL_SUCCESS, what do they hold, and is their answer
 #    correct by the original measure?
 # 4. Pick G03 and find a seed at which the contract solves it. How many replans did it take?
@@ -777,7 +781,7 @@ say(f"the contract minus each setup with stop when done, all with the look-alike
 show(contract_minus({f"{label}, SB1": many_la_sb1[other] for label, other in LOOPS}, many_la["contract"]))
 
 # %% [markdown]
-# What each setup reports beside what is true, over many seeds: the first 1,000 of the
+# What each setup reports beside what is true, over many seeds: the first 200 of the
 # 10,000 (runs A and B among them), on the one-seed path, where every run's exit state can be
 # read. Each cell is the mean per run of 24 tasks with its 95 % interval; "SB1" marks a loop
 # that stops when done. The last lines compare the contract's silent failures with its runs
@@ -786,7 +790,7 @@ show(contract_minus({f"{label}, SB1": many_la_sb1[other] for label, other in LOO
 # %%
 from sim.measurement.exit_tables import exit_truth_over_seeds
 
-TRUTH_SEEDS = range(SEED_A, SEED_A + 1000)
+TRUTH_SEEDS = range(SEED_A, SEED_A + 200)
 truth_setups = (
     ("single-loop", False),
     ("plan-execute", False),
@@ -796,7 +800,7 @@ truth_setups = (
 )
 truth_rows, per_seed_truth = [], {}
 cases = [(lookalike, setup, sb1) for lookalike in (False, True) for setup, sb1 in truth_setups]
-for lookalike, setup, sb1 in progress(cases, "1,000 seeds, each setup"):
+for lookalike, setup, sb1 in progress(cases, "200 seeds, each setup"):
     config = sim.RunConfig(setup, BUDGET, lookalike=lookalike, stop_when_done=sb1)
     per_seed = per_seed_truth[(setup, sb1, lookalike)] = exit_truth_over_seeds(config, TRUTH_SEEDS)
     row = {
@@ -829,12 +833,12 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   What its runtime observes is a complete plan and the record written with the amount the
 #   tariff returned, so it reports SUCCESS: a silent failure. Nothing in the run marks its
 #   answer as wrong. Over 10,000 seeds, 6276 of 240000 task runs complete their plan with a
-#   wrong answer; with the 5 tools none do, by construction. On the 1,000 seeds of the truth
+#   wrong answer; with the 5 tools none do, by construction. On the 200 seeds of the truth
 #   table the contract's silent failures are exactly its completed plans with a wrong answer
-#   (591 and 591), so the 6276 are its silent failures over the 10,000.
+#   (115 and 115), so the 6276 are its silent failures over the 10,000.
 # - **The exit state is a claim, and every setup's can be wrong.** With the look-alike, each
-#   setup reports SUCCESS for some wrong answers: 0.59 a run for the contract, 0.80 for the
-#   single loop and 1.10 for the single loop with SB1, which stops on the look-alike's
+#   setup reports SUCCESS for some wrong answers: 0.57 a run for the contract, 0.81 for the
+#   single loop and 1.06 for the single loop with SB1, which stops on the look-alike's
 #   amount as readily as on the right one. On these seeds the contract's exit state raises
 #   no false alarm at its default bounds; the loops' do, mostly on runs that a budget cut
 #   with the right answer held, which a runtime cannot tell from a run cut short. With the 5
@@ -849,8 +853,8 @@ for lookalike, runs in ((False, many["contract"]), (True, many_la["contract"])):
 #   +0.0103 against the split, [+0.0093, +0.0113], over the same 10,000 seeds. That is about
 #   a third of a task and a quarter of a task in 24, on one world and one budget. With the 5 tools the same stopping loops solve more
 #   than the contract; what turns it is the look-alike's cost, which is larger for a loop
-#   with SB1 (on the truth table's seeds, 23.35 solved a run with the 5 tools, 22.07 with the
-#   look-alike) than for the contract (22.96 and 22.44). That fits SB1 stopping on the
+#   with SB1 (on the truth table's seeds, 23.34 solved a run with the 5 tools, 22.04 with the
+#   look-alike) than for the contract (22.89 and 22.41). That fits SB1 stopping on the
 #   look-alike's amount, as its silent failures show, though these figures do not trace it
 #   run by run.
 # - **The look-alike costs every setup tasks**: -0.0400 of the tasks for the single loop, -0.0260
@@ -897,15 +901,16 @@ say(
 )
 
 # %% [markdown]
-# What catches it, over 500 held-out seeds at a share of 0.1, for the 3 setups at 8 steps.
+# What catches it, over 200 held-out seeds at a share of 0.1, for the 3 setups at 8 steps.
 # Each figure is a mean per seed of 24 tasks; the change is the same-seed difference in tasks
 # solved, with its 95 % t interval. Silent failures count runs reported SUCCESS with a wrong answer. Two checks a runtime could run before a call is sent are
 # counted, neither of which reads the answer: the *request check* (the subscriber argument is
 # the id the request names) and the *state check* (every argument is the value the agent holds).
 
 # %%
-HELD_OUT = harness.held_out_seeds(500)
+HELD_OUT = harness.held_out_seeds(200)
 caught = argument_checks.argument_error_table(HELD_OUT, ARGUMENT_SHARE, BUDGET)
+say(f"{len(HELD_OUT)} held-out seeds, AE1 share {ARGUMENT_SHARE}, budget {BUDGET}")
 show(
     caught.set_index("setup").T.rename_axis("per seed of 24 tasks").reset_index(),
     float_format="{:.3f}".format,

@@ -907,7 +907,28 @@ def spoiled_loop_runs_fall_as_stated() -> bool:
     return spoiled > 0
 
 
-TRUTH_SEEDS = range(SEED_A, SEED_A + 1000)  # lesson 4's truth table: the first 1,000 of its 10,000 seeds
+def timeout_is_every_other_end() -> bool:
+    """The rule (CT12's last case): every run of every setup at runs A and B, budgets 1 to 12, that ends
+    TIMEOUT holds neither its goal field nor a field on the way to it and did not run out of replans;
+    such runs include bounds (max_steps) and, in a loop, the agent's own stop."""
+    from sim.engine.goals import goal_of, goal_reached, holds_intermediate
+
+    reasons = set()
+    for seed in SEEDS:
+        for budget in range(1, 13):
+            runs = [*_contract_runs(seed, budget), *(r for setup in LOOPS for r in _runs(setup, seed, budget))]
+            for run in runs:
+                if exits.exit_state_of(run) != exits.TIMEOUT:
+                    continue
+                fields = run.scratchpad.fields if hasattr(run, "scratchpad") else exits.observed_fields(run)
+                goal = goal_of(sim.check_task(run.task).request)
+                if goal_reached(goal, fields) or holds_intermediate(goal, fields):
+                    return False
+                reasons.add(exits.stop_reason_of(run))
+    return "max_replans" not in reasons and {"max_steps", exits.JOB_DONE} <= reasons
+
+
+TRUTH_SEEDS = range(SEED_A, SEED_A + 200)  # lesson 4's truth table: the first 200 of its 10,000 seeds
 
 
 @cache
@@ -1182,7 +1203,7 @@ def _argument_table():
     from sim.measurement.argument_checks import argument_error_table
     from sim.measurement.harness import held_out_seeds
 
-    return argument_error_table(held_out_seeds(500), 0.1, BUDGET).set_index("setup")
+    return argument_error_table(held_out_seeds(200), 0.1, BUDGET).set_index("setup")
 
 
 def argument_errors_are_off_by_default() -> bool:
@@ -1199,7 +1220,7 @@ def argument_errors_are_off_by_default() -> bool:
 
 
 def argument_errors_cost_every_setup_tasks() -> bool:
-    """Over the 500 held-out seeds at share 0.1, the same-seed change in tasks solved has its interval
+    """Over the 200 held-out seeds at share 0.1, the same-seed change in tasks solved has its interval
     below zero for every setup, and the contract adds no replan."""
     table = _argument_table()
     return bool((table["change: high"] < 0).all() and table.loc["contract", "extra replans"] == 0)
@@ -2851,7 +2872,12 @@ REGISTRY: dict[str, list] = {
         ("which does not always come when the job is done, so they may wander after it",
          Holds(loops_wander_after_done)),
         ("the next step is a stop, paid like any step", ByRule(sb1_pays_its_stop_step)),
-        ("It solves fewer tasks than either stopping loop", Holds(contract_solves_fewer_than_stopping_loops)),
+        ("the contract solves fewer tasks than either", Holds(contract_solves_fewer_than_stopping_loops)),
+        ("else TIMEOUT (despite its name, every other end", ByRule(timeout_is_every_other_end)),
+        ("Two of the model's rules stand behind them, not the contract's design alone",
+         ByRule(contract_never_calls_a_wrong_tool)),
+        ("A real runtime has neither for free",
+         NotAClaim("a remark on real runtimes: a field-based validator and a planner without the task's sequence")),
         ("and still uses fewer steps, tool calls and tokens and makes fewer tool errors",
          Holds(contract_cheaper_than_stopping_loops)),
         ("a stopping loop pays a step to stop, while the contract's runtime ends with no call (CT8)",
@@ -2893,7 +2919,8 @@ REGISTRY: dict[str, list] = {
                  "a replan limit: 0 of 5 (none)")),
         ("Over 10,000 seeds the contract takes fewer steps, tool calls and tokens than both loops",
          Holds(contract_cheaper_over_10000_seeds)),
-        ("Against loops that also stop when done it solves fewer tasks", Holds(contract_solves_fewer_than_stopping_loops)),
+        ("Against loops under the same stopping rule it solves fewer tasks", Holds(contract_solves_fewer_than_stopping_loops)),
+        ("part of its lead in steps is the stop step those loops pay", ByRule(sb1_pays_its_stop_step)),
         ("Validation is an oracle in this world, so the 0 tool errors hold by construction",
          ByRule(contract_never_calls_a_wrong_tool)),
         ("In this world a plan that passes validation never fails a precondition, so the check is",
