@@ -284,8 +284,8 @@ show(pd.DataFrame(rows))
 #
 # ## G05 under the contract, beside G05 under the split
 #
-# The same first plan, from the same draws. The split ran it blindly; the contract refused it
-# at step s1 before any call, paid for one replan, and ran the new plan.
+# The same first plan, from the same draws: the split ran it blindly, the contract refused it,
+# replanned once and ran the new plan.
 
 # %%
 for name, run in (("planner + executor", g05_split), ("contract", g05)):
@@ -315,6 +315,7 @@ say(
 contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
 loop_runs = [measure(setup, seed, BUDGET) for _, setup in LOOPS for seed in SEEDS]
 print(format_table(seed_table(loop_runs + contract_runs)))
+print()
 exits = exit_state_frame(SETUPS, SEEDS, BUDGET)
 exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
 show(exits, ["setup", "run"], breaks=["solved (true)"])
@@ -345,11 +346,12 @@ others = {label: many[other] for label, other in LOOPS}
 others |= {f"{label}, SB1": many_sb1[other] for label, other in LOOPS}
 say(f"the contract minus each setup, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
 show(contract_minus(others, many["contract"]))
+left_out = []
 for label, other in LOOPS:
     loop = many_sb1[other]
-    left_out = many["contract"].steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0)
-    mean, low, high = t_interval(left_out)
-    say(f"steps, the stop steps of the {label} with SB1 left out: {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+    mean, low, high = t_interval(many["contract"].steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0))
+    left_out.append(f"{label} {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+say(f"steps, SB1's stop steps left out: {', '.join(left_out)}")
 
 # %% [markdown]
 # - **Cheaper on every count.** Against both loops the contract takes fewer steps, tool calls
@@ -370,8 +372,6 @@ for label, other in LOOPS:
 #   contract's design alone: the validator refuses every wrong plan before a call (next
 #   section), and at a replan the planner knows how many positions remain (CT6). A real
 #   runtime has neither for free.
-#
-# Which of these matter depends on what a tool error or a lost task costs in a real system.
 
 # %% [markdown]
 # ## In this world validation is an oracle
@@ -413,7 +413,7 @@ for kind, goal in plan_schema.GOALS.items():
 #
 # ## Exercises
 #
-# Use the panel of the Explore section below; each question can be answered with its controls.
+# Answer these with the controls of the panel in the Explore section below.
 #
 # 1. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
 #    lost tasks, and how do the contract's tokens move against the split's?

@@ -916,7 +916,10 @@ def timeout_is_every_other_end() -> bool:
     reasons = set()
     for seed in SEEDS:
         for budget in range(1, 13):
-            runs = [*_contract_runs(seed, budget), *(r for setup in LOOPS for r in _runs(setup, seed, budget))]
+            runs = [
+                *_contract_runs(seed, budget),
+                *(r for setup in LOOPS for r in _runs(setup, seed, budget)),
+            ]
             for run in runs:
                 if exits.exit_state_of(run) != exits.TIMEOUT:
                     continue

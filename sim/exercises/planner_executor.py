@@ -85,10 +85,8 @@ def check_plan_chance(seed: int, answer: object = None) -> str:
     """Exercise 6: the student's chance, unrounded, within CHANCE_TOLERANCE; a wrong one gets the same
     hint of the method whichever side it lies on. Raises for a bad seed or an answer that is not a number."""
     wanted = plan_chance(seed)
-    said = chance_verdict(answer, wanted, "")
-    if not said.startswith("not right: too"):
-        return said  # right, not answered yet, or not a share
-    return (
-        "not right: count every position of every one of your plans; each position is right with the "
+    hint = (
+        "count every position of every one of your plans; each position is right with the "
         "flat draw's share plus the lucky random pick of the right tool, independently of the others"
     )
+    return chance_verdict(answer, wanted, hint, direction=False)

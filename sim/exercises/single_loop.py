@@ -91,10 +91,13 @@ def check_share_answer(answer: object) -> None:
         )
 
 
-def chance_verdict(answer: object, wanted: float, too_high: str, too_low: str = LUCK_HINT) -> str:
+def chance_verdict(
+    answer: object, wanted: float, too_high: str, too_low: str = LUCK_HINT, direction: bool = True
+) -> str:
     """A student's chance against `wanted` (lessons 1 and 2): right within CHANCE_TOLERANCE, else too
-    high (hint `too_high`) or too low (hint `too_low`); never `wanted`. Raises InputTypeError for a
-    non-number."""
+    high (hint `too_high`) or too low (hint `too_low`); with direction=False a wrong chance gets
+    "not right: " and `too_high` whichever side it lies on. Never `wanted`. Raises InputTypeError
+    for a non-number."""
     if answer is None:
         return "not answered yet: set my_chance (a share between 0 and 1) and run the check again"
     check_share_answer(answer)
@@ -102,6 +105,8 @@ def chance_verdict(answer: object, wanted: float, too_high: str, too_low: str = 
         return f"not right: a chance is a share between 0 and 1, got {answer!r} (a percentage? divide by 100)"
     if abs(answer - wanted) <= CHANCE_TOLERANCE:
         return "right: that is the pick rule's chance for your tasks"
+    if not direction:
+        return f"not right: {too_high}"
     if answer > wanted:
         return f"not right: too high; {too_high}"
     return f"not right: too low; {too_low}"
