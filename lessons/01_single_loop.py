@@ -262,7 +262,9 @@ print(loop_step_table(walk_steps).to_string(index=False))
 # stays in the trace that every later step re-sends.
 #
 # The pick rule and the stop chance are the **model**: they stand in for a language model's skill, are given
-# rather than measured, and may read the task itself (its sequence, how far along it is).
+# rather than measured, and may read the task itself (its sequence, how far along it is). That is
+# not the agent cheating: the model is handed the right tool and takes it with the share its rule
+# gives, the way a real model is right some of the time.
 # The [**scaffolding**](../GLOSSARY.md#scaffolding), the code that later lessons wrap around a model (stop rules, budgets,
 # checks, a policy you write), may read only what a real agent sees: the request, the
 # observations and its own counts.
@@ -313,9 +315,9 @@ display(Image(filename=path))
 # On both runs the share of right picks is lower at the fourth position than at the first:
 # 0.5 against 0.8 on run A and 0.7742 on run B. But the fourth point rests on 6 picks a
 # run, all from the 3 record tasks, and one pick more or less right would move it by
-# 0.1667. With 2 runs and so few deep picks, the points say that the share falls, not by
-# how much. What the model predicts becomes visible only with many more picks. The same
-# count, pooled over many seeds:
+# 0.1667. With 2 runs and so few deep picks, the points cannot show even the direction
+# for certain. Here the fall is the pick rule itself (`selection(d)`), so the pooled count
+# below checks the simulator against its own rule rather than finding something new:
 
 # %%
 POOLED = range(200)
@@ -392,7 +394,8 @@ for label, task_runs in runs.items():
 # G15 needs 4 tools but took 8 steps, which cost 1306 tokens, 616 of them (47.2 %) only
 # re-sending the trace; a clean run of a 4-tool task costs 640. Because the step cost grows
 # with the trace, tokens grow faster than steps: each wasted step makes every later step
-# dearer. Over all tasks, 32.9 % of run A's tokens and 32.5 % of run B's re-send the trace.
+# dearer. Over all tasks, 32.9 % of run A's tokens and 32.5 % of run B's re-send the trace: a
+# share the token prices give [by construction](../GLOSSARY.md#by-rule) (AA28), not a finding.
 # Whether an executor that carries a plan instead avoids this cost is what lesson 2 tests.
 #
 # This is no artefact of the simulator: a chat-completions API is stateless, so each request
