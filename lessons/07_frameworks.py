@@ -17,9 +17,8 @@
 # %% [markdown]
 # # Lesson 7 · Real frameworks, the same model
 #
-# Lessons 1 to 6 ran loops the course wrote. This lesson runs agent frameworks that
-# practitioners use, LangGraph, the OpenAI Agents SDK and smolagents, against the course's
-# fictional model, and measures them the way the course measures its own setups.
+# This lesson runs LangGraph, the OpenAI Agents SDK and smolagents against the course's
+# fictional model, and measures them as the course measures its own setups.
 #
 # **After this lesson you can:**
 #
@@ -32,8 +31,7 @@
 #   [intervals](../GLOSSARY.md#interval), from recorded runs;
 # - write a framework-side fix (an Agents SDK error handler) and check it.
 #
-# **It assumes:** lessons 1, 2 and 5 (the setups, intervals over seeds) and lesson 6's harness;
-# no framework knowledge. **Time:** about an hour for the core; Going further about half an
+# **It assumes:** lessons 1, 2, 5 and 6; no framework knowledge. **Time:** about an hour for the core; Going further about half an
 # hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # The course serves its model as a chat-completions [endpoint](../GLOSSARY.md#model-endpoint) on 127.0.0.1;
@@ -214,8 +212,8 @@ for label, r in bounded:
 #
 # - The course loop returns the answer its state holds, here the consumption in m3: a wrong
 #   answer for a charge, but an answer.
-# - LangGraph at an even limit makes the request, drops the tool call it got back and answers
-#   with its own text, "Sorry, need more steps to process this request."; at an odd limit it
+# - LangGraph at limit 2 makes the request, drops the tool call it got back and answers
+#   with its own text, "Sorry, need more steps to process this request."; at limit 3 it
 #   accepts the last request's call and the graph raises `GraphRecursionError` before running
 #   it. Either way that request is paid, its call is lost, and there is no answer.
 # - The Agents SDK raises `MaxTurnsExceeded`: the run's items are in the exception, but no
@@ -230,7 +228,8 @@ for label, r in bounded:
 # One task at one seed is one trial. The recorded runs hold every task at the first 100 seeds
 # of lesson 6's held-out block, through each agent, at two bounds each: the course loop's
 # budget of 8 (LangGraph's recursion limit 16, the Agents SDK's 8 turns, smolagents' 8 steps,
-# then a 9th request for its answer), and each framework's own default. They are read back as
+# then a 9th request for its answer), and each framework's own default. The bounds are close,
+# not equal: at limit 16 LangGraph makes 8 requests but drops the last one's call, as above. They are read back as
 # BatchRuns, so lesson 6's harness scores them. A **run** is all 24 tasks at one seed, a
 # **task run** one task at one seed; steps are model requests. The record keeps each task
 # run's answer, requests, calls, tool errors and tokens, not its calls' names (Going further
@@ -333,10 +332,10 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 #   the course loop's at the budget is not.
 # - **Tokens.** The same calls cost what each framework sends on every request: +0.00 for
 #   LangGraph, +5725.80 per run for the Agents SDK's strict schemas, +122453.52 for
-#   smolagents' longer requests (its system prompt, its own tool and the rest listed above),
-#   3.2 times the course loop's 56427 tokens per run. That is the endpoint's count (every
-#   request's characters over 4); the engine's rule (AA28), lesson 6's count, charges the
-#   same runs 11729: compare within one count.
+#   smolagents' longer requests, 3.2 times the course loop's 56427 tokens per run. That is the endpoint's count (every
+#   request's characters over 4, the whole system prompt and tool schemas on every request);
+#   the engine's rule (AA28), lesson 6's count, charges the same runs 11729 (a price a step,
+#   no prompt): compare within one count.
 # - **Defaults.** At their own defaults (LangGraph 10007, the Agents SDK 10 turns, smolagents
 #   20 steps) a framework allows more requests than the course's budget of 8: no longer like
 #   for like. LangGraph and smolagents then solve 5 task runs the course loop does not, on 5
@@ -357,8 +356,9 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 #   extra tool, the Agents SDK's strict schemas) and what it does at its bound (LangGraph's
 #   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer
 #   request, against the course loop's answer held).
-# - Over 100 held-out seeds, the intervals give each framework's success and tokens against
-#   the course loop at the same bound; at their defaults, the frameworks run longer.
+# - Over 100 held-out seeds at the same bound, success differs from the course loop's only
+#   in task runs that reach the bound, a count the construction sets; the frameworks add
+#   tokens and their endings. At their defaults, they run longer.
 #
 # ## Exercises
 #

@@ -17,9 +17,8 @@
 # %% [markdown]
 # # Lesson 8 · Patterns, measured
 #
-# Guides for building agents teach patterns: reflect on an error, run independent calls at
-# once, guard a risky call, compact a long context, each with a headline figure from its
-# authors' benchmark. Here 4 of them become rules of the course's world, measured on
+# Guides for building agents teach patterns (reflect on an error, run independent calls at
+# once, guard a risky call, compact a long context), each with its authors' headline figure. Here 4 of them become rules of the course's world, measured on
 # [held-out seeds](../GLOSSARY.md#held-out) with the [interval](../GLOSSARY.md#interval) as
 # the verdict.
 #
@@ -32,8 +31,7 @@
 # - count what a reviewer in front of a write prevents and costs, blocking or in parallel;
 # - say when compacting a loop's trace pays here.
 #
-# **It assumes:** lessons 1, 2 and 4 (the loops, the split, the contract), lesson 5's
-# intervals and lesson 6's harness. **Time:** about an hour for the core; Going further about
+# **It assumes:** lessons 1, 2, 4, 5 and 6. **Time:** about an hour for the core; Going further about
 # an hour.
 #
 # Every rule here is the **course's own** and off unless asked for: with a pattern's option
@@ -49,8 +47,8 @@
 #     trace --> pick
 # ```
 #
-# The fourth runs a plan's independent steps at once. Each section: the source's claim, the
-# course's rule, and the rule against the same loop without it on 100 held-out seeds.
+# The fourth runs a plan's independent steps at once. Each section sets the source's claim
+# beside the course's rule, on 100 held-out seeds.
 
 # %%
 import pandas as pd
@@ -161,7 +159,8 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
 #   errors, and its success interval holds zero.
 # - Split: the blind executor would otherwise walk on through a wrong plan, so with feedback
 #   the success interval lies above zero, with fewer tool errors. Once a tenth of the
-#   feedback misleads (RF3 0.1), it holds zero.
+#   feedback misleads (RF3 0.1), its interval holds zero; the intervals overlap, so the gain
+#   is no longer sure, not shown gone.
 # - Critique without feedback (RF2) sees no error at all: in the split its success interval
 #   lies below zero, the direction Huang et al. report, here set by the rule's shares.
 #
@@ -302,10 +301,12 @@ show(pd.DataFrame(headline, index=list(DIGITS)).rename_axis("unit").reset_index(
 # **What the rules put there and what emerges.**
 #
 # - By the rules: a review's 100 tokens and 3 seconds; that a blocked write is never made;
-#   that a trip ends the run after the write, with no answer.
+#   that a trip ends the run after the write, with no answer; and the reviewer's skill: it
+#   knows a wrong write and refuses it with share `CATCH_SHARE`, so the fall in wrong writes
+#   follows from that share.
 # - Blocking: success counts the answer held, not the record written, so the reviewer shows
 #   in the write counts: its success interval holds zero while its wrong writes fall.
-# - Parallel: it refuses with the same shares, but after the write, and a trip costs the run
+# - Parallel (RV3) is the course's own design, not the SDK's default for tool calls: it refuses with the same shares, but after the write, and a trip costs the run
 #   its answer, so its success interval lies below zero; its shorter runs spend fewer tokens
 #   and seconds than no reviewer, bought with lost answers.
 # - What emerges: how many wrong writes there are to catch, and so what the trips cost.
@@ -379,14 +380,13 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 #
 # pattern | the source says | the course's rule gives
 # --- | --- | ---
-# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, gone once a tenth of the feedback misleads
+# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, no longer sure once a tenth of the feedback misleads
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
-# a guardrail beside the work | the Agents SDK runs guardrails in parallel | blocking keeps most wrong writes out, with no success difference measured; parallel catches them after the write and loses answers
+# a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share), with no success difference measured; the course's parallel design catches them after the write and loses answers
 # a compacted trace | Anthropic, as reported: 84 % fewer tokens over 100 turns | at most 1.3 % saved in these short runs; tasks lost when too little is kept
 #
-# In each, the rule sets the costs and the caps; the rest of the model decides how large the
-# effect is.
+# In each, the rule sets the costs and caps; the rest of the model sets the effect's size.
 #
 # ## Exercises
 #

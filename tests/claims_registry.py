@@ -3233,6 +3233,7 @@ REGISTRY: dict[str, list] = {
         ("so the differences are its own", ByRule(my_policy_differs_from_the_stop_rule_by_its_refusal)),
     ],
     "07": [
+        ("At their defaults, they run longer", ByRule(defaults_allow_more_requests)),
         ("Real frameworks, the same model", NotAClaim("the lesson's title")),
         ("as the course reads its own: the same", NotAClaim("a learning objective")),
         ("about an hour for the core; Going further about half an", NotAClaim("the lesson's time")),
@@ -3280,7 +3281,7 @@ REGISTRY: dict[str, list] = {
     "08": [
         ("After this lesson you can", NotAClaim("learning objectives")),
         ("with a pattern's option off every earlier lesson's output is unchanged", ByRule(patterns_off_change_nothing)),
-        ("Each section: the source's claim, the course's rule", NotAClaim("describes the sections")),
+        ("Each section sets the source's claim beside the course's rule", NotAClaim("describes the sections")),
         ("Every pick made while the job is not done is critiqued", NotAClaim("states the course's rule RF2")),
         ("A rule draws after the ordinary pick", ByRule(reflection_keeps_the_ordinary_pick_first)),
         ("Each rule runs against the same loop without reflection", NotAClaim("says what the table compares")),
