@@ -209,7 +209,9 @@ def read_site(root: Path, served: str, pages: list[str]) -> tuple[dict[str, dict
             page.on("response", answered)
             for name in pages:
                 current["name"] = name
-                page.goto(served + name, wait_until="load")
+                # "networkidle": the page's late requests (its favicon) end before the next page, which
+                # would otherwise abort them and report them failed
+                page.goto(served + name, wait_until="networkidle")
                 if page.locator("pre.mermaid").count():
                     try:
                         page.wait_for_function(DRAWN, timeout=PAGE_MS)
