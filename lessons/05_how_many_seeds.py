@@ -454,9 +454,9 @@ say(
 #   agrees on steps and tokens, misses the effect on success and the size of the tool-error
 #   effect, and has tool calls backwards; over 5,000 pairs of seeds, 137 of its 374 verdicts of
 #   "measured" for success point the wrong way.
-# - Same seeds are not paired draws: at a seed the setups correlate between -0.013 and -0.005.
-#   Tasks do pair (0.972 across tasks).
-# - The t interval covers from 5 seeds on; the percentile bootstrap and BCa fall short below 30
+# - Same seeds are not paired draws here, by construction (separate streams, AA22): at a seed
+#   the setups correlate between -0.013 and -0.005. Tasks do pair (0.972 across tasks).
+# - In this simulator the t interval covers from 5 seeds on; the percentile bootstrap and BCa fall short below 30
 #   (0.843 and 0.845 at 5 seeds for success), and at 2 seeds no method covers success.
 # - The split's loss, 0.19 fewer tasks per 24-task run (0.79 %), needs 579 seeds for 80 % power
 #   by the normal closed form, which asks too few at small N; a 100-seed study shows it 0.2 of

@@ -92,9 +92,10 @@ say(
 # ## The policy interface
 #
 # A policy is called once a step with an [**observation**](../GLOSSARY.md#observation) and returns a tool name or
-# `"stop"`. The observation holds what a real [agent](../GLOSSARY.md#agent) would know at that point, and nothing
-# more (the cell lists its fields). It never holds the task's kind, its tool sequence or that sequence's length:
-# a policy that wants to know what is asked must read the request.
+# `"stop"`. The observation holds what a real [agent](../GLOSSARY.md#agent) would know at that point (the cell
+# lists its fields), never the task's kind or tool sequence: a policy must read the request. The seed and
+# task id are there as a harness names a run; looking the task up with them (`sim.TASKS`) is cheating,
+# and no check here catches it.
 #
 # It also holds 2 functions. `draw()` is the run's own [draw](../GLOSSARY.md#draw) stream, so that a run
 # stays deterministic for its seed. `model_pick()` is the fictional model's **proposal** for
@@ -338,8 +339,9 @@ display(Image(filename=path))
 # held-out block the starting policy solves 0.9742 of the tasks per run against 0.9733, a
 # difference of +0.0009 [+0.0002, +0.0017], and spends 507.02 tokens fewer per run, [-527.82,
 # -486.22], each request it asks again paid: it avoids calls that would fail (tool errors
-# -5.17 per run, [-5.36, -4.98]). On the plane, the points with the most success per token
-# are to the upper left.
+# -5.17 per run, [-5.36, -4.98]). These gains hold by construction: the re-ask is a fresh,
+# independent draw, where a real model asked again in the same context tends to repeat itself,
+# so read them as an upper bound.
 
 # %% [markdown]
 # ## Summary
