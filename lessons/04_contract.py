@@ -66,6 +66,7 @@
 # %%
 import ipywidgets
 import matplotlib
+import numpy as np
 import pandas as pd
 import pydantic
 
@@ -111,7 +112,7 @@ print(
 #
 # The world, the tools and the 24 tasks are the source lesson's; the split's rules
 # ([AA22 to AA30](../GLOSSARY.md#rule-codes), listed in lesson 2) still hold for the split. The
-# contract adds the rules CT1 to CT12 (the cell after the table prints their numbers from `sim`):
+# contract adds the rules CT1 to CT12 (Going further prints their numbers from `sim`):
 #
 # rule | what it says
 # --- | ---
@@ -131,26 +132,6 @@ print(
 # CT2 and CT6 are the model's given skill, like the source's AA29: the planner knows how long a
 # plan must be and, at a replan, how many positions remain (the progress count is kept from the
 # task's sequence, which no real runtime holds). The rest is scaffolding a runtime could copy.
-
-# %%
-plan_cost = f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x"
-call_cost = f"{costs.EXECUTOR_STEP_TOKENS} + {costs.EXECUTOR_TOKENS_PER_CALL} x calls so far + {costs.OBSERVATION_TOKENS}"
-rules = [
-    ("CT2", "share of right positions, first plan", f"selection(1) = {sim.selection(1)}"),
-    ("CT6", "share of right positions, every replan", f"selection(1) = {sim.selection(1)}"),
-    ("CT3", "a step's timeout", f"{plan_schema.TIMEOUT_FACTOR} x its tool's duration"),
-    ("CT9", "first plan (tokens)", f"{plan_cost} plan length"),
-    ("CT9", "replan (tokens)", f"{plan_cost} sub-plan length + {costs.REPLAN_CONTEXT_TOKENS}"),
-    ("CT9", "tool call (tokens)", call_cost),
-    ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
-    ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
-    ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
-    ("CT11", "max_steps (steps)", f"{DEFAULTS.max_steps}"),
-    ("CT11", "max_tokens (tokens)", f"{DEFAULTS.max_tokens}"),
-    ("CT11", "max_seconds (simulated seconds)", f"{DEFAULTS.max_seconds}"),
-    ("CT11", "max_replans (replans)", f"{DEFAULTS.max_replans}"),
-]
-show(pd.DataFrame(rules, columns=["rule", "what", "value"]))
 
 # %% [markdown]
 # Each tool's contract: what it needs in the scratchpad, what it adds, how long it takes,
@@ -346,12 +327,19 @@ others = {label: many[other] for label, other in LOOPS}
 others |= {f"{label}, SB1": many_sb1[other] for label, other in LOOPS}
 say(f"the contract minus each setup, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
 show(contract_minus(others, many["contract"]))
-left_out = []
+STEP_PRICE = {"single-loop": costs.loop_step_tokens, "plan-execute": costs.executor_step_tokens}
+steps_out, tokens_out = [], []
 for label, other in LOOPS:
     loop = many_sb1[other]
     mean, low, high = t_interval(many["contract"].steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0))
-    left_out.append(f"{label} {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
-say(f"steps, SB1's stop steps left out: {', '.join(left_out)}")
+    steps_out.append(f"{label} {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+    stop_tokens = loop.stopped * np.vectorize(STEP_PRICE[other])(loop.calls)  # a stop step's price (AA28)
+    mean, low, high = t_interval(
+        many["contract"].tokens.sum(axis=0) - (loop.tokens - stop_tokens).sum(axis=0)
+    )
+    tokens_out.append(f"{label} {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+say(f"steps, SB1's stop steps left out: {', '.join(steps_out)}")
+say(f"tokens, SB1's stop steps left out: {', '.join(tokens_out)}")
 
 # %% [markdown]
 # - **Cheaper on every count.** Against both loops the contract takes fewer steps, tool calls
@@ -367,7 +355,9 @@ say(f"steps, SB1's stop steps left out: {', '.join(left_out)}")
 #   tool errors. Part of its lead in steps is how each pays for its end: a stopping loop pays a
 #   step to stop, while the contract's runtime ends with no call (CT8).
 #   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
-#   run), and still fewer than the split (-9.38).
+#   run), and still fewer than the split (-9.38); with their tokens left out too, its token lead
+#   over the single loop all but vanishes (-21.46 a run, against -2869.48), and over the split
+#   is -408.60.
 # - **Where the savings come from.** Two of the model's rules stand behind them, not the
 #   contract's design alone: the validator refuses every wrong plan before a call (next
 #   section), and at a replan the planner knows how many positions remain (CT6). A real
@@ -407,7 +397,8 @@ for kind, goal in plan_schema.GOALS.items():
 #   whether the answer was right is a second column.
 # - Over 10,000 seeds the contract takes fewer steps, tool calls and tokens than both loops,
 #   paid for in replans. Against loops under the same stopping rule it solves fewer tasks, and
-#   part of its lead in steps is the stop step those loops pay.
+#   against the single loop its whole lead in steps, and nearly all its lead in tokens, is the
+#   stop step that loop pays.
 # - Validation is an oracle in this world, so the 0 tool errors hold by construction. Going
 #   further shows what changes when it is not.
 #
@@ -460,11 +451,36 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: where the default bounds come from, the refusals kind by kind, the contract's
+# What this part adds: the rules' numbers, where the default bounds come from, the refusals kind by kind, the contract's
 # loop in code, the scratchpad at a run's end, a run as the chat requests it would send, the tasks the contract loses, the
 # loops' exit states, validation that is no longer an oracle (a look-alike tool), wrong
 # arguments, the step budget and the replan limit swept, the contract beside real frameworks,
 # and a second exercise. Its many-seed cells take a while; a bar shows their progress.
+#
+# ### The rules' numbers
+#
+# The shares, prices, seconds and bounds of CT1 to CT12, as `sim` holds them.
+
+# %%
+plan_cost = f"{costs.PLANNER_TOKENS} + {costs.PLANNER_TOKENS_PER_POSITION} x"
+call_cost = f"{costs.EXECUTOR_STEP_TOKENS} + {costs.EXECUTOR_TOKENS_PER_CALL} x calls so far + {costs.OBSERVATION_TOKENS}"
+rules = [
+    ("CT2", "share of right positions, first plan", f"selection(1) = {sim.selection(1)}"),
+    ("CT6", "share of right positions, every replan", f"selection(1) = {sim.selection(1)}"),
+    ("CT3", "a step's timeout", f"{plan_schema.TIMEOUT_FACTOR} x its tool's duration"),
+    ("CT9", "first plan (tokens)", f"{plan_cost} plan length"),
+    ("CT9", "replan (tokens)", f"{plan_cost} sub-plan length + {costs.REPLAN_CONTEXT_TOKENS}"),
+    ("CT9", "tool call (tokens)", call_cost),
+    ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
+    ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
+    ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
+    ("CT11", "max_steps (steps)", f"{DEFAULTS.max_steps}"),
+    ("CT11", "max_tokens (tokens)", f"{DEFAULTS.max_tokens}"),
+    ("CT11", "max_seconds (simulated seconds)", f"{DEFAULTS.max_seconds}"),
+    ("CT11", "max_replans (replans)", f"{DEFAULTS.max_replans}"),
+]
+show(pd.DataFrame(rules, columns=["rule", "what", "value"]))
+
 
 # %% [markdown]
 # ### Where the default bounds come from
