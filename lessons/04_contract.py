@@ -66,7 +66,6 @@
 # %%
 import ipywidgets
 import matplotlib
-import numpy as np
 import pandas as pd
 import pydantic
 
@@ -333,7 +332,7 @@ for label, other in LOOPS:
     loop = many_sb1[other]
     mean, low, high = t_interval(many["contract"].steps.sum(axis=0) - (loop.steps - loop.stopped).sum(axis=0))
     steps_out.append(f"{label} {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
-    stop_tokens = loop.stopped * np.vectorize(STEP_PRICE[other])(loop.calls)  # a stop step's price (AA28)
+    stop_tokens = loop.stopped * STEP_PRICE[other](loop.calls)  # a stop step's price (AA28), per lane
     mean, low, high = t_interval(
         many["contract"].tokens.sum(axis=0) - (loop.tokens - stop_tokens).sum(axis=0)
     )
