@@ -273,33 +273,20 @@ say(
 # right answer at some call before that (by a lucky route), and a later call replaced it.
 
 # %%
-from sim.measurement.outcomes import loss_cause
+from sim.measurement.outcomes import loss_cause, loss_table, plan_kind
 
 for setup in ("single-loop", "plan-execute"):
     for seed in SEEDS:
         runs = [sim.run_task(setup, task, seed, BUDGET) for task in sim.TASKS]
         lost = [run for run in runs if not sim.is_correct(run)]
-        causes = []
-        for run in lost:
-            plan = "" if run.plan is None else " (plan fully right)"
-            if run.plan is not None and run.plan != sim.check_task(run.task).sequence:
-                plan = " (plan wrong)"
-            causes.append(f"{run.task} {loss_cause(run)}{plan}")
+        causes = [
+            f"{run.task} {loss_cause(run)}" + ("" if run.plan is None else f" ({plan_kind(run)})")
+            for run in lost
+        ]
         say(f"{sim.SETUP_LABELS[setup]}, run {sim.run_label(seed)}: lost {len(lost)}: {'; '.join(causes)}")
 
 CAUSE_SEEDS = range(SEED_A, SEED_A + 200)
-causes = []
-for setup in ("single-loop", "plan-execute"):
-    for seed in CAUSE_SEEDS:
-        for run in (sim.run_task(setup, task, seed, BUDGET) for task in sim.TASKS):
-            if not sim.is_correct(run):
-                plan = "no plan" if run.plan is None else "plan wrong"
-                if run.plan == sim.check_task(run.task).sequence:
-                    plan = "plan fully right"
-                causes.append((setup, plan, loss_cause(run).replace("the job was done", "done")))
-lost = pd.DataFrame(causes, columns=["setup", "plan", "cause"])
-lost["setup"] = lost["setup"].map({"single-loop": "single loop", "plan-execute": "split"})
-per_run = pd.crosstab([lost["setup"], lost["plan"]], lost["cause"]) / len(CAUSE_SEEDS)
+per_run = loss_table(CAUSE_SEEDS, BUDGET)
 say(f"tasks lost a run over {len(CAUSE_SEEDS)} seeds from {SEED_A}, by cause")
 show(per_run.reset_index(), float_format="{:.3f}".format)
 after_done = per_run["spoiled after done"].groupby(level="setup").sum()

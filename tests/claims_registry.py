@@ -146,18 +146,11 @@ LOOKALIKE = {setup: (setup, {"lookalike": True}) for setup in ("single-loop", "p
 def split_out_of_budget_losses_have_wrong_plans() -> bool:
     """Over lesson 2's 200 cause seeds: the split loses 0.745 tasks a run out of budget, the single loop
     0.045, and every split task lost out of budget had a wrong plan."""
-    from sim.measurement.outcomes import loss_cause
+    from sim.measurement.outcomes import loss_table
 
-    seeds = range(SEED_A, SEED_A + 200)
-    out = {"single-loop": 0, "plan-execute": 0}
-    for setup in out:
-        for seed in seeds:
-            for run in (sim.run_task(setup, task, seed, BUDGET) for task in sim.TASKS):
-                if loss_cause(run) == "out of budget":
-                    out[setup] += 1
-                    if setup == "plan-execute" and run.plan == sim.check_task(run.task).sequence:
-                        return False
-    return out == {"single-loop": 9, "plan-execute": 149}  # 0.045 and 0.745 a run
+    out = loss_table(range(SEED_A, SEED_A + 200), BUDGET)["out of budget"]
+    return out.to_dict() == {("single loop", "no plan"): 0.045, ("split", "plan fully right"): 0.0,
+                             ("split", "plan wrong"): 0.745}  # fmt: skip
 
 
 def right_picks_fall_with_depth_on_both_runs() -> bool:

@@ -51,6 +51,32 @@ def loss_cause(run) -> str | None:
     return outcome(run)
 
 
+def plan_kind(run) -> str:
+    """A loop run's plan (lesson 2): "no plan" (the single loop), "plan fully right" (the task's sequence)
+    or "plan wrong"."""
+    run = check_run(run, setups=("single-loop", "plan-execute"))
+    if run.plan is None:
+        return "no plan"
+    return "plan fully right" if tuple(run.plan) == tuple(check_task(run.task).sequence) else "plan wrong"
+
+
+def loss_table(seeds, budget: int) -> pd.DataFrame:
+    """Lesson 2's lost tasks per run of 24 tasks, mean over checked `seeds`, for the single loop and the
+    split at `budget`: a row per (setup, plan_kind), a column per loss_cause ("the job was done" said
+    "done")."""
+    budget, seeds = check_budget(budget), [check_seed(seed) for seed in seeds]
+    labels = {"single-loop": "single loop", "plan-execute": "split"}
+    rows = [
+        (labels[setup], plan_kind(run), loss_cause(run).replace("the job was done", "done"))
+        for setup in labels
+        for seed in seeds
+        for run in (run_with(RunConfig(setup, budget), task, seed) for task in TASKS)
+        if loss_cause(run) is not None
+    ]
+    lost = pd.DataFrame(rows, columns=["setup", "plan", "cause"])
+    return pd.crosstab([lost["setup"], lost["plan"]], lost["cause"]) / len(seeds)
+
+
 def calls_after_goal(run) -> int | None:
     """The calls a loop run made after its request's goal was first observed (GT1 on RT1's goal, the
     trace replayed; lesson 3); None when it never was."""
