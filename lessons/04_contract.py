@@ -287,9 +287,9 @@ say(
 #
 # All 24 tasks on both runs at the budget of 8 steps, with the contract's default bounds. The
 # first table is lesson 2's, with the contract's rows added (success is a share of the 24 tasks;
-# step and error are steps and tool errors summed over them). The second applies CT12 to what each run observed, for every
-# setup (a loop's fields are its [trace](../GLOSSARY.md#trace)'s calls replayed): first what
-# each setup reports, then the truth, in tasks.
+# step and error are steps and tool errors summed over them). The second applies CT12 to what
+# each run observed, for every setup (a loop's fields are its [trace](../GLOSSARY.md#trace)'s
+# calls replayed): first what each setup reports, then the truth, in tasks.
 
 # %%
 contract_runs = [measure("contract", seed, BUDGET) for seed in SEEDS]
@@ -450,9 +450,9 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: the rules' numbers, where the default bounds come from, the refusals kind by kind, the contract's
-# loop in code, the scratchpad at a run's end, a run as the chat requests it would send, the tasks the contract loses, the
-# loops' exit states, validation that is no longer an oracle (a look-alike tool), wrong
+# What this part adds: the rules' numbers, where the default bounds come from, the refusals kind
+# by kind, the contract's loop in code, the scratchpad at a run's end, a run as the chat requests
+# it would send, the tasks the contract loses, the loops' exit states, validation that is no longer an oracle (a look-alike tool), wrong
 # arguments, the step budget and the replan limit swept, the contract beside real frameworks,
 # and a second exercise. Its many-seed cells take a while; a bar shows their progress.
 #
@@ -471,7 +471,7 @@ rules = [
     ("CT9", "replan (tokens)", f"{plan_cost} sub-plan length + {costs.REPLAN_CONTEXT_TOKENS}"),
     ("CT9", "tool call (tokens)", call_cost),
     ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
-    ("CT10", "tool call (simulated seconds)", "its tool's duration, below"),
+    ("CT10", "tool call (simulated seconds)", "its tool's duration, in the tools' table"),
     ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
     ("CT11", "max_steps (steps)", f"{DEFAULTS.max_steps}"),
     ("CT11", "max_tokens (tokens)", f"{DEFAULTS.max_tokens}"),
