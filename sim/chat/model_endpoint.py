@@ -34,6 +34,7 @@ import math
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -491,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"serving {MODEL} at {base_url}; model names {MODEL}@seed=N&task=GNN; Ctrl-C stops",
                 flush=True,
             )
-            threading.Event().wait()
+            while True:  # short sleeps: Ctrl-C's signal may reach a server thread, and the main
+                time.sleep(0.2)  # thread, which raises KeyboardInterrupt, sees it when it wakes
     except KeyboardInterrupt:
         pass
     except OSError as error:  # the port is taken or not ours to open
