@@ -5,8 +5,10 @@ switched off; each framework is imported here lazily. Each tool runs `sim.model.
 the run's state, folded as the single loop folds."""
 
 import asyncio
+import functools
 import json
 import os
+import ssl
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -68,6 +70,20 @@ class _Tools:
         fold(tool, self.state, observation)
         self.record.held = self.state.get("result")
         return json.dumps(observation)
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context for every client made here. The endpoint is plain http on loopback and never uses
+    it, but a client left to make its own reads the system's CA file each time (about 20 ms)."""
+    return ssl.create_default_context()
+
+
+def http_client(asynchronous: bool = False):
+    """An HTTP client for an OpenAI client, openai's default one with the shared TLS context."""
+    from openai import DefaultAsyncHttpxClient, DefaultHttpxClient
+
+    return (DefaultAsyncHttpxClient if asynchronous else DefaultHttpxClient)(verify=_tls())
 
 
 def check_base_url(base_url: object) -> str:
@@ -140,7 +156,8 @@ def run_langgraph(task, seed: int, base_url: str,
             usage = (response.llm_output or {}).get("token_usage", {})
             record.tokens += usage.get("total_tokens", 0)
 
-    chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10)
+    chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10,
+                      http_client=http_client(), http_async_client=http_client(asynchronous=True))  # fmt: skip
     with warnings.catch_warnings():  # moved to langchain.agents in LangGraph 1.0; still here
         warnings.simplefilter("ignore")
         agent = create_react_agent(chat, list(langchain_tools(calls).values()), prompt=SYSTEM_LOOP)
@@ -198,7 +215,8 @@ def run_openai_agents(task, seed: int, base_url: str, max_turns: int | None = No
         return FunctionTool(name=name, description=schema["function"]["description"],
                             params_json_schema=schema["function"]["parameters"], on_invoke_tool=invoke)  # fmt: skip
 
-    client = AsyncOpenAI(base_url=base_url, api_key="none", max_retries=0, timeout=10)
+    client = AsyncOpenAI(base_url=base_url, api_key="none", max_retries=0, timeout=10,
+                         http_client=http_client(asynchronous=True))  # fmt: skip
     agent = Agent(name="sim", instructions=SYSTEM_LOOP, tools=[tool_of(s) for s in tool_schemas()],
                   model=OpenAIChatCompletionsModel(model=model, openai_client=client))  # fmt: skip
 
@@ -273,7 +291,8 @@ def run_smolagents(task, seed: int, base_url: str, max_steps: int | None = None)
             record.errors += 1
 
     chat = OpenAIServerModel(model_id=model, api_base=base_url, api_key="none",
-                             client_kwargs={"max_retries": 0, "timeout": 10})  # fmt: skip
+                             client_kwargs={"max_retries": 0, "timeout": 10,
+                                            "http_client": http_client()})  # fmt: skip
     agent = ToolCallingAgent(tools=[SimTool(s) for s in tool_schemas()], model=chat, max_steps=record.bound,
                              verbosity_level=LogLevel.OFF, step_callbacks={ActionStep: count})  # fmt: skip
     result = agent.run(task.request, return_full_result=True)
@@ -292,7 +311,9 @@ def run_course_loop(task, seed: int, base_url: str, max_steps: int | None = None
     from openai import OpenAI
 
     messages, tools = head(SYSTEM_LOOP, task.request), tool_schemas()
-    with OpenAI(base_url=base_url, api_key="none", max_retries=0, timeout=10) as client:
+    with OpenAI(
+        base_url=base_url, api_key="none", max_retries=0, timeout=10, http_client=http_client()
+    ) as client:
         while record.requests < record.bound:
             reply = client.chat.completions.create(model=model, messages=messages, tools=tools)
             record.requests, record.tokens = record.requests + 1, record.tokens + reply.usage.total_tokens

@@ -28,6 +28,7 @@ from sim.chat.frameworks import (
     _finish,
     _Tools,
     check_base_url,
+    http_client,
     langchain_tools,
 )
 from sim.chat.messages import SYSTEM_EXECUTOR, SYSTEM_PLANNER, head, planner_messages
@@ -159,7 +160,8 @@ def run_langgraph_plan_execute(task, seed: int, base_url: str, recursion_limit: 
     os.environ.update(OFFLINE_ENV)
     record = PlanGraphRun(FRAMEWORK, task.name, seed, bound)
     model = f"{MODEL}@seed={seed}&task={task.name}"
-    chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10)
+    chat = ChatOpenAI(model=model, base_url=base_url, api_key="none", max_retries=0, timeout=10,
+                      http_client=http_client(), http_async_client=http_client(asynchronous=True))  # fmt: skip
     graph = plan_graph(task, chat, langchain_tools(_Tools(task, record)), record, replan, budget)
     try:
         state = graph.invoke({"answer": None}, config={"recursion_limit": bound})
