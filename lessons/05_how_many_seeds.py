@@ -337,17 +337,9 @@ path = figures.save_figure(figures_how_many_seeds.draw_coverage(coverage), "05_h
 display(Image(filename=path))
 
 # %% [markdown]
-# A coverage share is itself measured on a finite number of studies, so it has its own
-# interval: Clopper-Pearson's, an exact interval for a share counted as k of n
-# (`scipy.stats.binomtest`). At 100 seeds per study there are only 100 studies:
+# The 2-seed studies whose two success differences are equal, counted:
 
 # %%
-for label, table in coverage.items():
-    row = table[(table["n_seeds"] == 100) & (table["method"] == "t")].iloc[0]
-    say(
-        f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
-        f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]"
-    )
 ties = (np.ptp(intervals.disjoint_studies(coverage_data["success difference"], 2), axis=1) == 0).mean()
 say(f"2-seed studies whose 2 success differences are equal (a zero-width interval): {ties:.3f}")
 
@@ -363,7 +355,7 @@ say(f"2-seed studies whose 2 success differences are equal (a zero-width interva
 #   From 30 seeds on the methods agree within the noise of the coverage shares themselves.
 # - **The t interval holds** from 5 seeds on: 0.968, 0.956 and 0.943 for success at 5, 10 and
 #   30 seeds, 0.949 to 0.952 for tokens. At 100 seeds the shares, 0.91 and 0.97, rest on 100
-#   studies only; their own intervals, [0.836, 0.958] and [0.915, 0.994], both hold 95 %.
+#   studies only; how sure they are is in Going further.
 #
 # So from here on every interval of a mean over seeds in this lesson, and in its panel, is a t
 # interval: its coverage holds at the sizes it is used at (10 seeds and more), and the
@@ -467,12 +459,14 @@ say(
 # ## Exercises
 #
 # 1. **Power, computed and checked.** Choose your own first seed `MY_SEED`. Run both setups at
-#    the lesson's budget over the 5,000 seeds from it (`run_batch`), take the per-seed
-#    difference in tasks solved, cut it into 50 disjoint studies of 100 seeds, and compute the
-#    share of studies whose 95 % t interval leaves zero out, on either side
-#    (`scipy.stats.ttest_1samp(...).confidence_interval()` per study, or `intervals.t_interval`
-#    on all at once). Put the share into `my_power` and run the check: it says right or wrong,
-#    never the answer. Is it near the lesson's figure for 100 seeds?
+#    the lesson's budget over the 5,000 seeds from it (`study_seeds(5000, MY_SEED)`, then
+#    `run_batch` for each setup), take the per-seed difference in tasks solved (split minus
+#    single loop, each `.per_seed().solved`), cut it into 50 disjoint studies of 100 seeds
+#    (`intervals.disjoint_studies`), and compute the share of studies whose 95 % t interval
+#    leaves zero out, on either side (`intervals.t_interval` on all the studies at once, or
+#    `scipy.stats.ttest_1samp(...).confidence_interval()` per study). Put the share into
+#    `my_power` and run the check: it says right or wrong, never the answer. Is it near the
+#    lesson's figure for 100 seeds?
 #
 # More exercises, a second checked one among them, close Going further.
 
@@ -502,11 +496,11 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds to the core: why the percentile bootstrap is too narrow, common random
-# numbers, the closed form against the measured power, the difference as the seeds grow over
-# seeds and over tasks, tasks as clusters, the traps of small studies, pass^k, cost per success,
-# what carries over to real agents, further exercises and the sources. The tools it uses beyond
-# the core's:
+# What this part adds to the core: why the percentile bootstrap is too narrow, how sure a
+# coverage share is, common random numbers, the closed form against the measured power, the
+# difference as the seeds grow over seeds and over tasks, tasks as clusters, the traps of small
+# studies, pass^k, cost per success, what carries over to real agents, further exercises and the
+# sources. The tools it uses beyond the core's:
 
 # %%
 from scipy import stats
@@ -538,6 +532,24 @@ show(pd.DataFrame(rows))
 # %% [markdown]
 # The formula's width ratio, 0.109 at 2 seeds, 0.631 at 5 and 0.822 at 10, is what the measured
 # widths show (0.079, 0.613, 0.814 for success).
+#
+# ### How sure a coverage share is
+#
+# A coverage share is itself measured on a finite number of studies, so it has its own
+# interval: Clopper-Pearson's, an exact interval for a share counted as k of n
+# (`scipy.stats.binomtest`). At 100 seeds per study the core's table rests on only 100 studies:
+
+# %%
+for label, table in coverage.items():
+    row = table[(table["n_seeds"] == 100) & (table["method"] == "t")].iloc[0]
+    say(
+        f"{label}, t interval, 100 seeds: coverage {row.coverage:.2f} of {row.studies} studies, "
+        f"its interval [{row.coverage_low:.3f}, {row.coverage_high:.3f}]"
+    )
+
+# %% [markdown]
+# Both intervals, [0.836, 0.958] and [0.915, 0.994], hold 95 %: at 100 seeds the t interval's
+# shares of 0.91 and 0.97 are within what 100 studies can tell apart from 95 %.
 #
 # ### Common random numbers
 #
