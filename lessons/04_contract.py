@@ -186,7 +186,8 @@ print(pd.DataFrame([step.model_dump() for step in first_plan.steps]).to_string(i
 # %%
 for problem in plan_schema.validate_plan(first_plan, INITIAL):
     say(f"{problem.kind} at {problem.step}: {problem.message}")
-say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:2])}")
+refusal = next(i for i, event in enumerate(g05.events) if event.kind == "refused")
+say(f"tool calls made before the refusal: {sum(e.kind == 'call' for e in g05.events[:refusal])}")
 
 # %% [markdown]
 # ## Preconditions during execution

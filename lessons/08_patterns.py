@@ -18,7 +18,8 @@
 # # Lesson 8 · Patterns, measured
 #
 # Guides for building agents teach patterns (reflect on an error, run independent calls at
-# once, guard a risky call, compact a long context), each with its authors' headline figure. Here 4 of them become rules of the course's world, measured on
+# once, guard a risky call, compact a long context), each with a headline figure. Here 4 of
+# them become rules of the course's world, measured on 100
 # [held-out seeds](../GLOSSARY.md#held-out) with the [interval](../GLOSSARY.md#interval) as
 # the verdict.
 #
@@ -48,7 +49,7 @@
 # ```
 #
 # The fourth runs a plan's independent steps at once. Each section sets the source's claim
-# beside the course's rule, on 100 held-out seeds.
+# beside the course's rule.
 
 # %%
 import pandas as pd
@@ -116,7 +117,8 @@ say(
 # %% [markdown]
 # A rule draws after the ordinary pick, from a stream of its own, so each pick it replaces is
 # logged (`revised_from`) and counted as a **flip**: wrong to right (w>r) or right to wrong
-# (r>w). Each rule runs against the same loop without reflection, on the same seeds.
+# (r>w). Each rule runs against the same loop without reflection, on the same seeds. The table
+# gives success, tokens and tool errors for a run of 24 tasks, the flips for one task's run.
 
 # %%
 RULES = {"RF1 feedback": {"reflection": "feedback"}, "RF2 intrinsic": {"reflection": "intrinsic"}}
@@ -141,8 +143,8 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
         "success": [interval(r, "success", "success", "+.4f") for r in table],
         "tokens": [interval(r, "tokens", "tokens", "+.0f") for r in table],
         "tool errors": [f"{r['tool errors']:+.2f}" for r in table],
-        "w>r": [f"{r['wrong to right']:.3f}" for r in table],
-        "r>w": [f"{r['right to wrong']:.3f}" for r in table],
+        "w>r a task": [f"{r['wrong to right']:.3f}" for r in table],
+        "r>w a task": [f"{r['right to wrong']:.3f}" for r in table],
     }
     show(pd.DataFrame(frame))
 
@@ -151,16 +153,15 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
 #
 # - By the rules: the tokens (40 an error with feedback, as `self_critique`; 40 a pick
 #   without) and the flip shares of critique without feedback, 0.1 and 0.05.
-# - Set by no share, but by `SUPPLIERS` and the tasks' chains: the feedback names the supplier
-#   of the missing field, one link back (after `tariff` fails before any reading,
-#   `consumption`, while the job needs `read_meter`). That is where the 2 loops part.
+# - Set by `SUPPLIERS` and the tasks' chains: the feedback names the missing field's supplier,
+#   one link back (after `tariff` fails before any reading, `consumption`, not `read_meter`).
 # - Single loop: the pick after a failed call is a fresh draw, often right already, so
 #   feedback (RF1) turns right picks wrong more often than wrong picks right, adds tool
 #   errors, and its success interval holds zero.
-# - Split: the blind executor would otherwise walk on through a wrong plan, so with feedback
-#   the success interval lies above zero, with fewer tool errors. Once a tenth of the
-#   feedback misleads (RF3 0.1), its interval holds zero; the intervals overlap, so the gain
-#   is no longer sure, not shown gone.
+# - Split: its blind executor has no error handling and walks on through a wrong plan, so
+#   with feedback the success interval lies above zero, with fewer tool errors: a gain over
+#   the weakest baseline. At RF3 0.1 its interval holds zero and overlaps RF1's: the gain is
+#   no longer sure, not shown gone.
 # - Critique without feedback (RF2) sees no error at all: in the split its success interval
 #   lies below zero, the direction Huang et al. report, here set by the rule's shares.
 #
@@ -234,9 +235,10 @@ say(
 # same draws, so they make the same calls and reach the same success whenever no bound stops
 # a run. By the clock rules a right run of width 4 takes 21 seconds in sequence and 9 in
 # parallel, a speed-up of at most 21/9 = 2.33; parallel tokens are never higher by
-# construction, since one step carries the context once for all its calls. What emerges is
+# construction. What emerges is
 # how far the mean falls below that cap: each replan is a planner call that no schedule
-# shortens. So the speed-up grows with the graph's width and shrinks with each replan.
+# shortens. So the speed-up grows with the graph's width and shrinks with each replan (Going
+# further prints it by replans).
 # LLMCompiler's "up to 3.7x" is a best case against ReAct, a model call for each tool call;
 # here executor turns take no seconds.
 #
@@ -287,7 +289,8 @@ grids = {
     mode: review_runs(RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer=mode), SEEDS)
     for mode in progress(MODES, "the reviewer, off, blocking, parallel")
 }
-DIGITS = {"success": 3, "tokens": 0, "seconds": 1, "wrong writes made": 2, "right writes made": 2}
+DIGITS = {"success": 3, "success, no wrong write": 3, "tokens": 0, "seconds": 1}
+DIGITS |= {"wrong writes made": 2, "right writes made": 2}
 headline = {}
 for mode in MODES[1:]:
     t = review_differences(review_units(grids[mode]), review_units(grids[None]), tuple(DIGITS))
@@ -301,14 +304,16 @@ show(pd.DataFrame(headline, index=list(DIGITS)).rename_axis("unit").reset_index(
 # **What the rules put there and what emerges.**
 #
 # - By the rules: a review's 100 tokens and 3 seconds; that a blocked write is never made;
-#   that a trip ends the run after the write, with no answer; and the reviewer's skill: it
-#   knows a wrong write and refuses it with share `CATCH_SHARE`, so the fall in wrong writes
-#   follows from that share.
-# - Blocking: success counts the answer held, not the record written, so the reviewer shows
-#   in the write counts: its success interval holds zero while its wrong writes fall.
-# - Parallel (RV3) is the course's own design, not the SDK's default for tool calls: it refuses with the same shares, but after the write, and a trip costs the run
-#   its answer, so its success interval lies below zero; its shorter runs spend fewer tokens
-#   and seconds than no reviewer, bought with lost answers.
+#   that a trip ends the run with no answer; and the fall in wrong writes, set by the
+#   reviewer's skill, `CATCH_SHARE`.
+# - Success counts the answer held, not the record written, so the table also counts
+#   **success, no wrong write**: the answer held and no wrong record written.
+# - Blocking: plain success holds zero while wrong writes fall; with no wrong write it solves
+#   more, +0.054 [+0.045, +0.064] of the tasks.
+# - Parallel (RV3), the course's own design, not the SDK's default for tool calls, refuses with
+#   the same shares but after the write, and a trip costs the run its answer. Its success
+#   interval lies below zero on both counts, -0.122 and -0.065; its shorter runs spend fewer
+#   tokens and seconds, bought with lost answers.
 # - What emerges: how many wrong writes there are to catch, and so what the trips cost.
 #
 # ## 4 · A compacted trace
@@ -372,7 +377,7 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 # What emerges is how often a pick needs a field only in the summary, and the extra steps
 # those misses cost: the saving peaks at 1.3 % of the tokens (k = 2), and keeping 1 call
 # costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
-# pile up; these runs are at most 8 steps. What a real summary loses the simulator cannot say.
+# pile up; these runs are at most 8 steps.
 #
 # ## Summary
 #
@@ -383,10 +388,8 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 # reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, no longer sure once a tenth of the feedback misleads
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
-# a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share), with no success difference measured; the course's parallel design catches them after the write and loses answers
+# a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers
 # a compacted trace | Anthropic, as reported: 84 % fewer tokens over 100 turns | at most 1.3 % saved in these short runs; tasks lost when too little is kept
-#
-# In each, the rule sets the costs and caps; the rest of the model sets the effect's size.
 #
 # ## Exercises
 #

@@ -20,7 +20,16 @@ COUNTS = (  # review_counts' names, in order
     "right writes lost", "empty writes refused", "trips", "trips on a wrong write", "trips on a right write",
     "tokens before trips", "seconds before trips",
 )  # fmt: skip
-PER_SEED_UNITS = ("success", "tokens", "seconds", "wrong writes made", "right writes made")
+# "success, no wrong write": the answer held and no wrong record written (the course's unit for a
+# reviewer, whose work shows in the records: plain success counts the answer held, written or not)
+PER_SEED_UNITS = (
+    "success",
+    "success, no wrong write",
+    "tokens",
+    "seconds",
+    "wrong writes made",
+    "right writes made",
+)
 
 
 def review_runs(config: RunConfig, seeds) -> tuple[tuple[Run, ...], ...]:
@@ -85,6 +94,7 @@ def review_units(grid: tuple[tuple[Run, ...], ...]) -> pd.DataFrame:
             wrong = sum(made)
             rows[position] += (
                 is_correct(run) / len(TASKS),
+                (is_correct(run) and not wrong) / len(TASKS),
                 run.tokens,
                 run_seconds(run),
                 wrong,
