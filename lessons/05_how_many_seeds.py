@@ -170,7 +170,7 @@ path = figures.save_figure(
 display(Image(filename=path))
 
 # %% [markdown]
-# Lesson 2's 2 runs were not far out in the spread, but they were few. The
+# Lesson 2's 2 runs were few, and one of them sat low in the spread. The
 # [single loop](../GLOSSARY.md#single-loop) solved 23 of 24 tasks on both runs, as 0.36 of all
 # seeds do. The split solved 21 tasks on [run A](../GLOSSARY.md#run), and only 0.07 of the seeds
 # do worse. With 2 runs, each setup's band is one draw from a spread this wide.
@@ -218,7 +218,7 @@ say(
 # direction. They differ on 3 units, in 2 ways:
 #
 # - On **success** and **tool errors** the rule says unmeasured and the intervals show an
-#   effect. The rule is cautious there, not wrong: 2 runs cannot show a loss of 0.19 tasks per
+#   effect. The rule is cautious there, not wrong: 2 runs can rarely show a loss of 0.19 tasks a
 #   run, and the size of the extra tool errors was out of its reach.
 # - On **tool calls** the rule says measured (3 and 4 fewer calls, above a band of 1), and
 #   10,000 seeds show the opposite: the split makes 0.86 *more* tool calls per run. A band of 1
@@ -309,7 +309,8 @@ say(
 # studies of N seeds (5,000 studies of 2 seeds, 2,000 of 5, and so on), compute each study's
 # interval, and count how often it holds the 10,000-seed value.
 # That value stands in for the truth: it is an estimate too, but from 100
-# times the seeds of the largest study checked. The methods: the t interval, and 2 kinds of
+# times the seeds of the largest study checked, and each study holds a hundredth or less of
+# its seeds. The methods: the t interval, and 2 kinds of
 # **bootstrap**, which draws the study's N values again with replacement, 1,000 times, and reads
 # the interval from the spread of the redrawn means: the percentile bootstrap, a common default,
 # takes the middle 95 % of them; BCa (Efron's bias-corrected and accelerated bootstrap) shifts
@@ -424,6 +425,11 @@ say(
     f"success at 500 seeds: formula {power.closed_form_power(d.std(ddof=1), d.mean(), 500):.3f}; measured "
     f"{int(at_500.excluding)} of {int(at_500.studies)} studies, interval [{ci.low:.3f}, {ci.high:.3f}]"
 )
+low, high = intervals.t_interval(d)
+few, many = (int(np.ceil(power.seeds_for_power(d.std(ddof=1), end))) for end in (low, high))
+say(
+    f"success: the effect's 95 % interval over the 10,000 seeds, [{low:+.2f}, {high:+.2f}], asks {few} to {many} seeds"
+)
 
 # %% [markdown]
 # The formula is a normal approximation: it uses z where the study's interval uses the wider t
@@ -434,7 +440,8 @@ say(
 # What decides is the effect against the
 # spread: [tool calls](../GLOSSARY.md#tool-call), +0.86 against 7.31, need 564.
 #
-# Here delta is the true effect, known from 10,000 seeds; a real study never knows it. Plan with
+# Here delta is itself an estimate from 10,000 seeds: over its interval, [-0.22, -0.16], success
+# asks 424 to 837 seeds, so 579 is an estimate too. A real study never knows delta. Plan with
 # the smallest effect worth finding and sigma from a pilot, as Bjarnason et al. (2026) recommend.
 # And say what the count speaks for: every interval and seed count here is over seeds, so it
 # answers for these 24 tasks run at other seeds, not for other tasks (Going further shows how
@@ -450,9 +457,9 @@ say(
 #   the setups correlate between -0.013 and -0.005. Tasks do pair (0.972 across tasks).
 # - In this simulator the t interval covers from 5 seeds on; the percentile bootstrap and BCa fall short below 30
 #   (0.843 and 0.845 at 5 seeds for success), and at 2 seeds no method covers success.
-# - The split's loss, 0.19 fewer tasks per 24-task run (0.79 %), needs 579 seeds for 80 % power
-#   by the normal closed form, which asks too few at small N; a 100-seed study shows it 0.2 of
-#   the time.
+# - The split's loss, 0.19 fewer tasks per 24-task run (0.79 %), needs about 579 seeds (424 to
+#   837 over the effect's own interval) for 80 % power by the normal closed form, which asks too
+#   few at small N; a 100-seed study shows it 0.2 of the time.
 # - These seed counts and intervals are over seeds: they answer for these 24 tasks, not for
 #   tasks in general.
 #
