@@ -404,7 +404,7 @@ for seed in SEEDS:
 #   (tool calls) and give no verdict on 2 (success, tool errors). On these 24 tasks the 10,000
 #   seeds resolve every unit: the split solves fewer tasks and makes more tool calls and more
 #   tool errors; it uses fewer tokens.
-# - All of this holds under three of the model's rules: every plan position is right with one
+# - All of this holds under 3 of the model's rules: every plan position is right with one
 #   flat share (AA24), the planner knows how long the plan must be (AA29), and the executor
 #   knows whether the job is done (AA27). A real agent has none of these.
 #
