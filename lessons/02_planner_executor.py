@@ -431,8 +431,9 @@ for budget in (6, 7, BUDGET):
 #    small budget?
 # 3. Pick a record task (sequence of length 4) in the task picker and find a seed where its plan is
 #    wrong at the first position. How many tool errors does the blind executor pay?
-# 4. Tokens count alike only where success does. Find the smallest budget at which the split uses
-#    fewer tokens per solved task than the single loop on both runs.
+# 4. A token saving is worth less if it comes with fewer tasks solved. Divide each run's tokens by
+#    its tasks solved (tokens per solved task) and find the smallest budget at which the split
+#    spends fewer tokens per solved task than the single loop on both runs.
 #
 # The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
 # say); the checks compute the answers for that seed and say right or wrong, with a hint of the

@@ -1035,7 +1035,7 @@ for n in reliability.TRIAL_COUNTS:
     )
 
 # %% [markdown]
-# The estimator is unbiased, not precise. With 4 trials a task, one benchmark's pass^4 for the
+# One benchmark's estimate is far from precise. With 4 trials a task, its pass^4 for the
 # single loop lands anywhere from 0.667 to 0.917 (its 5th to 95th percentile over the studies)
 # around 0.8041; with 8 trials, pass^8 from 0.542 to 0.792 around 0.6851 (standard deviation
 # 0.0797). The 2 setups' pass^8 over 10,000 seeds, 0.6851 and 0.6398, lie well inside each
