@@ -261,7 +261,8 @@ show(pd.DataFrame(rows))
 # %% [markdown]
 # In the third row the record task holds the right amount, so by the original measure its
 # answer is correct, yet the record was never written: PARTIAL_SUCCESS, a false alarm where the
-# runtime is stricter than the answer measure.
+# runtime is stricter than the answer measure. That measure is the source's, and lenient here: it
+# scores a record task by the amount held, written or not (lesson 8 also counts the writes).
 #
 # ## G05 under the contract, beside G05 under the split
 #
