@@ -48,8 +48,7 @@
 #     trace --> pick
 # ```
 #
-# The fourth runs a plan's independent steps at once. Each section sets the source's claim
-# beside the course's rule.
+# The fourth runs a plan's independent steps at once.
 
 # %%
 import pandas as pd
@@ -96,9 +95,9 @@ say(
 )
 
 # %% [markdown]
-# Lesson 1's `self_critique` switch charges 40 tokens a tool error and changes no draw, so it
-# can only cost; it is the single loop's baseline row below. The course's rules let a
-# reflection change the next pick (option `reflection`: `feedback` or `intrinsic`):
+# Lesson 1's `self_critique` (40 tokens a tool error, no draw changed) is the single loop's
+# baseline row below. The course's rules let a reflection change the next pick (option
+# `reflection`: `feedback` or `intrinsic`):
 #
 # rule | what it says
 # --- | ---
@@ -117,8 +116,8 @@ say(
 # %% [markdown]
 # A rule draws after the ordinary pick, from a stream of its own, so each pick it replaces is
 # logged (`revised_from`) and counted as a **flip**: wrong to right (w>r) or right to wrong
-# (r>w). Each rule runs against the same loop without reflection, on the same seeds. The table
-# gives success, tokens and tool errors for a run of 24 tasks, the flips for one task's run.
+# (r>w). Each rule runs against the same loop without reflection, on the same seeds. Flips are
+# counted a task, the rest a run of 24 tasks.
 
 # %%
 RULES = {"RF1 feedback": {"reflection": "feedback"}, "RF2 intrinsic": {"reflection": "intrinsic"}}
@@ -147,12 +146,17 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
         "r>w a task": [f"{r['right to wrong']:.3f}" for r in table],
     }
     show(pd.DataFrame(frame))
+RF3 = {"RF3 0.1": RunConfig("plan-execute", BUDGET, reflection="feedback", misleading_feedback=0.1)}
+row = reflection_table(RunConfig("plan-execute", BUDGET, reflection="feedback"), RF3, SEEDS).iloc[0]
+say(
+    f"planner + executor, RF3 0.1 minus RF1, same seeds: success {interval(row, 'success', 'success', '+.4f')}"
+)
 
 # %% [markdown]
 # **What the rules put there and what emerges.**
 #
 # - By the rules: the tokens (40 an error with feedback, as `self_critique`; 40 a pick
-#   without) and the flip shares of critique without feedback, 0.1 and 0.05.
+#   without) and critique's flip shares without feedback, 0.1 and 0.05.
 # - Set by `SUPPLIERS` and the tasks' chains: the feedback names the missing field's supplier,
 #   one link back (after `tariff` fails before any reading, `consumption`, not `read_meter`).
 # - Single loop: the pick after a failed call is a fresh draw, often right already, so
@@ -160,8 +164,8 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
 #   errors, and its success interval holds zero.
 # - Split: its blind executor has no error handling and walks on through a wrong plan, so
 #   with feedback the success interval lies above zero, with fewer tool errors: a gain over
-#   the weakest baseline. At RF3 0.1 its interval holds zero and overlaps RF1's: the gain is
-#   no longer sure, not shown gone.
+#   the weakest baseline. At RF3 0.1 its interval against no reflection holds zero, and on the
+#   same seeds it solves less than RF1, -0.0058 [-0.0099, -0.0018]: misleading feedback costs.
 # - Critique without feedback (RF2) sees no error at all: in the split its success interval
 #   lies below zero, the direction Huang et al. report, here set by the rule's shares.
 #
@@ -306,15 +310,15 @@ show(pd.DataFrame(headline, index=list(DIGITS)).rename_axis("unit").reset_index(
 # - By the rules: a review's 100 tokens and 3 seconds; that a blocked write is never made;
 #   that a trip ends the run with no answer; and the fall in wrong writes, set by the
 #   reviewer's skill, `CATCH_SHARE`.
-# - Success counts the answer held, not the record written, so the table also counts
-#   **success, no wrong write**: the answer held and no wrong record written.
+# - Success counts the answer held, written or not, so the table also counts **success, no
+#   wrong write**.
 # - Blocking: plain success holds zero while wrong writes fall; with no wrong write it solves
 #   more, +0.054 [+0.045, +0.064] of the tasks.
 # - Parallel (RV3), the course's own design, not the SDK's default for tool calls, refuses with
 #   the same shares but after the write, and a trip costs the run its answer. Its success
 #   interval lies below zero on both counts, -0.122 and -0.065; its shorter runs spend fewer
 #   tokens and seconds, bought with lost answers.
-# - What emerges: how many wrong writes there are to catch, and so what the trips cost.
+# - What emerges: how many wrong writes there are to catch.
 #
 # ## 4 · A compacted trace
 #
@@ -343,8 +347,7 @@ say(
 # CP1, the cost | A step re-sends only the last k calls in full (22 tokens a call in the single loop, 10 in the executor) and, when the trace holds more, a summary of the earlier ones: `SUMMARY_TOKENS` once plus `SUMMARY_TOKENS_PER_CALL` a summarized call.
 # CP2, the loss | When the right tool needs a field that only a summarized call produced, a right pick stays right only with share `SUMMARY_RECALL`, else the model takes another tool at random. The split's executor follows its plan blindly, so CP2 touches only its picks after the plan.
 #
-# The tools still get the whole state: compaction changes what the model re-reads, not what
-# the agent holds.
+# The tools still get the whole state: compaction changes only what the model re-reads.
 
 # %%
 say(
@@ -375,17 +378,17 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 # share of right picks kept: a summarized call saves 22 - 4 tokens in the single loop against
 # the summary's 20 once, so compaction pays only when several calls are summarized at once.
 # What emerges is how often a pick needs a field only in the summary, and the extra steps
-# those misses cost: the saving peaks at 1.3 % of the tokens (k = 2), and keeping 1 call
+# those misses cost: the largest saving is 1.3 % of the tokens (k = 2), and keeping 1 call
 # costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
-# pile up; these runs are at most 8 steps.
+# pile up; these tasks take 1 to 4 calls.
 #
 # ## Summary
 #
-# Each source's headline beside what the course's rule gives here, over 100 held-out seeds:
+# Each source's headline beside the course's rule, over 100 held-out seeds:
 #
 # pattern | the source says | the course's rule gives
 # --- | --- | ---
-# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, no longer sure once a tenth of the feedback misleads
+# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, smaller and no longer sure once a tenth of the feedback misleads
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
 # a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers
