@@ -609,14 +609,10 @@ for unit in beside["unit"]:  # each setup's totals a seed, one row a pair: (firs
     say(
         f"{unit}: measured the right way in {100 * right:.1f} % of {pairs} pairs, the wrong way in {100 * wrong:.1f} %"
     )
-    if unit == "tokens":
-        say(
-            f"    single loop's token band over the pairs: median {np.median(np.ptp(one, axis=1)):.0f} tokens"
-        )
 
 # %% [markdown]
 # The band rule is cautious, not safe. Steps, whose rise the planning step gives by rule, come out
 # measured in 92.3 % of pairs; tokens in only 36.0 %: the single loop's band of 16 at runs A and B is
-# far below its median of 822, so these two runs were lucky. Tool calls are measured the right way in
-# 7.0 % of pairs and the wrong way in 4.3 %, as at runs A and B. A two-run "measured" is a claim to
-# check against many seeds; lesson 5 says how many are enough.
+# far below its median of 822 (printed in the core), so these two runs were lucky. Tool calls are
+# measured the right way in 7.0 % of pairs and the wrong way in 4.3 %, as at runs A and B. A
+# two-run "measured" is a claim to check against many seeds; lesson 5 says how many are enough.
