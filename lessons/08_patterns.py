@@ -40,7 +40,7 @@
 #
 # ```mermaid
 # flowchart TD
-#     request["request"] --> pick["the model picks a tool<br/>(reflection: after a tool error)"]
+#     request["request"] --> pick["the model picks a tool<br/>(reflection: after a tool error,<br/>or a critique of every pick)"]
 #     pick --> review{"a side-effect call?<br/>(reviewer)"}
 #     review -- "no" --> runs["the tool runs"]
 #     review -- "yes: a verdict first,<br/>or beside it" --> runs
@@ -48,7 +48,9 @@
 #     trace --> pick
 # ```
 #
-# The fourth runs a plan's independent steps at once.
+# The fourth runs a plan's independent steps at once. Reflection and the reviewer are model
+# calls, so their rules may know what the model knows (whether the job is done, the correct
+# answer); the loop sees only what they return.
 
 # %%
 import pandas as pd
@@ -61,7 +63,7 @@ from sim.engine.plan_schema import tool_seconds
 from sim.exercises.patterns import check_reflection_flips, check_review_prevented
 from sim.measurement import harness
 from sim.measurement.compaction_sweep import compaction_table
-from sim.measurement.fan_out import fan_out_outcomes, schedule_table, speedup_table
+from sim.measurement.fan_out import fan_out_outcomes, speedup_table
 from sim.measurement.reflection_flips import reflection_table
 from sim.measurement.review_counts import review_differences, review_runs, review_units
 from sim.model import compaction, costs
@@ -70,6 +72,13 @@ from sim.model import reflection as rf
 from sim.model import review as rv
 from sim.presentation.progress import progress
 from sim.presentation.screen import say, show
+from sim.presentation.tables_patterns import (
+    compaction_frame,
+    interval_text,
+    reflection_frame,
+    review_frame,
+    speedup_frame,
+)
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 BUDGET, SEED = sim.DEFAULT_BUDGET, sim.DEFAULT_SEED
@@ -95,15 +104,15 @@ say(
 )
 
 # %% [markdown]
-# Lesson 1's `self_critique` (40 tokens a tool error, no draw changed) is the single loop's
-# baseline row below. The course's rules let a reflection change the next pick (option
+# Lesson 1's `self_critique` (its tokens a tool error printed below, no draw changed) is the
+# single loop's baseline row. The course's rules let a reflection change the next pick (option
 # `reflection`: `feedback` or `intrinsic`):
 #
 # rule | what it says
 # --- | ---
-# RF1, feedback | After a tool error the model reflects (`REFLECTION_TOKENS`). With share `FEEDBACK_SHARE` its next pick, while the job is not done, is the tool that supplies the first field the failed tool lacked (`SUPPLIERS`); otherwise its ordinary pick.
-# RF2, intrinsic | Every pick made while the job is not done is critiqued before its call, with no feedback (`INTRINSIC_TOKENS`): a right pick turns wrong with share `RIGHT_TO_WRONG`, a wrong one right with share `WRONG_TO_RIGHT`.
-# RF3, misleading | Under RF1, with share `misleading_feedback` the feedback names another tool than the supplier, drawn at random (it may be the right one).
+# feedback (RF1) | After a tool error the model reflects (`REFLECTION_TOKENS`). With share `FEEDBACK_SHARE` its next pick, while the job is not done, is the tool that supplies the first field the failed tool lacked (`SUPPLIERS`); otherwise its ordinary pick.
+# intrinsic critique (RF2) | Every pick made while the job is not done is critiqued before its call, with no feedback (`INTRINSIC_TOKENS`): a right pick turns wrong with share `RIGHT_TO_WRONG`, a wrong one right with share `WRONG_TO_RIGHT`.
+# misleading feedback (RF3) | Under RF1, with share `misleading_feedback` the feedback names another tool than the supplier, drawn at random (it may be the right one).
 
 # %%
 say(
@@ -111,13 +120,14 @@ say(
     f"RF2: RIGHT_TO_WRONG {rf.RIGHT_TO_WRONG}, WRONG_TO_RIGHT {rf.WRONG_TO_RIGHT}, "
     f"INTRINSIC_TOKENS {rf.INTRINSIC_TOKENS}",
     "SUPPLIERS: " + ", ".join(f"{name} <- {tool}" for name, tool in rf.SUPPLIERS.items()),
+    f"self_critique (lesson 1): {costs.SELF_CRITIQUE_TOKENS} tokens a tool error",
 )
 
 # %% [markdown]
 # A rule draws after the ordinary pick, from a stream of its own, so each pick it replaces is
-# logged (`revised_from`) and counted as a **flip**: wrong to right (w>r) or right to wrong
-# (r>w). Each rule runs against the same loop without reflection, on the same seeds. Flips are
-# counted a task, the rest a run of 24 tasks.
+# logged (`revised_from`) and counted as a **flip**: wrong→right or right→wrong. Each rule runs
+# against the same loop without reflection, on the same seeds. In the tables success, tokens and
+# tool errors are differences for a run of 24 tasks; the flips are counted for one task's run.
 
 # %%
 RULES = {"RF1 feedback": {"reflection": "feedback"}, "RF2 intrinsic": {"reflection": "intrinsic"}}
@@ -128,37 +138,23 @@ VARIANTS = {
 }
 
 
-def interval(row, mean, unit, form):
-    """A mean difference and its 95 % interval (`unit` low, high), as the tables print it."""
-    return f"{row[mean]:{form}} [{row[unit + ' low']:{form}}, {row[unit + ' high']:{form}}]"
-
-
 for setup, variants in progress(VARIANTS.items(), "the reflection rules, both loops"):
     configs = {name: RunConfig(setup, BUDGET, **options) for name, options in variants.items()}
-    table = reflection_table(RunConfig(setup, BUDGET), configs, SEEDS).to_dict("records")
-    say(f"{sim.SETUP_LABELS[setup]}: rule minus no reflection, a run of 24 tasks, mean [95 % interval]")
-    frame = {
-        "rule": [r["variant"] for r in table],
-        "success": [interval(r, "success", "success", "+.4f") for r in table],
-        "tokens": [interval(r, "tokens", "tokens", "+.0f") for r in table],
-        "tool errors": [f"{r['tool errors']:+.2f}" for r in table],
-        "w>r a task": [f"{r['wrong to right']:.3f}" for r in table],
-        "r>w a task": [f"{r['right to wrong']:.3f}" for r in table],
-    }
-    show(pd.DataFrame(frame))
+    table = reflection_table(RunConfig(setup, BUDGET), configs, SEEDS)
+    say(f"{sim.SETUP_LABELS[setup]}: rule minus no reflection, mean [95 % interval]; flips a task run")
+    show(reflection_frame(table))
 RF3 = {"RF3 0.1": RunConfig("plan-execute", BUDGET, reflection="feedback", misleading_feedback=0.1)}
 row = reflection_table(RunConfig("plan-execute", BUDGET, reflection="feedback"), RF3, SEEDS).iloc[0]
-say(
-    f"planner + executor, RF3 0.1 minus RF1, same seeds: success {interval(row, 'success', 'success', '+.4f')}"
-)
+difference = interval_text(row["success"], row["success low"], row["success high"], "+.4f")
+say(f"planner + executor, RF3 0.1 minus RF1, same seeds: success {difference}")
 
 # %% [markdown]
 # **What the rules put there and what emerges.**
 #
-# - By the rules: the tokens (40 an error with feedback, as `self_critique`; 40 a pick
-#   without) and critique's flip shares without feedback, 0.1 and 0.05.
-# - Set by `SUPPLIERS` and the tasks' chains: the feedback names the missing field's supplier,
-#   one link back (after `tariff` fails before any reading, `consumption`, not `read_meter`).
+# - By the rules: each reflection's 40 tokens (after an error with feedback, as
+#   `self_critique`; on every pick without) and critique's flip shares, 0.1 and 0.05.
+# - Set by `SUPPLIERS`: the feedback names the missing field's supplier, one link back (after
+#   `tariff` fails before any reading, `consumption`, not `read_meter`).
 # - Single loop: the pick after a failed call is a fresh draw, often right already, so
 #   feedback (RF1) turns right picks wrong more often than wrong picks right, adds tool
 #   errors, and its success interval holds zero.
@@ -183,25 +179,23 @@ say(
 # %% [markdown]
 # "Up to" is the question: the speed-up depends on how wide the plan's graph is. Every right
 # plan for the 24 tasks is a chain, so the course adds tasks that fan out, F01 to F12
-# (option `parallel_steps` of lesson 4's contract):
+# (option `parallel_steps` of lesson 4's contract). The branches are given by the task, a
+# subscriber each; the planner writes only the tools at each branch's positions.
 #
 # rule | what it says
 # --- | ---
-# FO1, fan-out tasks | The total charge of k subscribers (k in `WIDTHS`, `TASKS_PER_WIDTH` tasks a width). Each subscriber is a branch (read_meter, consumption, tariff) with its own state.
-# FO2, the plan | One planner call writes all 3k positions, each right with share selection(1), else a random tool.
-# FO3, FO4, replans | A branch stops at a failed precondition, a tool error, or the end of its positions without the amount. When no branch can go on, one replan writes every failed branch's remaining positions, at most `max_replans` times.
-# PX1, parallel steps | A step runs every ready call at once and takes the longest call's seconds; its tokens are one executor step plus an observation a call. Off: one call a step, branch after branch.
-# FB1, bounds | `BOUND_FACTOR` times the longest right sequential run, the same for both schedules.
+# fan-out tasks (FO1) | The total charge of k subscribers (k in `WIDTHS`, `TASKS_PER_WIDTH` tasks a width). Each subscriber is a branch (read_meter, consumption, tariff) with its own state.
+# the plan (FO2) | One planner call writes all 3k positions, each right with share selection(1), else a random tool.
+# replans (FO3, FO4) | A branch stops at a failed precondition, a tool error, or the end of its positions without the amount. When no branch can go on, one replan writes every failed branch's remaining positions, at most `max_replans` times.
+# parallel steps (PX1) | A step runs every ready call at once and takes the longest call's seconds; its tokens are one executor step plus an observation a call. Off: one call a step, branch after branch.
+# bounds (FB1) | Steps, tokens, seconds and replans, each `BOUND_FACTOR` times the longest right sequential run, the same for both schedules (Going further prints them).
 #
 # The values, and the seconds a right run takes by width:
 
 # %%
-b = FAN_OUT_BOUNDS
 say(
     f"FO1: widths {', '.join(map(str, fo.WIDTHS))}, {fo.TASKS_PER_WIDTH} tasks a width; "
-    f"FO2: selection(1) = {sim.selection(1)}",
-    f"FB1: BOUND_FACTOR {fo.BOUND_FACTOR}: {b.max_steps} steps, {b.max_tokens} tokens, {b.max_seconds} s, "
-    f"{b.max_replans} replans",
+    f"FO2: selection(1) = {sim.selection(1)}"
 )
 branch = {tool: tool_seconds(tool) for tool in fo.BRANCH_SEQUENCE}
 calls = ", ".join(f"{tool} {seconds} s" for tool, seconds in branch.items())
@@ -217,21 +211,13 @@ for width in fo.WIDTHS:
 # parallel minus sequential, a run; each a mean [95 % interval].
 
 # %%
-speedups = speedup_table(SEEDS)
-digits = {"speedup": 2, "seconds": 1, "tokens": 0}
-columns = {
-    name: ["{:.{d}f} [{:.{d}f}, {:.{d}f}]".format(*(round(v, d) + 0 for v in t), d=d) for t in speedups[name]]
-    for name, d in digits.items()
-}  # round(v, d) + 0: no "-0.00"
-show(pd.DataFrame({"width": speedups["width"], **columns}).rename(columns={"speedup": "speed-up"}))
+show(speedup_frame(speedup_table(SEEDS)))
 sequential, parallel = fan_out_outcomes(SEEDS, False), fan_out_outcomes(SEEDS, True)
 differ = (sequential["calls"] != parallel["calls"]) | (sequential["correct"] != parallel["correct"])
 bound = sequential["bound"] | parallel["bound"]
-success = ", ".join(f"{s:.2f}" for s in schedule_table(SEEDS, True)["success"])
 say(
     f"runs whose calls or answer differ between the schedules: {int(differ.sum())} of {differ.size}, "
-    f"{int((differ & bound).sum())} of them stopped by an FB1 bound; runs a bound stopped: {int(bound.sum())}",
-    f"success by width, parallel steps: {success}",
+    f"{int((differ & bound).sum())} of them stopped by a bound"
 )
 
 # %% [markdown]
@@ -244,7 +230,7 @@ say(
 # shortens. So the speed-up grows with the graph's width and shrinks with each replan (Going
 # further prints it by replans).
 # LLMCompiler's "up to 3.7x" is a best case against ReAct, a model call for each tool call;
-# here executor turns take no seconds.
+# here the clock counts only the planner's calls and the tools' seconds (the values above).
 #
 # ## 3 · A reviewer that can refuse
 #
@@ -269,10 +255,10 @@ say(
 #
 # rule | what it says
 # --- | ---
-# RV1, the reviewer | Every `write_record` call is reviewed by a second model call (`REVIEW_TOKENS`, `REVIEW_SECONDS`). It refuses a wrong write with share `CATCH_SHARE`, a right one with share `FALSE_REFUSAL_SHARE`. A write is right only when a record task writes its correct answer for its subscriber.
-# RV2, blocking | The write waits for the verdict. A refused write is not made; the step counts as a tool error (`REFUSAL`) and the loop goes on.
-# RV3, parallel | The write runs beside the review. A refusal trips the run after the write, and the run returns no answer (as the SDK raises).
-# RV4, a clock | A step takes a model call (`MODEL_STEP_SECONDS`) plus its tool's seconds; blocking adds the review before the write, parallel only the review's overhang past it.
+# the reviewer (RV1) | Every `write_record` call is reviewed by a second model call (`REVIEW_TOKENS`, `REVIEW_SECONDS`). It refuses a wrong write with share `CATCH_SHARE`, a right one with share `FALSE_REFUSAL_SHARE`. A write is right only when a record task writes its correct answer for its subscriber.
+# blocking (RV2) | The write waits for the verdict. A refused write is not made; the step counts as a tool error (`REFUSAL`) and the loop goes on.
+# in parallel (RV3) | The write runs beside the review. A refusal trips the run after the write, and the run returns no answer (as the SDK raises).
+# a clock (RV4) | A step takes a model call (`MODEL_STEP_SECONDS`) plus its tool's seconds; blocking adds the review before the write, parallel only the review's overhang past it.
 
 # %%
 say(
@@ -284,8 +270,10 @@ say(
 
 # %% [markdown]
 # The single loop over the held-out seeds, with lesson 4's argument errors (AE1) at a share of
-# 0.1 so that there are wrong writes to catch. The headline: each reviewer minus the same loop
-# without one, on the same seeds, for a run of 24 tasks, each a mean [95 % interval]:
+# 0.1 so that there are wrong writes to catch. Success counts the answer held at the end,
+# written or not; **success, no wrong write** counts a task solved only when no wrong record
+# reached the world. The headline: each reviewer minus the same loop without one, on the same seeds, for a
+# run of 24 tasks, each a mean [95 % interval]:
 
 # %%
 MODES = (None, "blocking", "parallel")
@@ -295,14 +283,12 @@ grids = {
 }
 DIGITS = {"success": 3, "success, no wrong write": 3, "tokens": 0, "seconds": 1}
 DIGITS |= {"wrong writes made": 2, "right writes made": 2}
-headline = {}
-for mode in MODES[1:]:
-    t = review_differences(review_units(grids[mode]), review_units(grids[None]), tuple(DIGITS))
-    headline[f"{mode} - off"] = [
-        f"{t.loc[u, 'mean difference']:+.{d}f} [{t.loc[u, 'low']:+.{d}f}, {t.loc[u, 'high']:+.{d}f}]"
-        for u, d in DIGITS.items()
-    ]
-show(pd.DataFrame(headline, index=list(DIGITS)).rename_axis("unit").reset_index())
+units = {mode: review_units(grids[mode]) for mode in MODES}
+differences = {
+    f"{mode} - off": review_differences(units[mode], units[None], tuple(DIGITS)) for mode in MODES[1:]
+}
+show(review_frame(differences, DIGITS))
+say(f"off: {units[None]['wrong writes made'].mean():.2f} wrong writes made a run of 24 tasks")
 
 # %% [markdown]
 # **What the rules put there and what emerges.**
@@ -310,15 +296,14 @@ show(pd.DataFrame(headline, index=list(DIGITS)).rename_axis("unit").reset_index(
 # - By the rules: a review's 100 tokens and 3 seconds; that a blocked write is never made;
 #   that a trip ends the run with no answer; and the fall in wrong writes, set by the
 #   reviewer's skill, `CATCH_SHARE`.
-# - Success counts the answer held, written or not, so the table also counts **success, no
-#   wrong write**.
-# - Blocking: plain success holds zero while wrong writes fall; with no wrong write it solves
-#   more, +0.054 [+0.045, +0.064] of the tasks.
-# - Parallel (RV3), the course's own design, not the SDK's default for tool calls, refuses with
-#   the same shares but after the write, and a trip costs the run its answer. Its success
-#   interval lies below zero on both counts, -0.122 and -0.065; its shorter runs spend fewer
-#   tokens and seconds, bought with lost answers.
-# - What emerges: how many wrong writes there are to catch.
+# - Blocking: plain success holds zero while wrong writes fall, by 2.87 of the 3.27 a run; with
+#   no wrong write it solves more, +0.054 [+0.045, +0.064] of the tasks.
+# - The parallel reviewer (RV3), the course's own design, not the SDK's default for tool calls,
+#   refuses with the same shares but after the write, and a trip costs the run its answer. Its
+#   success interval lies below zero on both counts, -0.122 and -0.065. It makes fewer wrong
+#   writes and fewer right ones for the same reason: a trip ends the run, and the writes it
+#   would have made later are never made. Its shorter runs spend fewer tokens and seconds,
+#   bought with lost answers.
 #
 # ## 4 · A compacted trace
 #
@@ -344,8 +329,8 @@ say(
 #
 # rule | what it says
 # --- | ---
-# CP1, the cost | A step re-sends only the last k calls in full (22 tokens a call in the single loop, 10 in the executor) and, when the trace holds more, a summary of the earlier ones: `SUMMARY_TOKENS` once plus `SUMMARY_TOKENS_PER_CALL` a summarized call.
-# CP2, the loss | When the right tool needs a field that only a summarized call produced, a right pick stays right only with share `SUMMARY_RECALL`, else the model takes another tool at random. The split's executor follows its plan blindly, so CP2 touches only its picks after the plan.
+# the cost (CP1) | A step re-sends only the last k calls in full (22 tokens a call in the single loop, 10 in the executor) and, when the trace holds more, a summary of the earlier ones: `SUMMARY_TOKENS` once plus `SUMMARY_TOKENS_PER_CALL` a summarized call.
+# the loss (CP2) | When the right tool needs a field that only a summarized call produced, a right pick stays right only with share `SUMMARY_RECALL`, else the model takes another tool at random. The split's executor follows its plan blindly, so CP2 touches only its picks after the plan.
 #
 # The tools still get the whole state: compaction changes only what the model re-reads.
 
@@ -356,6 +341,8 @@ say(
     f"a single-loop step {costs.LOOP_STEP_TOKENS} + that",
     f"CP2: SUMMARY_RECALL {compaction.SUMMARY_RECALL}",
 )
+calls = [len(task.sequence) for task in sim.TASKS]
+say(f"the 24 tasks' right runs: {min(calls)} to {max(calls)} calls")
 
 # %% [markdown]
 # The single loop over the held-out seeds, keeping the last k calls (k from 1 to 6), against
@@ -365,11 +352,7 @@ say(
 # %%
 KEEP = range(1, 7)
 single = compaction_table("single-loop", KEEP, SEEDS, BUDGET)
-rows = single[single["keep_last"].notna()].to_dict("records")
-frame = {"k": [int(r["keep_last"]) for r in rows]}
-frame["success lost"] = [interval(r, "success lost", "success", "+.4f") for r in rows]
-frame["tokens saved"] = [interval(r, "tokens saved", "saved", "+.1f") for r in rows]
-show(pd.DataFrame(frame))
+show(compaction_frame(single))
 saved = single.set_index("keep_last")["tokens saved"] / single["tokens"].iloc[0]
 say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of the whole trace's tokens")
 
@@ -380,7 +363,7 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 # What emerges is how often a pick needs a field only in the summary, and the extra steps
 # those misses cost: the largest saving is 1.3 % of the tokens (k = 2), and keeping 1 call
 # costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
-# pile up; these tasks take 1 to 4 calls.
+# pile up; right runs here take 1 to 4 calls.
 #
 # ## Summary
 #
@@ -474,8 +457,9 @@ for kind in ("off", "feedback"):
     )
 
 # %% [markdown]
-# The plan's first position is wrong (`tariff` before any reading). Without the rule the
-# blind executor's first 3 calls fail. With it, the first error's feedback names
+# The planner's call is step 1, so the 7 executor steps listed make a run of 8. The plan's
+# first position is wrong (`tariff` before any reading). Without the rule the blind
+# executor's first 3 calls fail. With it, the first error's feedback names
 # `consumption`, already the plan's next position, so nothing is replaced; after
 # `consumption` fails for want of the readings, the feedback sends the executor to
 # `read_meter` in place of the plan's last position, and the run takes a step fewer. This
@@ -501,11 +485,16 @@ for event in run.events:
 # ### The speed-up by replans
 #
 # The fan-out runs split by how many replans a run needed: a run that needed none reaches
-# the cap of its width, and each replan pulls it down.
+# the cap of its width, and each replan pulls it down. The bounds (FB1) stop a run at:
 
 # %%
 from sim.measurement.fan_out import speedup_by_replans
 
+b = FAN_OUT_BOUNDS
+say(
+    f"FB1: BOUND_FACTOR {fo.BOUND_FACTOR}: {b.max_steps} steps, {b.max_tokens} tokens, {b.max_seconds} s, "
+    f"{b.max_replans} replans"
+)
 show(speedup_by_replans(SEEDS).round(2))
 
 # %% [markdown]
@@ -566,6 +555,8 @@ for mode in MODES:
         f"{mode or 'off':8}  writes at steps {writes}, verdicts {verdicts}; {ending}, tokens {run.tokens}, "
         f"seconds {run_seconds(run)}"
     )
+    if mode is None:
+        say("  steps: " + ", ".join(step_text(s) for s in run.log))
 say(f"correct answer of G15: {sim.correct_answer('G15')}")
 runs = [run for row in grids["blocking"] for run in row]
 refused = [run for run in runs if any(r.wrong and r.refused for r in run.reviews)]
@@ -573,7 +564,8 @@ mended = sum(any(not r.wrong and r.made for r in run.reviews) for run in refused
 say(f"blocking, held-out seeds: {mended} of {len(refused)} runs with a refused wrong write made a right one")
 
 # %% [markdown]
-# The retry is by the rules: the model's progress (AA27) does not advance on an error, so
+# In the step log `tariff` is followed by a second `consumption`, the stray pick. The retry is
+# by the rules: the model's progress (AA27) does not advance on an error, so
 # after a refused write that the job called for, its next pick aims at `write_record` again
 # with the same answer held. Only a fresh draw of the arguments (AE1) or a stray pick
 # changes what it writes, so few runs with a refused wrong write go on to a right one.
@@ -610,19 +602,8 @@ from sim.measurement.compaction_sweep import turn
 
 
 def show_compaction(table):
-    """A compaction table as the lesson prints it, and where its curve turns."""
-    rows = table.to_dict("records")
-    frame = pd.DataFrame(
-        {
-            "k": ["whole" if pd.isna(r["keep_last"]) else f"{int(r['keep_last'])}" for r in rows],
-            "success": table["success"].map("{:.4f}".format),
-            "tokens": table["tokens"].map("{:.0f}".format),
-            "tokens per solved": table["tokens per solved"].map("{:.1f}".format),
-        }
-    )
-    for name, unit, form in (("success lost", "success", "+.4f"), ("tokens saved", "saved", "+.1f")):
-        frame[name] = [interval(r, name, unit, form) if pd.notna(r["keep_last"]) else "" for r in rows]
-    show(frame)
+    """A compaction table in full, and where its curve turns."""
+    show(compaction_frame(table, full=True))
     where = turn(table)
     say(
         f"  turn: least tokens per solved task at k = {where['cheapest'] or 'none (the whole trace)'}; "
@@ -648,11 +629,12 @@ CHEAPEST = turn(single)["cheapest"]
 # with no pattern, with the source's `self_critique`, with each rule of this lesson (the
 # reviewers here without argument errors, so every point runs the same tasks under the same
 # model), and the compacted trace at its cheapest k. Each point's intervals are its own; the
-# sections' same-seed tables give the differences.
+# table's last column gives each pattern's success minus no pattern's on the same seeds.
 
 # %%
 from IPython.display import Image, display
 
+from sim.measurement.many_seeds import paired_difference
 from sim.measurement.reflection_flips import reflection_batch
 from sim.presentation import figures, figures_your_agent
 
@@ -673,14 +655,28 @@ plane = harness.cost_success(runs)
 drawn = figures_your_agent.draw_cost_success(plane, "(held-out, single loop, budget 8)")
 display(Image(filename=figures.save_figure(drawn, "08_patterns-cost-success")))
 rows = list(plane.itertuples())
+same_seeds = [paired_difference(runs["no pattern"], run, "success") for run in runs.values()]
 frame = {
     "pattern": plane["entrant"],
-    "success [95 % interval]": [f"{r.success:.4f} [{r.success_low:.4f}, {r.success_high:.4f}]" for r in rows],
-    "tokens per run [95 % interval]": [
-        f"{r.tokens:.0f} [{r.tokens_low:.0f}, {r.tokens_high:.0f}]" for r in rows
-    ],
+    "success": [interval_text(r.success, r.success_low, r.success_high, ".4f") for r in rows],
+    "tokens per run": [interval_text(r.tokens, r.tokens_low, r.tokens_high, ".0f") for r in rows],
+    "success minus no pattern": [interval_text(d["mean"], d["low"], d["high"], "+.4f") for d in same_seeds],
 }
+say("each a mean [95 % interval] over the held-out seeds")
 show(pd.DataFrame(frame))
+tripped = [r for row in review_runs(PLANE["RV3 parallel reviewer"], SEEDS) for r in row if r.tripped]
+on_wrong = sum(next(v for v in r.reviews if v.refused).wrong for r in tripped)
+say(
+    f"parallel reviewer here: {len(tripped)} of {len(SEEDS) * len(sim.TASKS)} task runs tripped, "
+    f"{on_wrong} on a wrong write, {len(tripped) - on_wrong} on a right one"
+)
+
+# %% [markdown]
+# The parallel reviewer's point lies far below the others: each of its 412 trips costs its run
+# the answer. Most fell on a wrong write, and there the rules differ from a world whose writes
+# cannot be undone: success counts the answer held at the end, so the loop without a reviewer
+# is counted as solving a task whenever it writes wrong and then goes on to hold the right
+# answer.
 
 # %% [markdown]
 # ### Exercises 3 and 4

@@ -2532,6 +2532,37 @@ def parallel_reviewer_as_stated() -> bool:
     return all(table.loc[unit, "high"] < 0 for unit in units)
 
 
+def parallel_trip_cuts_later_writes() -> bool:
+    """Lesson 8: the parallel reviewer makes fewer wrong writes and fewer right ones than no reviewer
+    (both intervals below zero), and wherever a task run's writes differ from its run without a
+    reviewer, the parallel run tripped and its writes are the first of those."""
+    from sim.measurement.review_counts import review_differences, review_runs, review_units, writes_made
+
+    grids = {mode: review_runs(sim.RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer=mode), _p8_seeds())
+             for mode in (None, "parallel")}  # fmt: skip
+    table = review_differences(review_units(grids["parallel"]), review_units(grids[None]))
+    fewer = all(table.loc[unit, "high"] < 0 for unit in ("wrong writes made", "right writes made"))
+    for off_row, parallel_row in zip(grids[None], grids["parallel"], strict=True):
+        for off, parallel in zip(off_row, parallel_row, strict=True):
+            made_off, made_parallel = writes_made(off), writes_made(parallel)
+            if made_off != made_parallel and not (
+                parallel.tripped and made_off[: len(made_parallel)] == made_parallel
+            ):
+                return False
+    return fewer
+
+
+def success_counts_the_answer_held() -> bool:
+    """Lesson 8: success counts the answer held at the end, so a task run without a reviewer that made a
+    wrong write and then held the correct answer counts as solved (the held-out runs hold such runs)."""
+    from sim.measurement.review_counts import review_runs, writes_made
+
+    grid = review_runs(sim.RunConfig("single-loop", BUDGET, argument_errors=0.1), _p8_seeds())
+    runs = [run for row in grid for run in row]
+    by_answer = all(sim.is_correct(run) == (run.answer == sim.correct_answer(run.task)) for run in runs)
+    return by_answer and any(any(writes_made(run)) and sim.is_correct(run) for run in runs)
+
+
 def loop_step_costs_60_plus_22() -> bool:
     """Lesson 1's rule: a single-loop step costs 60 + 22 a call in the trace."""
     return all(costs.loop_step_tokens(n) == 60 + 22 * n for n in range(12))
@@ -3331,7 +3362,7 @@ REGISTRY: dict[str, list] = {
         ("Every pick made while the job is not done is critiqued", NotAClaim("states the course's rule RF2")),
         ("A rule draws after the ordinary pick", ByRule(reflection_keeps_the_ordinary_pick_first)),
         ("Each rule runs against the same loop without reflection", NotAClaim("says what the table compares")),
-        ("By the rules: the tokens (40 an error with feedback, as", ByRule(rf1_charges_what_self_critique_charges)),
+        ("By the rules: each reflection's 40 tokens (after an error with feedback, as", ByRule(rf1_charges_what_self_critique_charges)),
         ("turns right picks wrong more often than wrong picks right", Holds(single_loop_rf1_as_stated)),
         ("interval lies above zero, with fewer tool errors", Holds(split_rf1_as_stated)),
         ("on the\nsame seeds it solves less than RF1", Holds(split_rf3_solves_less_than_rf1)),
@@ -3356,6 +3387,9 @@ REGISTRY: dict[str, list] = {
         ("that a blocked write is never made", ByRule(reviewer_rules_as_stated)),
         ("plain success holds zero while wrong writes fall", Holds(blocking_reviewer_as_stated)),
         ("Its success\ninterval lies below zero on both counts", Holds(parallel_reviewer_as_stated)),
+        ("It makes fewer wrong writes and fewer right ones for the same reason", Holds(parallel_trip_cuts_later_writes)),
+        ("the table's last column gives each pattern's success minus no pattern's", NotAClaim("says what the table holds")),
+        ("Most fell on a wrong write, and there the rules differ from a world", Holds(success_counts_the_answer_held)),
         ("with no wrong write it solves\nmore", Holds(blocking_reviewer_as_stated)),
         ("go on to a right one", Printed("50 of 464 runs with a refused wrong write made a right one")),
         ("a single-loop step costs 60 + 22 a call in the trace", ByRule(loop_step_costs_60_plus_22)),

@@ -238,3 +238,32 @@ WRONG_ANSWERS = [  # (check, seed, two answers): at most one of the two is right
 def test_a_wrong_answers_verdict_fits_the_screen(check, seed, answers):
     [verdict] = [v for v in (check(seed, answer) for answer in answers) if not v.startswith("right")][:1]
     assert max(map(len, verdict.splitlines())) <= 100, verdict
+
+
+def test_interval_text_prints_a_rounded_zero_without_its_sign_and_rejects_a_format_that_is_not_text():
+    from sim.model.errors import InputTypeError
+    from sim.presentation.tables_patterns import interval_text
+
+    assert interval_text(-0.00001, -0.02, 0.012345, "+.4f") == "+0.0000 [-0.0200, +0.0123]"
+    assert interval_text(1.234, 1.2, 1.3, ".2f") == "1.23 [1.20, 1.30]"
+    with pytest.raises(InputTypeError, match="form"):
+        interval_text(1, 0, 2, 4)
+
+
+def test_lesson_8s_tables_carry_each_rows_interval_from_its_own_columns():
+    import pandas as pd
+
+    from sim.presentation.tables_patterns import compaction_frame, review_frame
+
+    table = pd.DataFrame(
+        {"keep_last": pd.array([None, 2], dtype="Int64"), "success": [0.9, 0.8], "tokens": [100.0, 90.0],
+         "tokens per solved": [111.1, 112.5], "success lost": [0.0, 0.1], "success low": [0.0, 0.05],
+         "success high": [0.0, 0.15], "tokens saved": [0.0, 10.0], "saved low": [0.0, 8.0], "saved high": [0.0, 12.0]}
+    )  # fmt: skip
+    short, full = compaction_frame(table), compaction_frame(table, full=True)
+    assert short.to_dict("list") == {"k": ["2"], "success lost": ["+0.1000 [+0.0500, +0.1500]"],
+                                     "tokens saved": ["+10.0 [+8.0, +12.0]"]}  # fmt: skip
+    assert list(full["k"]) == ["whole", "2"] and full["success lost"].iloc[0] == ""
+    differences = pd.DataFrame({"mean difference": [-2.5], "low": [-3.0], "high": [-2.0]}, index=["tokens"])
+    assert review_frame({"on - off": differences}, {"tokens": 1}).to_dict("list") == {
+        "unit": ["tokens"], "on - off": ["-2.5 [-3.0, -2.0]"]}  # fmt: skip

@@ -8,7 +8,7 @@ from matplotlib.ticker import MaxNLocator
 
 from sim.presentation.figures import TITLE_Y, in_course_style
 
-ENTRANT_COLOURS = ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A", "#C62828", "#00838F")
+ENTRANT_COLOURS = ("#4C72B0", "#DD8452", "#2E7D32", "#6A1B9A", "#C62828", "#00838F", "#8C564B", "#7F7F7F")
 LEGEND_WIDTH, LEGEND_LINES = 24, 3  # characters a line, lines a label: the panel figure's legend
 
 
