@@ -155,9 +155,9 @@ say(f"planner + executor, RF3 0.1 minus RF1, same seeds: success {difference}")
 #   `self_critique`; on every pick without) and critique's flip shares, 0.1 and 0.05.
 # - Set by `SUPPLIERS`: the feedback names the missing field's supplier, one link back (after
 #   `tariff` fails before any reading, `consumption`, not `read_meter`).
-# - Single loop: the pick after a failed call is a fresh draw, often right already, so
-#   feedback (RF1) turns right picks wrong more often than wrong picks right, adds tool
-#   errors, and its success interval holds zero.
+# - Single loop: the pick after a failed call is a fresh draw of its own, and feedback (RF1)
+#   replacing it turns right picks wrong more often than wrong picks right, adds tool errors,
+#   and its success interval holds zero.
 # - Split: its blind executor has no error handling and walks on through a wrong plan, so
 #   with feedback the success interval lies above zero, with fewer tool errors: a gain over
 #   the weakest baseline. At RF3 0.1 its interval against no reflection holds zero, and on the
@@ -302,8 +302,8 @@ say(f"off: {units[None]['wrong writes made'].mean():.2f} wrong writes made a run
 #   refuses with the same shares but after the write, and a trip costs the run its answer. Its
 #   success interval lies below zero on both counts, -0.122 and -0.065. It makes fewer wrong
 #   writes and fewer right ones for the same reason: a trip ends the run, and the writes it
-#   would have made later are never made. Its shorter runs spend fewer tokens and seconds,
-#   bought with lost answers.
+#   would have made later are never made. It spends fewer tokens and seconds, bought with
+#   lost answers.
 #
 # ## 4 · A compacted trace
 #
@@ -371,7 +371,7 @@ say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of 
 #
 # pattern | the source says | the course's rule gives
 # --- | --- | ---
-# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, smaller and no longer sure once a tenth of the feedback misleads
+# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, smaller than RF1's and no longer sure once a tenth of the feedback misleads
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
 # a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers
