@@ -3126,6 +3126,8 @@ REGISTRY: dict[str, list] = {
         ("The percentile bootstrap falls short at small N: 0.843 at 5 seeds",
          Printed("5 2000 0.968 0.843 0.845", "10 1000 0.956 0.912 0.901", "5 2000 0.949 0.841 0.843", "10 1000 0.949 0.897 0.892",
                  "2-seed studies whose 2 success differences are equal (a zero-width interval): 0.175")),
+        ("The 10,000-seed column of the band-rule table uses the same interval",
+         Printed("intervals: 95% t intervals (scipy.stats) unless a cell names another")),
         ("So from here on every interval of a mean over seeds in this lesson",
          Printed("intervals: 95% t intervals (scipy.stats) unless a cell names another",
                  "10 1000 0.956", "30 333 0.943", "10 1000 0.949", "30 333 0.952",
