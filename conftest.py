@@ -1,6 +1,7 @@
 """Test-session setup: the same record on anyone's machine, whatever folder the tests run from.
 
-- Figures go to a temporary folder, so running the tests never rewrites figures/.
+- Figures go to a temporary folder, so running the tests never rewrites figures/; the temporary
+  folders a test process makes are removed when it ends.
 - The notebook kernels (nbval runs them with --nbval-current-env, so they inherit this
   process's environment) get an empty IPython profile and matplotlib folder: a user's
   startup files, display options and matplotlibrc do not reach the checked record.
@@ -34,6 +35,7 @@ import importlib.metadata
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -90,13 +92,27 @@ def version_drift_line(pins: dict[str, str], installed=installed_version) -> str
     )
 
 
+MADE_FOLDERS: list[str] = []  # the temporary folders this process made, removed when it ends
+
+
+def temporary_folder(prefix: str) -> str:
+    """A new temporary folder, removed at the end of this test process (`pytest_unconfigure`)."""
+    MADE_FOLDERS.append(tempfile.mkdtemp(prefix=prefix))
+    return MADE_FOLDERS[-1]
+
+
+def pytest_unconfigure(config):
+    for folder in MADE_FOLDERS:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_configure(config):
     if "COURSE_FIGURES_DIR" not in os.environ:
-        os.environ["COURSE_FIGURES_DIR"] = tempfile.mkdtemp(prefix="course-figures-")
+        os.environ["COURSE_FIGURES_DIR"] = temporary_folder("course-figures-")
     os.environ.setdefault("MPLBACKEND", "Agg")
     # kernels start from a clean IPython profile and matplotlib folder, not the user's
     for name, prefix in (("IPYTHONDIR", "course-ipython-"), ("MPLCONFIGDIR", "course-matplotlib-")):
-        os.environ[name] = tempfile.mkdtemp(prefix=prefix)
+        os.environ[name] = temporary_folder(prefix)
     for name in ("MATPLOTLIBRC", "PYTHONSTARTUP"):
         os.environ.pop(name, None)
     if getattr(config.option, "nbval_sanitize_with", None) is None:
@@ -114,7 +130,7 @@ def pytest_configure(config):
     )
     config.course_version_drift = version_drift_line(pinned_versions())
     config.course_figures = os.environ["COURSE_FIGURES_DIR"]
-    config.course_nbval_figures = Path(tempfile.mkdtemp(prefix="course-nbval-figures-"))
+    config.course_nbval_figures = Path(temporary_folder("course-nbval-figures-"))
     config.course_nbval_cells, config.course_nbval_run = {}, {}
     config.pluginmanager.register(SecondRuns(), "course-second-runs")
 
