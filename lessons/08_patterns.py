@@ -62,6 +62,7 @@ from sim.engine.fan_out import FAN_OUT_BOUNDS, right_sequential_run
 from sim.engine.plan_schema import tool_seconds
 from sim.exercises.patterns import check_reflection_flips, check_review_prevented
 from sim.measurement import harness
+from sim.measurement.batch import batch_run
 from sim.measurement.compaction_sweep import compaction_table
 from sim.measurement.fan_out import fan_out_outcomes, speedup_table
 from sim.measurement.reflection_flips import reflection_table
@@ -143,6 +144,11 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
     table = reflection_table(RunConfig(setup, BUDGET), configs, SEEDS)
     say(f"{sim.SETUP_LABELS[setup]}: rule minus no reflection, mean [95 % interval]; flips a task run")
     show(reflection_frame(table))
+    base = batch_run(RunConfig(setup, BUDGET), SEEDS)
+    say(
+        f"  no reflection itself: success {base.correct.mean():.4f}, tokens {base.tokens.sum(axis=0).mean():.0f},"
+        f" tool errors {base.errors.sum(axis=0).mean():.2f} a run of 24 tasks"
+    )
 RF3 = {"RF3 0.1": RunConfig("plan-execute", BUDGET, reflection="feedback", misleading_feedback=0.1)}
 row = reflection_table(RunConfig("plan-execute", BUDGET, reflection="feedback"), RF3, SEEDS).iloc[0]
 difference = interval_text(row["success"], row["success low"], row["success high"], "+.4f")
@@ -201,13 +207,11 @@ branch = {tool: tool_seconds(tool) for tool in fo.BRANCH_SEQUENCE}
 calls = ", ".join(f"{tool} {seconds} s" for tool, seconds in branch.items())
 say(f"a planner call: {PLANNER_SECONDS} s; a branch's calls: {calls}")
 in_parallel = PLANNER_SECONDS + sum(branch.values())
-for width in fo.WIDTHS:
-    sequential_seconds = right_sequential_run(width)[2]
-    say(f"width {width}: a right run takes {sequential_seconds} s in sequence, {in_parallel} s parallel")
+runs = ", ".join(f"width {width} {right_sequential_run(width)[2]} s" for width in fo.WIDTHS)
+say(f"a right run in sequence: {runs}; in parallel {in_parallel} s at every width")
 
 # %% [markdown]
-# Over the held-out seeds, each fan-out task runs both ways at the same seed (the same plans
-# from the same draws). Speed-up: sequential seconds over parallel ones; seconds and tokens:
+# Over the held-out seeds, each fan-out task runs both ways at the same seed. Speed-up: sequential seconds over parallel ones; seconds and tokens:
 # parallel minus sequential, a run; each a mean [95 % interval].
 
 # %%
@@ -230,7 +234,7 @@ say(
 # shortens. So the speed-up grows with the graph's width and shrinks with each replan (Going
 # further prints it by replans).
 # LLMCompiler's "up to 3.7x" is a best case against ReAct, a model call for each tool call;
-# here the clock counts only the planner's calls and the tools' seconds (the values above).
+# here the clock counts only the planner's calls and the tools' seconds.
 #
 # ## 3 · A reviewer that can refuse
 #
@@ -248,10 +252,9 @@ say(
 )
 
 # %% [markdown]
-# The first claim has no figure; by the second, a verdict may land after the work it guards
-# has begun. The course's rules put a reviewer on every write (option `reviewer`:
-# `blocking` or `parallel`) and give the loops a clock. The reviewer is a model call, so it
-# may know the correct answer; the loop sees only its verdict.
+# The first gives no figure; by the second a verdict may land after the work it guards
+# began. The course's rules put a reviewer on every write (option `reviewer`:
+# `blocking` or `parallel`) and give the loops a clock.
 #
 # rule | what it says
 # --- | ---
@@ -281,14 +284,14 @@ grids = {
     mode: review_runs(RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer=mode), SEEDS)
     for mode in progress(MODES, "the reviewer, off, blocking, parallel")
 }
-DIGITS = {"success": 3, "success, no wrong write": 3, "tokens": 0, "seconds": 1}
-DIGITS |= {"wrong writes made": 2, "right writes made": 2}
 units = {mode: review_units(grids[mode]) for mode in MODES}
-differences = {
-    f"{mode} - off": review_differences(units[mode], units[None], tuple(DIGITS)) for mode in MODES[1:]
-}
-show(review_frame(differences, DIGITS))
-say(f"off: {units[None]['wrong writes made'].mean():.2f} wrong writes made a run of 24 tasks")
+differences = {f"{mode} - off": review_differences(units[mode], units[None]) for mode in MODES[1:]}
+show(review_frame(differences))
+off = units[None].mean()
+say(
+    f"off: success {off['success']:.3f}, success with no wrong write {off['success, no wrong write']:.3f},"
+    f" {off['wrong writes made']:.2f} wrong writes made a run of 24 tasks"
+)
 
 # %% [markdown]
 # **What the rules put there and what emerges.**
@@ -307,8 +310,8 @@ say(f"off: {units[None]['wrong writes made'].mean():.2f} wrong writes made a run
 #
 # ## 4 · A compacted trace
 #
-# Every step re-sends the trace: a single-loop step costs 60 + 22 a call in the trace
-# (lesson 1). The practitioner's answer is to send less of it. Anthropic's
+# Every step re-sends the trace: a single-loop step costs 60 + 22 a call in it (lesson 1), so
+# practitioners send less of it. Anthropic's
 # [Managing context on the Claude Developer Platform](https://www.anthropic.com/news/context-management)
 # describes context editing, and its
 # [Effective context engineering for AI agents](https://www.anthropic.com/engineering/effective-context-engineering-for-ai-agents)
@@ -331,8 +334,6 @@ say(
 # --- | ---
 # the cost (CP1) | A step re-sends only the last k calls in full (22 tokens a call in the single loop, 10 in the executor) and, when the trace holds more, a summary of the earlier ones: `SUMMARY_TOKENS` once plus `SUMMARY_TOKENS_PER_CALL` a summarized call.
 # the loss (CP2) | When the right tool needs a field that only a summarized call produced, a right pick stays right only with share `SUMMARY_RECALL`, else the model takes another tool at random. The split's executor follows its plan blindly, so CP2 touches only its picks after the plan.
-#
-# The tools still get the whole state: compaction changes only what the model re-reads.
 
 # %%
 say(
@@ -355,6 +356,8 @@ single = compaction_table("single-loop", KEEP, SEEDS, BUDGET)
 show(compaction_frame(single))
 saved = single.set_index("keep_last")["tokens saved"] / single["tokens"].iloc[0]
 say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of the whole trace's tokens")
+whole = single.iloc[0]
+say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tokens']:.0f} a run of 24 tasks")
 
 # %% [markdown]
 # **What the rules put there and what emerges.** The rules set the summary's price and the

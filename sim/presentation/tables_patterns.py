@@ -46,10 +46,15 @@ def speedup_frame(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
-def review_frame(differences: dict, digits: dict) -> pd.DataFrame:
+REVIEW_DIGITS = {"success": 3, "success, no wrong write": 3, "tokens": 0, "seconds": 1,
+                 "wrong writes made": 2, "right writes made": 2}  # fmt: skip
+
+
+def review_frame(differences: dict, digits: dict | None = None) -> pd.DataFrame:
     """`review_differences` tables (column label -> table) as one table, a row a unit of `digits`
-    (unit -> decimals)."""
+    (unit -> decimals; default REVIEW_DIGITS, every unit of lesson 8's reviewer table)."""
     check_instance(differences, dict, "differences", "a dict label -> review_differences table")
+    digits = REVIEW_DIGITS if digits is None else digits
     frame = {"unit": list(digits)}
     for label, table in differences.items():
         frame[label] = [
