@@ -99,9 +99,10 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | step budget: {BUDGET} step
 #   planner's call is priced by the plan's length. Every observation costs 30.
 # - **The counted units (AA30)** are success, steps, tool calls, tokens and tool errors.
 #
-# Two of these rules are the model's given skill, not scaffolding a real runtime could copy: the
-# planner knows the plan's length (AA29), and the executor knows whether the job is done (AA27),
-# which a real executor learns only from a test it can observe (lesson 3's goal test). The cell
+# Of these rules, 3 are the model's given skill, not scaffolding a real runtime could copy:
+# each plan position is right with one flat share (AA24), the planner knows the plan's length
+# (AA29), and the executor knows whether the job is done (AA27), which a real executor learns
+# only from a test it can observe (lesson 3's goal test). The cell
 # prints the constants from `sim` itself.
 
 # %%
@@ -270,7 +271,8 @@ say(
 # per run of 24 tasks. An answer **spoiled after the job was done**: the
 # [agent](../GLOSSARY.md#agent) held the right answer when the sequence's last tool had run right,
 # did not stop, and a later call replaced it. **Spoiled before the job was done**: the run held the
-# right answer at some call before that (by a lucky route), and a later call replaced it.
+# right answer at some call before that (a record task holds its amount before it writes the
+# record), and a later call replaced it.
 
 # %%
 from sim.measurement.outcomes import loss_cause, loss_table, plan_kind
@@ -293,16 +295,19 @@ after_done = per_run["spoiled after done"].groupby(level="setup").sum()
 say(
     f"spoiled after done, all plans: single loop {after_done['single loop']:.3f}, split {after_done['split']:.3f}"
 )
+lost_a_run = per_run.groupby(level="setup").sum().sum(axis=1)
+say(f"every cause, all plans: single loop {lost_a_run['single loop']:.3f}, split {lost_a_run['split']:.3f}")
 
 # %% [markdown]
 # On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the job was
 # done: the executor finished the plan and did not stop. Over 200 seeds the picture is not run A's.
-# Answers spoiled after the job was done cost both setups about the same, 0.735 a run for the
-# single loop and 0.715 for the split. What the split loses beyond the loop is
-# tasks out of budget, 0.745 a run against 0.045, and every one of those had a wrong plan: a
-# blind wrong position costs tool errors and steps the budget cannot spare. So both matter:
-# stopping, for both setups (lesson 3), and wrong plans, for the split (lesson 4 refuses them
-# before they run).
+# Answers spoiled after the job was done cost the single loop 0.735 a run and the split 0.715. The
+# split loses more tasks out of budget, 0.745 a run against 0.045, and every one of those had a
+# wrong plan: a blind wrong position costs tool errors and steps the budget cannot spare. It loses
+# fewer answers spoiled before the job was done, 0.275 against 0.620. In all, on these 200 seeds
+# it loses 1.735 a run against 1.400; the 10,000 seeds above put the gap at 0.19 of a task. So
+# both matter: stopping, for both setups (lesson 3), and wrong plans, for the split (lesson 4
+# checks plans before they run).
 #
 # ### Steps and tool calls: the cost of planning, exactly
 #
@@ -329,11 +334,12 @@ for label, one, two in zip("AB", single, split, strict=True):
 #
 # ### Tokens: a fall the prices give
 #
-# The verdict table calls the token fall measured (bands of 16 and 210 tokens). Much of it is given
-# by the rules rather than found: for the same trace an executor step costs 40 + 10 tokens a call
-# against the single loop's 60 + 22 (AA28). The cell prices the split's own steps at the single
-# loop's rate: the fall is that saving by the rules, less the plans' cost, plus what the two setups'
-# different steps add. Its last line is the fall over 10,000 seeds.
+# The verdict table calls the token fall measured (bands of 16 and 210 tokens). It comes from the
+# prices: for the same trace an executor step costs 40 + 10 tokens a call against the single
+# loop's 60 + 22 (AA28). The cell prices the split's own steps at the single loop's rate: the fall
+# is that saving by the rules, less the plans' cost, plus what the two setups' different steps
+# add; at the loop's price the split would spend more tokens than the loop, not fewer. Its last
+# line is the fall over 10,000 seeds.
 
 # %%
 for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
@@ -350,6 +356,9 @@ for label, seed, one, two in zip("AB", SEEDS, single, split, strict=True):
     say(
         f"run {label}: fall {one.tokens - two.tokens} = {by_rules} (the split's own steps at the loop's "
         f"price, by the rules) - {plans_cost} (the plans) + {rest} (different steps taken)"
+    )
+    say(
+        f"run {label}: at the loop's price the split would spend {by_rules - one.tokens + two.tokens} tokens more"
     )
 tokens_single, tokens_split = many_single.tokens.sum(axis=0).mean(), many_split.tokens.sum(axis=0).mean()
 fall = tokens_single - tokens_split
@@ -390,13 +399,13 @@ for seed in SEEDS:
 # - The planner writes the whole plan before any observation; the executor runs it blindly, in
 #   order, and corrects only after the plan runs out. One wrong position, as in G05, wastes the plan.
 # - Success: the difference never exceeds the split's own band: unmeasured. Over 200 seeds both
-#   setups lose about the same to answers spoiled after the job was done; the split's extra
-#   losses run out of budget, each with a wrong plan.
+#   setups lose to answers spoiled after the job was done, 0.735 and 0.715 a run; the split loses
+#   more out of budget, each with a wrong plan, and fewer spoiled before the job was done.
 # - Steps: planning adds exactly one step per task, by the rules. On run A 121 would be expected and
 #   the split took 118: 3 fewer tool calls. On run B, 122 and 116: 4 fewer tool calls and 2 fewer
 #   stop steps.
-# - Tokens fall by 13.6 % and 15.5 %, beyond bands of 16 and 210: measured, much of it by the token
-#   rules. Over 10,000 seeds the fall is 10.6 %: the two runs overstate it, and their narrow band
+# - Tokens fall by 13.6 % and 15.5 %, beyond bands of 16 and 210: measured, but made by the
+#   token rules: at the loop's price the split would spend more. Over 10,000 seeds the fall is 10.6 %: the two runs overstate it, and their narrow band
 #   was luck.
 # - Tool errors rise on both runs (10 and 12 against 8 and 7), with a clear mechanism; their size is
 #   not measured at this scale.

@@ -415,8 +415,9 @@ for kind, goal in plan_schema.GOALS.items():
 #
 # 1. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
 #    lost tasks, and how do the contract's tokens move against the split's?
-# 2. Lower **max tokens** in steps of 10 at budget 8, at the lesson's seed: at what value do runs
-#    first end in TIMEOUT, and which kind of task goes first?
+# 2. Lower **max tokens** in steps of 10 at budget 8, at the lesson's seed (type a value into the
+#    box beside the slider): at what value do runs first end in TIMEOUT, and which kind of task
+#    goes first?
 # 3. At budget 3, which tasks end in PARTIAL_SUCCESS, what do they hold, and is their answer
 #    correct by the original measure?
 # 4. Pick G03 and find a seed at which the contract solves it. How many replans did it take?

@@ -238,8 +238,13 @@ def lesson_03() -> list[str]:
         for task in sim.TASKS:
             run = sim.run_task("plan-execute", task, seed, 20, stop_when_done=True)
             allowed = 1 + expected_calls("plan-execute", task) + 5  # planning + expected calls + margin 5
-            if run.stopped and outcome(run) == "solved" and run.steps > allowed:
-                uncovered = (seed, task, run.steps)
+            # the budget that cuts the stop step holds the same answer, so a row turns solved at steps - 1
+            if not (run.stopped and outcome(run) == "solved" and run.steps - 1 > allowed):
+                continue
+            runs = (sim.run_task("plan-execute", task, seed, b, stop_when_done=True) for b in range(1, 21))
+            first = next(b for b, at_b in enumerate(runs, 1) if outcome(at_b) == "solved")
+            if first > allowed:
+                uncovered = (seed, task, first)
                 break
         if uncovered:
             break
@@ -521,8 +526,9 @@ def lesson_07() -> list[str]:
         "result holds one, so the text reads `The answer is null.`): "
         '`for item in data.run_data.new_items: if item.type == "tool_call_output_item": result = '
         'json.loads(item.output); held = next((result[k] for k in ("m3", "amount", "code") if k in result), held)`, '
-        f'then `return f"The answer is {{json.dumps(held)}}."` ({check_exercise_2(_keep_the_answer_held, A)}, at '
-        f"{HANDLER_TURNS} turns). At 8 turns the handler gives back what the course loop reports at its budget, so "
+        f'then `return f"The answer is {{json.dumps(held)}}."` (the check at {HANDLER_TURNS} turns, by seed: '
+        + "; ".join(f"seed {seed}, {check_exercise_2(_keep_the_answer_held, seed)}" for seed in (A, 12345))
+        + "). At 8 turns the handler gives back what the course loop reports at its budget, so "
         "against the SDK without it (the agent named `Agents SDK, 8 turns`) it can only win the runs that reach the bound with the "
         "right answer held, and against the course loop it makes the same calls and answers run for run (the tokens "
         "stay the SDK's)."

@@ -153,6 +153,21 @@ def split_out_of_budget_losses_have_wrong_plans() -> bool:
                              ("split", "plan wrong"): 0.745}  # fmt: skip
 
 
+def record_task_holds_amount_before_write() -> bool:
+    """Lesson 2's rules: every record task ends with write_record, and the calls of its sequence before
+    that already leave its right answer (the amount) held."""
+    from sim import TASKS, correct_answer
+    from sim.engine.loops import call_and_observe, initial_state
+
+    for task in (t for t in TASKS if t.kind == "record"):
+        state = initial_state(task)
+        for tool in task.sequence[:-1]:
+            call_and_observe(tool, state)
+        if task.sequence[-1] != "write_record" or state.get("result") != correct_answer(task):
+            return False
+    return True
+
+
 def right_picks_fall_with_depth_on_both_runs() -> bool:
     """Measured: on runs A and B the share of right picks falls from each depth to the next (1 to 4)."""
     for seed in SEEDS:
@@ -2696,10 +2711,15 @@ REGISTRY: dict[str, list] = {
          Printed("success unmeasured -0.0079 [-0.0092, -0.0066] resolved down")),
         ("So over 10,000 seeds the split does solve fewer tasks, 0.19 of a task a run, less than 1 % of them",
          Printed("over 10000 seeds: -0.0079 of the tasks a run, -0.19 tasks")),
-        ("Answers spoiled after the job was done cost both setups about the same",
+        ("Answers spoiled after the job was done cost the single loop 0.735 a run and the split 0.715",
          Printed("spoiled after done, all plans: single loop 0.735, split 0.715")),
-        ("What the split loses beyond the loop is tasks out of budget, 0.745 a run against 0.045",
+        ("The split loses more tasks out of budget, 0.745 a run against 0.045",
          Holds(split_out_of_budget_losses_have_wrong_plans)),
+        ("It loses fewer answers spoiled before the job was done, 0.275 against 0.620",
+         Printed("split plan wrong 0.745 0.200 0.275", "single loop no plan 0.045 0.735 0.620")),
+        ("In all, on these 200 seeds it loses 1.735 a run against 1.400",
+         Printed("every cause, all plans: single loop 1.400, split 1.735")),
+        ("a record task holds its amount before it writes the record", ByRule(record_task_holds_amount_before_write)),
         ("A real agent has none of these",
          NotAClaim("contrasts the model's rules AA24, AA27 and AA29 with real agents: a statement of the simulator's design")),
         ("The cell lists every task each setup lost at runs A and B with its cause",
@@ -2720,7 +2740,10 @@ REGISTRY: dict[str, list] = {
          Printed("steps: measured the right way in 92.3 % of 5000 pairs",
                  "tokens: measured the right way in 36.0 % of 5000 pairs",
                  "single loop's token band over 5000 pairs of seeds: median 822", "tokens 16 210 210 measured")),
-        ("Much of it is given by the rules rather than found",
+        ("at the loop's price the split would spend more tokens than the loop, not fewer",
+         Printed("run A: at the loop's price the split would spend 2275 tokens more",
+                 "run B: at the loop's price the split would spend 1889 tokens more")),
+        ("It comes from the prices",
          Printed("3908 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)",
                  "3748 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)")),
         ("an executor step carries the plan and the state along with its trace, at a lower price per call in it",
@@ -2742,7 +2765,10 @@ REGISTRY: dict[str, list] = {
          Printed("run A: 97 + 24 = 121 expected, 118 measured: 3 fewer = 3 fewer tool calls")),
         ("On run B, 122 and 116: 4 fewer tool calls and 2 fewer stop steps",
          Printed("run B: 98 + 24 = 122 expected, 116 measured: 6 fewer = 4 fewer tool calls + 2 fewer stop steps")),
-        ("Tokens fall by 13.6 % and 15.5 %, beyond bands of 16 and 210: measured, much of it by the token rules",
+        ("but made by the token rules: at the loop's price the split would spend more",
+         Printed("run A: at the loop's price the split would spend 2275 tokens more",
+                 "run B: at the loop's price the split would spend 1889 tokens more")),
+        ("Tokens fall by 13.6 % and 15.5 %, beyond bands of 16 and 210: measured",
          Printed("fall 13.6 %", "fall 15.5 %", "tokens 16 210 210 measured",
                  "3908 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)",
                  "3748 (the split's own steps at the loop's price, by the rules) - 2765 (the plans)")),
