@@ -340,8 +340,8 @@ display(Image(filename=path))
 # difference of +0.0009 [+0.0002, +0.0017], and spends 507.02 tokens fewer per run, [-527.82,
 # -486.22], each request it asks again paid: it avoids calls that would fail (tool errors
 # -5.17 per run, [-5.36, -4.98]). These gains hold by construction: the re-ask is a fresh,
-# independent draw, where a real model asked again in the same context tends to repeat itself,
-# so read them as an upper bound.
+# independent draw, where a real model asked again in the same context need not answer
+# independently, so read them as an upper bound.
 
 # %% [markdown]
 # ## Summary
@@ -616,9 +616,9 @@ display(Image(filename=path))
 # At 10000 seeds the router solves +0.0014 of the tasks more per run than the single loop,
 # interval [+0.0006, +0.0023]; against the split its interval leaves zero out at every size
 # of this path. For 80 % power the closed form asks for 264 seeds against the split and
-# 6981 against the single loop. The router beats both setups in success, and it lands
-# between them in tokens; but its edge over the single loop is small, and the lesson's 500
-# held-out seeds cannot be counted on to show it.
+# 6981 against the single loop. The router beats both setups in success over these seeds (its
+# tokens, on the 500 held-out seeds of the plane above, lie between theirs); but its edge over
+# the single loop is small, and the lesson's 500 held-out seeds cannot be counted on to show it.
 #
 # ### More exercises
 #

@@ -3324,6 +3324,8 @@ REGISTRY: dict[str, list] = {
          Holds(router_beats_both_at_10000_seeds)),
         ("the closed form asks for 264 seeds against the split and", Holds(router_power_needs_264_and_6981_seeds)),
         ("The router beats both setups in success", Holds(router_beats_both_at_10000_seeds)),
+        ("its tokens, on the 500 held-out seeds of the plane above, lie between theirs",
+         Printed("tokens -650.32 [-691.59, -609.05]", "tokens +591.87 [+512.58, +671.15]")),
         ("no sample size can be read off it", NotAClaim("says how to read the next table (nested blocks, one path), "
                                                          "as lesson 5 showed; the closed form gives the size")),
         ("every entrant on the success-cost plane", NotAClaim("says what the next cell prints")),
