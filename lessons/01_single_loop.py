@@ -652,6 +652,11 @@ for seed, m in zip(SEEDS, approval, strict=True):
 print(pd.DataFrame(rows).T.to_string(header=False))
 print()
 print(readable(side_effect_calls(SEED_A, BUDGET)).to_string(index=False))
+g23 = sim.run_single_loop("G23", SEED_A, BUDGET)
+say(
+    "G23, run A, each call and what it leaves held: "
+    + " -> ".join(f"{c.tool} {'nothing' if c.held is None else c.held}" for c in g23.trace)
+)
 print()
 say(
     "success, steps, tool calls, tokens and tool errors with approval: "

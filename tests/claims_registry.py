@@ -2613,6 +2613,8 @@ def summary_table_as_measured() -> bool:
 
 REGISTRY: dict[str, list] = {
     "01": [
+        ("overwrote the answer it held; it is run A's unsolved task",
+         Printed("tariff 1132 -> search_docs TR01 -> write_record TR01")),
         ("At every step the agent looks at the job and at everything it has done so far",
          NotAClaim("defines the single loop; the step's code is shown further down")),
         ("Every other arrangement in this course is measured against it",
