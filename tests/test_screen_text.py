@@ -267,3 +267,11 @@ def test_lesson_8s_tables_carry_each_rows_interval_from_its_own_columns():
     differences = pd.DataFrame({"mean difference": [-2.5], "low": [-3.0], "high": [-2.0]}, index=["tokens"])
     assert review_frame({"on - off": differences}, {"tokens": 1}).to_dict("list") == {
         "unit": ["tokens"], "on - off": ["-2.5 [-3.0, -2.0]"]}  # fmt: skip
+
+
+def test_a_difference_that_rounds_to_zero_still_shows_its_sign_and_first_digit():
+    from sim.measurement.many_seeds import signed
+
+    assert signed(-0.00002, "success") == "-0.00002" and signed(-0.0002, "success") == "-0.0002"
+    assert signed(0.0, "success") == "+0.0000" and signed(-0.0, "success") == "+0.0000"
+    assert signed(0.004, "tokens") == "+0.004" and signed(12.345, "tokens") == "+12.35"

@@ -99,8 +99,12 @@ def paired_comparison(first: BatchRun, second: BatchRun, verdicts: Sequence[Band
 
 
 def signed(value: float, unit: str) -> str:
-    """A difference as the lessons print it: signed, 4 decimals for a share (success), 2 for a count."""
-    return f"{value:+.{4 if unit_named(unit).share else 2}f}"
+    """A difference as the lessons print it: signed, 4 decimals for a share (success), 2 for a count;
+    a value not 0 that would round to 0 gets the decimals that show its first digit (-0.00003)."""
+    decimals, value = 4 if unit_named(unit).share else 2, value or 0.0  # no "-0.0000"
+    while value and abs(value) < 0.5 * 10**-decimals and decimals < 12:
+        decimals += 1
+    return f"{value:+.{decimals}f}"
 
 
 def comparison_text(table: pd.DataFrame) -> pd.DataFrame:
