@@ -84,8 +84,8 @@ print(f"run A: seed {SEED_A} | run B: seed {SEED_B} | budgets swept: {', '.join(
 # The budget counts steps. A [single-loop](../GLOSSARY.md#single-loop) step picks a tool (or stops)
 # and calls it; the split spends its first step on planning. When the job is done, the original
 # [agent](../GLOSSARY.md#agent) stops at its next step only with a fixed chance; otherwise it calls a
-# random tool and may replace the answer it holds. The rules that decide how a budget is spent,
-# printed from `sim`:
+# random tool and may replace the answer it holds. The rules that decide how a budget is spent
+# (the stop chance read from `sim`):
 
 # %%
 rules = pd.DataFrame(
@@ -253,7 +253,7 @@ for setup in SETUPS:
         )
 
 # %% [markdown]
-# In the single loop every spoiled answer on these runs was lost before the job was done. In the
+# At budget 12, every answer the single loop spoiled on these runs was lost before the job was done. In the
 # split, 2 tasks on run A and 1 on run B were lost after it: the tasks a larger budget spoiled above.
 
 # %% [markdown]
@@ -493,7 +493,7 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: G04's call too many, G05 at the edge of its budget, G23 (a count that falls with no harm done), every
+# What this part adds: G04's call too many, G05 at the edge of its budget, G23 (a count that falls), every
 # task's outcome at every budget, the router and the code of the budget rule, what a stop for free
 # would seem to save, the rule against the fixed budget of 8, and a further exercise.
 #
@@ -518,12 +518,12 @@ for budget in (3, 4):
 for budget in (6, 7, 8):
     run = sim.run_plan_execute("G05", SEED_A, budget)
     say(
-        f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer(sim.TASKS[4])}, "
+        f"G05, split, budget {budget}: answer {run.answer}, correct {sim.correct_answer('G05')}, "
         f"outcome: {outcome(run)}"
     )
 
 # %% [markdown]
-# ### G23: a count that falls, and no harm done
+# ### G23: a count that falls
 #
 # The success share counts tasks. The cell searches the sweep for every setup, run and pair of
 # budgets where the smaller budget solved more tasks, and prints the tasks that flip, with their
@@ -559,8 +559,8 @@ for number, (setup, seed, small, large) in enumerate(cases):
 # held the right charge (1132), before it could write the record: the answer is right, the record was
 # never written, and the original measure counts a success. At budget 8 its 7th call, `search_docs`,
 # replaced the charge with a document code, and its 8th wrote that code into the record. The smaller
-# budget did not do better; it stopped the run before its mistake and was credited for a job it never
-# finished.
+# budget did not finish the job either: it stopped the run before the mistake (no wrong record
+# written, the better end for the world) and was credited for a job it never finished.
 #
 # ### Every task at every budget
 #
