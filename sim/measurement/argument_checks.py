@@ -51,8 +51,8 @@ def state_check(sent: dict, held: dict) -> bool:
 
 def argument_error_table(seeds, share: float, max_steps: int = DEFAULT_BUDGET) -> pd.DataFrame:
     """One row per setup, means per seed of 24 tasks: solved with AE1 off and on at `share` and the
-    same-seed change with its 95 % t interval; calls with a wrong argument, silent failures, replans
-    beyond those with AE1 off, calls each check stops.
+    same-seed change with its 95 % t interval; calls with a wrong argument, silent failures with AE1
+    off and on, replans beyond those with AE1 off, calls each check stops.
     Raises InputTypeError, InputError for bad seeds, share or budget."""
     seeds, share, max_steps = check_seeds(seeds), check_share(share, "share"), check_budget(max_steps)
     rows = []
@@ -68,13 +68,15 @@ def argument_error_table(seeds, share: float, max_steps: int = DEFAULT_BUDGET) -
                              silent_and_false([exit_state_of(run) for run in on], on)["silent_failures"],
                              sum(getattr(run, "replans", 0) for run in on) - sum(getattr(run, "replans", 0) for run in off),
                              sum(request_check(sent, request) for sent, _, request in calls),
-                             sum(state_check(sent, held) for sent, held, _ in calls)))  # fmt: skip
+                             sum(state_check(sent, held) for sent, held, _ in calls),
+                             silent_and_false([exit_state_of(run) for run in off], off)["silent_failures"]))  # fmt: skip
         table = np.array(per_seed, dtype=float)
         change = bounded_t_interval(table[:, 1] - table[:, 0], -len(TASKS), len(TASKS))
         rows.append({"setup": SETUP_LABELS[setup], "solved, AE1 off": table[:, 0].mean(),
                      "solved, AE1 on": table[:, 1].mean(), "change": change[0], "change: low": change[1],
                      "change: high": change[2], "wrong calls": table[:, 2].mean(),
-                     "silent failures": table[:, 3].mean(), "extra replans": table[:, 4].mean(),
+                     "silent failures, AE1 off": table[:, 7].mean(), "silent failures, AE1 on": table[:, 3].mean(),
+                     "extra replans": table[:, 4].mean(),
                      "stopped by request check": table[:, 5].mean(),
                      "stopped by state check": table[:, 6].mean()})  # fmt: skip
     return pd.DataFrame(rows)
