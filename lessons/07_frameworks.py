@@ -67,6 +67,7 @@ from scipy.stats import binomtest
 
 import sim
 from sim.chat import framework_runs, frameworks, model_endpoint, plan_graph
+from sim.chat.messages import first_request_sizes, request_rules
 from sim.exercises.frameworks import HANDLER_TURNS, TURNS, check_exercise_1, check_exercise_2
 from sim.measurement import harness, many_seeds
 from sim.presentation import figures, figures_your_agent
@@ -109,8 +110,8 @@ say(
 
 # %% [markdown]
 # The usage is the course's own estimate, not a tokenizer's: the characters of the messages
-# and tool schemas as sent, over 4, counted from the request each framework really builds;
-# so a framework that sends a longer system prompt or longer schemas pays for them.
+# and tool schemas each framework really sends, over 4, so a longer system prompt or longer
+# schemas are paid for.
 #
 # ## One task through the frameworks
 #
@@ -136,36 +137,30 @@ say(f"engine (sim.run_single_loop): {calls}, {engine.steps} steps, answer {engin
 say(f"every loop makes the engine's calls and gives its answer: {'yes' if same else 'no'}")
 
 # %% [markdown]
-# Same draws, same picks: the run is the engine's, call for call. What differs is what each
-# one sends. The endpoint kept every request body; the cell reads the first request of each
-# loop, and the tokens a request over the run:
+# Same draws, same picks, call for call. What differs is what each one sends: the endpoint
+# kept every request body, and the cell reads them, with the tokens a request over the run:
 
 # %%
-rows = []
-for name, sent in bodies.items():
-    first = sent[0]
-    system = [m for m in first["messages"] if m["role"] in ("system", "developer")]
-    other = ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-"
-    a_request = round(with_run[name].tokens / with_run[name].requests)
-    tools = first.get("tools", [])
-    rows.append(
-        (name, len(json.dumps(system)), len(tools), len(json.dumps(first.get("tools"))), other, a_request)
-    )
-say("the first request of each loop (system prompt and schemas in characters as sent):")
-columns = ["loop", "system prompt", "tools", "schemas", "other fields", "run's tokens a request"]
-show(pd.DataFrame(rows, columns=columns))
+sizes = first_request_sizes(bodies)
+sizes["run's tokens a request"] = [round(with_run[name].tokens / with_run[name].requests) for name in bodies]
+say("the first request of each loop (system message and schemas in characters of JSON as sent):")
+show(sizes)
+
+say("what each loop's requests ask of the model, over the run:")
+show(request_rules(bodies))
+smol = bodies["smolagents"][0]
+stops = " and ".join(f'"{word}"' for word in smol["stop"])
+examples = json.dumps(smol["messages"]).count("Task:")
+say(f"smolagents: stop words {stops}; worked examples in its system prompt ('Task:'): {examples}")
 
 # %% [markdown]
 # LangGraph sends the course's system prompt and schemas as they are. The Agents SDK, at its
 # default of strict schemas, rewrites each one (`strict`, no extra fields allowed, every field
-# listed as required). smolagents writes its own system prompt (4663 characters against 176:
-# how to call tools, with worked examples), adds its own `final_answer` tool, sends a
-# description for every argument (smolagents requires one; the runner fills in the field's
-# name), asks for a tool call on every request but its final-answer one (`tool_choice`), and
-# sends `stop` words that end a reply at "Observation:". It also sends the earlier calls and
-# results back as text in assistant and user messages, not as tool messages; the course's
-# endpoint was written to read that form too. Each of these is paid on every request of a
-# run.
+# listed as required). smolagents writes its own system prompt (4663 characters against 176,
+# with 3 worked examples), adds its own `final_answer` tool, sends a description for every
+# argument (the runner fills in the field's name), asks for a tool call on every request and
+# sends `stop` words; it sends the calls' results back in user messages, which the course's
+# endpoint reads too. Each of these is paid on every request of a run.
 #
 # ## Each framework's bound, hit on purpose
 #
@@ -229,11 +224,11 @@ for label, r in bounded:
 # of lesson 6's held-out block, through each agent, at two bounds each: the course loop's
 # budget of 8 (LangGraph's recursion limit 16, the Agents SDK's 8 turns, smolagents' 8 steps,
 # then a 9th request for its answer), and each framework's own default. The bounds are close,
-# not equal: at limit 16 LangGraph makes 8 requests but drops the last one's call, as above. They are read back as
-# BatchRuns, so lesson 6's harness scores them. A **run** is all 24 tasks at one seed, a
+# not equal: at limit 16 LangGraph makes 8 requests but drops the last one's call, as above.
+# Lesson 6's harness scores them. A **run** is all 24 tasks at one seed, a
 # **task run** one task at one seed; steps are model requests. The record keeps each task
-# run's answer, requests, calls, tool errors and tokens, not its calls' names (Going further
-# runs the frameworks live at a recorded seed and compares).
+# run's answer, requests, calls, tool errors and tokens (Going further runs the frameworks
+# live at a recorded seed).
 
 # %%
 recorded = framework_runs.recorded_runs()
@@ -348,10 +343,9 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 # %% [markdown]
 # ## Summary
 #
-# - The course's fictional model, served on 127.0.0.1 in the chat-completions format, runs
-#   the frameworks offline. Until it reaches its bound, each framework's task run has the
-#   course's single loop's answer, requests and calls, by the endpoint's rules: it replays
-#   the conversation on the run's draws and never reads the prompt.
+# - Served on 127.0.0.1, the course's model runs the frameworks offline; until its bound, a
+#   framework's task run has the single loop's answer, requests and calls, by the endpoint's
+#   rules.
 # - What differs is each framework's own: the request it sends (smolagents' system prompt and
 #   extra tool, the Agents SDK's strict schemas) and what it does at its bound (LangGraph's
 #   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer

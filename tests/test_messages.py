@@ -108,3 +108,33 @@ def test_a_timed_out_call_shows_the_recorded_timeout_not_a_result():
     assert run.trace[0].error
     turn = next(m for m in messages.requests(run)[-1] if m["role"] == "tool")
     assert json.loads(turn["content"])["error"].startswith("timed out")
+
+
+def test_request_rules_read_what_each_loops_requests_ask():
+    from sim.chat.messages import request_rules
+
+    strict = {"function": {"name": "t", "strict": True, "parameters": {
+        "properties": {"a": {"description": "a"}}, "required": ["a"], "additionalProperties": False}}}  # fmt: skip
+    plain = {"function": {"name": "u", "parameters": {"properties": {"a": {}}, "required": []}}}
+    bodies = {
+        "x": [{"tools": [strict], "messages": [{"role": "user"}]}, {"messages": [{"role": "tool"}]}],
+        "y": [{"tools": [strict, plain], "tool_choice": "required", "messages": [{"role": "user"}]}],
+    }
+    frame = request_rules(bodies).set_index("loop")
+    assert frame.loc["x"].tolist() == ["yes", "yes", "yes", "yes", "-", "tool"]
+    assert frame.loc["y"].tolist() == ["some", "some", "some", "some", "required", "user"]
+    with pytest.raises(TypeError, match="bodies"):
+        request_rules({"x": "not a list"})
+
+
+def test_first_request_sizes_count_the_characters_sent():
+    import json
+
+    from sim.chat.messages import first_request_sizes
+
+    system = {"role": "system", "content": "be brief"}
+    tools = [{"function": {"name": "t"}}]
+    bodies = {"x": [{"model": "m", "messages": [system, {"role": "user"}], "tools": tools, "stop": ["a"]}]}
+    row = first_request_sizes(bodies).iloc[0].to_dict()
+    assert row == {"loop": "x", "system message": len(json.dumps([system])), "tools": 1,
+                   "schemas": len(json.dumps(tools)), "other fields": "stop"}  # fmt: skip

@@ -163,3 +163,48 @@ def format_messages(messages: list[dict], width: int = 100) -> str:
         line = f"{message.get('role', '?'):<9} | {text or message.get('content') or ''}"
         lines.append(line if len(line) <= width else line[: width - 3] + "...")
     return "\n".join(lines)
+
+
+def _every(values) -> str:
+    values = list(values)
+    return "yes" if all(values) else "no" if not any(values) else "some"
+
+
+def request_rules(bodies: dict) -> pd.DataFrame:
+    """What each loop's recorded requests (name -> request bodies of one run, lesson 7) ask of the model:
+    strict schemas, no extra fields, every field required, a description on every argument (yes, no or
+    some of the tools, on the first request), the tool_choice values over the run, and whether the last
+    request sends tool results back as tool messages or as user messages."""
+    check_items(list(bodies.values()), list, "bodies", "lists of request bodies", 1)
+    rows = []
+    for name, sent in bodies.items():
+        functions = [tool["function"] for tool in sent[0].get("tools", [])]
+        fields = [function.get("parameters", {}) for function in functions]
+        rows.append({
+            "loop": name,
+            "strict": _every(function.get("strict") for function in functions),
+            "no extras": _every(p.get("additionalProperties") is False for p in fields),
+            "all required": _every(set(p.get("required", [])) == set(p.get("properties", {})) for p in fields),
+            "descriptions": _every(all("description" in f for f in p.get("properties", {}).values()) for p in fields),
+            "tool_choice": ", ".join(sorted({str(body.get("tool_choice", "-")) for body in sent})),
+            "results in": "tool" if any(m["role"] == "tool" for m in sent[-1]["messages"]) else "user",
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def first_request_sizes(bodies: dict) -> pd.DataFrame:
+    """Each loop's first recorded request (name -> request bodies of one run, lesson 7): its system
+    message and its tool schemas in characters of JSON as sent, the tools it offers, its other fields."""
+    check_items(list(bodies.values()), list, "bodies", "lists of request bodies", 1)
+    rows = []
+    for name, sent in bodies.items():
+        first = sent[0]
+        system = [m for m in first["messages"] if m["role"] in ("system", "developer")]
+        rows.append({
+            "loop": name,
+            "system message": len(json.dumps(system)),
+            "tools": len(first.get("tools", [])),
+            "schemas": len(json.dumps(first.get("tools"))),
+            "other fields": ", ".join(sorted(set(first) - {"model", "messages", "tools"})) or "-",
+        })  # fmt: skip
+    return pd.DataFrame(rows)
