@@ -578,7 +578,9 @@ for setup in SETUPS:
 #
 # The cell prints the router's two tables, RT1 (the request's words for each goal: "bedeli" the charge,
 # "tuketimi" the consumption, "hesaplanir" a document's code, "kayda yaz" a record) and RT2 (the calls
-# each goal takes), and the code that sets a task's budget under SB2.
+# each goal takes), and the code that sets a task's budget under SB2. For the split the code
+# reads `len(task.sequence)`: by AA29 the planner writes a plan exactly that long, so this is the
+# plan's own length, the one count a real runtime would read from the plan it was given.
 
 # %%
 from sim.engine import goals
