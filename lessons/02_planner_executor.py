@@ -275,7 +275,7 @@ say(
 # record), and a later call replaced it.
 
 # %%
-from sim.measurement.outcomes import loss_cause, loss_table, plan_kind
+from sim.measurement.outcomes import loss_cause, loss_table, outcome_shares, plan_kind
 
 for setup in ("single-loop", "plan-execute"):
     for seed in SEEDS:
@@ -297,6 +297,9 @@ say(
 )
 lost_a_run = per_run.groupby(level="setup").sum().sum(axis=1)
 say(f"every cause, all plans: single loop {lost_a_run['single loop']:.3f}, split {lost_a_run['split']:.3f}")
+unwritten = outcome_shares(CAUSE_SEEDS, BUDGET)["solved, no record written"]
+shares = ", ".join(f"{sim.SETUP_LABELS[setup]} {share:.3f}" for setup, share in unwritten.items())
+say(f"counted solved with no record written, a run: {shares}")
 
 # %% [markdown]
 # On run A, 2 of the split's 3 lost tasks had fully right plans and were spoiled after the job was
@@ -307,7 +310,10 @@ say(f"every cause, all plans: single loop {lost_a_run['single loop']:.3f}, split
 # fewer answers spoiled before the job was done, 0.275 against 0.620. In all, on these 200 seeds
 # it loses 1.735 a run against 1.400; the 10,000 seeds above put the gap at 0.19 of a task. So
 # both matter: stopping, for both setups (lesson 3), and wrong plans, for the split (lesson 4
-# checks plans before they run).
+# checks plans before they run). And the success measure, the source's, is lenient: a record
+# task counts as solved when the right amount is held, written or not. On these seeds it credits
+# the split with 0.410 such tasks a run and the single loop with 0.080 (lesson 3 counts the
+# writes).
 #
 # ### Steps and tool calls: the cost of planning, exactly
 #

@@ -275,3 +275,11 @@ def test_a_difference_that_rounds_to_zero_still_shows_its_sign_and_first_digit()
     assert signed(-0.00002, "success") == "-0.00002" and signed(-0.0002, "success") == "-0.0002"
     assert signed(0.0, "success") == "+0.0000" and signed(-0.0, "success") == "+0.0000"
     assert signed(0.004, "tokens") == "+0.004" and signed(12.345, "tokens") == "+12.35"
+
+
+def test_outcome_shares_sum_to_the_24_tasks_of_a_run():
+    from sim.measurement.outcomes import OUTCOMES, outcome_shares
+
+    shares = outcome_shares([20260218, 20260219], 8)
+    assert list(shares.columns) == list(OUTCOMES) and list(shares.index) == ["single-loop", "plan-execute"]
+    assert (shares.sum(axis=1) == 24).all()
