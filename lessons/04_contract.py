@@ -116,15 +116,15 @@ print(
 # rule | in short
 # --- | ---
 # CT1, the plan | A goal field and a list of steps, each with a tool, the steps it depends on, and the fields it requires and produces.
-# CT2, the first plan | The split's plan for the same task and seed, from the same draws, so every run pairs with lesson 2's.
+# CT2, the first plan | The split's plan for the same task and seed, from the same draws (each position right with share 0.8), so every run pairs with lesson 2's.
 # CT3, around the tools | A step's requires and produces are its tool's contract (the table below).
 # CT4, validation | Checks the plan's structure and data flow before any call; a refused plan is a replan event.
 # CT5, preconditions | Before each tool call, checks that the scratchpad holds what the step requires.
 # CT6, replanning | Writes a sub-plan for the positions that remain, right with the same flat share as before.
 # CT7, the replan limit | `max_replans`: a replan event beyond it ends the run.
 # CT8, steps | Planner calls and tool calls are steps; the checks are local code and free.
-# CT9, CT10, costs | Tokens and simulated seconds per planner call and tool call.
-# CT11, bounds | Steps, tokens, seconds and replans, each checked before a call.
+# CT9, CT10, costs | A plan costs 60 + 25 tokens a position, a replan 30 more; a tool call 40 + 10 a call so far, plus 30 for its observation (a loop step: 60 + 22 a call). A planner call takes 5 simulated seconds, a tool call its tool's.
+# CT11, bounds | Steps (8), tokens (1000), simulated seconds (22) and replans (2), each checked before a call.
 # CT12, the exit state | SUCCESS, PARTIAL_SUCCESS, REPLAN_EXHAUSTED or TIMEOUT, from what the runtime observes.
 #
 # Each rule in full is in Going further, with its numbers.
