@@ -308,6 +308,19 @@ exits["replans"] = [0, 0, 0, 0] + [m.contract.replans for m in contract_runs]
 show(exits, ["setup", "run"], breaks=["solved (true)"])
 
 # %% [markdown]
+# The exit states as a figure, one bar per setup and run: the bars are what each setup
+# reports, the hatched part of SUCCESS its silent failures, and the truth is written beside
+# each bar.
+
+# %%
+from IPython.display import Image, display
+
+from sim.presentation import figures, figures_contract
+
+path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
+display(Image(filename=path))
+
+# %% [markdown]
 # Two runs are a small sample, so the verdict comes from 10,000 seeds (runs A and B are the
 # first 2): the contract minus each other setup, seed by seed, as a mean per run of 24 tasks
 # with its 95 % [interval](../GLOSSARY.md#interval) (lesson 5 explains them). The loops as
@@ -626,20 +639,7 @@ show(messages.request_sizes(g05))
 # %% [markdown]
 # ### The loops' exit states
 #
-# The exit states as a figure, one bar per setup and run: the bars are what each setup
-# reports, the hatched part of SUCCESS its silent failures, and the truth is written beside
-# each bar.
-
-# %%
-from IPython.display import Image, display
-
-from sim.presentation import figures, figures_contract
-
-path = figures.save_figure(figures_contract.draw_exit_states(exits), "04_contract-exit-states")
-display(Image(filename=path))
-
-# %% [markdown]
-# The loops have no exit state of their own; the figure applies CT12 to what they observed.
+# The loops have no exit state of their own; the core's figure applies CT12 to what they observed.
 # A loop that stopped by itself with a spoiled answer reports SUCCESS only when its goal test
 # still holds; the spoiled runs listed below, at the lesson's budget, all fail it, because a
 # call after the job was done replaced the answer held. So they report PARTIAL_SUCCESS when
