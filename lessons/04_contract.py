@@ -346,6 +346,13 @@ others = {label: many[other] for label, other in LOOPS}
 others |= {f"{label}, SB1": many_sb1[other] for label, other in LOOPS}
 say(f"the contract minus each setup, {MANY_SEEDS} seeds from {SEED_A}, per run of 24 tasks")
 show(contract_minus(others, many["contract"]))
+
+# %% [markdown]
+# A contract run ends when its plan completes, with no call (CT8); a loop under SB1 pays a step
+# to stop, priced as any step. The next cell leaves those stop steps, and their tokens, out of
+# the SB1 loops and compares again: what is left of the contract's lead in steps and tokens.
+
+# %%
 STEP_PRICE = {"single-loop": costs.loop_step_tokens, "plan-execute": costs.executor_step_tokens}
 steps_out, tokens_out = [], []
 for label, other in LOOPS:
