@@ -24,9 +24,10 @@
 # - write a [policy](../GLOSSARY.md#policy): a function that picks the next [tool](../GLOSSARY.md#tool) or stops;
 # - score any policy against a baseline on [held-out seeds](../GLOSSARY.md#held-out), with
 #   [intervals](../GLOSSARY.md#interval);
-# - build a [stop rule](../GLOSSARY.md#stopping-criterion) and a [router](../GLOSSARY.md#router), and read their gains on the
+# - use and score a [stop rule](../GLOSSARY.md#stopping-criterion) and a [router](../GLOSSARY.md#router), and read their gains on the
 #   success-cost plane;
-# - replay a recorded run of a policy that asks a chat endpoint, and say what its seed controls.
+# - in Going further, replay a recorded run of a policy that asks a chat endpoint, and say what its
+#   seed controls.
 #
 # **It assumes:** lessons 1 to 5 (the setups, intervals over many [seeds](../GLOSSARY.md#seed)) and enough
 # Python to write a function. **Time:** about an hour for the core; Going further about half an
@@ -348,10 +349,7 @@ display(Image(filename=path))
 #
 # - A policy maps an observation to a tool or `"stop"` in the single loop's engine; the
 #   built-in single loop is the policy that takes the model's proposal, and its runs equal
-#   the built-in runner's, by construction. Asking the model again within a step is a
-#   further request, paid (MR1).
-# - `python -m sim score FILE.py:FUNCTION` scores a policy from the command line as the
-#   harness does.
+#   the built-in runner's, by construction.
 # - Stopping when the goal is observed solves +0.0356 of the tasks more per run than the
 #   single loop over 500 held-out seeds, and costs 552.42 tokens fewer per run (interval
 #   [-580.20, -524.63]), its own stop paid.
@@ -367,9 +365,10 @@ display(Image(filename=path))
 # right or wrong, never the answer.
 #
 # 1. At your seed and budget 8, on how many tasks does the built-in single loop end with a
-#    wrong answer while the stop rule ends with the right one? Compute it with
-#    `sim.run_single_loop`, `policy.run_policy` and `sim.is_correct`, and put the count in
-#    `answer_1`.
+#    wrong answer while the stop rule ends with the right one? Put the count in `answer_1`: for
+#    each task in `sim.TASKS`, run `sim.run_single_loop(task, MY_SEED, 8)` and
+#    `policy.run_policy(policy.stop_when_goal_met, task, MY_SEED, 8)`, and count the tasks where
+#    only the second is correct (`sim.is_correct`).
 # 2. Write `scripted`, a policy that never calls `model_pick`: from the request's words it
 #    calls, in order, the tools its goal needs (the cell prints each kind's sequence) and
 #    stops when the goal is observed. The check runs it on all 24 tasks at your seed: it must

@@ -3363,7 +3363,6 @@ REGISTRY: dict[str, list] = {
         ("every entrant on the success-cost plane", NotAClaim("says what the next cell prints")),
         ("its runs equal the built-in runner's, by construction",
          Printed("the policy form and the built-in single loop agree on all 12000 task runs")),
-        ("scores a policy from the command line as the harness does", Holds(command_line_scores_as_the_harness)),
         ("Stopping when the goal is observed solves +0.0356 of the tasks more per run than the single loop",
          Holds(stop_rule_over_500_seeds)),
         ("costs 552.42 tokens fewer per run (interval", Holds(stop_rule_saves_its_tokens_paid)),
