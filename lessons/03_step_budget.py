@@ -122,11 +122,14 @@ display(Image(filename=path))
 # ## Too small: the loop cannot finish
 #
 # A task needs at least as many steps as its sequence has tools, and the split needs one more for
-# planning. The 24 tasks have sequences of length 1 to 4:
+# planning. The 24 tasks, by the length of their sequence and their kind:
 
 # %%
-lengths = pd.Series([len(task.sequence) for task in sim.TASKS]).value_counts().sort_index()
-print("tasks by sequence length:", ", ".join(f"length {n}: {count}" for n, count in lengths.items()))
+kinds = pd.DataFrame(
+    [(t.kind, len(t.sequence), t.name) for t in sim.TASKS], columns=["kind", "length", "tasks"]
+)
+print(kinds.groupby(["length", "kind"], as_index=False)["tasks"].agg(" ".join).to_string(index=False))
+print()
 rows = []
 for budget in BUDGETS:
     row = {"budget": budget}
@@ -623,7 +626,7 @@ by_length = {
         for setup in SETUPS
         for task in [next(t for t in sim.TASKS if len(t.sequence) == length)]
     }
-    for length in sorted(lengths.index)
+    for length in sorted(kinds["length"].unique())
 }
 print("budget under SB2, by sequence length:")
 print(pd.DataFrame(by_length).T.rename_axis("length").to_string())
