@@ -284,10 +284,12 @@ for seed, m in zip(SEEDS, single, strict=True):
 
 # %% [markdown]
 # The single loop solves 23 of 24 tasks on both runs (0.9583); the one it misses is a
-# record task, G23 on run A and G15 on run B. The other totals are nearly equal too: 97 and
-# 98 steps, 11978 and 11994 tokens, 8 and 7 tool errors. The runs part task by task: the
-# 4-tool tasks took 1234.7 tokens on average on run A and 914.0 on run B (the table of
-# means by sequence length, in the growing-trace section below).
+# record task, G23 on run A and G15 on run B. The other totals differ little between the runs
+# (97 and 98 steps, 11978 and 11994 tokens, 8 and 7 tool errors): how much a unit differs
+# between a setup's own runs is its [run-to-run band](../GLOSSARY.md#band), the yardstick
+# lesson 2 sets comparisons against. The runs still part task by task: the 4-tool tasks took
+# 1234.7 tokens on average on run A and 914.0 on run B (the table of means by sequence
+# length, in the growing-trace section below).
 #
 # ## Depth: the deeper the position, the fewer right picks
 #
@@ -429,9 +431,10 @@ for label, task_runs in runs.items():
 # name, say): the checks compute the answers for that seed and say right or wrong, and
 # what is off, never the answer.
 #
-# 4. **Tokens by hand.** Write `my_tokens(steps, calls)`: the tokens of a plain single-loop
-#    run from its steps and tool calls, by the token rule in the rule table. The check runs
-#    the loop on the 24 tasks at your seed and compares your count with the run's.
+# 4. **Tokens by hand.** Write `my_tokens(steps, calls)`: the tokens of one task's plain
+#    single-loop run from its steps and tool calls, by the token rule in the rule table
+#    (steps minus calls is 1 when the agent stopped, 0 when the budget ended the run). The
+#    check runs the loop on the 24 tasks at your seed and compares your count with the run's.
 
 # %%
 from sim.exercises import single_loop as exercises
