@@ -105,9 +105,9 @@ say(
 )
 
 # %% [markdown]
-# Lesson 1's `self_critique` (its tokens a tool error printed below, no draw changed) is the
-# single loop's baseline row. The course's rules let a reflection change the next pick (option
-# `reflection`: `feedback` or `intrinsic`):
+# Lesson 1's `self_critique` (no draw changed) is the single loop's baseline row. The
+# course's rules let a reflection change the next pick (option `reflection`: `feedback` or
+# `intrinsic`):
 #
 # rule | what it says
 # --- | ---
@@ -128,7 +128,7 @@ say(
 # A rule draws after the ordinary pick, from a stream of its own, so each pick it replaces is
 # logged (`revised_from`) and counted as a **flip**: wrong→right or right→wrong. Each rule runs
 # against the same loop without reflection, on the same seeds. In the tables success, tokens and
-# tool errors are differences for a run of 24 tasks; the flips are counted for one task's run.
+# tool errors are differences for a run of 24 tasks; flips are per task run.
 
 # %%
 RULES = {"RF1 feedback": {"reflection": "feedback"}, "RF2 intrinsic": {"reflection": "intrinsic"}}
@@ -163,7 +163,7 @@ say(f"planner + executor, RF3 0.1 minus RF1, same seeds: success {difference}")
 #   `tariff` fails before any reading, `consumption`, not `read_meter`).
 # - Single loop: the pick after a failed call is a fresh draw of its own, and feedback (RF1)
 #   replacing it turns right picks wrong more often than wrong picks right, adds tool errors,
-#   and its success interval holds zero.
+#   and its success interval holds zero (includes 0).
 # - Split: its blind executor has no error handling and walks on through a wrong plan, so
 #   with feedback the success interval lies above zero, with fewer tool errors: a gain over
 #   the weakest baseline. At RF3 0.1 its interval against no reflection holds zero, and on the
@@ -191,7 +191,7 @@ say(
 # rule | what it says
 # --- | ---
 # fan-out tasks (FO1) | The total charge of k subscribers (k in `WIDTHS`, `TASKS_PER_WIDTH` tasks a width). Each subscriber is a branch (read_meter, consumption, tariff) with its own state.
-# the plan (FO2) | One planner call writes all 3k positions, each right with share selection(1), else a random tool.
+# the plan (FO2) | One planner call writes all 3k positions, each right with share selection(1) (lesson 1's share at depth 1), else a random tool.
 # replans (FO3, FO4) | A branch stops at a failed precondition, a tool error, or the end of its positions without the amount. When no branch can go on, one replan writes every failed branch's remaining positions, at most `max_replans` times.
 # parallel steps (PX1) | A step runs every ready call at once and takes the longest call's seconds; its tokens are one executor step plus an observation a call. Off: one call a step, branch after branch.
 # bounds (FB1) | Steps, tokens, seconds and replans, each `BOUND_FACTOR` times the longest right sequential run, the same for both schedules (Going further prints them).
@@ -260,7 +260,7 @@ say(
 # --- | ---
 # the reviewer (RV1) | Every `write_record` call is reviewed by a second model call (`REVIEW_TOKENS`, `REVIEW_SECONDS`). It refuses a wrong write with share `CATCH_SHARE`, a right one with share `FALSE_REFUSAL_SHARE`. A write is right only when a record task writes its correct answer for its subscriber.
 # blocking (RV2) | The write waits for the verdict. A refused write is not made; the step counts as a tool error (`REFUSAL`) and the loop goes on.
-# in parallel (RV3) | The write runs beside the review. A refusal trips the run after the write, and the run returns no answer (as the SDK raises).
+# in parallel (RV3) | The write runs beside the review. A refusal trips the run (ends it) after the write, and the run returns no answer (as the SDK raises).
 # a clock (RV4) | A step takes a model call (`MODEL_STEP_SECONDS`) plus its tool's seconds; blocking adds the review before the write, parallel only the review's overhang past it.
 
 # %%
@@ -272,8 +272,8 @@ say(
 )
 
 # %% [markdown]
-# The single loop over the held-out seeds, with lesson 4's argument errors (AE1) at a share of
-# 0.1 so that there are wrong writes to catch. Success counts the answer held at the end,
+# The single loop over the held-out seeds, with lesson 4's argument errors (AE1) at 0.1, so
+# that there are wrong writes to catch. Success counts the answer held at the end,
 # written or not; **success, no wrong write** counts a task solved only when no wrong record
 # reached the world. The headline: each reviewer minus the same loop without one, on the same seeds, for a
 # run of 24 tasks, each a mean [95 % interval]:
