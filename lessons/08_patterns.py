@@ -362,7 +362,7 @@ say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tok
 # %% [markdown]
 # **What the rules put there and what emerges.** The rules set the summary's price and the
 # share of right picks kept: a summarized call saves 22 - 4 tokens in the single loop against
-# the summary's 20 once, so compaction pays only when several calls are summarized at once.
+# the summary's 20 once, so compaction pays only when 2 or more calls are summarized at once.
 # What emerges is how often a pick needs a field only in the summary, and the extra steps
 # those misses cost: the largest saving is 1.3 % of the tokens (k = 2), and keeping 1 call
 # costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
@@ -374,7 +374,7 @@ say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tok
 #
 # pattern | the source says | the course's rule gives
 # --- | --- | ---
-# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, smaller than RF1's and no longer sure once a tenth of the feedback misleads
+# reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, smaller and no longer sure once a tenth of the feedback misleads (RF3 0.1)
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
 # a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers

@@ -3470,7 +3470,7 @@ REGISTRY: dict[str, list] = {
         ("a run that needed none reaches the cap of its width", Holds(speedup_grows_with_width_and_falls_with_replans)),
         ("so a summary pays only when 4 or more calls are summarized", ByRule(compaction_pays_only_with_several_summarized)),
         ("Where the curve turns is read two ways", NotAClaim("defines the turn")),
-        ("so compaction pays only when several calls are summarized at once",
+        ("so compaction pays only when 2 or more calls are summarized at once",
          ByRule(compaction_pays_only_with_several_summarized)),
         ("The loop patterns on one success-cost plane", NotAClaim("describes the figure")),
         ("Each source's headline beside the course's rule, over 100 held-out seeds", Holds(summary_table_as_measured)),

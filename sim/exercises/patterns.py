@@ -25,6 +25,7 @@ from sim.engine.plan_schema import tool_seconds
 from sim.engine.runs import run_task, run_with
 from sim.exercises.step_budget import NotAnswered, answered
 from sim.measurement.reflection_flips import reflection_flips
+from sim.measurement.review_counts import prevented
 from sim.model.checks import check_seed
 from sim.model.compaction import compacted_step_tokens
 from sim.model.costs import loop_step_tokens, observation_tokens
@@ -89,7 +90,7 @@ REVIEW_SEEDS = 5  # seeds the check runs, from the student's seed on (24 tasks e
 def review_prevented(run: Run) -> int:
     """The reviewer exercise's answer: the wrong writes the reviewer prevented in `run` (wrong, refused,
     not made, and with a value to write: a call with no value writes nothing whatever the verdict)."""
-    return sum(review.prevented for review in run.reviews)
+    return sum(map(prevented, run.reviews))
 
 
 def review_runs_to_check(seed: int) -> list[Run]:

@@ -32,6 +32,12 @@ PER_SEED_UNITS = (
 )
 
 
+def prevented(review) -> bool:
+    """A review that kept a wrong write out of the world (RV2): wrong, refused, not made, and with a value
+    to write (a call with no value writes nothing whatever the verdict)."""
+    return review.wrong and review.refused and not review.made and not review.empty
+
+
 def review_runs(config: RunConfig, seeds) -> tuple[tuple[Run, ...], ...]:
     """A loop configuration on all 24 tasks at every seed, one-seed path: runs[task][seed position].
     Raises InputTypeError, InputError for a config that is not a loop RunConfig, or bad seeds."""
@@ -65,7 +71,7 @@ def review_counts(runs) -> dict:
     )  # fmt: skip
     values = (
         len(flat), len(reviews), sum(sum(writes_made(run)) for run in flat),
-        sum(r.prevented for r in reviews),
+        sum(map(prevented, reviews)),
         sum(r.refused and not r.wrong for r in reviews), lost, sum(r.refused and r.empty for r in reviews),
         len(tripped),
         sum(r.wrong for r in trip_reviews), sum(not r.wrong for r in trip_reviews),

@@ -51,11 +51,6 @@ class Review:
     tripped: bool
 
     @property
-    def prevented(self) -> bool:
-        """A wrong write with a value to write that the refusal kept out of the world."""
-        return self.wrong and self.refused and not self.made and not self.empty
-
-    @property
     def empty(self) -> bool:
         """The call has no value: the tool writes nothing whatever the verdict."""
         return self.value is None
