@@ -192,7 +192,7 @@ for setup in SETUPS:
     )
 
 # %% [markdown]
-# So the spoiling is a harm to single tasks, not to the average here. Where success falls in the
+# So from budget 8 to 12 the spoiling costs single tasks, not the average here. Where success falls in the
 # sweep (the single loop on run A, from budget 6 to 8) the task is G23 (Going further).
 #
 # ## Answers against effects
@@ -454,8 +454,8 @@ for setup in SETUPS:
 # Use the panel under **Explore**. Its grid has a row per task and a column per budget, from 1 step
 # up to the budget chosen; each cell is coloured by the task's outcome at that budget.
 #
-# 1. Set the seed to the one after run B's, the setup to the split, and tick **stop when done**.
-#    Which tasks change colour in the grid at budget 12, and why those?
+# 1. Set the seed to the one after run B's, the setup to the split, the budget to 12, and tick
+#    **stop when done**. Which tasks change colour in the grid at budget 12, and why those?
 # 2. Find a seed where the single loop spoils a task after the job was done (the grid shows it
 #    turning from spoiled to solved when you tick the box).
 # 3. The margin of 5 read off runs A and B lets only 0.9659 of the split's held-out task runs finish.

@@ -2858,7 +2858,7 @@ REGISTRY: dict[str, list] = {
         ("Net, over 10,000 seeds, a larger budget still solves more, at a price in tokens",
          Printed("single loop, budget 12 minus 8, 10000 seeds: success +0.0008 [+0.0006, +0.0010], tokens +197",
                  "planner + executor, budget 12 minus 8, 10000 seeds: success +0.0161 [+0.0154, +0.0167], tokens +570")),
-        ("So the spoiling is a harm to single tasks, not to the average here",
+        ("So from budget 8 to 12 the spoiling costs single tasks, not the average here",
          Printed("planner + executor, budget 12 minus 8, 10000 seeds: success +0.0161")),
         ("Over 10,000 seeds a larger budget still solves more (12 against 8)",
          Printed("single loop, budget 12 minus 8, 10000 seeds: success +0.0008 [+0.0006, +0.0010]",
