@@ -158,9 +158,9 @@ say(f"smolagents: stop words {stops}; worked examples in its system prompt ('Tas
 # default of strict schemas, rewrites each one (`strict`, no extra fields allowed, every field
 # listed as required). smolagents writes its own system prompt (4663 characters against 176,
 # with 3 worked examples), adds its own `final_answer` tool, sends a description for every
-# argument (the runner fills in the field's name), asks for a tool call on every request and
-# sends `stop` words; it sends the calls' results back in user messages, which the course's
-# endpoint reads too. Each of these is paid on every request of a run.
+# argument (the runner fills in the field's name), asks for a tool call on every request that
+# offers tools and sends `stop` words; it sends the calls' results back in user messages. Each
+# of these is paid on every request of a run.
 #
 # ## Each framework's bound, hit on purpose
 #
@@ -298,6 +298,7 @@ for name, ends in framework_runs.recorded_endings().items():
 cut = ~baseline.stopped  # the course loop's task runs that reached its budget
 held = (baseline.correct & cut).sum()
 say(f"the course loop reaches its budget in {cut.sum()} task runs, holding the right answer in {held}")
+say(f"  and no right answer in {cut.sum() - held}")
 rows, seeds_moved = [], {}  # seeds_moved: agent -> (seeds where it solves more tasks, seeds where fewer)
 for name in AGENTS[1:]:
     run = recorded[name]
@@ -321,15 +322,15 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 #   success is only how a task run that reaches the bound ends. The course loop reaches its budget in 41 of
 #   2400 task runs and holds the right answer in 21. There LangGraph at limit 16 and the Agents
 #   SDK at 8 turns end with no answer and lose those 21 (-21 task runs, -0.0087 of the tasks
-#   per run, interval [-0.0123, -0.0052]); LangGraph's last call is lost too (calls differ in
+#   per run, interval [-0.0123, -0.0052]); in the other 20 the course loop held no right answer
+#   either; LangGraph's last call is lost too (calls differ in
 #   41). smolagents at 8 steps asks for the answer once more and, by the endpoint's rule,
 #   solves what the course loop solves (+0.0000), at +0.41 requests per run: its stop is paid,
 #   the course loop's at the budget is not.
 # - **Tokens.** The same calls cost what each framework sends on every request: +0.00 for
 #   LangGraph, +5725.80 per run for the Agents SDK's strict schemas, +122453.52 for
-#   smolagents' longer requests, 3.2 times the course loop's 56427 tokens per run. That is the endpoint's count (every
-#   request's characters over 4, the whole system prompt and tool schemas on every request);
-#   the engine's rule (AA28), lesson 6's count, charges the same runs 11729 (a price a step,
+#   smolagents' longer requests, 3.2 times the course loop's 56427 tokens per run. That is the
+#   endpoint's count (characters over 4, every request whole); the engine's rule (AA28), lesson 6's count, charges the same runs 11729 (a price a step,
 #   no prompt): compare within one count.
 # - **Defaults.** At their own defaults (LangGraph 10007, the Agents SDK 10 turns, smolagents
 #   20 steps) a framework allows more requests than the course's budget of 8: no longer like
@@ -347,12 +348,10 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 #   framework's task run has the single loop's answer, requests and calls, by the endpoint's
 #   rules.
 # - What differs is each framework's own: the request it sends (smolagents' system prompt and
-#   extra tool, the Agents SDK's strict schemas) and what it does at its bound (LangGraph's
-#   text or GraphRecursionError, the Agents SDK's MaxTurnsExceeded, smolagents' extra answer
-#   request, against the course loop's answer held).
+#   extra tool, the Agents SDK's strict schemas) and how it ends at its bound.
 # - Over 100 held-out seeds at the same bound, success differs from the course loop's only
 #   in task runs that reach the bound, a count the construction sets; the frameworks add
-#   tokens and their endings. At their defaults, they run longer.
+#   tokens and their endings. At their defaults they allow more requests.
 #
 # ## Exercises
 #

@@ -3380,7 +3380,10 @@ REGISTRY: dict[str, list] = {
         ("so the differences are its own", ByRule(my_policy_differs_from_the_stop_rule_by_its_refusal)),
     ],
     "07": [
-        ("At their defaults, they run longer", ByRule(defaults_allow_more_requests)),
+        ("At their defaults they allow more requests", ByRule(defaults_allow_more_requests)),
+        ("in the other 20 the course loop held no right answer either",
+         Printed("the course loop reaches its budget in 41 task runs, holding the right answer in 21",
+                 "and no right answer in 20")),
         ("Real frameworks, the same model", NotAClaim("the lesson's title")),
         ("as the course reads its own: the same", NotAClaim("a learning objective")),
         ("about an hour for the core; Going further about half an", NotAClaim("the lesson's time")),
