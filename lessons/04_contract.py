@@ -436,8 +436,8 @@ for kind, goal in plan_schema.GOALS.items():
 # 1. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
 #    lost tasks, and how do the contract's tokens move against the split's?
 # 2. Lower **max tokens** in steps of 10 at budget 8, at the lesson's seed (type a value into the
-#    box beside the slider): at what value do runs first end in TIMEOUT, and which kind of task
-#    goes first?
+#    box beside the slider; start well below 1000): at what value do runs first end in
+#    TIMEOUT, and which kind of task goes first? (Some end in PARTIAL_SUCCESS before that.)
 # 3. At budget 3, which tasks end in PARTIAL_SUCCESS, what do they hold, and is their answer
 #    correct by the original measure?
 # 4. Pick G03 and find a seed at which the contract solves it. How many replans did it take?
@@ -514,6 +514,11 @@ rules = [
     ("CT9", "first plan (tokens)", f"{plan_cost} plan length"),
     ("CT9", "replan (tokens)", f"{plan_cost} sub-plan length + {costs.REPLAN_CONTEXT_TOKENS}"),
     ("CT9", "tool call (tokens)", call_cost),
+    (
+        "AA28",
+        "a single-loop step, to compare (tokens)",
+        f"{costs.LOOP_STEP_TOKENS} + {costs.LOOP_TOKENS_PER_CALL} x calls so far",
+    ),
     ("CT10", "planner call (simulated seconds)", f"{contract.PLANNER_SECONDS}"),
     ("CT10", "tool call (simulated seconds)", "its tool's duration, in the tools' table"),
     ("CT8", "validation, precondition check", "0 steps, 0 tokens, 0 seconds"),
