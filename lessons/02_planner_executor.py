@@ -411,8 +411,8 @@ for seed in SEEDS:
 #   the split took 118: 3 fewer tool calls. On run B, 122 and 116: 4 fewer tool calls and 2 fewer
 #   stop steps.
 # - Tokens fall by 13.6 % and 15.5 %, beyond bands of 16 and 210: measured, but made by the
-#   token rules: at the loop's price the split would spend more. Over 10,000 seeds the fall is 10.6 %: the two runs overstate it, and their narrow band
-#   was luck.
+#   token rules: at the loop's price the split would spend more. Over 10,000 seeds the fall is
+#   10.6 %: the two runs overstate it, and their narrow band was luck.
 # - Tool errors rise on both runs (10 and 12 against 8 and 7), with a clear mechanism; their size is
 #   not measured at this scale.
 # - Beside 10,000 seeds the 2-run verdicts are right on 2 units (steps, tokens), wrong in sign on 1

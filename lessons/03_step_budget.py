@@ -192,8 +192,9 @@ for setup in SETUPS:
     )
 
 # %% [markdown]
-# So from budget 8 to 12 the spoiling costs single tasks, not the average here. Where success falls in the
-# sweep (the single loop on run A, from budget 6 to 8) the task is G23 (Going further).
+# So from budget 8 to 12 the spoiling costs single tasks, not the average here.
+# Where success falls in the sweep (the single loop on run A, from budget 6 to 8) the task is
+# G23 (Going further).
 #
 # ## Answers against effects
 #
@@ -256,8 +257,9 @@ for setup in SETUPS:
         )
 
 # %% [markdown]
-# At budget 12, every answer the single loop spoiled on these runs was lost before the job was done. In the
-# split, 2 tasks on run A and 1 on run B were lost after it: the tasks a larger budget spoiled above.
+# At budget 12, every answer the single loop spoiled on these runs was lost before
+# the job was done. In the split, 2 tasks on run A and 1 on run B were lost after it: the tasks
+# a larger budget spoiled above.
 
 # %% [markdown]
 # ## A stopping criterion
@@ -496,9 +498,10 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: G04's call too many, G05 at the edge of its budget, G23 (a count that falls), every
-# task's outcome at every budget, the router and the code of the budget rule, what a stop for free
-# would seem to save, the rule against the fixed budget of 8, and a further exercise.
+# What this part adds: G04's call too many, G05 at the edge of its budget, G23 (a count that
+# falls), every task's outcome at every budget, the router and the code of the budget rule, what
+# a stop for free would seem to save, the rule against the fixed budget of 8, and a further
+# exercise.
 #
 # ### G04, one call too many
 #
@@ -582,8 +585,8 @@ for setup in SETUPS:
 # The cell prints the router's two tables, RT1 (the request's words for each goal: "bedeli" the charge,
 # "tuketimi" the consumption, "hesaplanir" a document's code, "kayda yaz" a record) and RT2 (the calls
 # each goal takes), and the code that sets a task's budget under SB2. For the split the code
-# reads `len(task.sequence)`: by AA29 the planner writes a plan exactly that long, so this is the
-# plan's own length, the one count a real runtime would read from the plan it was given.
+# reads `len(task.sequence)`, which a real runtime cannot see; by AA29 the plan is exactly that
+# long, so the budgets are those a rule reading the plan's length would set.
 
 # %%
 from sim.engine import goals

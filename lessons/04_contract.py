@@ -467,8 +467,8 @@ print(exercises.check_exit_counts(MY_SEED, my_exits))
 #
 # The panel runs the 3 setups at a seed (run A) and the next (run B), with the budget, max
 # replans and max tokens you set: the tables, the contract's tasks on run A that end in another
-# state than SUCCESS, the exit-state figure and the chosen task's contract run, event by event. **reset** brings back the lesson's defaults. Its output is not
-# part of the checked record.
+# state than SUCCESS, the exit-state figure and the chosen task's contract run, event by event.
+# **reset** brings back the lesson's defaults. Its output is not part of the checked record.
 
 # %% tags=["nbval-ignore-output"]
 from sim.presentation.panel_contract import contract_panel
@@ -479,11 +479,12 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# What this part adds: the rules in full with their numbers, where the default bounds come from, the refusals kind
-# by kind, the contract's loop in code, the scratchpad at a run's end, a run as the chat requests
-# it would send, the tasks the contract loses, the loops' exit states, validation that is no longer an oracle (a look-alike tool), wrong
-# arguments, the step budget and the replan limit swept, the contract beside real frameworks,
-# and a second exercise. Its many-seed cells take a while; a bar shows their progress.
+# What this part adds: the rules in full with their numbers, where the default bounds come from,
+# the refusals kind by kind, the contract's loop in code, the scratchpad at a run's end, a run
+# as the chat requests it would send, the tasks the contract loses, the loops' exit states,
+# validation that is no longer an oracle (a look-alike tool), wrong arguments, the step budget
+# and the replan limit swept, the contract beside real frameworks, and a second exercise. Its
+# many-seed cells take a while; a bar shows their progress.
 #
 # ### The contract's rules in full
 #

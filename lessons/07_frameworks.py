@@ -328,10 +328,10 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 #   solves what the course loop solves (+0.0000), at +0.41 requests per run: its stop is paid,
 #   the course loop's at the budget is not.
 # - **Tokens.** The same calls cost what each framework sends on every request: +0.00 for
-#   LangGraph, +5725.80 per run for the Agents SDK's strict schemas, +122453.52 for
-#   smolagents' longer requests, 3.2 times the course loop's 56427 tokens per run. That is the
-#   endpoint's count (characters over 4, every request whole); the engine's rule (AA28), lesson 6's count, charges the same runs 11729 (a price a step,
-#   no prompt): compare within one count.
+#   LangGraph, +5725.80 per run for the Agents SDK's strict schemas, +122453.52 for smolagents'
+#   longer requests, 3.2 times the course loop's 56427 tokens per run. That is the endpoint's
+#   count (characters over 4, every request whole); the engine's rule (AA28), lesson 6's count,
+#   charges the same runs 11729 (a price a step, no prompt): compare within one count.
 # - **Defaults.** At their own defaults (LangGraph 10007, the Agents SDK 10 turns, smolagents
 #   20 steps) a framework allows more requests than the course's budget of 8: no longer like
 #   for like. LangGraph and smolagents then solve 5 task runs the course loop does not, on 5

@@ -211,8 +211,9 @@ runs = ", ".join(f"width {width} {right_sequential_run(width)[2]} s" for width i
 say(f"a right run in sequence: {runs}; in parallel {in_parallel} s at every width")
 
 # %% [markdown]
-# Over the held-out seeds, each fan-out task runs both ways at the same seed. Speed-up: sequential seconds over parallel ones; seconds and tokens:
-# parallel minus sequential, a run; each a mean [95 % interval].
+# Over the held-out seeds, each fan-out task runs both ways at the same seed.
+# Speed-up: sequential seconds over parallel ones; seconds and tokens: parallel minus
+# sequential, a run; each a mean [95 % interval].
 
 # %%
 show(speedup_frame(speedup_table(SEEDS)))

@@ -107,9 +107,10 @@ def outcome_shares(seeds, budget: int) -> pd.DataFrame:
     """Each OUTCOME's tasks per run of 24, mean over checked `seeds`, for the single loop and the split at
     `budget` (lesson 2): a row per setup, a column per outcome."""
     budget, seeds = check_budget(budget), [check_seed(seed) for seed in seeds]
-    counts = {
-        setup: [outcome(run_with(RunConfig(setup, budget), task, seed)) for seed in seeds for task in TASKS]
-        for setup in ("single-loop", "plan-execute")
-    }
-    return pd.DataFrame({name: [found.count(name) / len(seeds) for name in OUTCOMES]
-                         for name, found in counts.items()}, index=list(OUTCOMES)).T  # fmt: skip
+    shares = {}
+    for setup in ("single-loop", "plan-execute"):
+        found = pd.Series(
+            [outcome(run_with(RunConfig(setup, budget), task, seed)) for seed in seeds for task in TASKS]
+        )
+        shares[setup] = found.value_counts().reindex(OUTCOMES, fill_value=0) / len(seeds)
+    return pd.DataFrame(shares).T

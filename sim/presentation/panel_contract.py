@@ -5,6 +5,7 @@ import pandas as pd
 
 from sim.engine.config import DEFAULT_MAX_REPLANS, DEFAULT_MAX_TOKENS, RunConfig, configs_for
 from sim.engine.contract import contract_run
+from sim.engine.exit_states import SUCCESS
 from sim.measurement.bands import compare_setups
 from sim.measurement.counts import measure_seeds
 from sim.measurement.exit_tables import exit_state_frame
@@ -32,7 +33,7 @@ def not_success_text(config: RunConfig, seed: int) -> str:
             "answer": "right" if run.correct else "wrong",
         }
         for run in runs
-        if run.exit_state != "SUCCESS"
+        if run.exit_state != SUCCESS
     ]
     if not rows:
         return f"contract, run A (seed {seed}): every task ends in SUCCESS"
