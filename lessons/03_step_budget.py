@@ -584,9 +584,9 @@ for setup in SETUPS:
 #
 # The cell prints the router's two tables, RT1 (the request's words for each goal: "bedeli" the charge,
 # "tuketimi" the consumption, "hesaplanir" a document's code, "kayda yaz" a record) and RT2 (the calls
-# each goal takes), and the code that sets a task's budget under SB2. For the split the code
-# reads `len(task.sequence)`, which a real runtime cannot see; by AA29 the plan is exactly that
-# long, so the budgets are those a rule reading the plan's length would set.
+# each goal takes), and the code that gives a task's budget under SB2 before any run. For the
+# split this code reads `len(task.sequence)`, which a real runtime cannot see; a run itself sets the
+# split's budget from the length of the plan it was given, which by AA29 is exactly that long.
 
 # %%
 from sim.engine import goals

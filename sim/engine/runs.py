@@ -17,8 +17,9 @@ LOOPS = {  # (setup, common_draws) -> the loop that runs it
 
 
 def expected_calls(setup: str, task: Task) -> int | None:
-    """SB2's expected calls for a task (`sim.engine.goals.budgeted_calls`): the split's plan is as long
-    as the sequence (AA29), the single loop has the router's count for its request (RT1, RT2)."""
+    """SB2's expected calls for a task, without a run (`sim.engine.goals.budgeted_calls`), for tables: the
+    split's plan is as long as the sequence (AA29), the single loop has the router's count for its
+    request (RT1, RT2). A run itself budgets from the plan it was given (`Loop`, the batch's lanes)."""
     planned = len(task.sequence) if setup == "plan-execute" else None  # AA29, the planner
     return budgeted_calls(goal_of(task.request), planned)
 

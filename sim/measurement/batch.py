@@ -19,8 +19,9 @@ from sim.engine.config import (
     not_given,
     run_config,
 )
+from sim.engine.goals import budgeted_calls, goal_of
 from sim.engine.loops import Run, is_correct
-from sim.engine.runs import expected_calls, run_with
+from sim.engine.runs import run_with
 from sim.measurement.lanes import lane_draws
 from sim.measurement.machine import MAX_SEQUENCE, ToolMachine, tool_machine
 from sim.model.checks import SEED_LIMIT, check_count, check_instance, check_seed, check_seeds
@@ -131,11 +132,16 @@ def _write_plans(draws, machine: ToolMachine, shape: tuple[int, int]) -> np.ndar
     return plan
 
 
-def _task_budgets(config: RunConfig) -> np.ndarray:
-    """Each task's step budget, shape (24, 1): the budget, or SB2's (lesson 3)."""
-    return np.array(
-        [[config.task_budget(expected_calls(config.setup, task))] for task in TASKS], dtype=np.int64
-    )
+def _lane_budgets(config: RunConfig, plan_length: np.ndarray) -> np.ndarray:
+    """Each lane's step budget: the budget, or SB2's (lesson 3) from what a runtime sees, the length of
+    the plan the split was given (shape of `plan_length`), else the router's count for the request
+    (RT2, shape (24, 1))."""
+    if config.setup == "plan-execute":
+        lengths = np.unique(plan_length)
+        by_length = np.array([config.task_budget(int(n)) for n in lengths], dtype=np.int64)
+        return by_length[np.searchsorted(lengths, plan_length)]
+    calls = [budgeted_calls(goal_of(task.request), None) for task in TASKS]
+    return np.array([[config.task_budget(n)] for n in calls], dtype=np.int64)
 
 
 def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
@@ -154,7 +160,7 @@ def _run_lanes(config: RunConfig, seeds: np.ndarray) -> BatchRun:
         tokens += planner_tokens(plan_length)
         step_tokens = executor_step_tokens
     state, done, calls, errors, approvals = (zeros.copy() for _ in range(5))
-    budgets = _task_budgets(config)
+    budgets = _lane_budgets(config, plan_length)
     active, stopped = np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool)
     flat_tasks = np.arange(len(TASKS))[:, None] * machine.n_states
     selection_by_done = np.array([selection(d + 1) for d in range(MAX_SEQUENCE + 1)])
