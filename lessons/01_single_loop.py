@@ -34,7 +34,7 @@
 #
 # **It assumes:** Python and pandas at the level of reading a DataFrame; no knowledge of
 # agents or language models. **Time:** about an hour for the core; Going further about an
-# hour. Terms in links are explained in the course [glossary](../GLOSSARY.md).
+# hour and a half. Terms in links are explained in the course [glossary](../GLOSSARY.md).
 #
 # Nothing here calls a model, a tool server or a network: the "model" is a rule and a
 # seeded [draw](../GLOSSARY.md#draw), in the small fictional world every lesson runs in. Every figure in this text
@@ -418,20 +418,11 @@ for label, task_runs in runs.items():
 #
 # ## Exercises
 #
-# Exercises 1 to 3 use the panel below (Explore).
+# This one is code you write, checked for a seed of your own (set `MY_SEED` once, from your
+# name, say): the checks compute the answers for that seed and say right or wrong, and what
+# is off, never the answer. Exercises 2 to 4, with the panel below, open Going further.
 #
-# 1. Press **new seed** several times and watch the depth-4 points. How far do they move
-#    from seed to seed, and why do the depth-1 points move so much less?
-# 2. Set the budget to 3. Which depths lose picks, which tasks can no longer be solved,
-#    and what happens to the depth-4 point?
-# 3. Pick G15 (a record task) in the task picker and find a seed where it fails. Which step
-#    spoiled the answer it wrote?
-#
-# The next is code you write, checked for a seed of your own (set `MY_SEED` once, from your
-# name, say): the checks compute the answers for that seed and say right or wrong, and
-# what is off, never the answer.
-#
-# 4. **Tokens by hand.** Write `my_tokens(steps, calls)`: the tokens of one task's plain
+# 1. **Tokens by hand.** Write `my_tokens(steps, calls)`: the tokens of one task's plain
 #    single-loop run from its steps and tool calls, by the token rule in the rule table
 #    (steps minus calls is 1 when the agent stopped, 0 when the budget ended the run). The
 #    check runs the loop on the 24 tasks at your seed and compares your count with the run's.
@@ -464,10 +455,21 @@ panel
 # %% [markdown]
 # ## Going further (optional)
 #
-# The core is complete without this part. It adds: the whole step's code, a step as the chat
-# request a real agent sends, the pick rule drawn out, a closer look at the fall with depth,
-# the loop's two switches (self-critique and approval), the model and scaffolding line in
-# full, and the rest of the world's details, with more exercises.
+# The core is complete without this part. It adds: 3 exercises with the panel, the whole
+# step's code, a step as the chat request a real agent sends, the pick rule drawn out, a closer
+# look at the fall with depth, the loop's two switches (self-critique and approval), the model
+# and scaffolding line in full, and the rest of the world's details, with more exercises.
+#
+# ### Exercises with the panel
+#
+# These use the panel above (Explore).
+#
+# 2. Press **new seed** several times and watch the depth-4 points. How far do they move
+#    from seed to seed, and why do the depth-1 points move so much less?
+# 3. Set the budget to 3. Which depths lose picks, which tasks can no longer be solved,
+#    and what happens to the depth-4 point?
+# 4. Pick G15 (a record task) in the task picker and find a seed where it fails. Which step
+#    spoiled the answer it wrote?
 #
 # ### The whole step
 #

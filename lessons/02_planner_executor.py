@@ -34,7 +34,7 @@
 # - check a two-run verdict against what many [seeds](../GLOSSARY.md#seed) say.
 #
 # **It assumes:** lesson 1 (the world, the single loop, the [counted units](../GLOSSARY.md#counted-units)).
-# **Time:** about an hour for the core; Going further about half an hour. Terms in links are explained
+# **Time:** about an hour for the core; Going further about an hour. Terms in links are explained
 # in the course [glossary](../GLOSSARY.md).
 #
 # ```mermaid
@@ -438,24 +438,11 @@ for budget in (6, 7, BUDGET):
 # %% [markdown]
 # ## Exercises
 #
-# Use the panel under **Explore**; each question can be answered with its controls.
-#
-# 1. Press **new seed** until the split solves more tasks than the single loop on both runs. Is the
-#    difference measured? What would it take, by the band rule, for it to be?
-# 2. Set the budget to 4. Do any units change verdict? Why does the planning step weigh more at a
-#    small budget?
-# 3. Pick a record task (sequence of length 4) in the task picker and find a seed where its plan is
-#    wrong at the first position. How many tool errors does the blind executor pay?
-# 4. A token saving is worth less if it comes with fewer tasks solved. Divide each run's tokens by
-#    its tasks solved (tokens per solved task) and find the smallest budget at which the split
-#    spends fewer tokens per solved task than the single loop on both runs (try every budget:
-#    the comparison can turn more than once).
-#
-# The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
+# This one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
 # say); the checks compute the answers for that seed and say right or wrong, with a hint of the
-# method, never the answer.
+# method, never the answer. Exercises 2 to 5, with the panel below, open Going further.
 #
-# 5. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and `second`
+# 1. **A band verdict from two runs.** Write `my_band_verdict(first, second)`: `first` and `second`
 #    are one unit's exact counts in the two setups, one value a run, and it returns `"measured"` or
 #    `"unmeasured"` by the band rule. The check runs it on every counted unit at several seed pairs
 #    from your seed and compares it with `compare_setups`.
@@ -489,7 +476,23 @@ panel
 #
 # What this part adds: where the split comes from, the loop around the executor's pick, what the split
 # sends on the wire, the lesson's runs in detail (G05 as a table, a further exercise, the plans by
-# length, the counted units as bars), and how often two runs get a verdict right.
+# length, the counted units as bars), and how often two runs get a verdict right; first, 4
+# exercises with the panel.
+#
+# ### Exercises with the panel
+#
+# Use the panel under **Explore** above; each question can be answered with its controls.
+#
+# 2. Press **new seed** until the split solves more tasks than the single loop on both runs. Is the
+#    difference measured? What would it take, by the band rule, for it to be?
+# 3. Set the budget to 4. Do any units change verdict? Why does the planning step weigh more at a
+#    small budget?
+# 4. Pick a record task (sequence of length 4) in the task picker and find a seed where its plan is
+#    wrong at the first position. How many tool errors does the blind executor pay?
+# 5. A token saving is worth less if it comes with fewer tasks solved. Divide each run's tokens by
+#    its tasks solved (tokens per solved task) and find the smallest budget at which the split
+#    spends fewer tokens per solved task than the single loop on both runs (try every budget:
+#    the comparison can turn more than once).
 #
 # ### Where the split comes from
 #

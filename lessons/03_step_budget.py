@@ -453,25 +453,11 @@ for setup in SETUPS:
 #
 # ## Exercises
 #
-# Use the panel under **Explore**. Its grid has a row per task and a column per budget, from 1 step
-# up to the budget chosen; each cell is coloured by the task's outcome at that budget.
-#
-# 1. Set the seed to the one after run B's, the setup to the split, the budget to 12, and tick
-#    **stop when done**. Which tasks change colour in the grid at budget 12, and why those?
-# 2. Find a seed where the single loop spoils a task after the job was done (the grid shows it
-#    turning from spoiled to solved when you tick the box).
-# 3. The margin of 5 read off runs A and B lets only 0.9659 of the split's held-out task runs finish.
-#    Find a run it does not cover: with the split, the box ticked and a budget of 20, press **new
-#    seed** until a task's row turns solved only at a budget above 1 + its expected calls + 5. Which
-#    task, and of which kind?
-# 4. On run A, does the split ever solve all 3 record tasks with their record written, at any budget
-#    from 1 to 12? Read it off the grid.
-#
-# The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
+# This one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your name,
 # say); the checks compute the answers for that seed and say right or wrong, and what is off, never
-# the answer.
+# the answer. Exercises 2 to 5, with the panel below, open Going further.
 #
-# 5. **What stopping saves, counted.** At your seed and budget 12, count the task runs, the total over
+# 1. **What stopping saves, counted.** At your seed and budget 12, count the task runs, the total over
 #    both setups, whose answer is wrong without stop when done and right with it
 #    (`sim.run_task(..., stop_when_done=True)`, `sim.is_correct`). Put it in `my_count`.
 
@@ -480,7 +466,7 @@ from sim.exercises import step_budget as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 
-my_count = None  # exercise 5: task runs that stop when done turns from wrong to right
+my_count = None  # exercise 1: task runs that stop when done turns from wrong to right
 print(exercises.check_saved_by_stopping(MY_SEED, my_count))
 
 # %% [markdown]
@@ -501,7 +487,23 @@ panel
 # What this part adds: G04's call too many, G05 at the edge of its budget, G23 (a count that
 # falls), every task's outcome at every budget, the router and the code of the budget rule, what
 # a stop for free would seem to save, the rule against the fixed budget of 8, and a further
-# exercise.
+# exercise; first, 4 exercises with the panel.
+#
+# ### Exercises with the panel
+#
+# Use the panel under **Explore** above. Its grid has a row per task and a column per budget, from 1
+# step up to the budget chosen; each cell is coloured by the task's outcome at that budget.
+#
+# 2. Set the seed to the one after run B's, the setup to the split, the budget to 12, and tick
+#    **stop when done**. Which tasks change colour in the grid at budget 12, and why those?
+# 3. Find a seed where the single loop spoils a task after the job was done (the grid shows it
+#    turning from spoiled to solved when you tick the box).
+# 4. The margin of 5 read off runs A and B lets only 0.9659 of the split's held-out task runs finish.
+#    Find a run it does not cover: with the split, the box ticked and a budget of 20, press **new
+#    seed** until a task's row turns solved only at a budget above 1 + its expected calls + 5. Which
+#    task, and of which kind?
+# 5. On run A, does the split ever solve all 3 record tasks with their record written, at any budget
+#    from 1 to 12? Read it off the grid.
 #
 # ### G04, one call too many
 #

@@ -431,24 +431,11 @@ for kind, goal in plan_schema.GOALS.items():
 #
 # ## Exercises
 #
-# Answer these with the controls of the panel in the Explore section below.
+# This one is code you write, checked for a seed of your own. Set `MY_SEED` once (from your
+# name, say); the checks compute the answers for that seed and say right or wrong, and what is
+# off, never the answer. Exercises 2 to 6, with the panel below, open Going further.
 #
-# 1. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
-#    lost tasks, and how do the contract's tokens move against the split's?
-# 2. Lower **max tokens** in steps of 10 at budget 8, at the lesson's seed (type a value into the
-#    box beside the slider; start well below 1000): at what value do runs first end in
-#    TIMEOUT, and which kind of task goes first? (Some end in PARTIAL_SUCCESS before that.)
-# 3. At budget 3, which tasks end in PARTIAL_SUCCESS, what do they hold, and is their answer
-#    correct by the original measure?
-# 4. Pick G03 and find a seed at which the contract solves it. How many replans did it take?
-# 5. Find a seed at which the contract solves more tasks than the split on both runs. Is the
-#    difference measured by the band rule?
-#
-# The next one is code you write, checked for a seed of your own. Set `MY_SEED` once (from
-# your name, say); the checks compute the answers for that seed and say right or wrong, and
-# what is off, never the answer.
-#
-# 6. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
+# 1. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
 #    (`contract.run_contract`) and count the tasks that end in each exit state. Put the
 #    counts in `my_exits`, a dict from each exit state's name to its count (a state left
 #    out counts as none).
@@ -458,7 +445,7 @@ from sim.exercises import contract as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 
-my_exits = None  # exercise 6: {exit state: tasks}
+my_exits = None  # exercise 1: {exit state: tasks}
 
 print(exercises.check_exit_counts(MY_SEED, my_exits))
 
@@ -483,8 +470,24 @@ panel
 # the refusals kind by kind, the contract's loop in code, the scratchpad at a run's end, a run
 # as the chat requests it would send, the tasks the contract loses, the loops' exit states,
 # validation that is no longer an oracle (a look-alike tool), wrong arguments, the step budget
-# and the replan limit swept, the contract beside real frameworks, and a second exercise. Its
-# many-seed cells take a while; a bar shows their progress.
+# and the replan limit swept, the contract beside real frameworks, and a second code exercise. Its
+# many-seed cells take a while; a bar shows their progress. It opens with 5 exercises with the
+# panel.
+#
+# ### Exercises with the panel
+#
+# Answer these with the controls of the panel in the Explore section above.
+#
+# 2. Set **max replans** to 0 and press **new seed** a few times: which exit state takes the
+#    lost tasks, and how do the contract's tokens move against the split's?
+# 3. Lower **max tokens** in steps of 10 at budget 8, at the lesson's seed (type a value into the
+#    box beside the slider; start well below 1000): at what value do runs first end in
+#    TIMEOUT, and which kind of task goes first? (Some end in PARTIAL_SUCCESS before that.)
+# 4. At budget 3, which tasks end in PARTIAL_SUCCESS, what do they hold, and is their answer
+#    correct by the original measure?
+# 5. Pick G03 and find a seed at which the contract solves it. How many replans did it take?
+# 6. Find a seed at which the contract solves more tasks than the split on both runs. Is the
+#    difference measured by the band rule?
 #
 # ### The contract's rules in full
 #

@@ -39,7 +39,7 @@
 #
 # **It assumes:** lessons 1 to 3 (both setups, the counted units, the band rule), and a mean, a
 # standard deviation and a percentile; every other statistical term is said in plain words where
-# it first appears. **Time:** about an hour for the core; Going further about an hour and a half.
+# it first appears. **Time:** about an hour for the core; Going further about two hours.
 # Terms in links are explained in the course [glossary](../GLOSSARY.md); the sources are listed,
 # with links, at the end.
 #

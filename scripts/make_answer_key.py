@@ -28,6 +28,23 @@ def _pair(setup, seed, budget=8, **options):
     return [measure(setup, s, budget, **options) for s in (seed, seed + 1)]
 
 
+def core_exercise_first(lines: list[str], core: int) -> list[str]:
+    """The key in the lesson's order: item `core`, the core's exercise in code, is numbered 1 and comes
+    first; the items before it, the exercises with the panel that open Going further, move down one."""
+    head, items = [], []
+    for line in lines:
+        number = re.match(r"(\d+)\. ", line)
+        if number:
+            n = int(number.group(1))
+            new = 1 if n == core else n + 1 if n < core else n
+            items.append((new, [f"{new}. " + line[number.end() :]]))
+        elif items and line.startswith("   "):
+            items[-1][1].append(line)
+        else:
+            head.append(line)
+    return head + [line for _, block in sorted(items, key=lambda item: item[0]) for line in block]
+
+
 def lesson_01() -> list[str]:
     lines = ["## Lesson 1 · The single loop", ""]
     seeds = range(A, A + 100)
@@ -115,7 +132,7 @@ def lesson_01() -> list[str]:
             "student's seed: `sim.exercises.single_loop.clean_chance(seed)`. The planner's chance in lesson 2 is "
             "the same for a task of length 1 and higher for a longer one: its share does not fall with the position."
         )
-    return lines + [""]
+    return core_exercise_first(lines, 4) + [""]
 
 
 def lesson_02() -> list[str]:
@@ -196,11 +213,11 @@ def lesson_02() -> list[str]:
             f"selection(1) + (1 - selection(1)) / {len(sim.TOOL_NAMES)}, independent). For a student's seed: "
             "`sim.exercises.planner_executor.plan_chance(seed)`."
         )
-    return lines + [""]
+    return core_exercise_first(lines, 5) + [""]
 
 
 def _band_rule(first, second):
-    """Exercise 5 of lesson 2: the band rule on one unit's counts, two runs."""
+    """Exercise 1 of lesson 2: the band rule on one unit's counts, two runs."""
     band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))
     return "measured" if all(abs(b - a) > band for a, b in zip(first, second, strict=True)) else "unmeasured"
 
@@ -281,7 +298,7 @@ def lesson_03() -> list[str]:
         f"RT1's goal, `sim.engine.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops "
         "once any answer is held stops too early; one that accepts any written record can stop on a wrong write."
     )
-    return lines + [""]
+    return core_exercise_first(lines, 5) + [""]
 
 
 def lesson_04() -> list[str]:
@@ -362,7 +379,7 @@ def lesson_04() -> list[str]:
         "plans are valid. A validator that counts the fields of every earlier step, ignoring depends_on, lets "
         "through plans whose dependency was left out; the cases with an emptied depends_on are there to catch it."
     )
-    return lines + [""]
+    return core_exercise_first(lines, 6) + [""]
 
 
 def lesson_05() -> list[str]:

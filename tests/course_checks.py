@@ -184,16 +184,21 @@ def execution_problems(path: Path) -> list[str]:
 # 13.4 hours: 26,132 words, 1,744 output lines, 21 figures, 2,074 code lines, 12 exercises):
 # prose at WORDS_PER_MINUTE, printed lines at LINES_PER_MINUTE (a folded table counts its one summary
 # line), MINUTES_PER_FIGURE per figure, code at CODE_LINES_PER_MINUTE, MINUTES_PER_EXERCISE per
-# checked exercise (a cell that prints a `check_…` call). The core takes at most CORE_MINUTES.
+# checked exercise (a cell that prints a `check_…` call), MINUTES_PER_PANEL_EXERCISE per other
+# exercise (a numbered item under an Exercises heading that no check checks, answered with the panel:
+# readers of the lessons gave each 5 to 7 minutes). The core takes at most CORE_MINUTES.
 GOING_FURTHER = "## Going further"
 WORDS_PER_MINUTE = 100
 LINES_PER_MINUTE = 8
 MINUTES_PER_FIGURE = 2
 CODE_LINES_PER_MINUTE = 15
 MINUTES_PER_EXERCISE = 12
+MINUTES_PER_PANEL_EXERCISE = 5
 CORE_MINUTES = 65  # "about an hour"
 WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
 CHECKED_EXERCISE = re.compile(r"^print\((?:\w+\.)?check_\w+\(", re.M)
+HEADING = re.compile(r"^#+ (.*)$", re.M)
+NUMBERED_ITEM = re.compile(r"^\d+\. ", re.M)
 # the spoken times a lesson's **Time:** line may give, each with the reader's minutes it stands for
 SPOKEN_MINUTES = {
     "a quarter of an hour": (5, 22),
@@ -233,23 +238,44 @@ def output_lines(cell) -> int:
     return lines
 
 
+def exercise_items(cells) -> int:
+    """The numbered items of markdown cells under a heading that names exercises, up to the next
+    heading (a heading in a later cell goes on counting until another heading)."""
+    items, inside = 0, False
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            continue
+        text = re.sub(r"```.*?```", " ", cell.source, flags=re.S)
+        cuts = [(m.start(), "exercise" in m.group(1).lower()) for m in HEADING.finditer(text)]
+        start = 0
+        for at, names_exercises in [*cuts, (len(text), None)]:
+            if inside:
+                items += len(NUMBERED_ITEM.findall(text[start:at]))
+            if names_exercises is not None:
+                inside, start = names_exercises, at
+    return items
+
+
 def reading(cells) -> dict[str, float]:
     """What a reader meets in some cells, and the minutes it takes at the hour rule's rates."""
     prose = " ".join(prose_words(c.source) for c in cells if c.cell_type == "markdown")
     code = [c for c in cells if c.cell_type == "code"]
+    checked = sum(len(CHECKED_EXERCISE.findall(c.source)) for c in code)
     found = {
         "words": len(WORD.findall(prose)),
         "output lines": sum(output_lines(c) for c in code),
         "figures": sum("image/png" in o.get("data", {}) for c in code for o in c.get("outputs", [])),
         "code lines": sum(len([x for x in c.source.splitlines() if x.strip()]) for c in code),
-        "exercises": sum(len(CHECKED_EXERCISE.findall(c.source)) for c in code),
+        "exercises": checked,
+        "panel exercises": max(0, exercise_items(cells) - checked),
     }
     found["minutes"] = round(
         found["words"] / WORDS_PER_MINUTE
         + found["output lines"] / LINES_PER_MINUTE
         + found["figures"] * MINUTES_PER_FIGURE
         + found["code lines"] / CODE_LINES_PER_MINUTE
-        + found["exercises"] * MINUTES_PER_EXERCISE,
+        + found["exercises"] * MINUTES_PER_EXERCISE
+        + found["panel exercises"] * MINUTES_PER_PANEL_EXERCISE,
         1,
     )
     return found

@@ -267,17 +267,21 @@ def test_lesson_core_takes_about_an_hour(notebook):
 
 
 def test_the_hour_rule_counts_what_a_reader_meets(tmp_path):
-    """Prose, printed lines (a folded table as one), figures, code and checked exercises, split at Going further."""
+    """Prose, printed lines (a folded table as one), figures, code, checked exercises and the other
+    numbered exercises (under an Exercises heading, not under the next), split at Going further."""
     cells = [
         nbformat.v4.new_markdown_cell(
             "# L\n\n**Time:** about an hour for the core; Going further a quarter"
             " of an hour.\n\n```mermaid\nflowchart TD\n a --> b\n```\nfour words [here](x.md)"
         ),
+        nbformat.v4.new_markdown_cell(
+            "## Exercises\n\n1. Press **new seed**.\n2. Write `x`.\n\n## Explore\n\n3. no"
+        ),
         nbformat.v4.new_code_cell("x = 1\n\nprint(check_x(1, x))"),
         nbformat.v4.new_markdown_cell("## Going further (optional)\n\nmore"),
         nbformat.v4.new_code_cell("print(2)"),
     ]
-    cells[1].outputs = [
+    cells[2].outputs = [
         nbformat.v4.new_output("stream", name="stdout", text="a\nb\n"),
         nbformat.v4.new_output(
             "display_data", data={"text/plain": "t\nu", "text/html": folded_table("t\nu")._repr_html_()}
@@ -285,13 +289,15 @@ def test_the_hour_rule_counts_what_a_reader_meets(tmp_path):
     ]
     notebook = nbformat.v4.new_notebook(cells=cells)
     core, optional = lesson_parts(notebook)
-    assert [len(core), len(optional)] == [2, 2]
+    assert [len(core), len(optional)] == [3, 2]
     found = reading(core)
-    assert {k: found[k] for k in ("output lines", "figures", "code lines", "exercises")} == {
+    counted = ("output lines", "figures", "code lines", "exercises", "panel exercises")
+    assert {k: found[k] for k in counted} == {
         "output lines": 3,
         "figures": 0,
         "code lines": 2,
         "exercises": 1,
+        "panel exercises": 1,
     }
     assert "flowchart" not in prose_words(cells[0].source) and "x.md" not in prose_words(cells[0].source)
     path = tmp_path / "99_x.ipynb"

@@ -22,7 +22,7 @@ DROPPED = 0.3  # share of the cases with one linked step's depends_on emptied
 
 
 def exit_counts(seed: int) -> dict[str, int]:
-    """Exercise 6's answer: the tasks ending in each exit state at `seed`, budget 8, default bounds."""
+    """Exercise 1's answer: the tasks ending in each exit state at `seed`, budget 8, default bounds."""
     seed = check_seed(seed)
     states = [run_contract(task, seed, BUDGET).exit_state for task in TASKS]
     return {state: states.count(state) for state in EXIT_STATES}
@@ -30,7 +30,7 @@ def exit_counts(seed: int) -> dict[str, int]:
 
 @fits_the_screen
 def check_exit_counts(seed: int, answer: object = None) -> str:
-    """Exercise 6: the student's dict exit state -> tasks (a state left out counts 0). Names the first
+    """Exercise 1: the student's dict exit state -> tasks (a state left out counts 0). Names the first
     state off, not which way (halving would find it). Raises for a bad seed or answer."""
     seed = check_seed(seed)
     if answer is None:

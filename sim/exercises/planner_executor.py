@@ -26,7 +26,7 @@ def _seed(seed: object) -> int:
 
 
 def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[int]]]:
-    """Exercise 5's cases: (runs, unit, single-loop counts, split counts) for each of the PAIRS seed
+    """Exercise 1's cases: (runs, unit, single-loop counts, split counts) for each of the PAIRS seed
     pairs from `seed` and each unit, budget 8."""
     cases, seed = [], _seed(seed)
     for runs in ((seed + 2 * k, seed + 2 * k + 1) for k in range(PAIRS)):
@@ -39,13 +39,13 @@ def band_cases(seed: int) -> list[tuple[tuple[int, int], str, list[int], list[in
 
 
 def band_verdicts(seed: int) -> list[str]:
-    """Exercise 5's answers: the band rule's verdict for each case of `band_cases(seed)`, in order."""
+    """Exercise 1's answers: the band rule's verdict for each case of `band_cases(seed)`, in order."""
     return [band_verdict(unit, first, second).verdict for _, unit, first, second in band_cases(seed)]
 
 
 @fits_the_screen
 def check_band_verdict(seed: int, function: Callable) -> str:
-    """Exercise 5: `function(first, second)` gives "measured" or "unmeasured" for one unit's exact
+    """Exercise 1: `function(first, second)` gives "measured" or "unmeasured" for one unit's exact
     counts (two runs a setup); names the first case it gets wrong. Raises for a bad seed or a
     function that is not callable."""
     if not callable(function):

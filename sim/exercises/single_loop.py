@@ -21,7 +21,7 @@ LUCK_HINT = "a missed draw still picks the right tool with share 1 / (number of 
 
 
 def loop_tokens(steps: int, calls: int) -> int:
-    """Exercise 6's answer: a plain single-loop run's tokens (AA28) from its steps and tool calls
+    """Exercise 1's answer: a plain single-loop run's tokens (AA28) from its steps and tool calls
     (steps - calls is 1 when the agent stopped, 0 when the budget ended it). Raises for other counts."""
     steps, calls = check_integer(steps, "steps", 1), check_integer(calls, "calls", 0)
     check_integer(steps - calls, "steps", 0, 1)
@@ -31,7 +31,7 @@ def loop_tokens(steps: int, calls: int) -> int:
 
 @fits_the_screen
 def check_loop_tokens(seed: int, function: Callable) -> str:
-    """Exercise 6: `function(steps, calls)` gives the tokens of every task's run at `seed`, budget 8;
+    """Exercise 1: `function(steps, calls)` gives the tokens of every task's run at `seed`, budget 8;
     names the first task off and which way. Raises for a bad seed or a function that is not callable."""
     if not callable(function):
         raise InputTypeError(f"function must be a function of (steps, calls), got {type(function).__name__}")

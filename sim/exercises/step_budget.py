@@ -17,7 +17,7 @@ SETUPS = ("single-loop", "plan-execute")
 
 
 def saved_by_stopping(seed: int) -> int:
-    """Exercise 5's answer: the task runs (both setups, budget 12) wrong without SB1 and right with it."""
+    """Exercise 1's answer: the task runs (both setups, budget 12) wrong without SB1 and right with it."""
     seed = check_seed(seed)
     return sum(
         not is_correct(run_task(setup, task, seed, BUDGET)) and is_correct(run_task(setup, task, seed, BUDGET,
@@ -28,7 +28,7 @@ def saved_by_stopping(seed: int) -> int:
 
 @fits_the_screen
 def check_saved_by_stopping(seed: int, answer: object = None) -> str:
-    """Exercise 5: the student's count, as `count_verdict`."""
+    """Exercise 1: the student's count, as `count_verdict`."""
     hint = "count both setups, and only runs that are wrong without the rule and right with it"
     return count_verdict(seed, answer, "my_count", len(SETUPS) * len(TASKS), saved_by_stopping, hint)
 
