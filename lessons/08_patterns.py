@@ -71,15 +71,9 @@ from sim.model import compaction, costs
 from sim.model import fan_out_tasks as fo
 from sim.model import reflection as rf
 from sim.model import review as rv
+from sim.presentation import tables_patterns as tables
 from sim.presentation.progress import progress
 from sim.presentation.screen import say, show
-from sim.presentation.tables_patterns import (
-    compaction_frame,
-    interval_text,
-    reflection_frame,
-    review_frame,
-    speedup_frame,
-)
 
 pd.reset_option("display")  # tables print the same whatever your own pandas settings
 BUDGET, SEED = sim.DEFAULT_BUDGET, sim.DEFAULT_SEED
@@ -143,7 +137,7 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
     configs = {name: RunConfig(setup, BUDGET, **options) for name, options in variants.items()}
     table = reflection_table(RunConfig(setup, BUDGET), configs, SEEDS)
     say(f"{sim.SETUP_LABELS[setup]}: rule minus no reflection, mean [95 % interval]; flips a task run")
-    show(reflection_frame(table))
+    show(tables.reflection_frame(table))
     base = batch_run(RunConfig(setup, BUDGET), SEEDS)
     say(
         f"  no reflection itself: success {base.correct.mean():.4f}, tokens {base.tokens.sum(axis=0).mean():.0f},"
@@ -151,7 +145,7 @@ for setup, variants in progress(VARIANTS.items(), "the reflection rules, both lo
     )
 RF3 = {"RF3 0.1": RunConfig("plan-execute", BUDGET, reflection="feedback", misleading_feedback=0.1)}
 row = reflection_table(RunConfig("plan-execute", BUDGET, reflection="feedback"), RF3, SEEDS).iloc[0]
-difference = interval_text(row["success"], row["success low"], row["success high"], "+.4f")
+difference = tables.interval_text(row["success"], row["success low"], row["success high"], "+.4f")
 say(f"planner + executor, RF3 0.1 minus RF1, same seeds: success {difference}")
 
 # %% [markdown]
@@ -216,7 +210,7 @@ say(f"a right run in sequence: {runs}; in parallel {in_parallel} s at every widt
 # sequential, a run; each a mean [95 % interval].
 
 # %%
-show(speedup_frame(speedup_table(SEEDS)))
+show(tables.speedup_frame(speedup_table(SEEDS)))
 sequential, parallel = fan_out_outcomes(SEEDS, False), fan_out_outcomes(SEEDS, True)
 differ = (sequential["calls"] != parallel["calls"]) | (sequential["correct"] != parallel["correct"])
 bound = sequential["bound"] | parallel["bound"]
@@ -287,7 +281,7 @@ grids = {
 }
 units = {mode: review_units(grids[mode]) for mode in MODES}
 differences = {f"{mode} - off": review_differences(units[mode], units[None]) for mode in MODES[1:]}
-show(review_frame(differences))
+show(tables.review_frame(differences))
 off = units[None].mean()
 say(
     f"off: success {off['success']:.3f}, success with no wrong write {off['success, no wrong write']:.3f},"
@@ -354,7 +348,7 @@ say(f"the 24 tasks' right runs: {min(calls)} to {max(calls)} calls")
 # %%
 KEEP = range(1, 7)
 single = compaction_table("single-loop", KEEP, SEEDS, BUDGET)
-show(compaction_frame(single))
+show(tables.compaction_frame(single))
 saved = single.set_index("keep_last")["tokens saved"] / single["tokens"].iloc[0]
 say(f"the largest saving: at k = {saved.idxmax()}, {100 * saved.max():.1f} % of the whole trace's tokens")
 whole = single.iloc[0]
@@ -364,9 +358,8 @@ say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tok
 # **What the rules put there and what emerges.** The rules set the summary's price and the
 # share of right picks kept: a summarized call saves 22 - 4 tokens in the single loop against
 # the summary's 20 once, so compaction pays only when 2 or more calls are summarized at once.
-# What emerges is how often a pick needs a field only in the summary, and the extra steps
-# those misses cost: the largest saving is 1.3 % of the tokens (k = 2), and keeping 1 call
-# costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
+# What emerges is what the misses cost: the largest saving is 1.3 % of the tokens (k = 2),
+# and keeping 1 call costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
 # pile up; right runs here take 1 to 4 calls.
 #
 # ## Summary
@@ -389,10 +382,11 @@ say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tok
 #    step log. A step whose `revised_from` is not None had its pick replaced; the pick
 #    replaced was right when it was the step's `target`, the pick made is right when
 #    `step.right` is true. The check runs your function on every run of both loops under RF1
-#    and RF2 at your seed.
+#    and RF2 at your seed; `example` is one of them to try it on.
 
 # %%
 MY_SEED = 12345  # your seed: any whole number 0 <= seed < 2**32
+example = sim.run_task("single-loop", "G05", MY_SEED, BUDGET, reflection="feedback")  # to try it on
 
 
 def count_flips(run):
@@ -404,12 +398,15 @@ print(check_reflection_flips(MY_SEED, count_flips))
 # %% [markdown]
 # 2. **Prevented writes.** Write `prevented(run)`: the wrong writes a blocking reviewer kept
 #    out of the world in one run, read from `run.reviews` (each review has `wrong`, `refused`,
-#    `made` and `value`). A call with no value writes nothing, refused or not. The check runs
-#    your function on the single loop with a blocking reviewer and argument errors at 0.1,
-#    all 24 tasks at 5 seeds from yours.
+#    `made` and `value`; `example` is such a run). A call with no value writes nothing,
+#    refused or not. The check runs your function on the single loop with a blocking reviewer
+#    and argument errors at 0.1, all 24 tasks at 5 seeds from yours.
 
 
 # %%
+example = sim.run_task("single-loop", "G15", MY_SEED, BUDGET, argument_errors=0.1, reviewer="blocking")
+
+
 def prevented(run):
     return None  # replace with the count
 
@@ -607,7 +604,7 @@ from sim.measurement.compaction_sweep import turn
 
 def show_compaction(table):
     """A compaction table in full, and where its curve turns."""
-    show(compaction_frame(table, full=True))
+    show(tables.compaction_frame(table, full=True))
     where = turn(table)
     say(
         f"  turn: least tokens per solved task at k = {where['cheapest'] or 'none (the whole trace)'}; "
@@ -662,9 +659,11 @@ rows = list(plane.itertuples())
 same_seeds = [paired_difference(runs["no pattern"], run, "success") for run in runs.values()]
 frame = {
     "pattern": plane["entrant"],
-    "success": [interval_text(r.success, r.success_low, r.success_high, ".4f") for r in rows],
-    "tokens per run": [interval_text(r.tokens, r.tokens_low, r.tokens_high, ".0f") for r in rows],
-    "success minus no pattern": [interval_text(d["mean"], d["low"], d["high"], "+.4f") for d in same_seeds],
+    "success": [tables.interval_text(r.success, r.success_low, r.success_high, ".4f") for r in rows],
+    "tokens per run": [tables.interval_text(r.tokens, r.tokens_low, r.tokens_high, ".0f") for r in rows],
+    "success minus no pattern": [
+        tables.interval_text(d["mean"], d["low"], d["high"], "+.4f") for d in same_seeds
+    ],
 }
 say("each a mean [95 % interval] over the held-out seeds")
 show(pd.DataFrame(frame))
