@@ -22,7 +22,7 @@
 # One call has to hold the plan of the whole job *and* choose the next action. The first fix anyone
 # reaches for is to split that call in two: a [**planner**](../GLOSSARY.md#planner) writes the whole
 # [plan](../GLOSSARY.md#plan) at once, and an [**executor**](../GLOSSARY.md#executor) carries it out
-# step by step and chooses nothing itself.
+# step by step, choosing nothing itself until the plan runs out.
 #
 # **After this lesson you can:**
 #
@@ -199,8 +199,8 @@ for seed in SEEDS:
 # ## Reading the table, one unit at a time
 #
 # Each unit gets the same test, the band rule: a difference between the two setups counts as
-# **measured** only when, on every run, it is larger than the larger of the two setups' own
-# run-to-run differences (the band). The rule compares exact counts (tasks solved, not rounded
+# **measured** only when, on every run, its size (whatever its sign) is larger than the larger of
+# the two setups' own run-to-run differences (the band). The rule compares exact counts (tasks solved, not rounded
 # shares). `sim` applies it; the text only repeats what its table prints.
 
 # %%
@@ -403,7 +403,7 @@ for seed in SEEDS:
 # ## Summary
 #
 # - The planner writes the whole plan before any observation; the executor runs it blindly, in
-#   order, and corrects only after the plan runs out. One wrong position, as in G05, wastes the plan.
+#   order, and corrects only after the plan runs out: a wrong position, as G05's first, is run anyway.
 # - Success: the difference never exceeds the split's own band: unmeasured. Over 200 seeds both
 #   setups lose to answers spoiled after the job was done, 0.735 and 0.715 a run; the split loses
 #   more out of budget, each with a wrong plan, and fewer spoiled before the job was done.
