@@ -192,7 +192,8 @@ for setup in SETUPS:
     )
 
 # %% [markdown]
-# So from budget 8 to 12 the spoiling costs single tasks, not the average here.
+# So from budget 8 to 12 the spoiling does not turn the average: both setups solve more at 12, the
+# single loop barely.
 # Where success falls in the sweep (the single loop on run A, from budget 6 to 8) the task is
 # G23 (Going further).
 #
@@ -228,11 +229,12 @@ for name in ("solved, no record written", "spoiled"):
     )
 
 # %% [markdown]
-# No run ends wrong: that column is 0 in every row. Two things stand out. First, the small budgets
-# flatter the record tasks: the single loop's success of 1.0000 on run A at budget 6 includes 2
-# record tasks that never wrote their record, and at budget 4 the split counts 2 such tasks on run A.
-# Second, spoiled answers appear from budget 4 on and do not go away with a larger budget: the split
-# spoils 3 tasks on run A at budgets 8 and 12.
+# No run ends wrong: that column is 0 in every row, as the rules make it (the model stops only once
+# its job is done, and the call that finishes the job holds the right answer). Two things stand
+# out. First, the small budgets flatter the record tasks: the single loop's success of 1.0000 on
+# run A at budget 6 includes 2 record tasks that never wrote their record, and at budget 4 the
+# split counts 2 such tasks on run A. Second, spoiled answers appear from budget 4 on and are still
+# there at the largest budgets: the split spoils 3 tasks on run A at budgets 8 and 12.
 #
 # ## Spoiled before or after the job was done?
 #
@@ -444,7 +446,7 @@ for setup in SETUPS:
 #   2 of those successes never wrote their record. The success measure compares answers, not effects.
 # - Spoiled answers come from wrong picks before the job is done and from agents that do not stop
 #   after it. Only the second is fixed by a stopping criterion. Over 10,000 seeds a larger budget
-#   still solves more (12 against 8), at a price in tokens.
+#   still solves more (12 against 8), the single loop barely (+0.0008), at a price in tokens.
 # - The course's rule: stop once the goal is observed, paying for the stop; budget = expected calls
 #   (+1 planning) + a margin tuned on one block of seeds and tested on another.
 # - At the same budget of 12, stopping saves little (3.17 steps and 553.81 tokens a run in the single
