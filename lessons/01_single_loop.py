@@ -194,10 +194,11 @@ say(f"{len(sim.TASKS)} tasks in {len(by_kind)} kinds, {kinds['length'].sum()} se
 #
 # Each step of the single loop does the same things, in this order:
 #
-# 1. **Pick.** If the job is done, the agent should stop, and it does with a fixed chance;
-#    otherwise (or if it fails to stop) it picks a tool: the right one with the share
-#    [`selection(d)`](../GLOSSARY.md#selection), where `d` is the position of the sequence it has reached, else one
-#    of the 5 tools at random.
+# 1. **Pick.** If the job is done, the agent should stop, and it does with a fixed chance; if it
+#    fails to stop, it calls one of the 5 tools at random. If the job is not done, it picks the
+#    right tool with the share [`selection(d)`](../GLOSSARY.md#selection), where `d` is the
+#    position of the sequence it has reached, else one of the 5 tools at random. The model knows
+#    when its job is done, so it never stops early.
 # 2. **Call** the tool with the fields of its schema taken from the state.
 # 3. **Observe.** A tool error leaves the state alone; a good observation is written into
 #    it, and a `consumption`, `tariff` or `search_docs` result becomes the answer the
@@ -220,8 +221,9 @@ print(code_of(picks.single_loop_pick))
 # The draw that takes the right tool succeeds with share 0.8 at the first position, and
 # that share falls by 0.09 with every position, down to a floor of 0.34. A missed draw
 # lands on the right tool by luck 1 time in 5, so the share of right picks is a little
-# higher than the draw's. Token accounting: a step costs 60 + 22 x trace length, because
-# it re-sends the whole trace so far, and every observation costs 30.
+# higher than the draw's (0.84 at the first position, the line to read the measured shares
+# against). Token accounting: a step costs 60 + 22 x trace length (the calls already in the
+# trace), because it re-sends the whole trace so far, and every observation costs 30.
 
 # %%
 n_tools = len(sim.TOOL_NAMES)

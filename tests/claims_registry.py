@@ -399,6 +399,20 @@ def band_rule_as_stated_loop_against_split() -> bool:
     return _band_rule_as_stated(_pair("single-loop"), _pair("plan-execute"))
 
 
+def the_single_loop_stops_only_when_done() -> bool:
+    """The rule: `single_loop_pick` returns a stop (None) only when there is no target, the job done;
+    checked at every depth with draws that would stop at once and draws that never would."""
+    from sim.model.picks import single_loop_pick
+
+    never_stops = [
+        single_loop_pick(target, depth, lambda u=u: u)
+        for target in sim.TOOL_NAMES
+        for depth in range(1, 8)
+        for u in (0.0, 0.5, 0.999999)
+    ]
+    return None not in never_stops and single_loop_pick(None, 1, lambda: 0.0) is None
+
+
 def read_meter_and_search_docs_find_their_fields() -> bool:
     """The rule: read_meter and search_docs need only fields every run starts with, so a call to
     either makes no tool error at any point of any task."""
@@ -2632,6 +2646,8 @@ def summary_table_as_measured() -> bool:
 
 REGISTRY: dict[str, list] = {
     "01": [
+        ("The model knows when its job is done, so it never stops early",
+         ByRule(the_single_loop_stops_only_when_done)),
         ("overwrote the answer it held; it is run A's unsolved task",
          Printed("tariff 1132 -> search_docs TR01 -> write_record TR01")),
         ("At every step the agent looks at the job and at everything it has done so far",
