@@ -1186,8 +1186,8 @@ for flag, words in (
     say(f"{words}: {len(having)} of {len(read)} ({', '.join(having) or 'none'})")
 
 # %% [markdown]
-# Every framework read bounds a run by steps, turns, iterations or messages, and the last
-# lines count the rest from the table's data: few bound tokens or the whole run's time, none
+# Every framework read can bound a run by steps, turns, iterations or messages (not all do by
+# default), and the last lines count the rest from the table's data: few bound tokens or the whole run's time, none
 # counts replans against a limit, and the ways to end with a partial result differ from one
 # framework to the next. A run stopped by a bound is reported as an exception in some and as
 # ordinary output in others, so code that calls an agent must know which. What the contract

@@ -3072,7 +3072,7 @@ REGISTRY: dict[str, list] = {
          Printed("max_replans 3, run A: G03 ends TIMEOUT, stop reason max_seconds")),
         ("means the source read has no such mechanism, not that none can be built on it",
          NotAClaim("defines the wording of the framework table")),
-        ("Every framework read bounds a run by steps, turns, iterations or messages",
+        ("Every framework read can bound a run by steps, turns, iterations or messages (not all do by default)",
          Printed("recursion_limit (super-steps", "max_iterations (default 15",
                  "max_steps (default 20", "max_turns (DEFAULT_MAX_TURNS = 10",
                  "Team max_turns (unbounded by default; MagenticOne 20) + 11 termination",
@@ -3164,7 +3164,7 @@ REGISTRY: dict[str, list] = {
          ByRule(state_check_stops_every_wrong_call)),
     ],
     "05": [
-        ("it is larger than the larger of the setups' own run-to-run differences",
+        ("its size is larger than the larger of the setups' own run-to-run differences",
          ByRule(band_rule_as_stated_loop_against_split)),
         ("answers with the one thing real evaluations never have: a known ground truth",
          NotAClaim("a remark on real evaluations, which have no simulator to repeat; the lesson's own truth is "
@@ -3232,7 +3232,7 @@ REGISTRY: dict[str, list] = {
          NotAClaim("a question that defines the interval over seeds")),
         ("this interval stops narrowing once each task's own effect is known",
          Holds(over_tasks_stops_narrowing)),
-        ("The split does solve fewer tasks, by a small amount", Holds(split_loses_a_small_share)),
+        ("At budget 8 the split does solve fewer tasks, by a small amount", Holds(split_loses_a_small_share)),
         ("the loss sits on some tasks more than others", Holds(loss_sits_on_some_kinds)),
         ("both intervals leave zero out at every size", Holds(token_saving_leaves_zero_out_everywhere)),
         ("a kind fixes the tool sequence", ByRule(a_kind_fixes_the_tool_sequence)),
