@@ -454,19 +454,23 @@ for kind, goal in plan_schema.GOALS.items():
 # name, say); the checks compute the answers for that seed and say right or wrong, and what is
 # off, never the answer. Exercises 2 to 6, with the panel below, open Going further.
 #
-# 1. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
-#    (`contract.run_contract`) and count the tasks that end in each exit state. Put the
-#    counts in `my_exits`, a dict from each exit state's name to its count (a state left
-#    out counts as none).
+# 1. **A plan validator.** Write `my_plan_ok(plan, held)`: true when the plan may run by the
+#    data-flow rule, false when validation refuses it. `plan.goal` is the goal field;
+#    `plan.steps` are the steps, each with `id`, `tool`, `depends_on`, `requires` and
+#    `produces`; `held` names the fields the scratchpad holds before the plan runs. Write it
+#    from the rule, without `sim.engine.plan_schema`. The check runs it on plans drawn for your
+#    seed, right ones and wrong ones.
 
 # %%
 from sim.exercises import contract as exercises
 
 MY_SEED = 12345  # your seed: any whole number 0 <= MY_SEED < 2**32
 
-my_exits = None  # exercise 1: {exit state: tasks}
 
-print(exercises.check_exit_counts(MY_SEED, my_exits))
+def my_plan_ok(plan, held): ...  # return True when the plan may run
+
+
+print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
 
 # %% [markdown]
 # ## Explore
@@ -1205,16 +1209,12 @@ for flag, words in (
 #
 # Code you write, checked for your seed (`MY_SEED`, set in the exercise above).
 #
-# 7. **A plan validator.** Write `my_plan_ok(plan, held)`: true when the plan may run by the
-#    data-flow rule, false when validation refuses it. `plan.goal` is the goal field;
-#    `plan.steps` are the steps, each with `id`, `tool`, `depends_on`, `requires` and
-#    `produces`; `held` names the fields the scratchpad holds before the plan runs. Write it
-#    from the rule, without `sim.engine.plan_schema`. The check runs it on plans drawn for your
-#    seed, right ones and wrong ones.
-
+# 7. **Exit states, counted.** Run the contract on the 24 tasks at your seed and budget 8
+#    (`contract.run_contract`) and count the tasks that end in each exit state. Put the
+#    counts in `my_exits`, a dict from each exit state's name to its count (a state left
+#    out counts as none).
 
 # %%
-def my_plan_ok(plan, held): ...  # return True when the plan may run
+my_exits = None  # exercise 7: {exit state: tasks}
 
-
-print(exercises.check_plan_validator(MY_SEED, my_plan_ok))
+print(exercises.check_exit_counts(MY_SEED, my_exits))

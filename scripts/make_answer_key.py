@@ -379,7 +379,7 @@ def lesson_04() -> list[str]:
         "plans are valid. A validator that counts the fields of every earlier step, ignoring depends_on, lets "
         "through plans whose dependency was left out; the cases with an emptied depends_on are there to catch it."
     )
-    return core_exercise_first(lines, 6) + [""]
+    return core_exercise_first(lines, 7) + [""]
 
 
 def lesson_05() -> list[str]:

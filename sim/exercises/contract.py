@@ -22,7 +22,7 @@ DROPPED = 0.3  # share of the cases with one linked step's depends_on emptied
 
 
 def exit_counts(seed: int) -> dict[str, int]:
-    """Exercise 1's answer: the tasks ending in each exit state at `seed`, budget 8, default bounds."""
+    """Exercise 7's answer: the tasks ending in each exit state at `seed`, budget 8, default bounds."""
     seed = check_seed(seed)
     states = [run_contract(task, seed, BUDGET).exit_state for task in TASKS]
     return {state: states.count(state) for state in EXIT_STATES}
@@ -30,7 +30,7 @@ def exit_counts(seed: int) -> dict[str, int]:
 
 @fits_the_screen
 def check_exit_counts(seed: int, answer: object = None) -> str:
-    """Exercise 1: the student's dict exit state -> tasks (a state left out counts 0). Names the first
+    """Exercise 7: the student's dict exit state -> tasks (a state left out counts 0). Names the first
     state off, not which way (halving would find it). Raises for a bad seed or answer."""
     seed = check_seed(seed)
     if answer is None:
@@ -52,7 +52,7 @@ def check_exit_counts(seed: int, answer: object = None) -> str:
 
 
 def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
-    """Exercise 7's PLAN_CASES (task name, plan, initial scratchpad), drawn from `seed`: planner plans
+    """Exercise 1's PLAN_CASES (task name, plan, initial scratchpad), drawn from `seed`: planner plans
     of the task's sequence (share RIGHT_TOOLS) or of random tools; in a share DROPPED one linked step
     loses its depends_on."""
     rng, cases = np.random.default_rng(check_seed(seed)), []
@@ -77,7 +77,7 @@ def plan_cases(seed: int) -> list[tuple[str, Plan, tuple[str, ...]]]:
 
 @fits_the_screen
 def check_plan_validator(seed: int, function: Callable) -> str:
-    """Exercise 7: `function(plan, held)` says whether a plan may run by CT4, checked on
+    """Exercise 1: `function(plan, held)` says whether a plan may run by CT4, checked on
     `plan_cases(seed)` against `data_flow_problems`; names the first plan judged wrongly.
     Raises for a bad seed or a function that is not callable."""
     if not callable(function):
