@@ -53,7 +53,7 @@
 # 3. **your own policy**, in a cell you fill in.
 #
 # Everything is **fictional** and deterministic. Seeds come in 2 blocks: a **tuning** block, to
-# design a policy on, and a **held-out** block, used once for the reported figures.
+# design a policy on, and a **held-out** block, kept for the reported figures.
 
 # %%
 import dataclasses

@@ -158,9 +158,9 @@ say(f"smolagents: stop words {stops}; worked examples in its system prompt ('Tas
 # default of strict schemas, rewrites each one (`strict`, no extra fields allowed, every field
 # listed as required). smolagents writes its own system prompt (4663 characters against 176,
 # with 3 worked examples), adds its own `final_answer` tool, sends a description for every
-# argument (the runner fills in the field's name), asks for a tool call on every request that
-# offers tools and sends `stop` words; it sends the calls' results back in user messages. Each
-# of these is paid on every request of a run.
+# argument, asks for a tool call on every request that offers tools and sends `stop` words; it
+# sends the calls' results back in user messages. The endpoint prices messages and tool schemas,
+# so the longer prompts and schemas are paid on every request of a run.
 #
 # ## Each framework's bound, hit on purpose
 #
@@ -224,11 +224,10 @@ for label, r in bounded:
 # of lesson 6's held-out block, through each agent, at two bounds each: the course loop's
 # budget of 8 (LangGraph's recursion limit 16, the Agents SDK's 8 turns, smolagents' 8 steps,
 # then a 9th request for its answer), and each framework's own default. The bounds are close,
-# not equal: at limit 16 LangGraph makes 8 requests but drops the last one's call, as above.
-# Lesson 6's harness scores them. A **run** is all 24 tasks at one seed, a
+# not equal: at limit 16 LangGraph makes 8 requests but drops the last one's call (Going
+# further shows it). Lesson 6's harness scores them. A **run** is all 24 tasks at one seed, a
 # **task run** one task at one seed; steps are model requests. The record keeps each task
-# run's answer, requests, calls, tool errors and tokens (Going further runs the frameworks
-# live at a recorded seed).
+# run's answer, requests, calls, tool errors and tokens.
 
 # %%
 recorded = framework_runs.recorded_runs()
@@ -350,8 +349,8 @@ say(f"LangGraph at its default: {len(SEEDS) - up - down} seeds equal; sign test 
 # - What differs is each framework's own: the request it sends (smolagents' system prompt and
 #   extra tool, the Agents SDK's strict schemas) and how it ends at its bound.
 # - Over 100 held-out seeds at the same bound, success differs from the course loop's only
-#   in task runs that reach the bound, a count the construction sets; the frameworks add
-#   tokens and their endings. At their defaults they allow more requests.
+#   in task runs that reach the bound, a count the construction sets; the Agents SDK and
+#   smolagents add tokens. At their defaults all allow more requests.
 #
 # ## Exercises
 #

@@ -3404,7 +3404,7 @@ REGISTRY: dict[str, list] = {
         ("so the differences are its own", ByRule(my_policy_differs_from_the_stop_rule_by_its_refusal)),
     ],
     "07": [
-        ("At their defaults they allow more requests", ByRule(defaults_allow_more_requests)),
+        ("At their defaults all allow more requests", ByRule(defaults_allow_more_requests)),
         ("in the other 20 the course loop held no right answer either",
          Printed("the course loop reaches its budget in 41 task runs, holding the right answer in 21",
                  "and no right answer in 20")),
@@ -3420,7 +3420,7 @@ REGISTRY: dict[str, list] = {
         ("What differs is what each one sends: the endpoint kept every request body, and the cell reads them",
          NotAClaim("describes what the cell reads")),
         ("The Agents SDK, at its", Holds(frameworks_rewrite_their_requests)),
-        ("Each of these is paid on every request of a run", ByRule(usage_counts_messages_and_tools)),
+        ("so the longer prompts and schemas are paid on every request of a run", ByRule(usage_counts_messages_and_tools)),
         ("are in the same module", NotAClaim("where the code is")),
         ("each framework ends differently when it reaches it", Holds(each_bound_ends_its_own_way)),
         ("The course loop returns the answer its state holds", Holds(each_bound_ends_its_own_way)),
