@@ -99,7 +99,7 @@ say(
 )
 
 # %% [markdown]
-# Lesson 1's `self_critique` (no draw changed) is the single loop's baseline row. The
+# Lesson 1's `self_critique` is a reference row: 40 tokens a tool error, no pick changed. The
 # course's rules let a reflection change the next pick (option `reflection`: `feedback` or
 # `intrinsic`):
 #
@@ -152,7 +152,8 @@ say(f"planner + executor, RF3 0.1 minus RF1, same seeds: success {difference}")
 # **What the rules put there and what emerges.**
 #
 # - By the rules: each reflection's 40 tokens (after an error with feedback, as
-#   `self_critique`; on every pick without) and critique's flip shares, 0.1 and 0.05.
+#   `self_critique`; without, on every pick while the job is not done) and critique's flip
+#   shares, 0.1 and 0.05.
 # - Set by `SUPPLIERS`: the feedback names the missing field's supplier, one link back (after
 #   `tariff` fails before any reading, `consumption`, not `read_meter`).
 # - Single loop: the pick after a failed call is a fresh draw of its own, and feedback (RF1)
@@ -372,7 +373,7 @@ say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tok
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
 # a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers
-# a compacted trace | Anthropic, as reported: 84 % fewer tokens over 100 turns | at most 1.3 % saved in these short runs; tasks lost when too little is kept
+# a compacted trace | Anthropic, as reported: 84 % fewer tokens over 100 turns | at most 1.3 % saved in the single loop's short runs; tasks lost when too little is kept
 #
 # ## Exercises
 #
@@ -608,7 +609,7 @@ def show_compaction(table):
     where = turn(table)
     say(
         f"  turn: least tokens per solved task at k = {where['cheapest'] or 'none (the whole trace)'}; "
-        f"success indistinguishable from the whole trace's from k = {where['indistinguishable']}"
+        f"success's interval holds zero against the whole trace's from k = {where['indistinguishable']}"
     )
 
 
