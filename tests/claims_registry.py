@@ -1177,6 +1177,12 @@ def g23_at_6_right_but_unwritten() -> bool:
     )
 
 
+def g23_is_the_one_fall_right_but_unwritten() -> bool:
+    """Lesson 3: the single loop's one fall in the sweep is G23 on run A, right at budget 6 with its
+    record never written."""
+    return both_flip_cases_are_g23() and g23_at_6_right_but_unwritten()
+
+
 def budget_4_fits_every_sequence_but_not_the_split_records() -> bool:
     """The rule: no sequence is longer than 4 tools; the split's planning step leaves 3 steps at budget 4, so
     on runs A and B none of the 3 record tasks (4 tools) gets to call all 4."""
@@ -2867,6 +2873,8 @@ REGISTRY: dict[str, list] = {
          NotAClaim("describes what the next cell does, and defines spoiled")),
         ("The single loop has no such task on these runs; the split has 2 on run A and 1 on run B",
          Holds(larger_budget_spoils_only_finished_split_tasks)),
+        ("The single loop's one fall in the sweep, G23 on run A, is not here: at budget 6 its answer was right "
+         "but its record never written", Holds(g23_is_the_one_fall_right_but_unwritten)),
         ("the executor finished the plan, did not stop, and at budget 4 had a step left for one call too many",
          Printed("budget 3: outcome solved", "budget 4: outcome spoiled", "executed : read_meter -> consumption -> tariff")),
         ("Where success falls in the sweep (the single loop on run A, from budget 6 to 8) the task is G23",
