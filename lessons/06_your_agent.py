@@ -159,9 +159,8 @@ say(f"the policy form and the built-in single loop agree on all {as_policy.corre
 # %% [markdown]
 # ## Step 1: stop when the goal is observed
 #
-# Lesson 3 found that a finished loop stops only with the stop chance, and that a stray call
-# can replace the answer it held. Its fix, "stop when done", reads only what a loop can
-# observe: the request's words say which field it asks for (rule RT1), and the goal test
+# Lesson 3's fix for a finished loop that fails to stop, "stop when done", reads only what a
+# loop can observe: the request's words say which field it asks for (rule RT1), and the goal test
 # (GT1) checks that the answer held is that field's value. A policy can run the same test on
 # its observation, and pays a step to say `"stop"`:
 
@@ -194,9 +193,8 @@ show(headline(built_in, stop_rule))
 # out. Its goal reader is right by construction: RT1 reads the goal of each of the 24
 # requests right (step 2 counts them).
 #
-# `harness.score(entrant, baseline, budget, seeds)` does both runs and this table in one call
-# (lesson 2's two-run verdict follows in columns the lesson leaves out), here for success and
-# tokens:
+# `harness.score(entrant, baseline, budget, seeds)` does both runs and this table in one call,
+# here for success and tokens:
 
 # %%
 FIRST_SEEDS, INTERVALS = HELD_OUT[:100], ["unit", "mean difference", "95 % interval"]
@@ -274,8 +272,8 @@ for label, baseline_run in (("single loop", built_in), ("planner + executor", sp
 # Fill in the cell below. The starting policy stops when the goal is observed, and refuses
 # a proposal whose inputs have not been observed yet: it asks the model again, once, a
 # further request that the step pays for (MR1). Change it as you like: the observation and
-# `sim.TOOLS` are all it may read. Design it on the tuning block; the harness then scores it
-# once on the held-out block.
+# `sim.TOOLS` are all it may read. Design it on the tuning block, where the cell prints it beside
+# the stop rule; the held-out block scores it after.
 
 
 # %%
@@ -296,7 +294,9 @@ def my_policy(observation):
     return proposal
 
 
-tuned = harness.cost_success({"my policy": harness.entrant_run(my_policy, harness.tuning_seeds(200), BUDGET)})
+TUNE = harness.tuning_seeds(200)  # the block to design on; the stop rule beside yours, to compare
+entrants = {"my policy": my_policy, "stop when goal met": policy.stop_when_goal_met}
+tuned = harness.cost_success({name: harness.entrant_run(p, TUNE, BUDGET) for name, p in entrants.items()})
 show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".format)
 
 # %% [markdown]
