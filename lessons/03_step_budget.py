@@ -173,8 +173,8 @@ for setup in SETUPS:
 # %% [markdown]
 # The single loop has no such task on these runs; the split has 2 on run A and 1 on run B, each
 # spoiled at every budget above the one that solved it (Going further shows G04's two runs). The
-# single loop's one fall in the sweep, G23 on run A, is not here: at budget 6 its answer was right
-# but its record never written, an outcome of its own (Going further again).
+# single loop's one fall in the sweep, G23 on run A from budget 6 to 8, is not here: at budget 6
+# its answer was right but its record never written, an outcome of its own (Going further).
 #
 # The success share counts tasks, so it shows such losses only net of the tasks a larger budget lets
 # finish. Net, over 10,000 seeds, a larger budget still solves more, at a price in tokens:
@@ -198,8 +198,6 @@ for setup in SETUPS:
 # %% [markdown]
 # So from budget 8 to 12 the spoiling does not turn the average: both setups solve more at 12, the
 # single loop barely.
-# Where success falls in the sweep (the single loop on run A, from budget 6 to 8) the task is
-# G23 (Going further).
 #
 # ## Answers against effects
 #
@@ -234,8 +232,8 @@ for name in ("solved, no record written", "spoiled"):
 
 # %% [markdown]
 # No run ends wrong: that column is 0 in every row, as the rules make it (the model stops only once
-# its job is done, and the call that finishes the job holds the right answer). Two things stand
-# out. First, the small budgets flatter the record tasks: the single loop's success of 1.0000 on
+# its job is done, and on the way the job's own calls held the right answer, so a stopped run that
+# lost it counts as spoiled). Two things stand out. First, the small budgets flatter the record tasks: the single loop's success of 1.0000 on
 # run A at budget 6 includes 2 record tasks that never wrote their record, and at budget 4 the
 # split counts 2 such tasks on run A. Second, spoiled answers appear from budget 4 on and are still
 # there at the largest budgets: the split spoils 3 tasks on run A at budgets 8 and 12.
@@ -272,7 +270,8 @@ for setup in SETUPS:
 #
 # The sweep suggests two rules, which `sim` implements as options that leave the defaults untouched.
 # Both are built around the model, and they decide only from what a loop can observe (the request,
-# the fields its tools returned, its own counts), never from the task's hidden sequence.
+# the split's plan, the fields its tools returned, its own counts), never from the task's hidden
+# sequence.
 #
 # - **Stop once the goal is observed.** A [router](../GLOSSARY.md#router) reads the request's words
 #   for the field it asks for: the charge, the consumption, a document's code or a record. The
@@ -288,6 +287,9 @@ for setup in SETUPS:
 # Two things here are given, not found: the split's plan is as long as the task's sequence because
 # the planner knows that length (lesson 2's rule AA29), and the router is right by construction, written
 # for the few templates the requests come from. A real router's accuracy is a figure to measure.
+# And a tool here either fails or returns the true value, so a stop on a charge, consumption or
+# document task holds the right answer (0 exceptions on the held-out seeds at budget 12, below): a
+# real goal test can be fooled, so read what SB1 gains here as a best case.
 #
 # The margin is measured: with SB1 and a budget too large to bind (20 steps), how many steps beyond
 # planning and its expected calls did each task need, its stop step included?
@@ -375,6 +377,9 @@ for setup in SETUPS:
     print(comparison_text(difference).to_string(index=False))
     gain = difference["mean"].iloc[0]
     say(f"success: {100 * gain:+.1f} percentage points, about {24 * gain:.2f} of 24 tasks a run")
+    not_record = [task.kind != "record" for task in sim.TASKS]
+    wrong_stops = int((stopping.stopped & ~stopping.correct)[not_record].sum())
+    say(f"runs stopped with a wrong answer, tasks not asking for a record: {wrong_stops}")
     STOPPING[setup] = stopping
 
 # %% [markdown]

@@ -2873,12 +2873,10 @@ REGISTRY: dict[str, list] = {
          NotAClaim("describes what the next cell does, and defines spoiled")),
         ("The single loop has no such task on these runs; the split has 2 on run A and 1 on run B",
          Holds(larger_budget_spoils_only_finished_split_tasks)),
-        ("The single loop's one fall in the sweep, G23 on run A, is not here: at budget 6 its answer was right "
-         "but its record never written", Holds(g23_is_the_one_fall_right_but_unwritten)),
+        ("The single loop's one fall in the sweep, G23 on run A from budget 6 to 8, is not here: at budget 6 "
+         "its answer was right but its record never written", Holds(g23_is_the_one_fall_right_but_unwritten)),
         ("the executor finished the plan, did not stop, and at budget 4 had a step left for one call too many",
          Printed("budget 3: outcome solved", "budget 4: outcome spoiled", "executed : read_meter -> consumption -> tariff")),
-        ("Where success falls in the sweep (the single loop on run A, from budget 6 to 8) the task is G23",
-         Holds(both_flip_cases_are_g23)),
         ("Net, over 10,000 seeds, a larger budget still solves more, at a price in tokens",
          Printed("single loop, budget 12 minus 8, 10000 seeds: success +0.0008 [+0.0006, +0.0010], tokens +197",
                  "planner + executor, budget 12 minus 8, 10000 seeds: success +0.0161 [+0.0154, +0.0167], tokens +570")),
