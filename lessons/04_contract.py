@@ -394,7 +394,7 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 #   (SB1: stop when done, the stop a paid step), the contract solves fewer tasks than either
 #   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
 #   tool errors. The turn is the price of the contract's own bounds: with them lifted (the cell
-#   above) it solves more than either, +0.0194 and +0.0291 on 2000 seeds. Part of its lead in
+#   above) it solves more than either, +0.0194 and +0.0291 on 2000 seeds. Much of its lead in
 #   steps is how each pays for its end: a stopping loop pays a step to stop, while the
 #   contract's runtime ends with no call (CT8).
 #   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
@@ -457,8 +457,10 @@ for kind, goal in plan_schema.GOALS.items():
 # 1. **A plan validator.** Write `my_plan_ok(plan, held)`: true when the plan may run by the
 #    data-flow rule, false when validation refuses it. `plan.goal` is the goal field;
 #    `plan.steps` are the steps, each with `id`, `tool`, `depends_on`, `requires` and
-#    `produces`; `held` names the fields the scratchpad holds before the plan runs. Write it
-#    from the rule, without `sim.engine.plan_schema`. The check runs it on plans drawn for your
+#    `produces`; `held` names the fields the scratchpad holds before the plan runs. The rule:
+#    each field a step requires is held or produced by a step upstream of it (one it depends
+#    on, directly or through others), and some step produces the goal unless it is held.
+#    Write it without `sim.engine.plan_schema`. The check runs it on plans drawn for your
 #    seed, right ones and wrong ones.
 
 # %%
