@@ -487,7 +487,8 @@ for event in run.events:
 # ### The speed-up by replans
 #
 # The fan-out runs split by how many replans a run needed: a run that needed none reaches
-# the cap of its width, and each replan pulls it down. The bounds (FB1) stop a run at:
+# the cap of its width, and from width 2 on each replan pulls it down. The bounds (FB1) stop a
+# run at:
 
 # %%
 from sim.measurement.fan_out import speedup_by_replans
