@@ -130,8 +130,8 @@ print(
 #
 # Each rule in full is in Going further, with its numbers.
 #
-# CT2 and CT6 are the model's given skill, like the source's AA29: the planner knows how long a
-# plan must be and, at a replan, how many positions remain (the progress count is kept from the
+# The first plan and the replan (CT2, CT6) are the model's given skill, like the source's AA29:
+# the planner knows how long a plan must be and, at a replan, how many positions remain (the progress count is kept from the
 # task's sequence, which no real runtime holds). The rest is scaffolding a runtime could copy.
 
 # %% [markdown]

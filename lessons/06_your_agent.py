@@ -190,8 +190,8 @@ show(headline(built_in, stop_rule))
 # Over the 500 held-out seeds the stop rule solves +0.0356 of the tasks more per run than
 # the single loop, [+0.0322, +0.0390], and takes 552.42 tokens fewer per
 # run, [-580.20, -524.63], and 3.21 steps fewer, its own stop paid: each interval leaves zero
-# out. Its goal reader is right by construction: RT1 reads the goal of each of the 24
-# requests right (step 2 counts them).
+# out. Its goal reader is right by construction: the router's phrases (RT1) read all 24 goals
+# right (step 2 counts them).
 #
 # `harness.score(entrant, baseline, budget, seeds)` does both runs and this table in one call,
 # here for success and tokens:
