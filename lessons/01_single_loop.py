@@ -685,9 +685,9 @@ say(
 # ### The model and the scaffolding, in full
 #
 # The core drew the line in a few words; here it is as `sim` holds it, with the rules
-# lesson 2 adds on the model's side (AA29: the planner knows how long its plan must be;
-# AA27: when the plan runs out with the job not done, the executor turns to the single
-# loop's rule, which reads the job's progress). A scaffold also sees what a harness tells
+# lesson 2 adds on the model's side (the planner knows how long its plan must be, AA29; when
+# the plan runs out with the job not done, the executor turns to the single loop's rule, which
+# reads the job's progress, AA27). A scaffold also sees what a harness tells
 # an agent of its run (the seed and the task's id). The cell prints the line, with what a
 # policy of your own is handed at each step (lesson 6). The model's figures say nothing
 # about your model; what carries over is what a scaffold does to the counted units, and

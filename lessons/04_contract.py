@@ -848,9 +848,10 @@ for name, runs in (("5 tools", many["contract"]), ("with the look-alike", many_l
 # %% [markdown]
 # The comparison above sets the contract beside loops that follow the model's own stop. Like
 # for like, the loops also stop when done (SB1, its stop a paid step), at the same budget of
-# 8 steps, with the look-alike in every tool set. SB1 reads only what a loop observes: once
-# the answer held is the goal field's value, it stops, whether that value came from
-# `consumption` or from the look-alike, just as the contract's plan ends after its last step.
+# 8 steps, with the look-alike in every tool set. The stop rule reads only what a loop
+# observes: once the answer held is the goal field's value, it stops, whether that value came
+# from `consumption` or from the look-alike, just as the contract's plan ends after its last
+# step.
 
 # %%
 many_la_sb1 = {
