@@ -200,8 +200,8 @@ for seed in SEEDS:
 #
 # Each unit gets the same test, the band rule: a difference between the two setups counts as
 # **measured** only when, on every run, its size (whatever its sign) is larger than the larger of
-# the two setups' own run-to-run differences (the band). The rule compares exact counts (tasks solved, not rounded
-# shares). `sim` applies it; the text only repeats what its table prints.
+# the two setups' own run-to-run differences (the band). The rule compares exact counts (tasks
+# solved, not rounded shares). `sim` applies it; the text only repeats what its table prints.
 
 # %%
 verdicts = compare_setups(single, split)
@@ -403,7 +403,8 @@ for seed in SEEDS:
 # ## Summary
 #
 # - The planner writes the whole plan before any observation; the executor runs it blindly, in
-#   order, and corrects only after the plan runs out: a wrong position, as G05's first, is run anyway.
+#   order, and corrects only after the plan runs out: a wrong position, as G05's first, is run
+#   anyway.
 # - Success: the difference never exceeds the split's own band: unmeasured. Over 200 seeds both
 #   setups lose to answers spoiled after the job was done, 0.735 and 0.715 a run; the split loses
 #   more out of budget, each with a wrong plan, and fewer spoiled before the job was done.

@@ -103,7 +103,8 @@ print(rules.to_string(index=False))
 # ## The sweep
 #
 # Both setups, both runs, every budget: the counted units, with the tasks solved of 24 beside the
-# success share. The rows at budget 8 are lesson 2's table. The whole table is folded in the cell below: click its first line to open it.
+# success share. The rows at budget 8 are lesson 2's table. The whole table is folded in the cell
+# below: click its first line to open it.
 
 # %% tags=["full-table"]
 sweep = [measure(setup, seed, budget) for setup in SETUPS for seed in SEEDS for budget in BUDGETS]
@@ -233,10 +234,11 @@ for name in ("solved, no record written", "spoiled"):
 # %% [markdown]
 # No run ends wrong: that column is 0 in every row, as the rules make it (the model stops only once
 # its job is done, and on the way the job's own calls held the right answer, so a stopped run that
-# lost it counts as spoiled). Two things stand out. First, the small budgets flatter the record tasks: the single loop's success of 1.0000 on
-# run A at budget 6 includes 2 record tasks that never wrote their record, and at budget 4 the
-# split counts 2 such tasks on run A. Second, spoiled answers appear from budget 4 on and are still
-# there at the largest budgets: the split spoils 3 tasks on run A at budgets 8 and 12.
+# lost it counts as spoiled). Two things stand out. First, the small budgets flatter the record
+# tasks: the single loop's success of 1.0000 on run A at budget 6 includes 2 record tasks that never
+# wrote their record, and at budget 4 the split counts 2 such tasks on run A. Second, spoiled
+# answers appear from budget 4 on and are still there at the largest budgets: the split spoils 3
+# tasks on run A at budgets 8 and 12.
 #
 # ## Spoiled before or after the job was done?
 #
@@ -468,8 +470,8 @@ for setup in SETUPS:
 # say); the checks compute the answers for that seed and say right or wrong, and what is off, never
 # the answer. Exercises 2 to 5, with the panel below, open Going further.
 #
-# 1. **What stopping saves, counted.** At your seed and budget 12, count the task runs, the total over
-#    both setups, whose answer is wrong without stop when done and right with it
+# 1. **What stopping saves, counted.** At your seed and budget 12, count the task runs, the total
+#    over both setups, whose answer is wrong without stop when done and right with it
 #    (`sim.run_task(..., stop_when_done=True)`, `sim.is_correct`). Put it in `my_count`.
 
 # %%
@@ -509,10 +511,10 @@ panel
 #    **stop when done**. Which tasks change colour in the grid at budget 12, and why those?
 # 3. Find a seed where the single loop spoils a task after the job was done (the grid shows it
 #    turning from spoiled to solved when you tick the box).
-# 4. The margin of 5 read off runs A and B lets only 0.9659 of the split's held-out task runs finish.
-#    Find a run it does not cover: with the split, the box ticked and a budget of 20, press **new
-#    seed** until a task's row turns solved only at a budget above 1 + its expected calls + 5. Which
-#    task, and of which kind?
+# 4. The margin of 5 read off runs A and B lets only 0.9659 of the split's held-out task runs
+#    finish. Find a run it does not cover: with the split, the box ticked and a budget of 20, press
+#    **new seed** until a task's row turns solved only at a budget above 1 + its expected calls + 5.
+#    Which task, and of which kind?
 # 5. On run A, does the split ever solve all 3 record tasks with their record written, at any budget
 #    from 1 to 12? Read it off the grid.
 #

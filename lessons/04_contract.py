@@ -130,9 +130,10 @@ print(
 #
 # Each rule in full is in Going further, with its numbers.
 #
-# The first plan and the replan (CT2, CT6) are the model's given skill, like the source's AA29:
-# the planner knows how long a plan must be and, at a replan, how many positions remain (the progress count is kept from the
-# task's sequence, which no real runtime holds). The rest is scaffolding a runtime could copy.
+# The first plan and the replan (CT2, CT6) are the model's given skill, like the source's AA29: the
+# planner knows how long a plan must be and, at a replan, how many positions remain (the progress
+# count is kept from the task's sequence, which no real runtime holds). The rest is scaffolding a
+# runtime could copy.
 
 # %% [markdown]
 # Each tool's contract: what it needs in the scratchpad, what it adds, how long it takes,
@@ -1194,12 +1195,12 @@ for flag, words in (
 
 # %% [markdown]
 # Every framework read can bound a run by steps, turns, iterations or messages (not all do by
-# default), and the last lines count the rest from the table's data: few bound tokens or the whole run's time, none
-# counts replans against a limit, and the ways to end with a partial result differ from one
-# framework to the next. A run stopped by a bound is reported as an exception in some and as
-# ordinary output in others, so code that calls an agent must know which. What the contract
-# adds is names and bounds, not knowledge: its SUCCESS is as much a claim as a framework's
-# final answer, and checking the answer is work outside the runtime.
+# default), and the last lines count the rest from the table's data: few bound tokens or the whole
+# run's time, none counts replans against a limit, and the ways to end with a partial result differ
+# from one framework to the next. A run stopped by a bound is reported as an exception in some and
+# as ordinary output in others, so code that calls an agent must know which. What the contract adds
+# is names and bounds, not knowledge: its SUCCESS is as much a claim as a framework's final answer,
+# and checking the answer is work outside the runtime.
 #
 # [Lesson 7](07_frameworks.ipynb) runs LangGraph, the OpenAI Agents SDK and smolagents (at the
 # newer versions the course pins) against the course's model and hits each one's bound on purpose:

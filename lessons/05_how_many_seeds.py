@@ -217,10 +217,10 @@ say(
 # The rule and the intervals agree on 2 units, steps and tokens: both measured, in the same
 # direction. They differ on 3 units, in 2 ways:
 #
-# - On **success** and **tool errors** the rule says unmeasured and the intervals show an
-#   effect. The rule is cautious there, not wrong: 2 runs call a loss of 0.19 tasks a run measured
-#   in few pairs of seeds (237 of 5,000, counted below), and the size of the extra tool errors was out
-#   of its reach.
+# - On **success** and **tool errors** the rule says unmeasured and the intervals show an effect.
+#   The rule is cautious there, not wrong: 2 runs call a loss of 0.19 tasks a run measured in few
+#   pairs of seeds (237 of 5,000, counted below), and the size of the extra tool errors was out of
+#   its reach.
 # - On **tool calls** the rule says measured (3 and 4 fewer calls, above a band of 1), and
 #   10,000 seeds show the opposite: the split makes 0.86 *more* tool calls per run. A band of 1
 #   call, itself one draw, was too small to warn.
@@ -769,16 +769,15 @@ display(Image(filename=path))
 # %% [markdown]
 # What the figures show:
 #
-# - **Success.** At budget 8 the split *does* solve fewer tasks, by a small amount: -0.0079 of the tasks
-#   per run at 10,000 seeds, 0.19 tasks: 1 task lost every 5.3 runs. At 10 and 30 seeds the
-#   difference even has the other sign, with intervals that hold zero. The sizes are nested
-#   (each study holds the smaller ones), so the table is one path through the seeds, and the
-#   size where zero first stays out on it is no sample size (the core's power counts those).
-#   On this path the interval over seeds leaves zero out at 300 seeds and at each larger size,
-#   the one over tasks at 1,000 and above (at 300 seeds it is [-0.0250, 0.0003]). Over tasks
-#   the interval at 10,000 seeds is still [-0.0152, -0.0005], 5.5 times as wide as over seeds:
-#   the loss sits on some tasks more than others, and 24 tasks say little about tasks in
-#   general.
+# - **Success.** At budget 8 the split *does* solve fewer tasks, by a small amount: -0.0079 of the
+#   tasks per run at 10,000 seeds, 0.19 tasks: 1 task lost every 5.3 runs. At 10 and 30 seeds the
+#   difference even has the other sign, with intervals that hold zero. The sizes are nested (each
+#   study holds the smaller ones), so the table is one path through the seeds, and the size where
+#   zero first stays out on it is no sample size (the core's power counts those). On this path the
+#   interval over seeds leaves zero out at 300 seeds and at each larger size, the one over tasks at
+#   1,000 and above (at 300 seeds it is [-0.0250, 0.0003]). Over tasks the interval at 10,000 seeds
+#   is still [-0.0152, -0.0005], 5.5 times as wide as over seeds: the loss sits on some tasks more
+#   than others, and 24 tasks say little about tasks in general.
 # - **Tokens.** The saving is large against every spread: both intervals leave zero out at
 #   every size. Over seeds the interval is tight at 10,000 seeds; over tasks it stays wide.
 # - **Tool errors.** On this path the split's extra errors leave zero out at 30 seeds and

@@ -296,7 +296,7 @@ def my_policy(observation):
 
 TUNE = harness.tuning_seeds(200)  # the block to design on; the stop rule beside yours, to compare
 entrants = {"my policy": my_policy, "stop when goal met": policy.stop_when_goal_met}
-tuned = harness.cost_success({name: harness.entrant_run(p, TUNE, BUDGET) for name, p in entrants.items()})
+tuned = harness.cost_success({name: harness.entrant_run(e, TUNE, BUDGET) for name, e in entrants.items()})
 show(tuned[["entrant", "seeds", "success", "tokens"]], float_format="{:.4f}".format)
 
 # %% [markdown]

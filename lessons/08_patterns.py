@@ -356,12 +356,12 @@ whole = single.iloc[0]
 say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tokens']:.0f} a run of 24 tasks")
 
 # %% [markdown]
-# **What the rules put there and what emerges.** The rules set the summary's price and the
-# share of right picks kept: a summarized call saves 22 - 4 tokens in the single loop against
-# the summary's 20 once, so compaction pays only when 2 or more calls are summarized at once.
-# What emerges is what the misses cost: the largest saving is 1.3 % of the tokens (k = 2),
-# and keeping 1 call costs both tokens and tasks. The source's 84 % comes from 100-turn runs whose old results
-# pile up; right runs here take 1 to 4 calls.
+# **What the rules put there and what emerges.** The rules set the summary's price and the share of
+# right picks kept: a summarized call saves 22 - 4 tokens in the single loop against the summary's
+# 20 once, so compaction pays only when 2 or more calls are summarized at once. What emerges is what
+# the misses cost: the largest saving is 1.3 % of the tokens (k = 2), and keeping 1 call costs both
+# tokens and tasks. The source's 84 % comes from 100-turn runs whose old results pile up; right runs
+# here take 1 to 4 calls.
 #
 # ## Summary
 #

@@ -239,8 +239,8 @@ def output_lines(cell) -> int:
 
 
 def exercise_items(cells) -> int:
-    """The numbered items of markdown cells under a heading that names exercises, up to the next
-    heading (a heading in a later cell goes on counting until another heading)."""
+    """The numbered items in markdown cells between a heading that names exercises and the next
+    heading, which may be in a later cell."""
     items, inside = 0, False
     for cell in cells:
         if cell.cell_type != "markdown":
