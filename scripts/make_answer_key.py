@@ -28,25 +28,16 @@ def _pair(setup, seed, budget=8, **options):
     return [measure(setup, s, budget, **options) for s in (seed, seed + 1)]
 
 
-def core_exercise_first(lines: list[str], core: int) -> list[str]:
-    """The key in the lesson's order: item `core`, the core's exercise in code, is numbered 1 and comes
-    first; the items before it, the exercises with the panel that open Going further, move down one."""
-    head, items = [], []
-    for line in lines:
-        number = re.match(r"(\d+)\. ", line)
-        if number:
-            n = int(number.group(1))
-            new = 1 if n == core else n + 1 if n < core else n
-            items.append((new, [f"{new}. " + line[number.end() :]]))
-        elif items and line.startswith("   "):
-            items[-1][1].append(line)
-        else:
-            head.append(line)
-    return head + [line for _, block in sorted(items, key=lambda item: item[0]) for line in block]
-
-
 def lesson_01() -> list[str]:
     lines = ["## Lesson 1 · The single loop", ""]
+    from sim.exercises import single_loop as ex01
+
+    lines.append(
+        "1. `my_tokens(steps, calls)`: `sum(60 + 22 * n for n in range(calls)) + (steps - calls) * (60 + 22 * calls) "
+        "+ 30 * calls`: each step re-sends the calls made before it, the stop step (if any) re-sends them all, "
+        f"and each call's observation costs 30 ({ex01.check_loop_tokens(A, ex01.loop_tokens)}). "
+        "`sim.exercises.single_loop.loop_tokens` is the reference."
+    )
     seeds = range(A, A + 100)
     shares = {d: [] for d in (1, 4)}
     picks = {d: [] for d in (1, 4)}
@@ -57,7 +48,7 @@ def lesson_01() -> list[str]:
             picks[d].append(int(table.loc[d, "picks"]))
     spread = {d: (min(v), max(v)) for d, v in shares.items()}
     lines.append(
-        f"1. Over seeds {A} to {A + 99}: the depth-4 share ranges from {spread[4][0]:.4f} to {spread[4][1]:.4f}, "
+        f"2. Over seeds {A} to {A + 99}: the depth-4 share ranges from {spread[4][0]:.4f} to {spread[4][1]:.4f}, "
         f"the depth-1 share from {spread[1][0]:.4f} to {spread[1][1]:.4f}. Depth 4 rests on "
         f"{min(picks[4])} to {max(picks[4])} picks (only the 3 record tasks reach it), depth 1 on "
         f"{min(picks[1])} to {max(picks[1])}: one pick moves the depth-4 share far more."
@@ -70,7 +61,7 @@ def lesson_01() -> list[str]:
             sim.run_single_loop(t, A, 3))
     ]  # fmt: skip
     lines.append(
-        f"2. At seed {A}, budget 3 against 8: picks lost at depths 1 to 4: {', '.join(map(str, lost))}; "
+        f"3. At seed {A}, budget 3 against 8: picks lost at depths 1 to 4: {', '.join(map(str, lost))}; "
         f"depth 4 keeps {int(at3.loc[4, 'picks'])} picks, so its point disappears. Tasks solved at 8 and not "
         f"at 3: {', '.join(unsolved)}."
     )
@@ -86,18 +77,10 @@ def lesson_01() -> list[str]:
         None,
     )
     lines.append(
-        f"3. G15 first fails at seed {g15} (budget 8): executed {' -> '.join(c.tool for c in run.trace)}; "
+        f"4. G15 first fails at seed {g15} (budget 8): executed {' -> '.join(c.tool for c in run.trace)}; "
         + (f"the call at step {lost_at} ({run.trace[lost_at - 1].tool}) replaced the right charge {right}."
            if lost_at else f"it never held the right charge {right} (answer {run.answer}).")
     )  # fmt: skip
-    from sim.exercises import single_loop as ex01
-
-    lines.append(
-        "4. `my_tokens(steps, calls)`: `sum(60 + 22 * n for n in range(calls)) + (steps - calls) * (60 + 22 * calls) "
-        "+ 30 * calls`: each step re-sends the calls made before it, the stop step (if any) re-sends them all, "
-        f"and each call's observation costs 30 ({ex01.check_loop_tokens(A, ex01.loop_tokens)}). "
-        "`sim.exercises.single_loop.loop_tokens` is the reference."
-    )
     from sim.model import costs
 
     exact, success_changed = 0, 0
@@ -132,11 +115,20 @@ def lesson_01() -> list[str]:
             "student's seed: `sim.exercises.single_loop.clean_chance(seed)`. The planner's chance in lesson 2 is "
             "the same for a task of length 1 and higher for a longer one: its share does not fall with the position."
         )
-    return core_exercise_first(lines, 4) + [""]
+    return lines + [""]
 
 
 def lesson_02() -> list[str]:
     lines = ["## Lesson 2 · Planner and executor", ""]
+    from sim.exercises import planner_executor as ex02
+
+    lines.append(
+        "1. `my_band_verdict(first, second)`: `band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))`; "
+        '`"measured" if all(abs(b - a) > band for a, b in zip(first, second)) else "unmeasured"` '
+        f"({ex02.check_band_verdict(A, _band_rule)}). The strict > matters: a difference equal to the band "
+        "is unmeasured. For a student's seed: `sim.exercises.planner_executor.band_verdicts(seed)` lists the "
+        "verdicts the check expects, `band_cases(seed)` the cases."
+    )
     seed = A
     while True:
         single, split = _pair("single-loop", seed), _pair("plan-execute", seed)
@@ -145,7 +137,7 @@ def lesson_02() -> list[str]:
         seed += 1
     verdict = compare_setups(single, split)[0]
     lines += [
-        f"1. Counting up from {A}, the first seed where the split solves more tasks on both runs is "
+        f"2. Counting up from {A}, the first seed where the split solves more tasks on both runs is "
         f"{seed} (runs {seed} and {seed + 1}): {split[0].solved} and {split[1].solved} against "
         f"{single[0].solved} and {single[1].solved}. Differences {verdict.differences}, band {verdict.band}: "
         f"**{verdict.verdict}**. To be measured, the difference must exceed the larger run-to-run "
@@ -155,7 +147,7 @@ def lesson_02() -> list[str]:
     at8 = {v.unit: v.verdict for v in compare_setups(_pair("single-loop", A), _pair("plan-execute", A))}
     changed = [f"{unit} ({at8[unit]} at 8, {at4[unit]} at 4)" for unit in at8 if at8[unit] != at4[unit]]
     lines.append(
-        "2. At budget 4, verdicts that change from budget 8: "
+        "3. At budget 4, verdicts that change from budget 8: "
         + (", ".join(changed) if changed else "none")
         + ". Planning takes 1 of only 4 steps, so the split has 3 steps left for sequences of up to 4 tools: "
         "the record tasks cannot finish at all."
@@ -172,7 +164,7 @@ def lesson_02() -> list[str]:
             break
     task, seed, run = found
     lines.append(
-        f"3. For example {task.name} at seed {seed}: plan {' -> '.join(run.plan)}; the blind executor pays "
+        f"4. For example {task.name} at seed {seed}: plan {' -> '.join(run.plan)}; the blind executor pays "
         f"{sum(c.error for c in run.trace[: len(run.plan)])} tool errors on the plan's positions "
         f"({run.errors} in the whole run). Any record task with a wrong first position will do."
     )
@@ -187,20 +179,11 @@ def lesson_02() -> list[str]:
                for a, b in zip(_pair("single-loop", A, budget), _pair("plan-execute", A, budget), strict=True))
     ]  # fmt: skip
     lines.append(
-        f"4. At the lesson's seeds the split uses fewer tokens per solved task than the single loop on both "
+        f"5. At the lesson's seeds the split uses fewer tokens per solved task than the single loop on both "
         f"runs at {len(fewer)} of the budgets 1 to 20; the smallest is {fewer[0]}"
         + ("." if fewer == list(range(fewer[0], 21)) else f" (all: {', '.join(map(str, fewer))}).")
         + " (Tokens per solved task = the run's tokens / the tasks it solved; a run that solves none has "
         "no such figure.)"
-    )
-    from sim.exercises import planner_executor as ex02
-
-    lines.append(
-        "5. `my_band_verdict(first, second)`: `band = max(abs(first[1] - first[0]), abs(second[1] - second[0]))`; "
-        '`"measured" if all(abs(b - a) > band for a, b in zip(first, second)) else "unmeasured"` '
-        f"({ex02.check_band_verdict(A, _band_rule)}). The strict > matters: a difference equal to the band "
-        "is unmeasured. For a student's seed: `sim.exercises.planner_executor.band_verdicts(seed)` lists the "
-        "verdicts the check expects, `band_cases(seed)` the cases."
     )
     share = sim.expected_right_share(1)
     for seed in (A, 12345):
@@ -213,7 +196,7 @@ def lesson_02() -> list[str]:
             f"selection(1) + (1 - selection(1)) / {len(sim.TOOL_NAMES)}, independent). For a student's seed: "
             "`sim.exercises.planner_executor.plan_chance(seed)`."
         )
-    return core_exercise_first(lines, 5) + [""]
+    return lines + [""]
 
 
 def _band_rule(first, second):
@@ -224,12 +207,21 @@ def _band_rule(first, second):
 
 def lesson_03() -> list[str]:
     lines = ["## Lesson 3 · The step budget", ""]
+    from sim.engine.policy import goal_met
+    from sim.exercises import step_budget as ex03
+
+    counts = ", ".join(f"{ex03.saved_by_stopping(seed)} at seed {seed}" for seed in (A, B, 12345))
+    lines.append(
+        "1. `sum(not sim.is_correct(sim.run_task(s, t, seed, 12)) and sim.is_correct(sim.run_task(s, t, seed, 12, "
+        'stop_when_done=True)) for s in ("single-loop", "plan-execute") for t in sim.TASKS)`; it depends on the '
+        f"seed: {counts}. For a student's seed: `sim.exercises.step_budget.saved_by_stopping(seed)`."
+    )
     after_b = B + 1  # the seed after run B's
     plain = outcome_grid("plan-execute", after_b, [12])[12]
     ruled = outcome_grid("plan-execute", after_b, [12], stop_when_done=True)[12]
     changed = [name for name in plain.index if plain[name] != ruled[name]]
     lines.append(
-        f"1. At seed {after_b}, budget 12, the split's tasks that change colour with stop when done: "
+        f"2. At seed {after_b}, budget 12, the split's tasks that change colour with stop when done: "
         f"{', '.join(changed)} (spoiled -> solved). They finished their job, did not stop (the 12 % chance) "
         "and called a tool that replaced the right answer; the rule stops at the step after the goal is observed, "
         "before that call."
@@ -245,7 +237,7 @@ def lesson_03() -> list[str]:
         if found:
             break
     lines.append(
-        f"2. Counting up from {A}: seed {found[0]}, task {found[1]} (single loop, budget 12) is spoiled after "
+        f"3. Counting up from {A}: seed {found[0]}, task {found[1]} (single loop, budget 12) is spoiled after "
         "its job was done and solved with stop when done."
     )
     from sim.engine.runs import expected_calls
@@ -267,7 +259,7 @@ def lesson_03() -> list[str]:
             break
     seed3, task3, steps3 = uncovered
     lines.append(
-        f"3. It depends on the seed (the panel's new seed is random). Counting up from {A}, the first is seed "
+        f"4. It depends on the seed (the panel's new seed is random). Counting up from {A}, the first is seed "
         f"{seed3}: {task3.name}, a {task3.kind} task, expects {expected_calls('plan-execute', task3)} calls, so "
         f"a margin of 5 allows {1 + expected_calls('plan-execute', task3) + 5} steps; its row turns solved only "
         f"at budget {steps3}."
@@ -277,18 +269,9 @@ def lesson_03() -> list[str]:
     complete = [b for b in grid.columns if (grid.loc[records, b] == "solved").all()]
     at_12 = ", ".join(f"{name} {grid.loc[name, 12]}" for name in records)
     lines.append(
-        f"4. {'Yes' if complete else 'No'}: on run A the split solves all 3 record tasks ({', '.join(records)}) "
+        f"5. {'Yes' if complete else 'No'}: on run A the split solves all 3 record tasks ({', '.join(records)}) "
         + f"with their record written {f'first at budget {complete[0]}' if complete else 'at no budget from 1 to 12'}. "
         + f"At budget 12 their outcomes are: {at_12}."
-    )
-    from sim.engine.policy import goal_met
-    from sim.exercises import step_budget as ex03
-
-    counts = ", ".join(f"{ex03.saved_by_stopping(seed)} at seed {seed}" for seed in (A, B, 12345))
-    lines.append(
-        "5. `sum(not sim.is_correct(sim.run_task(s, t, seed, 12)) and sim.is_correct(sim.run_task(s, t, seed, 12, "
-        'stop_when_done=True)) for s in ("single-loop", "plan-execute") for t in sim.TASKS)`; it depends on the '
-        f"seed: {counts}. For a student's seed: `sim.exercises.step_budget.saved_by_stopping(seed)`."
     )
     lines.append(
         '6. `my_done`: read the goal from the request\'s words ("kayda yaz" a record, "bedeli" the charge `amount`, '
@@ -298,15 +281,27 @@ def lesson_03() -> list[str]:
         f"RT1's goal, `sim.engine.policy.goal_met` ({ex03.check_stop_predicate(A, goal_met)}). A predicate that stops "
         "once any answer is held stops too early; one that accepts any written record can stop on a wrong write."
     )
-    return core_exercise_first(lines, 5) + [""]
+    return lines + [""]
 
 
 def lesson_04() -> list[str]:
     from collections import Counter
 
     from sim.engine.contract import run_contract
+    from sim.engine.plan_schema import data_flow_problems
+    from sim.exercises import contract as ex04
 
     lines = ["## Lesson 4 · The planner-executor contract", ""]
+    cases = ex04.plan_cases(A)
+    valid = sum(not data_flow_problems(plan, held) for _, plan, held in cases)
+    lines.append(
+        "1. `my_plan_ok(plan, held)`: walk the steps in order; a step's upstream fields are the `produces` of the "
+        "steps it depends on and, transitively, their upstream fields; refuse when a required field is neither "
+        "upstream nor held; at the end, refuse when no step produces the goal and it is not held. This is "
+        f"`sim.engine.plan_schema.data_flow_problems(plan, held) == []`. At seed {A}, {valid} of the {len(cases)} "
+        "plans are valid. A validator that counts the fields of every earlier step, ignoring depends_on, lets "
+        "through plans whose dependency was left out; the cases with an emptied depends_on are there to catch it."
+    )
     seeds = range(A, A + 20)
     lost, cheaper = Counter(), 0
     for seed in seeds:
@@ -314,7 +309,7 @@ def lesson_04() -> list[str]:
         lost.update(run.exit_state for run in runs if not run.correct)
         cheaper += sum(r.tokens for r in runs) < measure("plan-execute", seed).tokens
     lines.append(
-        f"1. With max_replans 0, over seeds {A} to {A + 19}, the tasks the contract loses end in: "
+        f"2. With max_replans 0, over seeds {A} to {A + 19}, the tasks the contract loses end in: "
         + ", ".join(f"{state} {count}" for state, count in lost.most_common())
         + f". The contract still spends fewer tokens than the split on {cheaper} of those {len(seeds)} seeds."
     )
@@ -330,13 +325,13 @@ def lesson_04() -> list[str]:
             )
             break
     lines.append(
-        f"2. At seed {A}, budget 8, lowering max_tokens in steps of 10 from 1000: the first TIMEOUT comes at "
+        f"3. At seed {A}, budget 8, lowering max_tokens in steps of 10 from 1000: the first TIMEOUT comes at "
         f"max_tokens {first[0]}, for {', '.join(first[2])} (kind: {', '.join(first[1])})."
     )
     partial = [run_contract(task, A, 3) for task in sim.TASKS]
     partial = [run for run in partial if run.exit_state == "PARTIAL_SUCCESS"]
     lines.append(
-        f"3. At seed {A}, budget 3: PARTIAL_SUCCESS for "
+        f"4. At seed {A}, budget 3: PARTIAL_SUCCESS for "
         + ", ".join(
             f"{r.task} (holds {r.answer}, correct by the original measure: {r.correct})" for r in partial
         )
@@ -344,7 +339,7 @@ def lesson_04() -> list[str]:
     )
     g03 = next(seed for seed in range(A, A + 1000) if run_contract("G03", seed, 8).correct)
     lines.append(
-        f"4. G03: counting up from {A}, the contract first solves it at seed {g03}, with "
+        f"5. G03: counting up from {A}, the contract first solves it at seed {g03}, with "
         f"{run_contract('G03', g03, 8).replans} replans."
     )
     seed = A
@@ -355,31 +350,18 @@ def lesson_04() -> list[str]:
         seed += 1
     verdict = compare_setups(split, contract)[0]
     lines.append(
-        f"5. Counting up from {A}: seed {seed}, the contract solves {contract[0].solved} and {contract[1].solved} "
+        f"6. Counting up from {A}: seed {seed}, the contract solves {contract[0].solved} and {contract[1].solved} "
         f"against the split's {split[0].solved} and {split[1].solved}; differences {verdict.differences}, band "
         f"{verdict.band}: **{verdict.verdict}**."
     )
-    from sim.engine.plan_schema import data_flow_problems
-    from sim.exercises import contract as ex04
-
     for seed in (A, 12345):
         counts = ", ".join(f"{state} {n}" for state, n in ex04.exit_counts(seed).items())
         lines.append(
-            ("6. " if seed == A else "   ")
+            ("7. " if seed == A else "   ")
             + f"Seed {seed}: {counts}. The code: `Counter(contract.run_contract(t, seed, 8).exit_state for t in "
             "sim.TASKS)`; for a student's seed: `sim.exercises.contract.exit_counts(seed)`."
         )
-    cases = ex04.plan_cases(A)
-    valid = sum(not data_flow_problems(plan, held) for _, plan, held in cases)
-    lines.append(
-        "7. `my_plan_ok(plan, held)`: walk the steps in order; a step's upstream fields are the `produces` of the "
-        "steps it depends on and, transitively, their upstream fields; refuse when a required field is neither "
-        "upstream nor held; at the end, refuse when no step produces the goal and it is not held. This is "
-        f"`sim.engine.plan_schema.data_flow_problems(plan, held) == []`. At seed {A}, {valid} of the {len(cases)} "
-        "plans are valid. A validator that counts the fields of every earlier step, ignoring depends_on, lets "
-        "through plans whose dependency was left out; the cases with an emptied depends_on are there to catch it."
-    )
-    return core_exercise_first(lines, 7) + [""]
+    return lines + [""]
 
 
 def lesson_05() -> list[str]:
