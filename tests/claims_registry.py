@@ -2849,6 +2849,9 @@ REGISTRY: dict[str, list] = {
          NotAClaim("a condition a reader checks on a real agent, stated as such; no result of the simulator")),
     ],
     "03": [
+        ("so a stop on a charge, consumption or document task holds the right answer (0 exceptions on the "
+         "held-out seeds at budget 12, below)",
+         Printed("runs stopped with a wrong answer, tasks not asking for a record: 0")),
         ("ran both setups with a budget of 8 steps and never said why",
          NotAClaim("about the earlier lesson's text: it fixed the budget without a reason; no measured result")),
         ("Too small, and a loop cannot finish: the split's G05 needed 3 more steps after its plan ran out",
