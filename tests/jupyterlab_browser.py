@@ -61,6 +61,7 @@ PAGE_S = 180  # seconds for the page, the notebook and its kernel
 RUN_ALL_S = 600  # seconds for one lesson's Run All
 RUN_STARTS_S, RUN_ALL_TRIES = 30, 3  # seconds for Run All's first cell to start (queued or running), tries
 REDRAW_S = 180  # seconds for a panel to redraw after a control moves
+POLL_MS = 50  # milliseconds between two looks at the page while a test waits for it to show something
 
 
 def chromium_missing_reason() -> str | None:
@@ -611,7 +612,7 @@ class NotebookPage:
                         .some(p => /[*\\d]/.test(p.textContent))""",
                     arg=self.panel_id,
                     timeout=RUN_STARTS_S * 1000,
-                    polling=250,
+                    polling=POLL_MS,
                 )
                 return
             except PlaywrightTimeout:
@@ -654,7 +655,7 @@ class NotebookPage:
         self, condition: str, arg=None, timeout: float = PAGE_S * 1000, what: str = ""
     ) -> None:
         try:
-            self.page.wait_for_function(condition, arg=arg, timeout=timeout, polling=500)
+            self.page.wait_for_function(condition, arg=arg, timeout=timeout, polling=POLL_MS)
         except PlaywrightTimeout:
             raise AssertionError(
                 f"{self.path}: no {what}; cell prompts {self.prompts()}, problems {self.problems()}"
@@ -746,7 +747,7 @@ class NotebookPage:
             shown = self.read_shown(root, expected)
             if shown == expected or time.monotonic() > deadline:
                 return shown
-            self.page.wait_for_timeout(250)
+            self.page.wait_for_timeout(POLL_MS)
 
     def output_text(self, cell_index: int) -> str:
         """The text the cell's output area shows, once it shows any (textContent: the cell may be offscreen)."""
@@ -798,7 +799,7 @@ class NotebookPage:
             assert time.monotonic() < deadline, (
                 f"the panel did not settle: seed box {seed!r}, status {status!r}"
             )
-            self.page.wait_for_timeout(250)
+            self.page.wait_for_timeout(POLL_MS)
 
     def move(self, root, path: tuple, control: widgets.Widget, value) -> None:
         """Move the control at `path` to `value` as a student would."""

@@ -426,12 +426,12 @@ def _check_diagrams(notebook: Path, lesson: NotebookPage, screenshots: Path) -> 
 def _read_when_written(path: Path, within_s: float = 30):
     """The notebook at `path` once the server has finished writing it: jupyter_server keeps a copy
     at .~<name> while it rewrites the file in place and removes it at the end; then the file must
-    be unchanged for half a second and parse."""
+    be unchanged for a quarter of a second and parse."""
     backup = path.with_name(".~" + path.name)
     deadline = time.monotonic() + within_s
     while True:
         stamp = path.stat().st_mtime_ns
-        time.sleep(0.5)
+        time.sleep(0.25)
         if not backup.exists() and path.stat().st_mtime_ns == stamp:
             try:
                 return nbformat.read(path, as_version=4)
