@@ -179,6 +179,11 @@ class Contract:
     plans: list = field(default_factory=list)
     written: int = 0  # plan positions written so far, so step ids stay unique
     writer: Callable | None = None  # AE1's argument writer, None when the rule is off
+    bounds: Bounds = field(init=False)  # CT11's, from the config, once
+
+    def __post_init__(self):
+        config = self.config
+        self.bounds = Bounds(config.budget, config.max_tokens, config.max_seconds)
 
     def log(self, kind: str, detail: str, positions: int = 0) -> None:
         pad = self.pad
@@ -186,10 +191,7 @@ class Contract:
 
     def spend(self, tokens: int, seconds: int) -> str | None:
         """Pay for one call (a step, CT8), or name the first bound it would break (CT11)."""
-        config = self.config
-        return spend_within(
-            self.pad, Bounds(config.budget, config.max_tokens, config.max_seconds), tokens, seconds
-        )
+        return spend_within(self.pad, self.bounds, tokens, seconds)
 
     def write(self, tools: tuple[str, ...]) -> Plan:
         """The plan the planner writes around its tools (CT3), its step ids after those written."""

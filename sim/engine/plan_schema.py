@@ -126,6 +126,12 @@ def structural_problems(steps: Sequence[PlanStep], tools: Sequence[str] = TOOL_N
 def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
     """Data-flow refusals of a structurally valid plan (CT4), given the fields `held` before it runs: a
     required field no upstream step or held field provides, then a goal nothing produces."""
+    return list(_data_flow_problems(plan, tuple(held)))
+
+
+# Plans are frozen, so their checks are kept: the batch path checks the same plans thousands of times.
+@functools.lru_cache(maxsize=4096)
+def _data_flow_problems(plan: Plan, held: tuple[str, ...]) -> tuple[Rejection, ...]:
     by_id = {step.id: step for step in plan.steps}
     upstream_fields: dict[str, set[str]] = {}
     problems = []
@@ -150,7 +156,7 @@ def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
                 f"step {last.id!r} ends the plan, and no step produces the goal {plan.goal!r}",
             )
         )
-    return problems
+    return tuple(problems)
 
 
 def validate_plan(
@@ -167,12 +173,18 @@ def parse_plan(
 ) -> tuple[Plan | None, list[Rejection]]:
     """A plan as the schema reads it for the tool set `tools`: (the Plan, []) or (None, [its refusal])."""
     if isinstance(plan, Plan):
-        unknown = [r for r in structural_problems(plan.steps, tools) if r.kind == "unknown tool"]
-        return (None, unknown[:1]) if unknown else (plan, [])
+        unknown = _unknown_tool(plan, tuple(tools))
+        return (None, list(unknown)) if unknown else (plan, [])
     try:
         return Plan.model_validate(plan, context={"tools": tuple(tools)}), []
     except ValidationError as error:
         return None, [_rejection_from(error)]
+
+
+@functools.lru_cache(maxsize=4096)  # kept, as _data_flow_problems
+def _unknown_tool(plan: Plan, tools: tuple[str, ...]) -> tuple[Rejection, ...]:
+    """A built plan's first step whose tool is not in `tools`, as its refusal (or none)."""
+    return tuple(r for r in structural_problems(plan.steps, tools) if r.kind == "unknown tool")[:1]
 
 
 def _steps(plan: Plan | Mapping) -> list[dict]:
@@ -235,6 +247,15 @@ def plan_length(plan: Plan | Mapping) -> int:
 
 def describe_plan(plan: Plan | Mapping) -> str:
     """A plan in one line, id:tool joined by arrows."""
+    return _described(plan) if isinstance(plan, Plan) else _description(plan)
+
+
+@functools.lru_cache(maxsize=4096)  # kept, as _data_flow_problems
+def _described(plan: Plan) -> str:
+    return _description(plan)
+
+
+def _description(plan: Plan | Mapping) -> str:
     parts = [
         f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}"
         for s in _steps(plan)
