@@ -58,9 +58,13 @@ def argument_error_table(seeds, share: float, max_steps: int = DEFAULT_BUDGET) -
     rows = []
     for setup in SETUP_NAMES:
         per_seed = []
+        config_off, config_on = (
+            RunConfig(setup, max_steps),
+            RunConfig(setup, max_steps, argument_errors=share),
+        )
         for seed in seeds.tolist():
-            off = [run_with(RunConfig(setup, max_steps), task, seed) for task in TASKS]
-            on = [run_with(RunConfig(setup, max_steps, argument_errors=share), task, seed) for task in TASKS]
+            off = [run_with(config_off, task, seed) for task in TASKS]
+            on = [run_with(config_on, task, seed) for task in TASKS]
             calls = [(sent, held, task.request) for run, task in zip(on, TASKS, strict=True)
                      for sent, held in sent_calls(run)]  # fmt: skip
             per_seed.append((sum(map(is_correct, off)), sum(map(is_correct, on)),  # scoring

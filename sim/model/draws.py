@@ -2,6 +2,7 @@
 lesson 2). Everything random comes from `draw_stream`, so a run is fixed by its seed. Functions of
 states and keys take an int or a uint64 array (the batch path's lanes) and return the same kind."""
 
+import functools
 from collections.abc import Callable, Sequence
 
 MASK32 = 0xFFFFFFFF
@@ -67,6 +68,11 @@ def tokenize(text: object) -> list[str]:
 
 def trace_id(text: object) -> int:
     """A text's 32-bit FNV-1a hash, XORed with the run's seed to key a draw stream (AA22)."""
+    return _fnv1a(str(text))
+
+
+@functools.lru_cache(maxsize=1024)  # the texts hashed are the tasks' names and a few labels
+def _fnv1a(text: str) -> int:
     h = 2166136261
     for char in str(text):
         h = ((h ^ ord(char)) * 16777619) & MASK32
