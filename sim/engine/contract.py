@@ -180,10 +180,12 @@ class Contract:
     written: int = 0  # plan positions written so far, so step ids stay unique
     writer: Callable | None = None  # AE1's argument writer, None when the rule is off
     bounds: Bounds = field(init=False)  # CT11's, from the config, once
+    goal: str | None = field(init=False)  # what the request asks for (RT1), read once
 
     def __post_init__(self):
         config = self.config
         self.bounds = Bounds(config.budget, config.max_tokens, config.max_seconds)
+        self.goal = goal_of(self.task.request)
 
     def log(self, kind: str, detail: str, positions: int = 0) -> None:
         pad = self.pad
@@ -195,7 +197,7 @@ class Contract:
 
     def write(self, tools: tuple[str, ...]) -> Plan:
         """The plan the planner writes around its tools (CT3), its step ids after those written."""
-        goal, held = goal_of(self.task.request), self.pad.held()
+        goal, held = self.goal, self.pad.held()
         return plan_from_tools(tools, goal, held, 1 + self.written, self.config.tools)
 
     def remaining(self) -> tuple[str, ...]:
@@ -319,7 +321,7 @@ class Contract:
     def record(self, seed: int, first_tools: tuple[str, ...], stop: str) -> ContractRun:
         """The run's record once `stop` ended it, with its exit state (CT12)."""
         task, config, pad = self.task, self.config, self.pad
-        goal = goal_of(task.request)
+        goal = self.goal
         state = exit_state(goal_reached(goal, pad.fields), holds_intermediate(goal, pad.fields), stop)
         self.log("stop", f"{stop}: {state}")
         answer = pad.fields.get("result")

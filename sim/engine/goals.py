@@ -3,7 +3,6 @@ words for the field it asks for, RT2 is the router's call count per goal, the go
 fields held. Scaffolding: these read the request and the observations, never the task's sequence,
 kind or answer."""
 
-import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -16,7 +15,6 @@ CALLS_FOR = MappingProxyType({"amount": 3, "m3": 2, "code": 1, "written": 4})
 INTERMEDIATES = MappingProxyType({"amount": ("m3",), "written": ("m3", "amount")})  # CT12's partial
 
 
-@functools.lru_cache(maxsize=1024)  # a run asks at every step; the requests are few
 def goal_of(request: str) -> str | None:
     """RT1: the field a request asks for, from its words; None for a request no route matches."""
     return next((goal for phrase, goal in ROUTES if phrase in request), None)
