@@ -19,12 +19,11 @@ from sim.engine.exit_states import PLAN_COMPLETE, exit_state
 from sim.engine.goals import goal_of, goal_reached, holds_intermediate
 from sim.engine.loops import TaskRun, ToolCall, call_and_observe, call_arguments, initial_state
 from sim.engine.plan_schema import (
+    CheckedPlan,
     Plan,
     Rejection,
-    data_flow_problems,
-    describe_plan,
-    parse_plan,
-    plan_from_tools,
+    check_plan,
+    checked_plan_from_tools,
     plan_length,
     plan_tools,
     tool_seconds,
@@ -181,6 +180,7 @@ class Contract:
     writer: Callable | None = None  # AE1's argument writer, None when the rule is off
     bounds: Bounds = field(init=False)  # CT11's, from the config, once
     goal: str | None = field(init=False)  # what the request asks for (RT1), read once
+    checked: CheckedPlan | None = None  # the latest plan written or checked, with CT4's findings
 
     def __post_init__(self):
         config = self.config
@@ -197,8 +197,17 @@ class Contract:
 
     def write(self, tools: tuple[str, ...]) -> Plan:
         """The plan the planner writes around its tools (CT3), its step ids after those written."""
-        goal, held = self.goal, self.pad.held()
-        return plan_from_tools(tools, goal, held, 1 + self.written, self.config.tools)
+        held = self.pad.held()
+        self.checked = checked_plan_from_tools(
+            tuple(tools), self.goal, held, 1 + self.written, self.config.tools
+        )
+        return self.checked.plan
+
+    def check(self, plan: Plan | Mapping) -> CheckedPlan:
+        """CT4's findings on `plan` with the fields held now: those found when it was written, else new."""
+        if self.checked is None or self.checked.plan is not plan:
+            self.checked = check_plan(plan, self.pad.held(), self.config.tools)
+        return self.checked
 
     def remaining(self) -> tuple[str, ...]:
         """The positions a replan writes (CT6): those not done, or the last one if all are."""
@@ -211,15 +220,15 @@ class Contract:
         if stop is None:
             self.pad.replans += replan
             self.written += length
-            self.log("replan" if replan else "plan", describe_plan(plan), length)
+            self.log("replan" if replan else "plan", self.check(plan).description, length)
         return stop
 
     def run_plan(self, plan: Plan | Mapping) -> str | None:
         """Validate a plan (CT4) and execute it (CT5): the stop reason, or None after a replan event."""
-        parsed, problems = parse_plan(plan, self.config.tools)
+        checked = self.check(plan)
+        parsed, problems = checked.parsed, checked.refusals
         if parsed is not None:
             self.plans.append(parsed)
-            problems = data_flow_problems(parsed, self.pad.held())
         if problems:
             error = problems[0]
             self.log("refused", error.message)

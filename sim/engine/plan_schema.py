@@ -126,12 +126,6 @@ def structural_problems(steps: Sequence[PlanStep], tools: Sequence[str] = TOOL_N
 def data_flow_problems(plan: Plan, held: Sequence[str]) -> list[Rejection]:
     """Data-flow refusals of a structurally valid plan (CT4), given the fields `held` before it runs: a
     required field no upstream step or held field provides, then a goal nothing produces."""
-    return list(_data_flow_problems(plan, tuple(held)))
-
-
-# Plans are frozen, so their checks are kept: the batch path checks the same plans thousands of times.
-@functools.lru_cache(maxsize=4096)
-def _data_flow_problems(plan: Plan, held: tuple[str, ...]) -> tuple[Rejection, ...]:
     by_id = {step.id: step for step in plan.steps}
     upstream_fields: dict[str, set[str]] = {}
     problems = []
@@ -156,7 +150,7 @@ def _data_flow_problems(plan: Plan, held: tuple[str, ...]) -> tuple[Rejection, .
                 f"step {last.id!r} ends the plan, and no step produces the goal {plan.goal!r}",
             )
         )
-    return tuple(problems)
+    return problems
 
 
 def validate_plan(
@@ -173,18 +167,12 @@ def parse_plan(
 ) -> tuple[Plan | None, list[Rejection]]:
     """A plan as the schema reads it for the tool set `tools`: (the Plan, []) or (None, [its refusal])."""
     if isinstance(plan, Plan):
-        unknown = _unknown_tool(plan, tuple(tools))
-        return (None, list(unknown)) if unknown else (plan, [])
+        unknown = [r for r in structural_problems(plan.steps, tools) if r.kind == "unknown tool"]
+        return (None, unknown[:1]) if unknown else (plan, [])
     try:
         return Plan.model_validate(plan, context={"tools": tuple(tools)}), []
     except ValidationError as error:
         return None, [_rejection_from(error)]
-
-
-@functools.lru_cache(maxsize=4096)  # kept, as _data_flow_problems
-def _unknown_tool(plan: Plan, tools: tuple[str, ...]) -> tuple[Rejection, ...]:
-    """A built plan's first step whose tool is not in `tools`, as its refusal (or none)."""
-    return tuple(r for r in structural_problems(plan.steps, tools) if r.kind == "unknown tool")[:1]
 
 
 def _steps(plan: Plan | Mapping) -> list[dict]:
@@ -237,6 +225,34 @@ def _plan_from_tools(tools: tuple[str, ...], goal: str, held: tuple[str, ...], f
     return Plan.model_validate({"goal": goal, "steps": tuple(steps)}, context={"tools": tuple(tool_set)})
 
 
+@dataclass(frozen=True)
+class CheckedPlan:
+    """A plan with what CT4 finds before it runs, given the fields held: the Plan the schema reads (None
+    when the schema refuses it), its refusals in order (none: it may run) and its one-line description."""
+
+    plan: Plan | Mapping
+    parsed: Plan | None
+    refusals: tuple[Rejection, ...]
+    description: str
+
+
+def check_plan(plan: Plan | Mapping, held: Sequence[str], tools: Sequence[str] = TOOL_NAMES) -> CheckedPlan:
+    """CT4's findings on a plan (a Plan or its raw data) before it runs: `validate_plan`'s, kept with the
+    Plan parsed and the plan's description; `tools` the run's tool set."""
+    parsed, refusals = parse_plan(plan, tools)
+    if parsed is not None:
+        refusals = data_flow_problems(parsed, held)
+    return CheckedPlan(plan, parsed, tuple(refusals), describe_plan(plan))
+
+
+@functools.lru_cache(maxsize=4096)
+def checked_plan_from_tools(tools: tuple[str, ...], goal: str, held: tuple[str, ...], first_number: int,
+                            tool_set: tuple[str, ...]) -> CheckedPlan:  # fmt: skip
+    """`check_plan` of `plan_from_tools`' plan, given the same held fields; kept, as that plan is (the
+    batch path checks the same plans thousands of times)."""
+    return check_plan(_plan_from_tools(tools, goal, held, first_number, tool_set), held, tool_set)
+
+
 def plan_length(plan: Plan | Mapping) -> int:
     """The positions a plan's planner call wrote (a raw plan's steps, if a list; else 0)."""
     if isinstance(plan, Plan):
@@ -247,15 +263,6 @@ def plan_length(plan: Plan | Mapping) -> int:
 
 def describe_plan(plan: Plan | Mapping) -> str:
     """A plan in one line, id:tool joined by arrows."""
-    return _described(plan) if isinstance(plan, Plan) else _description(plan)
-
-
-@functools.lru_cache(maxsize=4096)  # kept, as _data_flow_problems
-def _described(plan: Plan) -> str:
-    return _description(plan)
-
-
-def _description(plan: Plan | Mapping) -> str:
     parts = [
         f"{s.id}:{s.tool}" if isinstance(s, PlanStep) else f"{s.get('id')}:{s.get('tool')}"
         for s in _steps(plan)
