@@ -329,6 +329,30 @@ def test_a_wrong_path_is_not_found(base_url):
     assert status == 404 and body["error"]["code"] == "not_found"
 
 
+def test_a_connection_is_kept_for_the_next_request_and_ended_after_an_error(base_url):
+    """HTTP/1.1 keep-alive, as a real API: two answers on one connection; an error answer (whose body
+    may be left unread) ends the connection, so no request reads the last one's leftovers."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(base_url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
+    body, headers = json.dumps(GOOD).encode(), {"Content-Type": "application/json"}
+    try:
+        replies = []
+        for path in ("/chat/completions", "/chat/completions", "/completions"):
+            connection.request("POST", where.path + path, body, headers)
+            response = connection.getresponse()
+            replies.append((response.status, response.getheader("Connection"), json.loads(response.read())))
+            if path == "/chat/completions":
+                assert connection.sock is not None, "the server closed a connection after a good answer"
+        assert [status for status, _, _ in replies] == [200, 200, 404]
+        assert replies[0][2]["choices"] == replies[1][2]["choices"]
+        assert replies[2][1] == "close" and replies[2][2]["error"]["code"] == "not_found"
+    finally:
+        connection.close()
+
+
 def test_serve_takes_a_free_port_and_stops():
     with serve() as url:
         assert url.startswith("http://127.0.0.1:") and url.endswith("/v1")

@@ -384,6 +384,9 @@ def model_object(name: str) -> dict:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # a client keeps its connection for the next request, as with a real API
+    disable_nagle_algorithm = True  # headers and body go out at once (no 40 ms wait for an ACK)
+
     def do_POST(self):  # noqa: N802 - the name http.server calls
         self._answer(self._post)
 
@@ -424,6 +427,8 @@ class _Handler(BaseHTTPRequestHandler):
         except Exception as error:  # noqa: BLE001 - the server answers, never dies with a traceback
             failed = EndpointError(500, f"the endpoint failed: {type(error).__name__}: {error}")
             status, answer = 500, failed.body()
+        if status != 200:  # a body refused may be left unread: the connection ends with the answer
+            self.close_connection = True
         send_json(self, status, answer)
 
     def log_message(self, *args):  # quiet
@@ -437,6 +442,8 @@ def send_json(handler: BaseHTTPRequestHandler, status: int, answer: dict) -> Non
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(data)))
+        if handler.close_connection:  # the client is told the connection ends with this answer
+            handler.send_header("Connection", "close")
         handler.end_headers()
         handler.wfile.write(data)
     except OSError:
