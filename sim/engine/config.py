@@ -5,6 +5,7 @@ budget_margin SB2 (lesson 3); the contract's bounds CT11 and lookalike LA1 (less
 CR1 (lesson 5); argument_errors AE1 (lesson 4); reflection RF1/RF2 and misleading_feedback RF3, parallel_steps
 PX1, reviewer RV1-RV4, keep_last CP1-CP2 (lesson 8)."""
 
+import functools
 from collections.abc import Iterable, Mapping
 from copy import copy
 from dataclasses import dataclass, fields
@@ -264,6 +265,17 @@ def run_config(setup: str, budget: int = DEFAULT_BUDGET, **options) -> RunConfig
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise InputTypeError(f"unknown option {unknown[0]!r}: the options are {', '.join(OPTIONS)}")
+    try:
+        hash((setup, budget, *options.values()))
+    except TypeError:  # no allowed value is unhashable: RunConfig refuses it by name
+        return RunConfig(setup, budget, **options)
+    return _kept_config(setup, budget, **options)
+
+
+# A RunConfig is frozen, and the one-seed path asks for the same few thousands of times; typed, so that
+# True is not taken for a budget of 1 (RunConfig refuses it).
+@functools.lru_cache(maxsize=1024, typed=True)
+def _kept_config(setup, budget, **options) -> RunConfig:
     return RunConfig(setup, budget, **options)
 
 
