@@ -33,8 +33,8 @@
 #   [bounds](../GLOSSARY.md#bounds);
 # - read a run's [exit state](../GLOSSARY.md#exit-state) and the bound that stopped it, and tell the state a runtime
 #   reports from whether the answer was right;
-# - measure the contract against both loops, like for like, and say which of its gains the model's
-#   rules give.
+# - measure the contract against both loops, like for like, and say which of its gains rest on
+#   what this world gives its validator and replanner for free.
 #
 # **It assumes:** lessons 1 to 3. **Time:** about an hour for the core; Going further about
 # two hours. Terms in links are explained in the course [glossary](../GLOSSARY.md).
@@ -117,7 +117,7 @@ print(
 # rule | in short
 # --- | ---
 # CT1, the plan | A goal field and a list of steps, each with a tool, the steps it depends on, and the fields it requires and produces.
-# CT2, the first plan | The split's plan for the same task and seed, from the same draws (each position right with share 0.8), so every run pairs with lesson 2's.
+# CT2, the first plan | The split's plan for the same task and seed, from the same draws (each position's draw takes the right tool with share 0.8, else a random one), so every run pairs with lesson 2's.
 # CT3, around the tools | A step's requires and produces are its tool's contract (the table below).
 # CT4, validation | Checks the plan's structure and data flow before any call; a refused plan is a replan event.
 # CT5, preconditions | Before each tool call, checks that the scratchpad holds what the step requires.
@@ -394,17 +394,19 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 # - **Like for like, the lead in success turns.** Against loops under the same stopping rule
 #   (SB1: stop when done, the stop a paid step), the contract solves fewer tasks than either
 #   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
-#   tool errors. The turn is the price of the contract's own bounds: with them lifted (the cell
-#   above) it solves more than either, +0.0194 and +0.0291 on 2000 seeds. Much of its lead in
+#   tool errors. The turn goes with the contract's own bounds: with its replan, token and seconds
+#   bounds lifted together (the cell above) it solves more than either, +0.0194 and +0.0291 on
+#   2000 seeds. Much of its lead in
 #   steps is how each pays for its end: a stopping loop pays a step to stop, while the
 #   contract's runtime ends with no call (CT8).
 #   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
 #   run), and still fewer than the split (-9.38); with their tokens left out too, its token lead
 #   over the single loop all but vanishes (-21.46 a run, against -2869.48), and over the split
 #   is -408.60.
-# - **Where the savings come from.** Two of the model's rules stand behind them, not the
-#   contract's design alone: the validator refuses every wrong plan before a call (next
-#   section), and at a replan the planner knows how many positions remain (CT6). A real
+# - **Where the savings come from.** Two things this world gives the contract stand behind them,
+#   not its design alone: the tools' fields name exactly what the next tool needs, so the
+#   validator (CT4) refuses every wrong plan before a call (next section), and at a replan the
+#   planner knows how many positions remain (CT6). A real
 #   runtime has neither for free.
 
 # %% [markdown]
