@@ -197,6 +197,29 @@ say(
 )
 
 # %% [markdown]
+# ## In this world validation is an oracle
+#
+# Before the refusal above is taken for a finding, see what the validator knows here: more
+# than a real one would. The cell writes every plan the planner could write for each kind
+# of task (5 tools at each position: 5 to the power of the plan's length), wraps each as the
+# planner does (CT3) and validates it (CT4). For every kind exactly 1 candidate passes, and
+# it is the right plan. So the contract's 0 tool errors (the measurement below), and its
+# never calling a wrong tool, hold by construction of the simulator (each tool's fields name
+# exactly what the next tool needs), not as a finding about validation. A real validator checks types and fields; it
+# cannot tell two tools apart that take and give the same fields.
+
+# %%
+import itertools
+
+for kind, goal in plan_schema.GOALS.items():
+    task = next(t for t in sim.TASKS if t.kind == kind)
+    candidates = list(itertools.product(sim.TOOL_NAMES, repeat=len(task.sequence)))
+    plans = {tools: plan_schema.plan_from_tools(tools, goal, INITIAL) for tools in candidates}
+    passing = [tools for tools, plan in plans.items() if not plan_schema.validate_plan(plan, INITIAL)]
+    right = "yes" if passing == [task.sequence] else "no"
+    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, the right plan: {right}")
+
+# %% [markdown]
 # ## Preconditions during execution
 #
 # Validation trusts what each step says it produces; a tool can return something else, so the
@@ -387,7 +410,7 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 # - **Cheaper on every count.** Against both loops the contract takes fewer steps, tool calls
 #   and tokens and makes fewer tool errors (every interval below zero): -11.03 steps a run
 #   against the single loop, -34.41 against the split. Its 0 tool errors on runs A and B hold
-#   [by construction](../GLOSSARY.md#by-rule), as the next section shows; it pays for wrong plans in
+#   [by construction](../GLOSSARY.md#by-rule), as the section on the oracle showed; it pays for wrong plans in
 #   replans (9 and 8) instead.
 # - **A little more success** than the loops with the model's own stop: +0.0172 of the tasks against
 #   the single loop and +0.0251 against the split.
@@ -405,32 +428,9 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 #   is -408.60.
 # - **Where the savings come from.** Two things this world gives the contract stand behind them,
 #   not its design alone: the tools' fields name exactly what the next tool needs, so the
-#   validator (CT4) refuses every wrong plan before a call (next section), and at a replan the
+#   validator (CT4) refuses every wrong plan before a call (the oracle section), and at a replan the
 #   planner knows how many positions remain (CT6). A real
 #   runtime has neither for free.
-
-# %% [markdown]
-# ## In this world validation is an oracle
-#
-# Why does the contract make no tool error at all? Because here the validator knows more
-# than a real one would. The cell writes every plan the planner could write for each kind
-# of task (5 tools at each position: 5 to the power of the plan's length), wraps each as the
-# planner does (CT3) and validates it (CT4). For every kind exactly 1 candidate passes, and
-# it is the right plan. So the contract's 0 tool errors, and its never calling a wrong tool,
-# hold by construction of the simulator (each tool's fields name exactly what the next tool
-# needs), not as a finding about validation. A real validator checks types and fields; it
-# cannot tell two tools apart that take and give the same fields.
-
-# %%
-import itertools
-
-for kind, goal in plan_schema.GOALS.items():
-    task = next(t for t in sim.TASKS if t.kind == kind)
-    candidates = list(itertools.product(sim.TOOL_NAMES, repeat=len(task.sequence)))
-    plans = {tools: plan_schema.plan_from_tools(tools, goal, INITIAL) for tools in candidates}
-    passing = [tools for tools, plan in plans.items() if not plan_schema.validate_plan(plan, INITIAL)]
-    right = "yes" if passing == [task.sequence] else "no"
-    say(f"{kind}: {len(candidates)} candidate plans, {len(passing)} pass validation, the right plan: {right}")
 
 # %% [markdown]
 # ## Summary

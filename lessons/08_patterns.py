@@ -373,7 +373,7 @@ say(f"the whole trace itself: success {whole['success']:.4f}, tokens {whole['tok
 # reflection with feedback | Reflexion: 91 % pass@1, against GPT-4's 80 % | a success gain in the split only, smaller and no longer sure once a tenth of the feedback misleads (RF3 0.1)
 # critique without feedback | Huang et al.: struggles, may degrade | a success loss in the split (set by the rule's shares), the dearest tokens in both loops
 # parallel plan execution | LLMCompiler: up to 3.7x lower latency | a speed-up that grows with the width and shrinks with each replan, at most 2.33
-# a guardrail beside the work | the Agents SDK runs input guardrails in parallel | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers
+# a guardrail beside the work | the Agents SDK runs input guardrails in parallel (on the user's input, first turn) | blocking keeps most wrong writes out (by its catch share) and solves more counted with no wrong write; the course's parallel design catches them after the write and loses answers
 # a compacted trace | Anthropic, as reported: 84 % fewer tokens over 100 turns | at most 1.3 % saved in the single loop's short runs; tasks lost when too little is kept
 #
 # ## Exercises

@@ -3055,7 +3055,7 @@ REGISTRY: dict[str, list] = {
         ("With the stop steps left out, the contract takes more steps than the single loop",
          Holds(single_loop_stop_steps_left_out)),
         ("its first plan and both replans were refused, so it never made a tool call", Holds(g03_never_calls_a_tool)),
-        ("Because here the validator knows more than a real one would",
+        ("see what the validator knows here: more than a real one would",
          Printed("charge: 125 candidate plans, 1 pass validation, the right plan: yes",
                  "record: 625 candidate plans, 1 pass validation, the right plan: yes")),
         ("The cell writes every plan the planner could write for each kind of task",
