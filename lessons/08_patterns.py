@@ -679,10 +679,10 @@ say(
 
 # %% [markdown]
 # The parallel reviewer's point lies far below the others: each of its 412 trips costs its run
-# the answer. Most fell on a wrong write, and there the rules differ from a world whose writes
-# cannot be undone: success counts the answer held at the end, so the loop without a reviewer
-# is counted as solving a task whenever it writes wrong and then goes on to hold the right
-# answer.
+# the answer. Every trip falls on a write, the only call it reviews, and there the rules
+# differ from a world whose writes cannot be undone: success counts the answer held at the
+# end, so the loop without a reviewer is counted as solving a task whenever it writes wrong
+# and then goes on to hold the right answer.
 
 # %% [markdown]
 # ### Exercises 3 and 4

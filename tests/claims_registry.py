@@ -2617,6 +2617,23 @@ def success_counts_the_answer_held() -> bool:
     return by_answer and any(any(writes_made(run)) and sim.is_correct(run) for run in runs)
 
 
+def reviews_sit_on_write_record_calls() -> bool:
+    """Lesson 8, RV1: every review of the parallel reviewer's runs on the held-out seeds (its trips among
+    them) sits at a step whose call is write_record, and some trip."""
+    from sim.measurement.review_counts import review_runs
+
+    grid = review_runs(
+        sim.RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer="parallel"), _p8_seeds()
+    )
+    runs = [run for row in grid for run in row]
+    reviewed = [
+        ({s.step: s for s in run.log}[review.step].tool, review.tripped)
+        for run in runs
+        for review in run.reviews
+    ]
+    return all(tool == "write_record" for tool, _ in reviewed) and any(tripped for _, tripped in reviewed)
+
+
 def loop_step_costs_60_plus_22() -> bool:
     """Lesson 1's rule: a single-loop step costs 60 + 22 a call in the trace."""
     return all(costs.loop_step_tokens(n) == 60 + 22 * n for n in range(12))
@@ -3495,7 +3512,8 @@ REGISTRY: dict[str, list] = {
         ("Its success\ninterval lies below zero on both counts", Holds(parallel_reviewer_as_stated)),
         ("It makes fewer wrong writes and fewer right ones for the same reason", Holds(parallel_trip_cuts_later_writes)),
         ("the table's last column gives each pattern's success minus no pattern's", NotAClaim("says what the table holds")),
-        ("Most fell on a wrong write, and there the rules differ from a world", Holds(success_counts_the_answer_held)),
+        ("Every trip falls on a write, the only call it reviews", ByRule(reviews_sit_on_write_record_calls)),
+        ("and there the rules differ from a world whose writes cannot be undone", Holds(success_counts_the_answer_held)),
         ("with no wrong write it solves\nmore", Holds(blocking_reviewer_as_stated)),
         ("go on to a right one", Printed("50 of 464 runs with a refused wrong write made a right one")),
         ("a single-loop step costs 60 + 22 a call in it", ByRule(loop_step_costs_60_plus_22)),
