@@ -2621,6 +2621,7 @@ def reviews_sit_on_write_record_calls() -> bool:
     """Lesson 8, RV1: every review of the parallel reviewer's runs on the held-out seeds (its trips among
     them) sits at a step whose call is write_record, and some trip."""
     from sim.measurement.review_counts import review_runs
+    from sim.model.review import REVIEWED_TOOL
 
     grid = review_runs(
         sim.RunConfig("single-loop", BUDGET, argument_errors=0.1, reviewer="parallel"), _p8_seeds()
@@ -2631,7 +2632,7 @@ def reviews_sit_on_write_record_calls() -> bool:
         for run in runs
         for review in run.reviews
     ]
-    return all(tool == "write_record" for tool, _ in reviewed) and any(tripped for _, tripped in reviewed)
+    return all(tool == REVIEWED_TOOL for tool, _ in reviewed) and any(tripped for _, tripped in reviewed)
 
 
 def loop_step_costs_60_plus_22() -> bool:

@@ -204,7 +204,8 @@ class Contract:
         return self.checked.plan
 
     def check(self, plan: Plan | Mapping) -> CheckedPlan:
-        """CT4's findings on `plan` with the fields held now: those found when it was written, else new."""
+        """CT4's findings on `plan` with the fields held now: those found when it was written (no field
+        changes between a plan's writing and its run), else new."""
         if self.checked is None or self.checked.plan is not plan:
             self.checked = check_plan(plan, self.pad.held(), self.config.tools)
         return self.checked

@@ -158,8 +158,7 @@ def validate_plan(
 ) -> list[Rejection]:
     """A plan's refusals before execution (CT4): schema and structure, then data flow; [] when it may
     run. `plan` is a Plan or its raw data; `tools` the run's tool set."""
-    parsed, refused = parse_plan(plan, tools)
-    return refused if parsed is None else data_flow_problems(parsed, held)
+    return list(check_plan(plan, held, tools).refusals)
 
 
 def parse_plan(
@@ -237,8 +236,8 @@ class CheckedPlan:
 
 
 def check_plan(plan: Plan | Mapping, held: Sequence[str], tools: Sequence[str] = TOOL_NAMES) -> CheckedPlan:
-    """CT4's findings on a plan (a Plan or its raw data) before it runs: `validate_plan`'s, kept with the
-    Plan parsed and the plan's description; `tools` the run's tool set."""
+    """CT4's findings on a plan (a Plan or its raw data) before it runs: schema and structure, then data
+    flow, kept with the Plan parsed and the plan's description; `tools` the run's tool set."""
     parsed, refusals = parse_plan(plan, tools)
     if parsed is not None:
         refusals = data_flow_problems(parsed, held)

@@ -74,7 +74,7 @@ def trace_id(text: object) -> int:
 @functools.lru_cache(maxsize=1024)  # the texts hashed are the tasks' names and a few labels
 def _fnv1a(text: str) -> int:
     h = 2166136261
-    for char in str(text):
+    for char in text:
         h = ((h ^ ord(char)) * 16777619) & MASK32
     return h
 
