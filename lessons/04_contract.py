@@ -205,8 +205,8 @@ say(
 # planner does (CT3) and validates it (CT4). For every kind exactly 1 candidate passes, and
 # it is the right plan. So the contract's 0 tool errors (the measurement below), and its
 # never calling a wrong tool, hold by construction of the simulator (each tool's fields name
-# exactly what the next tool needs), not as a finding about validation. A real validator checks types and fields; it
-# cannot tell two tools apart that take and give the same fields.
+# exactly what the next tool needs), not as a finding about validation. A real validator
+# checks types and fields; it cannot tell two tools apart that take and give the same fields.
 
 # %%
 import itertools
@@ -410,8 +410,8 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 # - **Cheaper on every count.** Against both loops the contract takes fewer steps, tool calls
 #   and tokens and makes fewer tool errors (every interval below zero): -11.03 steps a run
 #   against the single loop, -34.41 against the split. Its 0 tool errors on runs A and B hold
-#   [by construction](../GLOSSARY.md#by-rule), as the section on the oracle showed; it pays for wrong plans in
-#   replans (9 and 8) instead.
+#   [by construction](../GLOSSARY.md#by-rule), as the section on the oracle showed; it pays
+#   for wrong plans in replans (9 and 8) instead.
 # - **A little more success** than the loops with the model's own stop: +0.0172 of the tasks against
 #   the single loop and +0.0251 against the split.
 # - **Like for like, the lead in success turns.** Against loops under the same stopping rule
@@ -419,8 +419,7 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 #   (-0.0167 and -0.0071), and still uses fewer steps, tool calls and tokens and makes fewer
 #   tool errors. The turn goes with the contract's own bounds: with its replan, token and seconds
 #   bounds lifted together (the cell above) it solves more than either, +0.0194 and +0.0291 on
-#   2000 seeds. Much of its lead in
-#   steps is how each pays for its end: a stopping loop pays a step to stop, while the
+#   2000 seeds. Much of its lead in steps is how each pays for its end: a stopping loop pays a step to stop, while the
 #   contract's runtime ends with no call (CT8).
 #   With the stop steps left out, the contract takes more steps than the single loop (+15.66 a
 #   run), and still fewer than the split (-9.38); with their tokens left out too, its token lead
@@ -428,9 +427,9 @@ say(f"success, the contract with its bounds lifted minus each SB1 loop, 2000 see
 #   is -408.60.
 # - **Where the savings come from.** Two things this world gives the contract stand behind them,
 #   not its design alone: the tools' fields name exactly what the next tool needs, so the
-#   validator (CT4) refuses every wrong plan before a call (the oracle section), and at a replan the
-#   planner knows how many positions remain (CT6). A real
-#   runtime has neither for free.
+#   validator (CT4) refuses every wrong plan before a call (the oracle section), and at a
+#   replan the planner knows how many positions remain (CT6). A real runtime has neither for
+#   free.
 
 # %% [markdown]
 # ## Summary
